@@ -1,0 +1,1 @@
+"""Card ids, bit masks, notation and dealing shared by every game."""

@@ -1,0 +1,100 @@
+"""PBN-style hands (``AKQ2.T93..J8765``, suits S.H.D.C) and deals (``N:hand hand hand hand``)."""
+
+import numpy as np
+
+from analyzer.cards.deck import N_RANKS, RANK_LETTERS, SUIT_LETTERS, parse_rank
+from analyzer.errors import InputError
+
+SEAT_LETTERS = "NESW"
+# PBN writes suits from spades down to clubs; our suit ids run C D H S.
+PBN_SUIT_ORDER = (3, 2, 1, 0)
+
+
+def parse_seat(text: str) -> int:
+    """Parse a seat letter ``N E S W`` (seats 0..3, clockwise) or a digit 0..3."""
+    upper = text.strip().upper()
+    if upper in ("0", "1", "2", "3"):
+        return int(upper)
+    index = SEAT_LETTERS.find(upper) if len(upper) == 1 else -1
+    if index < 0:
+        raise InputError(f"unknown seat {text!r}: use N, E, S or W")
+    return index
+
+
+def parse_hand(text: str) -> int:
+    """Parse a dotted hand ``S.H.D.C`` into a card mask.
+
+    Raises
+    ------
+    InputError
+        If there are not four suit fields, a rank is unknown or repeated.
+    """
+    fields = text.strip().split(".")
+    if len(fields) != 4:
+        raise InputError(f"bad hand {text!r}: write four suits S.H.D.C separated by dots")
+    mask = 0
+    for suit, field in zip(PBN_SUIT_ORDER, fields):
+        for char in field.replace("10", "T"):
+            try:
+                rank = parse_rank(char)
+            except InputError:
+                raise InputError(f"bad hand {text!r}: unknown rank {char!r}") from None
+            bit = 1 << (suit * N_RANKS + rank)
+            if mask & bit:
+                raise InputError(f"bad hand {text!r}: {SUIT_LETTERS[suit]}{char.upper()} appears twice")
+            mask |= bit
+    return mask
+
+
+def format_hand(mask: int) -> str:
+    """Format a card mask as a dotted ``S.H.D.C`` hand, high cards first."""
+    mask = int(mask)
+    fields = []
+    for suit in PBN_SUIT_ORDER:
+        ranks = [RANK_LETTERS[r] for r in range(N_RANKS - 1, -1, -1) if mask >> (suit * N_RANKS + r) & 1]
+        fields.append("".join(ranks))
+    return ".".join(fields)
+
+
+def parse_deal(text: str, hand_size: int | None = 13) -> np.ndarray:
+    """Parse a PBN deal ``N:hand hand hand hand`` into masks indexed by seat (N E S W = 0..3).
+
+    Parameters
+    ----------
+    text : str
+        The deal; the letter before the colon names the seat of the first hand, the others follow clockwise.
+    hand_size : int or None
+        Required number of cards per hand; ``None`` accepts any equal sizes (endings).
+
+    Raises
+    ------
+    InputError
+        On a malformed deal, a card held twice or hands of the wrong size.
+    """
+    stripped = text.strip()
+    if len(stripped) < 2 or stripped[1] != ":":
+        raise InputError(f"bad deal {text!r}: write it as N:hand hand hand hand")
+    first = parse_seat(stripped[0])
+    hands = stripped[2:].split()
+    if len(hands) != 4:
+        raise InputError(f"bad deal: expected 4 hands, got {len(hands)}")
+    masks = np.zeros(4, dtype=np.int64)
+    seen = 0
+    for offset, hand in enumerate(hands):
+        mask = parse_hand(hand)
+        if seen & mask:
+            raise InputError(f"bad deal: a card is held twice ({hand})")
+        seen |= mask
+        masks[(first + offset) % 4] = mask
+    sizes = {bin(int(m)).count("1") for m in masks}
+    if hand_size is not None and sizes != {hand_size}:
+        raise InputError(f"bad deal: every hand needs {hand_size} cards, got {sorted(bin(int(m)).count('1') for m in masks)}")
+    if hand_size is None and len(sizes) != 1:
+        raise InputError("bad deal: hands must have equal sizes")
+    return masks
+
+
+def format_deal(masks, first: int = 0) -> str:
+    """Format seat masks as a PBN deal starting from seat ``first``."""
+    hands = [format_hand(masks[(first + i) % 4]) for i in range(4)]
+    return f"{SEAT_LETTERS[first]}:" + " ".join(hands)

@@ -1,0 +1,1 @@
+"""Game rules, states and kernels, one package per game."""
