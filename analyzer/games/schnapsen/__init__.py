@@ -1,0 +1,1 @@
+"""Schnapsen (2 players, 20 cards): rules, Python state, numba kernels, bots and search."""

@@ -1,0 +1,17 @@
+"""Fixtures for the Schnapsen tests."""
+
+import pytest
+
+from schnapsen_helpers import KernelEngine
+from analyzer.games.schnapsen.state import SchnapsenState
+
+
+@pytest.fixture(params=["python", "kernel"])
+def engine(request):
+    """Factory: build an engine of either kind from a notation string."""
+
+    def make(text):
+        st = SchnapsenState.from_text(text)
+        return st if request.param == "python" else KernelEngine(st)
+
+    return make
