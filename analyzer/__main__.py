@@ -1,0 +1,5 @@
+"""``python -m analyzer`` runs the command line."""
+
+from analyzer.cli.app import main
+
+main()

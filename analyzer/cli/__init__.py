@@ -1,0 +1,1 @@
+"""Command-line interface: Typer sub-apps composed in app.py."""

@@ -1,0 +1,34 @@
+"""The root ``analyzer`` command; turns bad input into one-line errors with exit code 2."""
+
+import sys
+
+import typer
+
+from analyzer.cli import rikken
+from analyzer.errors import InputError
+
+app = typer.Typer(help="Monte Carlo strategy analyzer for trick-taking card games.", no_args_is_help=True,
+                  pretty_exceptions_enable=False, add_completion=False)
+app.add_typer(rikken.app, name="rikken")
+
+# Typer re-exports BadParameter but not its base UsageError (bad option, missing argument, ...),
+# which lives in click or in typer's vendored copy depending on the version.
+_UsageError = typer.BadParameter.__mro__[1]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``analyzer`` console script."""
+    try:
+        code = app(args=argv, standalone_mode=False, prog_name="analyzer")
+    except typer.Exit as exc:
+        code = exc.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        print("error: interrupted", file=sys.stderr)
+        code = 130
+    except _UsageError as exc:
+        print(f"error: {exc.format_message()}", file=sys.stderr)
+        code = 2
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        code = 2
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,20 @@
+"""Option types shared by every command, declared once."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyzer.experiments.runner import default_workers
+
+Seed = Annotated[int, typer.Option("--seed", min=0, help="Run seed: the same seed gives the same results.")]
+Workers = Annotated[int, typer.Option("--workers", min=1, help="Local worker processes (default: one per core).",
+                                      default_factory=default_workers, show_default="cores")]
+OutDir = Annotated[Path | None, typer.Option("--out", help="Run directory (default: results/<experiment>).")]
+JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")]
+ChunkSize = Annotated[int, typer.Option("--chunk-size", min=1, help="Items per chunk; results depend on it.")]
+
+
+def out_dir_or_default(out: Path | None, experiment: str) -> Path:
+    """The run directory: ``--out`` if given, else ``results/<experiment>``."""
+    return out if out is not None else Path("results") / experiment

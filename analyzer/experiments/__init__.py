@@ -1,0 +1,1 @@
+"""Experiment specs and runners: chunking, seeding, workers."""

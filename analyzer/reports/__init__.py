@@ -1,0 +1,1 @@
+"""Tables, statistics, figures, the results store and progress display."""

@@ -1,0 +1,77 @@
+"""The results store: one directory per run with tables, a manifest and figures, written atomically."""
+
+import json
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from analyzer import __version__
+from analyzer.errors import InputError
+
+
+def atomic_write(path: Path, write) -> None:
+    """Write a file via a temporary sibling and a rename, so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        write(Path(temp_name))
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+
+
+class RunStore:
+    """A run directory: ``<name>.parquet`` tables, ``<name>.csv`` summaries, ``manifest.json``, figures.
+
+    Parameters
+    ----------
+    out_dir : path-like
+        Directory to write into (created if missing).
+    """
+
+    def __init__(self, out_dir):
+        self.root = Path(out_dir)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create output directory {self.root}: {exc.strerror}") from None
+        if not self.root.is_dir():
+            raise InputError(f"output path {self.root} is not a directory")
+
+    def write_table(self, name: str, frame: pd.DataFrame) -> Path:
+        """Write a Parquet table and return its path."""
+        path = self.root / f"{name}.parquet"
+        atomic_write(path, lambda p: frame.to_parquet(p, index=False))
+        return path
+
+    def write_csv(self, name: str, frame: pd.DataFrame) -> Path:
+        """Write a CSV summary and return its path."""
+        path = self.root / f"{name}.csv"
+        atomic_write(path, lambda p: frame.to_csv(p, index=False))
+        return path
+
+    def write_manifest(self, manifest: dict) -> Path:
+        """Write ``manifest.json``, adding the version and platform so a run can be reproduced."""
+        content = {"analyzer_version": __version__, "python": sys.version.split()[0],
+                   "platform": platform.platform(), **manifest}
+        path = self.root / "manifest.json"
+        atomic_write(path, lambda p: p.write_text(json.dumps(content, indent=2, default=str) + "\n"))
+        return path
+
+    def save_figure(self, figure, stem: str) -> list[Path]:
+        """Save a matplotlib figure as PNG and SVG and close it."""
+        import matplotlib.pyplot as plt
+
+        paths = []
+        for suffix in ("png", "svg"):
+            path = self.root / f"{stem}.{suffix}"
+            atomic_write(path, lambda p, s=suffix: figure.savefig(p, format=s, dpi=130, bbox_inches="tight"))
+            paths.append(path)
+        plt.close(figure)
+        return paths
