@@ -1,0 +1,321 @@
+"""Sloppy Seconds policies as kernels: ``random``, ``heuristic`` and ``sampling``, with their parameters.
+
+All tunable numbers live in ``DEFAULT_PARAMS`` and reach the kernels as one float64 array.
+
+heuristic
+    Scores each legal card by how the points of the trick would change the player's *suit potential*,
+    a one-deal look at "be second in each suit":
+
+    * the score the suit would give if the deal ended now (second-highest distinct total scores it,
+      the per-suit floor of 5 in that variant);
+    * minus ``top_penalty`` per point the player leads the suit by when alone on top (being far ahead
+      is hard to undo, so such suits are dumped: their high cards go to other players);
+    * plus ``below_weight`` per point while below the second place (climbing towards second).
+
+    Who takes the trick: certain when the card cannot win (current winner) or the player is last;
+    otherwise the player takes it with ``p_sure`` (top outstanding card of the trump suit),
+    ``p_top`` (top outstanding card of its suit) or ``p_unsure``. When the card would make trump,
+    ``trump_length_bonus`` per other card held in that suit rewards choosing a trump suit the player
+    controls. ``rank_weight`` per rank breaks ties towards getting rid of high cards (low cards are
+    the ones that lose tricks later). Exact ties go to the lowest card id.
+
+sampling
+    For each legal card, ``n_samples`` hidden deals consistent with what the player saw (hand sizes,
+    suits a player showed out of) are played out with the heuristic for every seat; the card with the
+    best mean deal score for the player is chosen (same sampled worlds for every card: a paired
+    comparison). Worlds are dealt most-constrained suit first, each card to a random eligible seat
+    weighted by the cards that seat still needs; after ``max_tries`` dead ends the void constraints
+    are dropped for that world.
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.cards.masks import popcount
+from analyzer.cards.rng import bounded
+from analyzer.errors import InputError
+from analyzer.games.seconds.kernels import (
+    M_LEADER,
+    M_LEFT,
+    M_POS,
+    M_TRUMP,
+    beats,
+    copy_state,
+    legal_mask,
+    new_state_arrays,
+    nth_card,
+    play_card,
+    score_deal,
+    suit_mask,
+    trump_after,
+    winning_position,
+)
+from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS
+
+POLICY_NAMES = ("random", "heuristic", "sampling")
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_SAMPLING = 2
+
+PARAM_NAMES = (
+    "p_sure",
+    "p_top",
+    "p_unsure",
+    "top_penalty",
+    "below_weight",
+    "trump_length_bonus",
+    "rank_weight",
+    "n_samples",
+    "max_tries",
+)
+DEFAULT_PARAMS = {
+    "p_sure": 1.0,
+    "p_top": 0.8,
+    "p_unsure": 0.4,
+    "top_penalty": 0.5,
+    "below_weight": 0.3,
+    "trump_length_bonus": 1.0,
+    "rank_weight": 0.01,
+    "n_samples": 12.0,
+    "max_tries": 8.0,
+}
+P_SURE, P_TOP, P_UNSURE, TOP_PENALTY, BELOW_WEIGHT, TRUMP_LENGTH_BONUS, RANK_WEIGHT, N_SAMPLES, MAX_TRIES = range(
+    len(PARAM_NAMES)
+)
+
+
+def params_array(**overrides) -> np.ndarray:
+    """Return the policy parameter array, defaults updated with ``overrides`` (names in ``PARAM_NAMES``)."""
+    values = dict(DEFAULT_PARAMS)
+    for name, value in overrides.items():
+        if name not in values:
+            raise InputError(f"unknown policy parameter {name!r}: use one of {', '.join(PARAM_NAMES)}")
+        values[name] = float(value)
+    if values["n_samples"] < 1:
+        raise InputError(f"n_samples must be at least 1, got {values['n_samples']:g}")
+    return np.array([values[name] for name in PARAM_NAMES], dtype=np.float64)
+
+
+def parse_policies(text: str, n_players: int) -> list[int]:
+    """Parse ``random,heuristic,...`` into policy ids, one per seat (a single name fills every seat)."""
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if len(names) == 1:
+        names = names * n_players
+    if len(names) != n_players:
+        raise InputError(f"give one policy or one per seat ({n_players}), got {len(names)}")
+    ids = []
+    for name in names:
+        if name not in POLICY_NAMES:
+            raise InputError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)}")
+        ids.append(POLICY_NAMES.index(name))
+    return ids
+
+
+@njit(cache=True)
+def suit_potential(taken, suit, me, add_seat, add_points, minimum, params):
+    """Heuristic value of ``suit`` for ``me`` if ``add_seat`` (or nobody, -1) took ``add_points`` more."""
+    n = taken.shape[0]
+    top = -1
+    max_other = -1
+    for p in range(n):
+        v = taken[p, suit] + (add_points if p == add_seat else 0)
+        if v > top:
+            top = v
+        if p != me and v > max_other:
+            max_other = v
+    second = -1
+    for p in range(n):
+        v = taken[p, suit] + (add_points if p == add_seat else 0)
+        if second < v < top:
+            second = v
+    mine = taken[me, suit] + (add_points if me == add_seat else 0)
+    value = 0.0
+    if minimum == MINIMUM_PER_SUIT and mine < MINIMUM_SCORE:
+        value = float(MINIMUM_SCORE)
+    elif mine == second:
+        value = float(mine)
+    if mine > max_other:
+        value -= params[TOP_PENALTY] * (mine - max_other)
+    elif mine < second:
+        value += params[BELOW_WEIGHT] * mine
+    return value
+
+
+@njit(cache=True)
+def trick_points(trick, pos, card, suit, values):
+    """Card points of ``suit`` in the first ``pos`` trick cards plus ``card``."""
+    total = values[card] if card // 13 == suit else 0
+    for i in range(pos):
+        if trick[i] // 13 == suit:
+            total += values[trick[i]]
+    return total
+
+
+@njit(cache=True)
+def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params):
+    """Card chosen by the heuristic policy for the seat to play (see the module docstring)."""
+    n = hands.shape[0]
+    pos = meta[M_POS]
+    seat = (meta[M_LEADER] + pos) % n
+    hand = hands[seat]
+    legal = legal_mask(hand, trick, pos)
+    led = trick[0] // 13 if pos > 0 else -1
+    unseen = 0
+    for p in range(n):
+        if p != seat:
+            unseen |= hands[p]
+    best_card = -1
+    best_value = -1e300
+    rest = legal
+    while rest != 0:
+        card = popcount((rest & -rest) - 1)
+        rest &= rest - 1
+        suit = card // 13
+        trump = trump_after(suit, led, pos, meta, variant)
+        if pos == 0:
+            winning = True
+            other = -1
+        else:
+            w = winning_position(trick, pos, trump)
+            winning = beats(card, trick[w], trump)
+            other = (meta[M_LEADER] + w) % n
+        if not winning:
+            p_me = 0.0
+        elif pos == n - 1:
+            p_me = 1.0
+        else:
+            higher = suit_mask(suit) & ~((np.int64(2) << card) - 1) & unseen
+            if higher == 0 and suit == trump:
+                p_me = params[P_SURE]
+            elif higher == 0:
+                p_me = params[P_TOP]
+            else:
+                p_me = params[P_UNSURE]
+        value = params[RANK_WEIGHT] * (card % 13)
+        for s in range(N_SUITS):
+            points = trick_points(trick, pos, card, s, values)
+            if points == 0:
+                continue
+            base = suit_potential(taken, s, seat, -1, 0, minimum, params)
+            if winning:
+                value += p_me * (suit_potential(taken, s, seat, seat, points, minimum, params) - base)
+            else:
+                value += suit_potential(taken, s, seat, other, points, minimum, params) - base
+        if trump >= 0 and meta[M_TRUMP] < 0:
+            value += params[TRUMP_LENGTH_BONUS] * (popcount(hand & suit_mask(suit)) - 1)
+        if value > best_value:
+            best_value = value
+            best_card = card
+    return best_card
+
+
+@njit(cache=True)
+def choose_random(hands, trick, meta, rng):
+    """A uniform legal card: index ``bounded(rng, count)`` into the legal cards, lowest id first."""
+    n = hands.shape[0]
+    pos = meta[M_POS]
+    legal = legal_mask(hands[(meta[M_LEADER] + pos) % n], trick, pos)
+    return nth_card(legal, bounded(rng, popcount(legal)))
+
+
+@njit(cache=True)
+def sample_world(hands, voids, seat, rng, params, world, cards, need):
+    """Fill ``world`` with hands for the other seats drawn from the cards they hold, keeping ``seat``'s.
+
+    ``cards`` (int64[>=52]) and ``need`` (int64[n]) are scratch.
+    """
+    n = hands.shape[0]
+    unseen = 0
+    for p in range(n):
+        if p != seat:
+            unseen |= hands[p]
+    count = 0
+    rest = unseen
+    while rest != 0:
+        cards[count] = popcount((rest & -rest) - 1)
+        rest &= rest - 1
+        count += 1
+    max_tries = int(params[MAX_TRIES])
+    for attempt in range(max_tries + 1):
+        use_voids = attempt < max_tries
+        for i in range(count - 1, 0, -1):
+            j = bounded(rng, i + 1)
+            tmp = cards[i]
+            cards[i] = cards[j]
+            cards[j] = tmp
+        for p in range(n):
+            world[p] = hands[p] if p == seat else 0
+            need[p] = 0 if p == seat else popcount(hands[p])
+        ok = True
+        for eligible_count in range(n):
+            for i in range(count):
+                suit = cards[i] // 13
+                allowed = 0
+                for p in range(n):
+                    if p != seat and (not use_voids or (voids[p] >> suit) & 1 == 0):
+                        allowed += 1
+                if allowed != eligible_count:
+                    continue
+                weight = 0
+                for p in range(n):
+                    if p != seat and need[p] > 0 and (not use_voids or (voids[p] >> suit) & 1 == 0):
+                        weight += need[p]
+                if weight == 0:
+                    ok = False
+                    break
+                r = bounded(rng, weight)
+                for p in range(n):
+                    if p != seat and need[p] > 0 and (not use_voids or (voids[p] >> suit) & 1 == 0):
+                        if r < need[p]:
+                            world[p] |= np.int64(1) << cards[i]
+                            need[p] -= 1
+                            break
+                        r -= need[p]
+            if not ok:
+                break
+        if ok:
+            return
+
+
+@njit(cache=True)
+def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng):
+    """Card chosen by the sampling policy for the seat to play (see the module docstring)."""
+    n = hands.shape[0]
+    pos = meta[M_POS]
+    seat = (meta[M_LEADER] + pos) % n
+    legal = legal_mask(hands[seat], trick, pos)
+    n_legal = popcount(legal)
+    if n_legal == 1:
+        return nth_card(legal, 0)
+    totals = np.zeros(n_legal, np.float64)
+    world = np.zeros(n, np.int64)
+    cards = np.zeros(64, np.int64)
+    need = np.zeros(n, np.int64)
+    scores = np.zeros(n, np.int64)
+    h2, t2, v2, tr2, m2 = new_state_arrays(n)
+    for _ in range(int(params[N_SAMPLES])):
+        sample_world(hands, voids, seat, rng, params, world, cards, need)
+        for k in range(n_legal):
+            copy_state(world, taken, voids, trick, meta, h2, t2, v2, tr2, m2)
+            play_card(h2, t2, v2, tr2, m2, nth_card(legal, k), variant, values)
+            while m2[M_LEFT] > 0:
+                play_card(h2, t2, v2, tr2, m2, choose_heuristic(h2, t2, tr2, m2, variant, minimum, values, params),
+                          variant, values)
+            score_deal(t2, minimum, scores)
+            totals[k] += scores[seat]
+    best = 0
+    for k in range(1, n_legal):
+        if totals[k] > totals[best]:
+            best = k
+    return nth_card(legal, best)
+
+
+@njit(cache=True)
+def choose(policy, hands, taken, voids, trick, meta, variant, minimum, values, params, rng):
+    """Dispatch to the policy with id ``policy`` for the seat to play."""
+    if policy == POLICY_HEURISTIC:
+        return choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params)
+    if policy == POLICY_SAMPLING:
+        return choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
+    return choose_random(hands, trick, meta, rng)
+
