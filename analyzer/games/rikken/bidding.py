@@ -1,0 +1,250 @@
+"""Hand evaluation and the bidding policy of the Rikken auction; every threshold lives in ``BiddingParams``.
+
+Trick contracts are judged by *estimated playing tricks* with a chosen trump: in each suit the top
+``min(length, 3)`` places count a loser for every missing ace, king, queen (the losing-trick count)
+and a winner otherwise; cards beyond the third are winners in the trump suit and worth
+``side_length_value`` in a side suit. Misery-type contracts are judged by *liabilities*: the i-th
+lowest card of a suit (i = 0, 1, ...) is a liability when its rank is above ``safe_rank + step * i``,
+since low cards let the bidder duck and length lets him keep ducking.
+"""
+
+from dataclasses import dataclass
+
+from analyzer.cards.deck import N_RANKS, N_SUITS, card_id
+from analyzer.errors import InputError
+from analyzer.games.rikken.calling import ACE, KING, choose_call
+from analyzer.games.rikken.rules import BASE_POINTS, LEVEL, NO_TRUMP, TARGET, TROELA_LEVEL, JOINABLE_LEVELS
+from analyzer.games.rikken.rules import Contract as K
+
+PASS = -1
+HEARTS = 2
+MILTON = {12: 4, 11: 3, 10: 2, 9: 1}
+TRICK_CONTRACTS = (K.ALONE_8, K.ALONE_9, K.ALONE_10, K.ALONE_11, K.ALONE_12, K.ALONE_13, K.OPEN_ALONE_13)
+NO_TRUMP_CONTRACTS = (K.MISERY, K.ONE_ALONE, K.OPEN_MISERY, K.OPEN_ONE_ALONE, K.OPEN_MISERY_ALL, K.OPEN_ONE_ALONE_ALL)
+
+
+@dataclass(frozen=True)
+class BiddingParams:
+    """Every threshold of the bidding policy.
+
+    Attributes
+    ----------
+    rik_min_tricks : float
+        Estimated playing tricks to bid Rik / Rik Beter (the called partner supplies the rest of 8).
+    rik_min_trumps : int
+        Trumps needed for Rik (with the chosen trump) and Rik Beter (hearts).
+    alone_margin : float
+        Estimated tricks needed above a k-Alone target to bid it.
+    side_length_value : float
+        Winners credited for each side-suit card beyond the third.
+    open_13_min_trumps : int
+        Trumps needed (besides a 13-trick estimate) to show the hand with Open 13 Alone.
+    misery_safe_rank, open_misery_safe_rank, open_all_misery_safe_rank : int
+        Highest safe rank (0 = 2 .. 12 = ace) of a suit's lowest card for Misery, Open, Open All.
+    misery_step : int
+        How much higher each further card of a suit may be and stay safe.
+    misery_max_liabilities : int
+        Liabilities tolerated for (closed) Misery; the open contracts tolerate none.
+    call_longest : bool
+        Call the ace of the longest (True) or shortest (False) suit held.
+    """
+
+    rik_min_tricks: float = 5.0
+    rik_min_trumps: int = 4
+    alone_margin: float = 0.0
+    side_length_value: float = 0.5
+    open_13_min_trumps: int = 7
+    misery_safe_rank: int = 4
+    open_misery_safe_rank: int = 3
+    open_all_misery_safe_rank: int = 2
+    misery_step: int = 2
+    misery_max_liabilities: int = 0
+    call_longest: bool = True
+
+
+DEFAULT_PARAMS = BiddingParams()
+
+
+def suit_ranks(hand: int, suit: int) -> list[int]:
+    """Ranks (0 = 2 .. 12 = ace) of ``hand`` in ``suit``, lowest first."""
+    field = int(hand) >> (suit * N_RANKS)
+    return [r for r in range(N_RANKS) if field >> r & 1]
+
+
+def count_rank(hand: int, rank: int) -> int:
+    """Number of cards of ``rank`` (e.g. aces) in ``hand``."""
+    return sum(int(hand) >> card_id(s, rank) & 1 for s in range(N_SUITS))
+
+
+def high_card_points(hand: int) -> int:
+    """Milton points: A 4, K 3, Q 2, J 1."""
+    return sum(MILTON.get(r, 0) for s in range(N_SUITS) for r in suit_ranks(hand, s))
+
+
+def choose_trump(hand: int, excluded: int = -1) -> int:
+    """Trump the policy names: the longest suit, then the most high-card points in it, then the higher suit.
+
+    Parameters
+    ----------
+    hand : int
+        Card mask.
+    excluded : int
+        A suit that may not be named (Troela: the partner's ace suit), -1 for none.
+    """
+    def key(suit):
+        ranks = suit_ranks(hand, suit)
+        return len(ranks), sum(MILTON.get(r, 0) for r in ranks), suit
+    return max((s for s in range(N_SUITS) if s != excluded), key=key)
+
+
+def estimated_tricks(hand: int, trump: int, params: BiddingParams = DEFAULT_PARAMS) -> float:
+    """Estimated playing tricks of ``hand`` declaring alone with ``trump`` (see the module docstring)."""
+    total = 0.0
+    for suit in range(N_SUITS):
+        ranks = suit_ranks(hand, suit)
+        top = min(len(ranks), 3)
+        losers = sum(1 for rank in (12, 11, 10)[:top] if rank not in ranks)
+        extra = max(len(ranks) - 3, 0) * (1.0 if suit == trump else params.side_length_value)
+        total += top - losers + extra
+    return total
+
+
+def liabilities(hand: int, safe_rank: int, step: int) -> int:
+    """Cards that may be forced to win a trick at no trump: the i-th lowest of a suit above ``safe_rank + step*i``."""
+    return sum(rank > safe_rank + step * i for s in range(N_SUITS) for i, rank in enumerate(suit_ranks(hand, s)))
+
+
+def hand_features(hand: int, trump: int, params: BiddingParams = DEFAULT_PARAMS) -> dict:
+    """Hand features for the bids table and the bidding policy.
+
+    Returns
+    -------
+    dict
+        ``hcp``, ``aces``, ``kings``, ``len_1`` .. ``len_4`` (suit lengths, longest first), ``longest``,
+        ``trumps`` (cards of ``trump``; 0 at no trump), ``voids``, ``singletons``, ``est_tricks``
+        (with ``trump``) and ``liabilities`` (the Misery low-card measure).
+    """
+    lengths = sorted((len(suit_ranks(hand, s)) for s in range(N_SUITS)), reverse=True)
+    features = {"hcp": high_card_points(hand), "aces": count_rank(hand, ACE), "kings": count_rank(hand, KING)}
+    features.update({f"len_{i + 1}": n for i, n in enumerate(lengths)})
+    features.update(
+        longest=lengths[0],
+        trumps=len(suit_ranks(hand, trump)) if trump < NO_TRUMP else 0,
+        voids=lengths.count(0),
+        singletons=lengths.count(1),
+        est_tricks=estimated_tricks(hand, trump, params),
+        liabilities=liabilities(hand, params.misery_safe_rank, params.misery_step),
+    )
+    return features
+
+
+def _misery_family(hand: int, params: BiddingParams) -> list[int]:
+    """No-trump contracts the hand qualifies for: Misery with few liabilities, 1 Alone with one ace and none."""
+    qualifying = []
+    tiers = ((K.MISERY, K.ONE_ALONE, params.misery_safe_rank, params.misery_max_liabilities),
+             (K.OPEN_MISERY, K.OPEN_ONE_ALONE, params.open_misery_safe_rank, 0),
+             (K.OPEN_MISERY_ALL, K.OPEN_ONE_ALONE_ALL, params.open_all_misery_safe_rank, 0))
+    no_aces = int(hand) & ~sum(1 << card_id(s, ACE) for s in range(N_SUITS))
+    for misery, one_alone, safe, allowed in tiers:
+        if liabilities(hand, safe, params.misery_step) <= allowed:
+            qualifying.append(misery)
+        elif count_rank(hand, ACE) == 1 and liabilities(no_aces, safe, params.misery_step) == 0:
+            qualifying.append(one_alone)
+    return qualifying
+
+
+def qualifying_contracts(hand: int, params: BiddingParams = DEFAULT_PARAMS) -> list[int]:
+    """Every contract the policy thinks ``hand`` can make (Troela: exactly three aces)."""
+    trump = choose_trump(hand)
+    est = estimated_tricks(hand, trump, params)
+    qualifying = []
+    for contract, rik_trump in ((K.RIK, trump), (K.RIK_BETER, HEARTS)):
+        if (len(suit_ranks(hand, rik_trump)) >= params.rik_min_trumps
+                and estimated_tricks(hand, rik_trump, params) >= params.rik_min_tricks):
+            qualifying.append(contract)
+    for contract in TRICK_CONTRACTS:
+        if est >= TARGET[contract] + params.alone_margin:
+            qualifying.append(contract)
+    if K.OPEN_ALONE_13 in qualifying and len(suit_ranks(hand, trump)) < params.open_13_min_trumps:
+        qualifying.remove(K.OPEN_ALONE_13)
+    if count_rank(hand, ACE) == 3:
+        qualifying.append(K.TROELA)
+    return sorted(qualifying + _misery_family(hand, params))
+
+
+def is_legal_bid(contract: int, standing_level: int) -> bool:
+    """A bid must beat the standing level, or join it at a joinable level (4, 9, 11)."""
+    level = int(LEVEL[contract])
+    return level > standing_level or (level == standing_level and level in JOINABLE_LEVELS)
+
+
+def troela_obliged(hand: int, standing_level: int, first_turn: bool) -> bool:
+    """Three aces oblige a Troela bid at the first turn unless the standing bid is above level 10."""
+    return first_turn and count_rank(hand, ACE) == 3 and standing_level <= TROELA_LEVEL
+
+
+def bid_for(hand: int, standing_level: int, first_turn: bool, params: BiddingParams = DEFAULT_PARAMS) -> int:
+    """The policy's bid: a contract id, or ``PASS``.
+
+    Among the qualifying contracts that are legal now it takes the best paying one (highest base
+    points P), and among equals the lowest level (overtricks pay, so a lower target is worth more),
+    then the lower contract id (Misery before 1 Alone).
+
+    Parameters
+    ----------
+    hand : int
+        Card mask of the seat to bid.
+    standing_level : int
+        Level of the standing bid, 0 if nobody has bid.
+    first_turn : bool
+        Whether this is the seat's first turn (the Troela obligation).
+    params : BiddingParams
+    """
+    if troela_obliged(hand, standing_level, first_turn):
+        return K.TROELA
+    options = [c for c in qualifying_contracts(hand, params) if is_legal_bid(c, standing_level)]
+    if not options:
+        return PASS
+    return max(options, key=lambda c: (BASE_POINTS[c], -LEVEL[c], -c))
+
+
+def troela_trump(partner_hand: int) -> int:
+    """Trump the Troela partner names: his best suit other than that of his own ace."""
+    ace_suits = [s for s in range(N_SUITS) if int(partner_hand) >> card_id(s, ACE) & 1]
+    if len(ace_suits) != 1:
+        raise InputError("the Troela partner must hold exactly one ace")
+    return choose_trump(partner_hand, excluded=ace_suits[0])
+
+
+def fourth_ace_holder(deal, seat: int) -> int:
+    """Seat holding the one ace ``seat`` lacks (the Troela partner)."""
+    missing = [s for s in range(N_SUITS) if not int(deal[seat]) >> card_id(s, ACE) & 1]
+    if len(missing) != 1:
+        raise InputError(f"seat {seat} does not hold exactly three aces")
+    card = card_id(missing[0], ACE)
+    return next(s for s in range(len(deal)) if int(deal[s]) >> card & 1)
+
+
+def playable_contracts(hand: int, params: BiddingParams = DEFAULT_PARAMS, deal=None) -> list[tuple[int, int, int, bool]]:
+    """Every contract ``hand`` could declare, set up as the policy would: ``(contract, trump, called_card, blind)``.
+
+    Trump contracts use ``choose_trump``; Rik Beter hearts; the no-trump contracts trump 4. Troela is
+    listed only with exactly three aces, with the trump the partner would name, so it needs ``deal``
+    (the four hands) to find the partner.
+
+    Raises
+    ------
+    InputError
+        If the hand holds three aces and ``deal`` is not given.
+    """
+    trump = choose_trump(hand)
+    rows = [(K.RIK, trump, *choose_call(hand, trump, params.call_longest)),
+            (K.RIK_BETER, HEARTS, *choose_call(hand, HEARTS, params.call_longest))]
+    rows += [(c, trump, -1, False) for c in TRICK_CONTRACTS]
+    rows += [(c, NO_TRUMP, -1, False) for c in NO_TRUMP_CONTRACTS]
+    if count_rank(hand, ACE) == 3:
+        if deal is None:
+            raise InputError("Troela needs the whole deal to find the partner")
+        seat = next(s for s in range(len(deal)) if int(deal[s]) == int(hand))
+        rows.append((K.TROELA, troela_trump(deal[fourth_ace_holder(deal, seat)]), -1, False))
+    return sorted(rows)
