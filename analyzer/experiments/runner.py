@@ -1,20 +1,32 @@
-"""Run an experiment as seeded chunks, in this process or in worker processes.
+"""Run an experiment as seeded chunks, in this process, in worker processes or on a Dask cluster.
 
 Each chunk gets its own ``SeedSequence`` child, spawned from the run seed in chunk order, so a
 chunk's result depends only on (seed, chunk size, chunk index): never on how many workers ran it,
-in what order, or on which backend.
+in what order, or on which backend. Given a ``RunStore``, every finished chunk is checkpointed into
+the run directory and the manifest tracks the run's status, so an interrupted run can be resumed.
 """
 
-import multiprocessing
 import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import re
+import signal
+import threading
+import time
+import weakref
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from analyzer.errors import InputError
+from analyzer.experiments.backends import make_backend
+from analyzer.experiments.checkpoint import ChunkCheckpoint, fingerprint, params_digest, task_name
+from analyzer.experiments.runstate import RunState
 from analyzer.reports.progress import chunk_progress
+
+_STAGE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+# How many run_chunks calls each store has seen: unnamed stages are named by call order.
+_stage_calls: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -44,7 +56,8 @@ def default_workers() -> int:
 
 
 def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], params: dict, n_items: int, *,
-               seed: int, chunk_size: int, workers: int, description: str = "chunks") -> list:
+               seed: int, chunk_size: int, workers: int, description: str = "chunks", store=None,
+               backend: str | None = None, stage: str | None = None) -> list:
     """Run ``task(params, start, count, seed_seq)`` over all chunks and return the results in chunk order.
 
     Parameters
@@ -60,37 +73,101 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     chunk_size : int
         Items per chunk; part of what defines the result.
     workers : int
-        Worker processes; 1 runs in this process.
+        Local worker processes; 1 runs in this process. Ignored by Dask backends.
     description : str
         Label of the progress bar.
+    store : RunStore, optional
+        Checkpoint every finished chunk into ``store.root / "chunks" / <stage>`` and keep the run's
+        status in its manifest. Chunks already there from an earlier, identical call (same task,
+        params, seed, chunk size and number of items) are reused instead of recomputed.
+    backend : str, optional
+        ``None``/``"local"`` (local processes), ``"local:N"`` (throw-away Dask LocalCluster with N
+        workers) or ``"tcp://HOST:PORT"`` (existing Dask scheduler). Results do not depend on it.
+    stage : str, optional
+        Name of this call's chunk directory; by default ``stage-00``, ``stage-01``, ... in the order
+        of the calls made with the same store, so an experiment calling run_chunks twice keeps both.
 
     Returns
     -------
     list
         One result per chunk, in chunk order.
+
+    Raises
+    ------
+    InputError
+        On bad sizes, an unknown backend, or a run directory holding chunks of a different run.
+    KeyboardInterrupt
+        On Ctrl-C or SIGTERM, after marking the run ``interrupted``.
     """
-    if workers < 1:
-        raise InputError(f"workers must be >= 1, got {workers}")
+    runner = make_backend(backend, workers)
     chunks = plan_chunks(n_items, chunk_size, seed)
     results: list = [None] * len(chunks)
-    with chunk_progress(description, len(chunks), n_items) as advance:
-        if workers == 1 or len(chunks) <= 1:
-            for chunk in chunks:
-                results[chunk.index] = task(params, chunk.start, chunk.count, chunk.seed_seq)
-                advance(chunk.count)
-            return results
-        # "spawn" keeps workers free of the parent's threads and locks; numba's on-disk cache makes it cheap.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
-            pending = {pool.submit(task, params, c.start, c.count, c.seed_seq): c for c in chunks}
-            try:
-                while pending:
-                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        chunk = pending.pop(future)
-                        results[chunk.index] = future.result()
+    done: set[int] = set()
+    checkpoint = state = None
+    if store is not None:
+        stage = _stage_name(store, stage)
+        checkpoint = ChunkCheckpoint(store.root, stage, fingerprint(task, params, seed, chunk_size, n_items))
+        for index, result in checkpoint.open(len(chunks)).items():
+            results[index] = result
+            done.add(index)
+        state = RunState(store)
+        state.begin_stage(stage, {"task": task_name(task), "description": description, "seed": seed,
+                                  "params_sha256": params_digest(params), "n_items": n_items,
+                                  "chunk_size": chunk_size, "chunks_total": len(chunks),
+                                  "chunks_done": len(done), "backend": runner.describe()})
+    todo = [chunk for chunk in chunks if chunk.index not in done]
+    started = time.time()
+    try:
+        with _sigterm_as_interrupt(), chunk_progress(description, len(chunks), n_items, chunks_done=len(done),
+                                                     items_done=n_items - sum(c.count for c in todo)) as advance:
+            if todo:
+                with runner, closing(runner.run(task, params, todo)) as stream:
+                    for chunk, result in stream:
+                        results[chunk.index] = result
+                        done.add(chunk.index)
+                        if checkpoint is not None:
+                            checkpoint.save(chunk.index, result)
+                            state.chunk_done(stage, len(done))
                         advance(chunk.count)
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+    except KeyboardInterrupt:
+        if state is not None:
+            state.stopped("interrupted")
+        raise
+    except BaseException:
+        if state is not None:
+            state.stopped("failed")
+        raise
+    if state is not None:
+        state.end_stage(stage, time.time() - started)
     return results
+
+
+def _stage_name(store, stage: str | None) -> str:
+    calls = _stage_calls.get(store, 0)
+    _stage_calls[store] = calls + 1
+    if stage is None:
+        return f"stage-{calls:02d}"
+    if not _STAGE_NAME.fullmatch(stage):
+        raise InputError(f"stage name {stage!r} must be letters, digits, '_', '.' or '-'")
+    return stage
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into the same clean stop as Ctrl-C."""
+
+
+@contextmanager
+def _sigterm_as_interrupt():
+    """While running chunks, let SIGTERM stop the run cleanly (manifest marked, workers stopped)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise _Terminated(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

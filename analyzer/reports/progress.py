@@ -8,23 +8,29 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 @contextmanager
-def chunk_progress(description: str, n_chunks: int, n_items: int):
-    """Show a bar over ``n_items`` while chunks complete; yields ``advance(count)``.
+def chunk_progress(description: str, n_chunks: int, n_items: int, *, chunks_done: int = 0, items_done: int = 0):
+    """Show a bar over ``n_items`` while chunks complete; yields ``advance(count)``, called once per chunk.
 
-    The bar is hidden when stderr is not a terminal, so logs and CI output stay readable.
+    The bar shows items and chunks done, the rate of this session and the ETA. Chunks reused from an
+    earlier, interrupted session (``chunks_done``, ``items_done``) start the bar part-full without
+    inflating the rate. The bar is hidden when stderr is not a terminal, so logs and CI output stay readable.
     """
     console = Console(stderr=True)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                        TextColumn("chunks {task.fields[chunks]}"), TextColumn("{task.fields[rate]}"),
+                        TimeElapsedColumn(), TimeRemainingColumn(),
                         console=console, disable=not sys.stderr.isatty(), transient=False)
+    state = {"chunks": chunks_done, "items": 0}
     with progress:
-        task_id = progress.add_task(description, total=n_items, rate="")
+        task_id = progress.add_task(description, total=n_items, completed=items_done,
+                                    chunks=f"{chunks_done}/{n_chunks}", rate="")
 
         def advance(count: int) -> None:
-            progress.advance(task_id, count)
+            state["chunks"] += 1
+            state["items"] += count
+            progress.update(task_id, advance=count, chunks=f"{state['chunks']}/{n_chunks}")
             elapsed = progress.tasks[0].elapsed or 0.0
-            done = progress.tasks[0].completed
             if elapsed > 0:
-                progress.update(task_id, rate=f"{done / elapsed:,.0f}/s")
+                progress.update(task_id, rate=f"{state['items'] / elapsed:,.0f}/s")
 
         yield advance

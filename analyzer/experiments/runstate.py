@@ -1,0 +1,129 @@
+"""The batch state of a run directory, kept in its ``manifest.json``.
+
+The runner merges its keys into whatever manifest the experiment has written (never dropping the
+experiment's own keys): ``status`` (``running``, ``interrupted`` or ``complete``), the command line,
+the working directory, ``format_version`` and per-stage chunk counts. ``read_manifest`` is the one
+place that decides whether a directory is a run this version can read.
+"""
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+from analyzer import __version__
+from analyzer.errors import InputError
+
+# Bumped when the layout of run directories changes in a way older versions cannot read.
+FORMAT_VERSION = 1
+MANIFEST_NAME = "manifest.json"
+CHUNKS_DIR = "chunks"
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    """The leading numeric release of a version string: ``"1.2.3rc1"`` -> ``(1, 2, 3)``."""
+    match = re.match(r"\d+(\.\d+)*", str(version).strip())
+    if match is None:
+        raise InputError(f"unreadable version {version!r}")
+    return tuple(int(part) for part in match.group(0).split("."))
+
+
+def read_manifest(run_dir) -> dict:
+    """Read and validate the manifest of a run directory.
+
+    Parameters
+    ----------
+    run_dir : path-like
+        The run directory.
+
+    Returns
+    -------
+    dict
+        The manifest.
+
+    Raises
+    ------
+    InputError
+        If the directory is missing, holds no manifest, the manifest is not valid JSON, or it was
+        written by a newer analyzer or a newer run-directory format.
+    """
+    root = Path(run_dir)
+    if not root.is_dir():
+        raise InputError(f"{root} is not a directory")
+    path = root / MANIFEST_NAME
+    if not path.is_file():
+        raise InputError(f"{root} is not a run directory (no {MANIFEST_NAME})")
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path} is corrupt: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise InputError(f"{path} is corrupt: not a JSON object")
+    written_by = manifest.get("analyzer_version")
+    if written_by is not None and version_tuple(written_by) > version_tuple(__version__):
+        raise InputError(f"{root} was written by analyzer {written_by}, newer than this {__version__}; upgrade analyzer")
+    run_format = manifest.get("format_version", FORMAT_VERSION)
+    if not isinstance(run_format, int) or run_format > FORMAT_VERSION:
+        raise InputError(f"{root} has run format {run_format!r}; this analyzer reads format {FORMAT_VERSION} or older")
+    return manifest
+
+
+def read_manifest_if_any(run_dir) -> dict:
+    """The validated manifest of ``run_dir``, or an empty dict when it has none yet (a fresh run)."""
+    if not (Path(run_dir) / MANIFEST_NAME).exists():
+        return {}
+    return read_manifest(run_dir)
+
+
+class RunState:
+    """The runner's view of one run directory's manifest, merged and rewritten on every change.
+
+    Parameters
+    ----------
+    store : RunStore
+        The run's store; its manifest is read now and merged on every write.
+    """
+
+    def __init__(self, store):
+        self.store = store
+        self.manifest = read_manifest_if_any(store.root)
+        # Runner time accumulates over every invocation (first run, resumes, later stages).
+        self._seconds_before = float(self.manifest.get("timings", {}).get("batch_seconds", 0.0))
+        self._started = time.time()
+
+    def begin_stage(self, stage: str, info: dict) -> None:
+        """Mark the run ``running`` and record a stage (task, sizes, chunks done so far)."""
+        manifest = self.manifest
+        manifest["format_version"] = FORMAT_VERSION
+        manifest["argv"] = list(sys.argv)
+        manifest["cwd"] = str(Path.cwd())
+        manifest["out_dir"] = str(Path(self.store.root).resolve())
+        manifest.setdefault("started", _utc_now())
+        manifest.setdefault("stages", {})[stage] = info
+        self._write("running")
+
+    def chunk_done(self, stage: str, chunks_done: int) -> None:
+        """Record one more finished chunk of ``stage``."""
+        self.manifest["stages"][stage]["chunks_done"] = chunks_done
+        self._write("running")
+
+    def end_stage(self, stage: str, seconds: float) -> None:
+        """Record a finished stage; the run counts as complete until another stage begins."""
+        self.manifest["stages"][stage]["seconds"] = round(seconds, 3)
+        self._write("complete")
+
+    def stopped(self, status: str) -> None:
+        """Record that the run stopped before finishing: ``interrupted`` (Ctrl-C, SIGTERM) or ``failed``."""
+        self._write(status)
+
+    def _write(self, status: str) -> None:
+        self.manifest["status"] = status
+        self.manifest["updated"] = _utc_now()
+        timings = self.manifest.setdefault("timings", {})
+        timings["batch_seconds"] = round(self._seconds_before + time.time() - self._started, 3)
+        self.store.write_manifest(self.manifest)
+
+
+def _utc_now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
