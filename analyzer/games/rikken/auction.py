@@ -1,0 +1,175 @@
+"""The Rikken auction and the round setup that follows it (RULES.md section 1, "Auction", "Before play").
+
+The auction starts left of the dealer and goes clockwise among players who have not passed; a pass is
+final. A bid must beat the standing level, except that at levels 4, 9 and 11 a player may join it.
+Holders of the standing level are not asked again until someone outbids them; the auction ends when
+every other player has passed.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.errors import InputError
+from analyzer.games.rikken.bidding import (
+    DEFAULT_PARAMS,
+    HEARTS,
+    PASS,
+    BiddingParams,
+    bid_for,
+    choose_trump,
+    count_rank,
+    fourth_ace_holder,
+    is_legal_bid,
+    troela_obliged,
+    troela_trump,
+)
+from analyzer.games.rikken.calling import ACE, choose_call
+from analyzer.games.rikken.rules import CONTRACT_NAMES, LEVEL, NO_TRUMP, SIDE, TRUMP_RULE, Side, TrumpRule
+from analyzer.games.rikken.rules import Contract as K
+from analyzer.games.rikken.state import RoundSetup
+
+N_SEATS = 4
+# policy(seat, hand, standing_level, first_turn) -> contract id or PASS
+BidPolicy = Callable[[int, int, int, bool], int]
+
+
+@dataclass
+class AuctionResult:
+    """Outcome of an auction.
+
+    Attributes
+    ----------
+    contract_of : int64[4]
+        Contract of each seat holding the final level, -1 elsewhere.
+    level : int
+        The final level, 0 when passed out.
+    passed_out : bool
+        All four passed.
+    bids : list of (seat, bid)
+        Every turn in order; ``bid`` is a contract id or ``PASS`` (-1).
+    """
+
+    contract_of: np.ndarray
+    level: int
+    passed_out: bool
+    bids: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def declarers(self) -> list[int]:
+        """Seats that declared the final contract(s)."""
+        return [s for s in range(N_SEATS) if self.contract_of[s] >= 0]
+
+
+def policy_from_params(params: BiddingParams) -> BidPolicy:
+    """The bidding policy of ``bidding.bid_for`` as an auction policy."""
+    return lambda seat, hand, standing, first_turn: bid_for(hand, standing, first_turn, params)
+
+
+def _check_bid(seat: int, hand: int, bid: int, standing: int, first_turn: bool) -> None:
+    """Raise InputError if ``bid`` breaks the auction rules."""
+    if troela_obliged(hand, standing, first_turn) and bid != K.TROELA:
+        raise InputError(f"seat {seat} holds three aces and must bid Troela at the first turn")
+    if bid == PASS:
+        return
+    if not 0 <= bid < len(LEVEL):
+        raise InputError(f"seat {seat} made an unknown bid {bid}")
+    if not is_legal_bid(bid, standing):
+        raise InputError(f"seat {seat} bid {CONTRACT_NAMES[bid]} (level {LEVEL[bid]}) over level {standing}")
+    if bid == K.TROELA and count_rank(hand, ACE) != 3:
+        raise InputError(f"seat {seat} bid Troela without exactly three aces")
+
+
+def run_auction(hands, dealer: int, params: BiddingParams = DEFAULT_PARAMS,
+                policy: BidPolicy | None = None) -> AuctionResult:
+    """Run the auction for one deal.
+
+    Parameters
+    ----------
+    hands : sequence of int, length 4
+        Card masks per seat.
+    dealer : int
+        Dealer seat; the seat to his left bids first.
+    params : BiddingParams
+        Thresholds of the default policy.
+    policy : callable, optional
+        ``policy(seat, hand, standing_level, first_turn) -> bid`` replacing the default policy
+        (scripted auctions in tests, other strategies).
+
+    Returns
+    -------
+    AuctionResult
+
+    Raises
+    ------
+    InputError
+        If the policy makes an illegal bid or ignores the Troela obligation.
+    """
+    policy = policy or policy_from_params(params)
+    passed, first_turn = [False] * N_SEATS, [True] * N_SEATS
+    holders: dict[int, int] = {}
+    standing, bids, seat = 0, [], (dealer + 1) % N_SEATS
+    while any(not passed[s] and s not in holders for s in range(N_SEATS)):
+        while passed[seat] or seat in holders:
+            seat = (seat + 1) % N_SEATS
+        hand = int(hands[seat])
+        bid = int(policy(seat, hand, standing, first_turn[seat]))
+        _check_bid(seat, hand, bid, standing, first_turn[seat])
+        first_turn[seat] = False
+        bids.append((seat, bid))
+        if bid == PASS:
+            passed[seat] = True
+        elif LEVEL[bid] > standing:
+            holders, standing = {seat: bid}, int(LEVEL[bid])
+        else:
+            holders[seat] = bid
+        seat = (seat + 1) % N_SEATS
+    contract_of = np.full(N_SEATS, -1, dtype=np.int64)
+    for holder, contract in holders.items():
+        contract_of[holder] = contract
+    return AuctionResult(contract_of, standing, not holders, bids)
+
+
+def _trump_for(contract: int, hands, bidder: int) -> int:
+    """Trump of a contract by its rule: the bidder's choice, hearts, the Troela partner's choice, or none."""
+    rule = TRUMP_RULE[contract]
+    if rule == TrumpRule.BIDDER:
+        return choose_trump(int(hands[bidder]))
+    if rule == TrumpRule.HEARTS:
+        return HEARTS
+    if rule == TrumpRule.PARTNER:
+        return troela_trump(int(hands[fourth_ace_holder(hands, bidder)]))
+    return NO_TRUMP
+
+
+def setup_round(hands, dealer: int, contract_of, params: BiddingParams = DEFAULT_PARAMS) -> RoundSetup:
+    """Name trumps, make the call and find the partner for the declared contract(s).
+
+    Parameters
+    ----------
+    hands : sequence of int, length 4
+    dealer : int
+    contract_of : sequence of int, length 4
+        Declared contract per seat (``AuctionResult.contract_of``); at least one seat must declare.
+    params : BiddingParams
+
+    Returns
+    -------
+    RoundSetup
+        With leader left of the dealer; several declarers (joined levels) play without trump or partner.
+    """
+    declarers = [s for s in range(N_SEATS) if contract_of[s] >= 0]
+    if not declarers:
+        raise InputError("nobody declared a contract: the deal was passed out")
+    hands = tuple(int(h) for h in hands)
+    bidder = declarers[0]
+    contract = int(contract_of[bidder])
+    trump = _trump_for(contract, hands, bidder)
+    partner, called, blind = -1, -1, False
+    if SIDE[contract] == Side.CALLED:
+        called, blind = choose_call(hands[bidder], trump, params.call_longest)
+        partner = next((s for s in range(N_SEATS) if called >= 0 and hands[s] >> called & 1), -1)
+    elif SIDE[contract] == Side.TROELA:
+        partner = fourth_ace_holder(hands, bidder)
+    return RoundSetup(hands, (dealer + 1) % N_SEATS, tuple(int(c) for c in contract_of), partner, trump, called, blind)
