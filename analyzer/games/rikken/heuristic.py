@@ -1,0 +1,456 @@
+"""Heuristic card play for Rikken (numba), and the round-state layout every play policy reads.
+
+A policy sees one int64 array ``st`` (layout below, filled and advanced by ``kernels.py``) plus the
+legal actions the kernel computed. It must only read what its seat may know:
+
+- its own hand, the cards played face up, the current trick, tricks taken, shown-out suits;
+- another seat's hand only through :func:`visible_hand` (exposed hands of open contracts after trick 1);
+- the partner seat only through :func:`friends_of`, which reveals it once the called card has shown
+  (or at once in Troela and when the bidder plays alone); the holder of the called card knows he is
+  the partner because he holds it.
+
+Tuning parameters live in one float64 array; ``PARAM_NAMES`` gives the index of each.
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.cards.masks import highest_bit_index, lowest_bit_index, popcount
+from analyzer.games.rikken.rules import Kind
+from analyzer.games.trick import suit_mask
+
+# ---- round-state layout (int64 array of STATE_SIZE) -------------------------------------------
+HAND = 0  # 4 slots: cards still held by each seat
+TRICK = 4  # 4 slots: card each seat played to the current trick, -1 if none yet (face-down: the card)
+TRICKS = 8  # 4 slots: tricks won so far
+VOIDS = 12  # 4 slots: suits (4-bit mask) each seat has publicly shown out of
+CONTRACT = 16  # 4 slots: contract id each seat declared, -1 for non-declarers
+KIND = 20  # 4 slots: rules.Kind of each seat's contract, -1 for non-declarers
+PLAYED = 24  # cards played face up so far (current trick included)
+LEADER = 25  # seat that led the current trick
+TURN = 26  # seat to play
+N_IN_TRICK = 27  # cards already played to the current trick
+LED_SUIT = 28  # suit the current trick counts as led in, -1 before the lead
+FACE_DOWN = 29  # seat that led face down to the current trick, -1 if none
+TRICK_NO = 30  # completed tricks
+BIDDER = 31  # declarer of the trick contract (Rik .. 13 Alone, Troela); -1 in Misery / 1 Alone rounds
+PARTNER = 32  # seat of the called-card holder / Troela partner, -1 if none (read via friends_of only)
+PARTNER_PUBLIC = 33  # 1 once every seat knows the partner
+TRUMP = 34  # 0..3, or 4 for no trump
+CALLED = 35  # called card id, -1 if none
+CALLED_OUT = 36  # 1 while the called card is still in its holder's hand
+BLIND = 37  # 1 if the call was blind
+EXPOSED = 38  # seats (4-bit mask) whose hands are shown after trick 1
+DECLARERS = 39  # seats (4-bit mask) holding a contract
+WIN_SEAT = 40  # seat currently winning the trick in progress, -1 if none
+STATE_SIZE = 41
+
+FACE_DOWN_OFFSET = 52  # action code of leading card c face down is 52 + c
+
+KIND_TRICKS = int(Kind.TRICKS)
+KIND_MISERY = int(Kind.MISERY)
+KIND_ONE = int(Kind.ONE)
+
+# ---- tuning parameters --------------------------------------------------------------------------
+PARAM_NAMES = ("draw_trumps_min", "blind_lead", "lead_called_suit", "second_hand_low")
+P_DRAW_TRUMPS_MIN = 0  # the declaring side draws trumps while holding at least this many
+P_BLIND_LEAD = 1  # > 0: the blind bidder leads his worst card face down when allowed
+P_LEAD_CALLED = 2  # > 0: the bidder leads low in the called suit to reach his partner
+P_SECOND_HAND_LOW = 3  # > 0: second hand plays low unless it holds a sure winner
+N_PARAMS = len(PARAM_NAMES)
+_DEFAULTS = {"draw_trumps_min": 3.0, "blind_lead": 1.0, "lead_called_suit": 1.0, "second_hand_low": 1.0}
+
+
+def default_params() -> np.ndarray:
+    """Return the default heuristic parameters as a float64 array indexed by ``PARAM_NAMES``."""
+    return np.array([_DEFAULTS[name] for name in PARAM_NAMES], dtype=np.float64)
+
+
+_FULL = np.int64((1 << 52) - 1)
+_ONE = np.int64(1)
+
+
+# ---- small card-set helpers ---------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _above(card):
+    """Cards of ``card``'s suit ranked above it."""
+    return suit_mask(card // 13) & ~((_ONE << (card + 1)) - 1)
+
+
+@njit(cache=True, inline="always")
+def _below(card):
+    """Cards of ``card``'s suit ranked below it."""
+    return suit_mask(card // 13) & ((_ONE << card) - 1)
+
+
+@njit(cache=True)
+def _tops(mine, out):
+    """Cards of ``mine`` that beat every outstanding card of their suit (sure winners if led, no ruff)."""
+    result = np.int64(0)
+    for s in range(4):
+        m = mine & suit_mask(s)
+        if m == 0:
+            continue
+        o = out & suit_mask(s)
+        if o == 0:
+            result |= m
+        else:
+            result |= m & _above(highest_bit_index(o))
+    return result
+
+
+@njit(cache=True)
+def _lowest_rank(mask):
+    """Card of lowest rank in ``mask`` (>0); ties go to the suit with fewer cards in ``mask``."""
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        m = mask & suit_mask(s)
+        if m == 0:
+            continue
+        c = lowest_bit_index(m)
+        key = (c % 13) * 16 + popcount(m)
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _highest_rank(mask):
+    """Card of highest rank in ``mask`` (>0); ties go to the suit with fewer cards in ``mask``."""
+    best = -1
+    best_key = -(1 << 30)
+    for s in range(4):
+        m = mask & suit_mask(s)
+        if m == 0:
+            continue
+        c = highest_bit_index(m)
+        key = (c % 13) * 16 - popcount(m)
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+# ---- what a seat may know ------------------------------------------------------------------------
+@njit(cache=True)
+def visible_hand(st, viewer, other):
+    """Hand of ``other`` as ``viewer`` sees it, or -1 if hidden (own hand; exposed hands after trick 1)."""
+    if other == viewer or (st[TRICK_NO] >= 1 and (st[EXPOSED] >> other) & 1):
+        return st[HAND + other]
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def friends_of(st, seat):
+    """Seats (4-bit mask) that ``seat`` knows to be on its side in a trick contract, itself included."""
+    bidder = st[BIDDER]
+    if st[PARTNER_PUBLIC] != 0:
+        partner = st[PARTNER]
+        declaring = 1 << bidder
+        if partner >= 0:
+            declaring |= 1 << partner
+        if (declaring >> seat) & 1:
+            return declaring
+        return 15 & ~declaring
+    if seat == bidder:
+        return 1 << seat
+    if (st[HAND + seat] >> st[CALLED]) & 1:
+        return (1 << seat) | (1 << bidder)
+    return 1 << seat
+
+
+# ---- the policy -----------------------------------------------------------------------------------
+@njit(cache=True)
+def choose_heuristic(st, seat, up, fd, params):
+    """Pick an action for ``seat``: a card id, or ``52 + card`` for a face-down blind lead.
+
+    Parameters
+    ----------
+    st : int64[STATE_SIZE]
+        Round state (layout above).
+    seat : int
+        Seat to play.
+    up, fd : int64
+        Legal face-up cards and legal face-down lead cards (``fd`` is 0 unless the blind lead is allowed).
+    params : float64[N_PARAMS]
+        Tuning parameters.
+    """
+    if fd == 0 and (up & (up - 1)) == 0:
+        return lowest_bit_index(up)
+    kind = st[KIND + seat]
+    if kind == KIND_MISERY or (kind == KIND_ONE and st[TRICKS + seat] >= 1):
+        return _misery_declarer(st, seat, up)
+    if kind == KIND_ONE:
+        return _one_declarer(st, seat, up)
+    if st[BIDDER] < 0:
+        return _against_misery(st, seat, up)
+    if st[N_IN_TRICK] == 0:
+        return _trick_lead(st, seat, up, fd, params)
+    return _trick_follow(st, seat, up, params)
+
+
+@njit(cache=True, inline="always")
+def _outstanding(st, seat):
+    """Cards neither played face up nor in ``seat``'s hand: what the others may hold."""
+    return _FULL & ~st[PLAYED] & ~st[HAND + seat]
+
+
+@njit(cache=True, inline="always")
+def _winning_card(st):
+    win = st[WIN_SEAT]
+    if win < 0:
+        return np.int64(-1)
+    return st[TRICK + win]
+
+
+@njit(cache=True)
+def _misery_lead(up, out):
+    """Lead the card least likely to win: fewest outstanding cards below it, most above it."""
+    best = -1
+    best_score = 1 << 30
+    for s in range(4):
+        mine = up & suit_mask(s)
+        if mine == 0:
+            continue
+        c = lowest_bit_index(mine)
+        higher = popcount(out & _above(c))
+        if higher == 0:
+            score = 100000 + c % 13  # would win for sure: last resort
+        else:
+            score = popcount(out & _below(c)) * 64 - higher
+        if score < best_score:
+            best_score = score
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _duck(st, up):
+    """Follow without winning if possible: highest card under the winning card, else cheapest loss."""
+    led = st[LED_SUIT]
+    follow = up & suit_mask(led)
+    if follow == 0:
+        return _highest_rank(up)  # discard the most dangerous card
+    wc = _winning_card(st)
+    if wc >= 0 and wc // 13 == led:
+        under = follow & _below(wc)
+        if under != 0:
+            return highest_bit_index(under)
+    if st[N_IN_TRICK] == 3:
+        return highest_bit_index(follow)  # the trick is lost anyway: shed the highest
+    return lowest_bit_index(follow)
+
+
+@njit(cache=True)
+def _misery_declarer(st, seat, up):
+    if st[N_IN_TRICK] == 0:
+        return _misery_lead(up, _outstanding(st, seat))
+    return _duck(st, up)
+
+
+@njit(cache=True)
+def _one_declarer(st, seat, up):
+    """1 Alone with no trick yet: take a sure trick when one is there, otherwise play as in Misery."""
+    out = _outstanding(st, seat)
+    if st[N_IN_TRICK] == 0:
+        tops = _tops(up, out)
+        if tops != 0:
+            return _lowest_rank(tops)
+        return _misery_lead(up, out)
+    led = st[LED_SUIT]
+    follow = up & suit_mask(led)
+    if follow != 0:
+        wc = _winning_card(st)
+        beaters = follow
+        if wc >= 0:
+            beaters = follow & _above(wc)
+        if beaters != 0:
+            if st[N_IN_TRICK] == 3:
+                return lowest_bit_index(beaters)
+            sure = beaters & _tops(beaters, out)
+            if sure != 0:
+                return lowest_bit_index(sure)
+    return _duck(st, up)
+
+
+@njit(cache=True)
+def _against_misery(st, seat, up):
+    """Defend against every Misery / 1 Alone declarer at once: force or stop their tricks."""
+    force = 0  # declarers who fail if they win a trick (Misery with none, 1 Alone with one)
+    stop = 0  # 1 Alone declarers still without their trick
+    for s in range(4):
+        k = st[KIND + s]
+        t = st[TRICKS + s]
+        if (k == KIND_MISERY and t == 0) or (k == KIND_ONE and t == 1):
+            force |= 1 << s
+        elif k == KIND_ONE and t == 0:
+            stop |= 1 << s
+    out = _outstanding(st, seat)
+    if st[N_IN_TRICK] == 0:
+        if force != 0:
+            return _lead_under(st, seat, up, force)
+        if stop != 0:
+            tops = _tops(up, out)
+            if tops != 0:
+                return _lowest_rank(tops)
+        return _lowest_rank(up)
+    led = st[LED_SUIT]
+    follow = up & suit_mask(led)
+    win = st[WIN_SEAT]
+    wc = _winning_card(st)
+    to_play = 0
+    for s in range(4):
+        if st[TRICK + s] < 0:
+            to_play |= 1 << s
+    if win >= 0 and (force >> win) & 1:
+        return _duck(st, up)
+    if force & to_play:
+        if follow != 0:
+            return lowest_bit_index(follow)
+        return _highest_rank(up)
+    if (win >= 0 and (stop >> win) & 1) or (stop & to_play):
+        if follow != 0:
+            beaters = follow & _above(wc) if wc >= 0 and wc // 13 == led else follow
+            if beaters != 0:
+                if st[N_IN_TRICK] == 3:
+                    return lowest_bit_index(beaters)
+                return highest_bit_index(follow)
+            return lowest_bit_index(follow)
+        return _lowest_rank(up)
+    if follow != 0:
+        return lowest_bit_index(follow)
+    return _highest_rank(up)
+
+
+@njit(cache=True)
+def _lead_under(st, seat, up, force):
+    """Lead so that a declarer who must not win a trick has to go over: under his lowest card if seen."""
+    target = -1
+    for i in range(1, 4):
+        s = (seat + i) & 3
+        if (force >> s) & 1:
+            target = s
+            break
+    shown = visible_hand(st, seat, target)
+    if shown >= 0:
+        for s in range(4):
+            mine = up & suit_mask(s)
+            theirs = shown & suit_mask(s)
+            if mine != 0 and theirs != 0 and lowest_bit_index(mine) < lowest_bit_index(theirs):
+                return lowest_bit_index(mine)
+    voids = st[VOIDS + target]
+    usable = np.int64(0)
+    for s in range(4):
+        if not (voids >> s) & 1:
+            usable |= up & suit_mask(s)
+    if usable != 0:
+        return _lowest_rank(usable)
+    return _lowest_rank(up)
+
+
+@njit(cache=True)
+def _discard(up, trumps, out):
+    """Throw a low card that is neither a trump nor a sure winner, if there is one."""
+    side = up & ~trumps
+    if side != 0:
+        spare = side & ~_tops(side, out)
+        if spare != 0:
+            return _lowest_rank(spare)
+        return _lowest_rank(side)
+    return lowest_bit_index(up)
+
+
+@njit(cache=True)
+def _trick_lead(st, seat, up, fd, params):
+    hand = st[HAND + seat]
+    trump = st[TRUMP]
+    tmask = suit_mask(trump)
+    out = _outstanding(st, seat)
+    if fd != 0 and params[P_BLIND_LEAD] > 0:
+        side = fd & ~tmask
+        if side != 0:
+            return FACE_DOWN_OFFSET + _lowest_rank(side)
+        return FACE_DOWN_OFFSET + lowest_bit_index(fd)
+    friends = friends_of(st, seat)
+    bidder = st[BIDDER]
+    declaring = (friends >> bidder) & 1
+    my_trumps = up & tmask
+    if (declaring and my_trumps != 0 and (out & tmask) != 0
+            and popcount(hand & tmask) >= params[P_DRAW_TRUMPS_MIN]):
+        sure = my_trumps & _tops(my_trumps, out)
+        if sure != 0:
+            return lowest_bit_index(sure)
+        return lowest_bit_index(my_trumps)
+    if seat == bidder and st[CALLED_OUT] != 0 and params[P_LEAD_CALLED] > 0:
+        mine = up & suit_mask(st[CALLED] // 13)
+        if mine != 0:
+            return lowest_bit_index(mine)
+    # Cash sure winners in side suits no opponent is known to ruff.
+    ruff_danger = np.int64(0)
+    if (out & tmask) != 0:
+        for s in range(4):
+            if not (friends >> s) & 1:
+                ruff_danger |= st[VOIDS + s]
+    cashable = np.int64(0)
+    for s in range(4):
+        if s != trump and not (ruff_danger >> s) & 1:
+            cashable |= up & suit_mask(s)
+    tops = _tops(cashable, out)
+    if tops != 0:
+        return _lowest_rank(tops)
+    # Otherwise lead low from the longest side suit.
+    best_suit = -1
+    best_len = 0
+    for s in range(4):
+        if s == trump:
+            continue
+        n = popcount(up & suit_mask(s))
+        if n > best_len:
+            best_len = n
+            best_suit = s
+    if best_suit >= 0:
+        return lowest_bit_index(up & suit_mask(best_suit))
+    return lowest_bit_index(up)
+
+
+@njit(cache=True)
+def _trick_follow(st, seat, up, params):
+    trump = st[TRUMP]
+    tmask = suit_mask(trump)
+    out = _outstanding(st, seat)
+    led = st[LED_SUIT]
+    win = st[WIN_SEAT]
+    wc = _winning_card(st)
+    n = st[N_IN_TRICK]
+    friends = friends_of(st, seat)
+    friend_winning = win >= 0 and (friends >> win) & 1
+    follow = up & suit_mask(led)
+    if follow != 0:
+        if friend_winning or (wc >= 0 and wc // 13 != led):
+            return lowest_bit_index(follow)
+        beaters = follow
+        if wc >= 0:
+            beaters = follow & _above(wc)
+        if beaters == 0:
+            return lowest_bit_index(follow)
+        if n == 3:
+            return lowest_bit_index(beaters)
+        sure = beaters & _tops(beaters, out)
+        if sure != 0:
+            return lowest_bit_index(sure)
+        if n == 1 and params[P_SECOND_HAND_LOW] > 0:
+            return lowest_bit_index(follow)
+        return highest_bit_index(beaters)
+    if friend_winning and (n == 3 or (out & _above(wc)) == 0):
+        return _discard(up, tmask, out)
+    my_trumps = up & tmask
+    if my_trumps != 0 and led != trump:
+        if wc >= 0 and wc // 13 == trump:
+            over = my_trumps & _above(wc)
+            if over != 0:
+                return lowest_bit_index(over)
+            return _discard(up, tmask, out)
+        return lowest_bit_index(my_trumps)
+    return _discard(up, tmask, out)

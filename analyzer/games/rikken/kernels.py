@@ -1,0 +1,305 @@
+"""Rikken play-out kernels (numba): the rules of play, the policy dispatch and the batch loop.
+
+A round is held in one int64 state array (layout in ``heuristic.py``). ``init_round`` fills it from a
+round setup, ``legal_actions`` lists what a seat may play, ``apply_action`` plays it. The batch kernel
+and a Python driver (tests, slow exploratory code) use these same three functions, so a policy can be
+called one move at a time with exactly the decisions the batch kernel makes.
+
+Actions are card ids 0..51, or ``52 + card`` for leading ``card`` face down after a blind call.
+Policies: 0 random (uniform over the legal actions in card-id order, face-down leads after them, one
+``bounded`` draw per decision even when forced), 1 heuristic (deterministic). Unknown ids fall back
+to random; the double-dummy policy will take id 2.
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.cards.masks import popcount, popcounts
+from analyzer.cards.rng import bounded
+from analyzer.errors import InputError
+from analyzer.games.rikken import rules
+from analyzer.games.rikken.heuristic import (
+    BIDDER, BLIND, CALLED, CALLED_OUT, CONTRACT, DECLARERS, EXPOSED, FACE_DOWN, FACE_DOWN_OFFSET, HAND,
+    KIND, KIND_TRICKS, LED_SUIT, LEADER, N_IN_TRICK, PARTNER, PARTNER_PUBLIC, PLAYED, STATE_SIZE, TRICK,
+    TRICK_NO, TRICKS, TRUMP, TURN, VOIDS, WIN_SEAT, choose_heuristic,
+)
+from analyzer.games.trick import nth_card, suit_mask
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+
+_EXPOSE_BIDDER = int(rules.Exposure.BIDDER)
+_EXPOSE_ALL = int(rules.Exposure.ALL)
+_ONE = np.int64(1)
+
+
+@njit(cache=True)
+def init_round(st, hands, leader, contract_of, partner, trump, called_card, blind, kind_table, exposure_table):
+    """Fill the state array ``st`` for one round before trick 1.
+
+    Parameters
+    ----------
+    st : int64[STATE_SIZE]
+        Output state.
+    hands : int64[4]
+        Hand masks of seats 0..3.
+    leader : int
+        Seat leading to trick 1.
+    contract_of : int64[4]
+        Contract id each seat declares, -1 for non-declarers.
+    partner, trump, called_card, blind : int
+        Partner seat (-1 none), trump 0..4, called card (-1 none), 1 if the call was blind.
+    kind_table, exposure_table : int64[N_CONTRACTS]
+        ``rules.KIND`` and ``rules.EXPOSURE``.
+    """
+    st[:] = 0
+    st[BIDDER] = -1
+    for s in range(4):
+        st[HAND + s] = hands[s]
+        st[TRICK + s] = -1
+        c = contract_of[s]
+        st[CONTRACT + s] = c
+        st[KIND + s] = -1
+        if c >= 0:
+            kind = kind_table[c]
+            st[KIND + s] = kind
+            st[DECLARERS] |= 1 << s
+            if kind == KIND_TRICKS:
+                st[BIDDER] = s
+            if exposure_table[c] == _EXPOSE_ALL:
+                st[EXPOSED] = 15
+            elif exposure_table[c] == _EXPOSE_BIDDER:
+                st[EXPOSED] |= 1 << s
+    st[LEADER] = leader
+    st[TURN] = leader
+    st[LED_SUIT] = -1
+    st[FACE_DOWN] = -1
+    st[WIN_SEAT] = -1
+    st[PARTNER] = partner
+    st[TRUMP] = trump
+    st[CALLED] = called_card
+    st[BLIND] = blind
+    st[CALLED_OUT] = 1 if called_card >= 0 else 0
+    # Troela partners and lone players are known from the auction; a called partner shows by play.
+    st[PARTNER_PUBLIC] = 1 if called_card < 0 else 0
+
+
+@njit(cache=True)
+def legal_actions(st, seat):
+    """Legal face-up cards and face-down lead cards of ``seat`` (two masks; the second is usually 0)."""
+    hand = st[HAND + seat]
+    called = st[CALLED]
+    holds_called = st[CALLED_OUT] != 0 and (hand >> called) & 1
+    if st[N_IN_TRICK] == 0:
+        if holds_called:
+            # Leading the called suit means leading the called card itself.
+            return (hand & ~suit_mask(called // 13)) | (_ONE << called), np.int64(0)
+        if (st[BLIND] != 0 and st[CALLED_OUT] != 0 and seat == st[BIDDER]
+                and (hand & suit_mask(called // 13)) == 0):
+            return hand, hand
+        return hand, np.int64(0)
+    led = st[LED_SUIT]
+    if holds_called and called // 13 == led:
+        return _ONE << called, np.int64(0)
+    follow = hand & suit_mask(led)
+    if follow != 0:
+        return follow, np.int64(0)
+    return hand, np.int64(0)
+
+
+@njit(cache=True)
+def _beats(card, best, led, trump):
+    """True if ``card`` beats the trick's best card so far (``best`` = -1: nothing countable yet)."""
+    suit = card // 13
+    if best < 0:
+        return suit == led or suit == trump
+    best_suit = best // 13
+    if suit == best_suit:
+        return card > best
+    return suit == trump
+
+
+@njit(cache=True)
+def apply_action(st, seat, action):
+    """Play ``action`` for ``seat`` (must be legal and ``seat`` on turn); return the trick winner or -1."""
+    face_down = action >= FACE_DOWN_OFFSET
+    card = action - FACE_DOWN_OFFSET if face_down else action
+    bit = _ONE << card
+    st[HAND + seat] &= ~bit
+    st[TRICK + seat] = card
+    if st[N_IN_TRICK] == 0:
+        if face_down:
+            st[FACE_DOWN] = seat
+            st[LED_SUIT] = st[CALLED] // 13
+            st[VOIDS + seat] |= 1 << st[LED_SUIT]
+        else:
+            st[LED_SUIT] = card // 13
+            st[PLAYED] |= bit
+            st[WIN_SEAT] = seat
+    else:
+        st[PLAYED] |= bit
+        led = st[LED_SUIT]
+        if card // 13 != led:
+            st[VOIDS + seat] |= 1 << led
+        win = st[WIN_SEAT]
+        best = st[TRICK + win] if win >= 0 else -1
+        if _beats(card, best, led, st[TRUMP]):
+            st[WIN_SEAT] = seat
+    if card == st[CALLED] and st[CALLED_OUT] != 0:
+        st[CALLED_OUT] = 0
+        st[PARTNER_PUBLIC] = 1
+    st[N_IN_TRICK] += 1
+    if st[N_IN_TRICK] < 4:
+        st[TURN] = (seat + 1) & 3
+        return -1
+    winner = st[WIN_SEAT]
+    st[TRICKS + winner] += 1
+    for s in range(4):
+        st[TRICK + s] = -1
+    st[LEADER] = winner
+    st[TURN] = winner
+    st[N_IN_TRICK] = 0
+    st[LED_SUIT] = -1
+    st[FACE_DOWN] = -1
+    st[WIN_SEAT] = -1
+    st[TRICK_NO] += 1
+    return winner
+
+
+@njit(cache=True)
+def choose_card_random(up, fd, rng_state):
+    """Uniform legal action: face-up cards in id order, then face-down leads; one ``bounded`` draw."""
+    n_up = popcount(up)
+    k = bounded(rng_state, n_up + popcount(fd))
+    if k < n_up:
+        return nth_card(up, k)
+    return FACE_DOWN_OFFSET + nth_card(fd, k - n_up)
+
+
+@njit(cache=True)
+def choose_card_heuristic(st, seat, up, fd, params):
+    """Heuristic action (see ``heuristic.choose_heuristic``)."""
+    return choose_heuristic(st, seat, up, fd, params)
+
+
+@njit(cache=True)
+def choose_action(st, seat, policy, params, rng_state):
+    """Legal action chosen by policy id ``policy`` for ``seat`` in state ``st``."""
+    up, fd = legal_actions(st, seat)
+    if policy == POLICY_HEURISTIC:
+        return choose_heuristic(st, seat, up, fd, params)
+    return choose_card_random(up, fd, rng_state)
+
+
+@njit(cache=True)
+def play_round(st, policy_of_seat, params, rng_state, trace):
+    """Play the 13 tricks of an initialised round; if ``trace`` has 52 rows, record each move in it.
+
+    ``trace[i] = (seat, action, legal face-up mask, legal face-down mask)``.
+    """
+    record = trace.shape[0] == 52
+    for i in range(52):
+        seat = st[TURN]
+        up, fd = legal_actions(st, seat)
+        if policy_of_seat[seat] == POLICY_HEURISTIC:
+            action = choose_heuristic(st, seat, up, fd, params)
+        else:
+            action = choose_card_random(up, fd, rng_state)
+        if record:
+            trace[i, 0] = seat
+            trace[i, 1] = action
+            trace[i, 2] = up
+            trace[i, 3] = fd
+        apply_action(st, seat, action)
+
+
+@njit(cache=True)
+def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
+                    rng_state, kind_table, exposure_table, tricks_out):
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    no_trace = np.empty((0, 4), dtype=np.int64)
+    for d in range(hands.shape[0]):
+        init_round(st, hands[d], leader[d], contract_of[d], partner[d], trump[d], called_card[d], blind[d],
+                   kind_table, exposure_table)
+        play_round(st, policy_of_seat, params, rng_state, no_trace)
+        for s in range(4):
+            tricks_out[d, s] = st[TRICKS + s]
+
+
+def _check_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, tricks_out):
+    n = hands.shape[0]
+    arrays = {"hands": (hands, (n, 4)), "leader": (leader, (n,)), "contract_of": (contract_of, (n, 4)),
+              "partner": (partner, (n,)), "trump": (trump, (n,)), "called_card": (called_card, (n,)),
+              "blind": (blind, (n,)), "policy_of_seat": (policy_of_seat, (4,)), "tricks_out": (tricks_out, (n, 4))}
+    for name, (array, shape) in arrays.items():
+        if not isinstance(array, np.ndarray) or array.dtype != np.int64 or array.shape != shape:
+            raise InputError(f"{name} must be an int64 array of shape {shape}")
+    if n == 0:
+        return
+    if (popcounts(hands) != 13).any():
+        raise InputError("every hand must hold 13 cards")
+    union = np.bitwise_or.reduce(hands, axis=1)
+    if (popcounts(union) != 52).any() or (hands < 0).any():
+        raise InputError("the four hands must share out the 52 cards")
+    if ((leader < 0) | (leader > 3)).any() or ((trump < 0) | (trump > rules.NO_TRUMP)).any():
+        raise InputError("leader must be a seat 0..3 and trump a suit 0..4")
+    if ((contract_of < -1) | (contract_of >= rules.N_CONTRACTS)).any() or (contract_of.max(axis=1) < 0).any():
+        raise InputError("each deal needs at least one declarer with a contract id 0..15")
+    if ((partner < -1) | (partner > 3)).any() or ((called_card < -1) | (called_card > 51)).any():
+        raise InputError("partner must be -1 or a seat, called_card -1 or a card id")
+    rows = np.flatnonzero(called_card >= 0)
+    holders = (hands[rows] >> called_card[rows, None]) & 1
+    if (holders[np.arange(rows.size), partner[rows]] != 1).any() or (partner[rows] < 0).any():
+        raise InputError("the partner must hold the called card")
+
+
+def playout_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
+                  rng_state, tricks_out):
+    """Play out a batch of Rikken rounds and fill the tricks each seat took.
+
+    Parameters
+    ----------
+    hands : int64[n, 4]
+        Hand masks per deal and seat.
+    leader : int64[n]
+        Seat leading to trick 1 (left of the dealer).
+    contract_of : int64[n, 4]
+        Contract id declared by each seat, -1 for non-declarers.
+    partner : int64[n]
+        Called-card holder or Troela partner, -1 if none.
+    trump : int64[n]
+        Trump suit 0..3, or 4 for no trump.
+    called_card : int64[n]
+        Called card id, -1 if none.
+    blind : int64[n]
+        1 if the call was blind (bidder void in the called suit).
+    policy_of_seat : int64[4]
+        Policy id per seat (``POLICY_IDS``).
+    params : float64[N_PARAMS]
+        Heuristic parameters (``heuristic.default_params()``).
+    rng_state : uint64[4]
+        xoshiro256** state, advanced in place.
+    tricks_out : int64[n, 4]
+        Filled with the tricks each seat won over all 13 tricks.
+    """
+    _check_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, tricks_out)
+    _playout_kernel(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat,
+                    np.asarray(params, dtype=np.float64), rng_state, rules.KIND, rules.EXPOSURE, tricks_out)
+
+
+def new_round(hands, leader, contract_of, partner, trump, called_card, blind) -> np.ndarray:
+    """Return an initialised state array for one round (for Python drivers and tests)."""
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    init_round(st, np.asarray(hands, dtype=np.int64), leader, np.asarray(contract_of, dtype=np.int64), partner,
+               trump, called_card, blind, rules.KIND, rules.EXPOSURE)
+    return st
+
+
+def playout_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
+    """Play out one round; return ``(tricks int64[4], trace int64[52, 4])``, trace rows as in ``play_round``."""
+    st = new_round(hands, leader, contract_of, partner, trump, called_card, blind)
+    trace = np.empty((52, 4), dtype=np.int64)
+    play_round(st, np.asarray(policy_of_seat, dtype=np.int64), np.asarray(params, dtype=np.float64), rng_state,
+               trace)
+    return st[TRICKS:TRICKS + 4].copy(), trace

@@ -1,0 +1,88 @@
+"""Shared trick helpers against plain-Python definitions, and the bare play loop against a Python twin."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.cards.dealing import deal_random
+from analyzer.cards.masks import cards_of
+from analyzer.cards.rng import bounded, state_from_seed
+from analyzer.games.trick import bare_random_playout, legal_follow, nth_card, trick_winner, trick_winner_led
+
+hands = st.integers(min_value=1, max_value=(1 << 52) - 1)
+
+
+def py_legal(hand: int, led_suit: int) -> set[int]:
+    """Follow suit if able, else anything; on lead anything."""
+    cards = cards_of(hand)
+    follow = [c for c in cards if c // 13 == led_suit]
+    return set(follow or cards)
+
+
+def py_winner(cards: list[int], led_suit: int, trump: int) -> int:
+    """Highest trump, else highest card of the led suit (ranks compare within a suit by card id)."""
+    trumps = [(c, s) for s, c in enumerate(cards) if c >= 0 and c // 13 == trump]
+    if trumps:
+        return max(trumps)[1]
+    return max((c, s) for s, c in enumerate(cards) if c >= 0 and c // 13 == led_suit)[1]
+
+
+@settings(deadline=None)  # the first call compiles the kernel
+@given(hands, st.integers(min_value=-1, max_value=3))
+def test_legal_follow_matches_the_definition(hand, led_suit):
+    assert set(cards_of(legal_follow(np.int64(hand), led_suit))) == py_legal(hand, led_suit)
+
+
+@settings(deadline=None)
+@given(st.permutations(range(52)), st.integers(min_value=0, max_value=3), st.integers(min_value=0, max_value=4))
+def test_trick_winner_matches_the_definition(deck, leader, trump):
+    cards = np.array(deck[:4], dtype=np.int64)
+    assert trick_winner(cards, leader, trump) == py_winner(list(cards), int(cards[leader]) // 13, trump)
+
+
+def test_trick_winner_hand_examples():
+    # Spades trump, hearts led: H2 H9 S2 HK -> the little trump S2 (seat 2) wins.
+    assert trick_winner(np.array([26 + 0, 26 + 7, 39 + 0, 26 + 11]), 0, 3) == 2
+    # No trump, diamonds led by seat 1: CA is off-suit and loses to D3 ... DJ takes it (seat 3).
+    assert trick_winner(np.array([12, 13 + 1, 13 + 4, 13 + 9]), 1, 4) == 3
+    # A face-down lead (-1) never wins: the called ace SA (seat 2) takes the trick led "as spades".
+    assert trick_winner_led(np.array([-1, 39 + 3, 39 + 12, 13]), 3, 4) == 2
+
+
+@settings(max_examples=50, deadline=None)
+@given(hands, st.integers(min_value=0, max_value=12))
+def test_nth_card(hand, k):
+    cards = cards_of(hand)
+    if k < len(cards):
+        assert nth_card(np.int64(hand), k) == cards[k]
+
+
+def py_bare_playout(hands, leader, rng_state, trump=4) -> list[int]:
+    """Random legal play: uniform index into the sorted legal cards, drawn with ``bounded``."""
+    hands = [int(h) for h in hands]
+    tricks = [0] * 4
+    for _ in range(13):
+        cards = [-1] * 4
+        led = -1
+        for i in range(4):
+            seat = (leader + i) % 4
+            legal = sorted(py_legal(hands[seat], led))
+            card = legal[bounded(rng_state, len(legal))]
+            led = card // 13 if i == 0 else led
+            cards[seat] = card
+            hands[seat] &= ~(1 << card)
+        leader = py_winner(cards, led, trump)
+        tricks[leader] += 1
+    return tricks
+
+
+def test_bare_random_playout_matches_python_twin():
+    deals = deal_random(40, 8)
+    leader = np.arange(40, dtype=np.int64) % 4
+    for trump in (4, 1):
+        out = np.empty((40, 4), dtype=np.int64)
+        bare_random_playout(deals, leader, state_from_seed(5), out, trump)
+        twin_state = state_from_seed(5)
+        for d in range(40):
+            assert list(out[d]) == py_bare_playout(deals[d], int(leader[d]), twin_state, trump)
+        assert (out.sum(axis=1) == 13).all()
