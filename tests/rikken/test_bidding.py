@@ -1,5 +1,6 @@
 """Hand evaluation and the bidding policy, on hands evaluated by hand."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +13,7 @@ from analyzer.games.rikken.bidding import (
     BiddingParams,
     bid_for,
     choose_trump,
+    choose_trump_batch,
     estimated_tricks,
     hand_features,
     is_legal_bid,
@@ -143,3 +145,10 @@ def test_policy_bids_are_legal(perm, standing, first_turn):
     if first_turn and aces == 3 and standing <= 10:
         assert bid == K.TROELA
     assert bid == PASS or is_legal_bid(bid, standing)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.permutations(range(52)), min_size=1, max_size=30))
+def test_batch_trump_equals_single(perms):
+    hands = np.array([sum(1 << c for c in perm[:13]) for perm in perms], dtype=np.int64)
+    assert choose_trump_batch(hands).tolist() == [choose_trump(int(h)) for h in hands]

@@ -1,12 +1,13 @@
 """Calling a partner's card: ace, blind ace, king, no callable card, and the documented preference."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import parse_hand
-from analyzer.games.rikken.calling import choose_call
+from analyzer.games.rikken.calling import choose_call, choose_call_batch
 
 C, D, H, S = 0, 1, 2, 3
 
@@ -66,3 +67,20 @@ def test_call_obeys_the_rules(perm, trump, prefer_long):
         assert card in blind_calls and blind
     else:
         assert (card, blind) == (-1, False)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.permutations(range(52)), st.integers(0, 4)), min_size=1, max_size=30), st.booleans())
+def test_batch_call_equals_single(rows, prefer_long):
+    hands = np.array([sum(1 << c for c in perm[:13]) for perm, _t in rows], dtype=np.int64)
+    trumps = np.array([t for _p, t in rows], dtype=np.int64)
+    called, blind = choose_call_batch(hands, trumps, prefer_long)
+    expected = [choose_call(int(h), int(t), prefer_long) for h, t in zip(hands, trumps)]
+    assert list(zip(called.tolist(), blind.tolist())) == expected
+
+
+def test_batch_call_covers_king_blind_and_no_call():
+    hands = [parse_hand(h) for h in ("A32.AKQ2.A32.A32", "AKQJT9.AK32.AQ2.", "AK32.KQJ32.A32.A", "AKQ432.K2.Q43.32")]
+    trumps = [H, S, H, S]
+    called, blind = choose_call_batch(np.array(hands, dtype=np.int64), np.array(trumps, dtype=np.int64))
+    assert list(zip(called.tolist(), blind.tolist())) == [choose_call(h, t) for h, t in zip(hands, trumps)]

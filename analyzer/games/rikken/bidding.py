@@ -10,9 +10,12 @@ since low cards let the bidder duck and length lets him keep ducking.
 
 from dataclasses import dataclass
 
-from analyzer.cards.deck import N_RANKS, N_SUITS, card_id
+import numpy as np
+
+from analyzer.cards.deck import N_RANKS, N_SUITS, SUIT_MASKS, card_id
+from analyzer.cards.masks import popcounts
 from analyzer.errors import InputError
-from analyzer.games.rikken.calling import ACE, KING, choose_call
+from analyzer.games.rikken.calling import ACE, KING, choose_call, suit_points_batch
 from analyzer.games.rikken.rules import BASE_POINTS, LEVEL, NO_TRUMP, TARGET, TROELA_LEVEL, JOINABLE_LEVELS
 from analyzer.games.rikken.rules import Contract as K
 
@@ -95,6 +98,15 @@ def choose_trump(hand: int, excluded: int = -1) -> int:
         ranks = suit_ranks(hand, suit)
         return len(ranks), sum(MILTON.get(r, 0) for r in ranks), suit
     return max((s for s in range(N_SUITS) if s != excluded), key=key)
+
+
+def choose_trump_batch(hands: np.ndarray) -> np.ndarray:
+    """Vectorised ``choose_trump`` (no excluded suit): ``int64[n]`` trump of each of ``int64[n]`` hands."""
+    hands = np.asarray(hands, dtype=np.int64)
+    lengths = popcounts(hands[:, None] & SUIT_MASKS[None, :])
+    # Length, then points (< 100), then the higher suit, packed into one key.
+    key = lengths * 1_000 + suit_points_batch(hands) * 10 + np.arange(N_SUITS)[None, :]
+    return np.argmax(key, axis=1).astype(np.int64)
 
 
 def estimated_tricks(hand: int, trump: int, params: BiddingParams = DEFAULT_PARAMS) -> float:

@@ -5,7 +5,10 @@ The bidder calls an ace he does not hold, not of the trump suit, of a suit he ho
 card qualifies he plays alone (``(-1, False)``).
 """
 
+import numpy as np
+
 from analyzer.cards.deck import N_RANKS, N_SUITS, SUIT_MASKS, card_id
+from analyzer.cards.masks import popcounts
 
 ACE = 12
 KING = 11
@@ -83,3 +86,46 @@ def choose_call(hand: int, trump: int, prefer_long: bool = True) -> tuple[int, b
     if void:
         return card_id(void[0], rank), True
     return NO_CALL
+
+
+def suit_points_batch(hands: np.ndarray) -> np.ndarray:
+    """``int64[n, 4]`` Milton points per suit (C D H S) of ``int64[n]`` hands."""
+    hands = np.asarray(hands, dtype=np.int64)
+    points = np.zeros((len(hands), N_SUITS), dtype=np.int64)
+    for suit in range(N_SUITS):
+        for rank, value in ((12, 4), (11, 3), (10, 2), (9, 1)):
+            points[:, suit] += value * (hands >> card_id(suit, rank) & 1)
+    return points
+
+
+def choose_call_batch(hands: np.ndarray, trumps: np.ndarray, prefer_long: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised ``choose_call``: element ``i`` equals ``choose_call(hands[i], trumps[i], prefer_long)``.
+
+    Parameters
+    ----------
+    hands : int64[n]
+    trumps : int64[n]
+    prefer_long : bool
+
+    Returns
+    -------
+    (int64[n], bool[n])
+        Called card (-1: none) and blind flag.
+    """
+    hands = np.asarray(hands, dtype=np.int64)
+    trumps = np.asarray(trumps, dtype=np.int64)
+    lengths = popcounts(hands[:, None] & SUIT_MASKS[None, :])
+    all_aces = np.all([(hands >> card_id(s, ACE) & 1) == 1 for s in range(N_SUITS)], axis=0)
+    rank = np.where(all_aces, KING, ACE)
+    suits = np.arange(N_SUITS)[None, :]
+    cards = suits * N_RANKS + rank[:, None]
+    open_card = (suits != trumps[:, None]) & ((hands[:, None] >> cards & 1) == 0)
+    sign = 1 if prefer_long else -1
+    # Lexicographic keys packed in one integer: held suits above void ones, then the length
+    # preference, then points, then the lower suit; -1 marks a card that cannot be called.
+    held_key = 100_000 + sign * lengths * 1_000 + suit_points_batch(hands) * 10 + (N_SUITS - 1 - suits)
+    key = np.where(open_card, np.where(lengths > 0, held_key, N_SUITS - 1 - suits), -1)
+    best = np.argmax(key, axis=1)
+    rows = np.arange(len(hands))
+    found = key[rows, best] >= 0
+    return np.where(found, cards[rows, best], -1), found & (lengths[rows, best] == 0)
