@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from analyzer.games.rikken.rules import Contract as C
 from analyzer.games.rikken.rules import ScoringMode
-from analyzer.games.rikken.scoring import score_round, score_rounds
+from analyzer.games.rikken.scoring import contract_status, score_round, score_rounds
 
 POINTS, MONEY = ScoringMode.POINTS, ScoringMode.MONEY
 NONE = -1
@@ -132,3 +132,22 @@ def test_batch_equals_single(batch, mode):
     tricks = np.array([r[2] for r in batch], dtype=np.int64)
     expected = [score_round(*r, mode) for r in batch]
     np.testing.assert_array_equal(score_rounds(contract_of, partner, tricks, mode), expected)
+
+
+@pytest.mark.parametrize(("contract", "side_tricks", "tricks_left", "status"), [
+    (C.MISERY, 0, 5, 0),        # no trick yet, five to go: open
+    (C.MISERY, 1, 12, -1),      # the first trick taken sinks Misery at once
+    (C.MISERY, 0, 0, 1),        # all 13 played without a trick
+    (C.ONE_ALONE, 1, 4, 0),     # one trick: must still avoid a second
+    (C.ONE_ALONE, 2, 4, -1),    # a second trick sinks it
+    (C.ONE_ALONE, 0, 0, -1),    # no trick at all: failed
+    (C.ONE_ALONE, 1, 0, 1),
+    (C.RIK, 8, 3, 1),           # target reached with tricks to spare
+    (C.RIK, 5, 3, 0),           # 5 + 3 = 8 still reachable
+    (C.RIK, 4, 3, -1),          # 4 + 3 < 8
+    (C.ALONE_13, 12, 0, -1),
+    (C.ALONE_13, 9, 1, -1),     # 9 + 1 < 13 already
+    (C.TROELA, 7, 1, 0),
+])
+def test_contract_status(contract, side_tricks, tricks_left, status):
+    assert contract_status(contract, side_tricks, tricks_left) == status

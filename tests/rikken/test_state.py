@@ -7,6 +7,7 @@ import pytest
 from analyzer.cards.deck import parse_card, parse_card_list
 from analyzer.cards.pbn import parse_deal
 from analyzer.errors import InputError
+from analyzer.games.rikken.auction import run_auction, setup_round
 from analyzer.games.rikken.rules import NO_TRUMP, ScoringMode
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.games.rikken.state import RoundSetup, RoundState, trick_winner
@@ -250,3 +251,49 @@ def test_playing_out_of_turn_or_an_unheld_card_is_rejected():
         state.legal_actions(E)
     with pytest.raises(InputError):
         state.play(parse_card("C2"))
+
+
+def test_misery_status_is_decided_by_the_first_trick_taken():
+    # S (Misery) takes trick 1 (see MISERY_DEAL): failed at once; N stays open until the end, then made.
+    state = make(MISERY_DEAL, E, [K.MISERY, NONE, K.MISERY, NONE])
+    for _ in range(4):
+        state.play(*state.legal_actions()[0])
+    assert state.tricks[S] == 1
+    assert (state.status(N), state.status(S)) == (0, -1)
+    random_play(state, 1)
+    assert (state.status(N), state.status(S)) == (1, -1)
+
+
+# ---------------------------------------------------------------- engine contract over random games
+
+def random_round(seed: int) -> RoundState | None:
+    """A random deal, the default auction and setup; None when passed out."""
+    cards = list(range(52))
+    random.Random(seed).shuffle(cards)
+    hands = [sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)]
+    dealer = seed % 4
+    result = run_auction(hands, dealer)
+    return None if result.passed_out else RoundState(setup_round(hands, dealer, result.contract_of))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_games_keep_the_engine_contract(seed):
+    state = random_round(seed)
+    if state is None:
+        return
+    rng = random.Random(seed)
+    start = list(state.hands)
+    while not state.is_over:
+        actions = state.legal_actions()
+        assert actions and all(state.hands[state.turn] >> card & 1 for card, _fd in actions)
+        state.play(*rng.choice(actions))
+    assert len(state.history) == 13 and sum(state.tricks) == 13
+    for trick, winner in state.history:
+        assert sorted(seat for seat, _c, _fd in trick) == [0, 1, 2, 3] and 0 <= winner < 4
+    played = [card for trick, _w in state.history for _s, card, _fd in trick]
+    assert sorted(played) == list(range(52))
+    for seat in range(4):
+        assert {c for trick, _w in state.history for s, c, _fd in trick if s == seat} == {
+            c for c in range(52) if start[seat] >> c & 1}
+    assert sum(state.scores(ScoringMode.MONEY)) == 0
+    assert all(state.status(s) != 0 for s in range(4) if state.setup.contract_of[s] >= 0)

@@ -47,6 +47,34 @@ def _settle(contract: int, bidder: int, partner: int, tricks, mode: ScoringMode)
     return scores
 
 
+def contract_status(contract: int, side_tricks: int, tricks_left: int) -> int:
+    """Whether a contract is already decided: 1 made, -1 failed, 0 still open.
+
+    A Misery bidder who wins a trick, or a 1 Alone bidder who wins two, has failed whatever follows;
+    a trick contract is made once its target is reached and failed once it is out of reach. Misery and
+    1 Alone are only made when the last trick is done, and a made trick contract may still add overtricks.
+
+    Parameters
+    ----------
+    contract : int
+        Contract id.
+    side_tricks : int
+        Tricks taken so far by the declaring side.
+    tricks_left : int
+        Tricks still to be played.
+    """
+    kind, target = KIND[contract], int(TARGET[contract])
+    if kind == Kind.TRICKS:
+        if side_tricks >= target:
+            return 1
+        return -1 if side_tricks + tricks_left < target else 0
+    if side_tricks > target:
+        return -1
+    if tricks_left == 0:
+        return 1 if side_tricks == target else -1
+    return 0
+
+
 def score_round(contract_of, partner: int, tricks, mode: ScoringMode = ScoringMode.POINTS) -> list[int]:
     """Score one round.
 

@@ -12,7 +12,7 @@ from analyzer.cards.deck import N_RANKS, SUIT_MASKS, card_name
 from analyzer.cards.masks import cards_of
 from analyzer.errors import InputError
 from analyzer.games.rikken.rules import EXPOSURE, NO_TRUMP, SIDE, Exposure, ScoringMode, Side
-from analyzer.games.rikken.scoring import score_round
+from analyzer.games.rikken.scoring import contract_status, score_round
 
 N_SEATS = 4
 
@@ -226,6 +226,18 @@ class RoundState:
         """Mask of the played cards ``viewer`` has seen: every face-up card, face-down ones only his own."""
         plays = [p for trick, _w in self.history for p in trick] + self.trick
         return sum(1 << card for seat, card, face_down in plays if not face_down or seat == viewer)
+
+    def side_tricks(self, declarer: int) -> int:
+        """Tricks taken so far by ``declarer`` together with his partner, if his contract has one."""
+        contract = self.setup.contract_of[declarer]
+        partner = self.setup.partner
+        paired = contract >= 0 and SIDE[contract] != Side.ALONE and partner >= 0
+        return self.tricks[declarer] + (self.tricks[partner] if paired else 0)
+
+    def status(self, declarer: int) -> int:
+        """1 if ``declarer``'s contract is already made, -1 if already failed, 0 if still open."""
+        tricks_left = bin(self.hands[0]).count("1") + (1 if self.trick else 0)
+        return contract_status(self.setup.contract_of[declarer], self.side_tricks(declarer), tricks_left)
 
     def scores(self, mode: ScoringMode = ScoringMode.POINTS) -> list[int]:
         """Per-seat scores of the finished round."""
