@@ -163,3 +163,18 @@ def test_default_auction_and_setup_are_consistent(perm, dealer):
     if declarers:
         state = RoundState(setup_round(deal, dealer, result.contract_of))
         assert state.turn == (dealer + 1) % 4
+
+
+def test_setup_king_call_with_four_aces():
+    # N holds all four aces; Rik with his best suit spades (AKQ2). Open kings: HK (E, N has A32 -> 3 cards),
+    # DK (E, N has A2), CK (S, N has A432 -> 4 cards): the longest suit, clubs -> CK held by S.
+    deal = parse_deal("N:AKQ2.A32.A2.A432 543.KQ54.K54.765 876.76.QJ763.KQ8 JT9.JT98.T98.JT9")
+    setup = setup_round(deal, W, [K.RIK, NONE, NONE, NONE])
+    assert (setup.trump, setup.called_card, setup.blind, setup.partner) == (SP, parse_card("CK"), False, S)
+
+
+def test_setup_without_callable_card_plays_alone():
+    # Rik Beter (hearts) with all aces and kings: no king can be called, N plays alone (partner -1).
+    deal = parse_deal("N:AK2.AK32.AK2.AK2 543.Q54.Q54.7654 876.876.J876.QJ8 QJT9.JT9.T93.T93")
+    setup = setup_round(deal, W, [K.RIK_BETER, NONE, NONE, NONE])
+    assert (setup.trump, setup.called_card, setup.blind, setup.partner) == (H, NONE, False, NONE)

@@ -297,3 +297,38 @@ def test_random_games_keep_the_engine_contract(seed):
             c for c in range(52) if start[seat] >> c & 1}
     assert sum(state.scores(ScoringMode.MONEY)) == 0
     assert all(state.status(s) != 0 for s in range(4) if state.setup.contract_of[s] >= 0)
+
+
+def blind_random_round(seed: int) -> RoundState:
+    """N holds SA HA DA and no club, so his Rik calls the CA blind; the rest of the deal is random."""
+    rng = random.Random(seed)
+    aces = parse_card_list("SA HA DA")
+    others = [c for c in range(13, 52) if c not in aces]
+    rng.shuffle(others)
+    north = aces + others[:10]
+    rest = [c for c in range(52) if c not in north]
+    rng.shuffle(rest)
+    hands = [sum(1 << c for c in north)] + [sum(1 << c for c in rest[13 * i:13 * i + 13]) for i in range(3)]
+    setup = setup_round(hands, W, [K.RIK, NONE, NONE, NONE])
+    assert setup.blind and setup.called_card == parse_card("CA")
+    return RoundState(setup)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_blind_games_respect_the_face_down_rules(seed):
+    state = blind_random_round(seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        actions = state.legal_actions()
+        # Prefer the face-down lead when offered, so that most games use it.
+        face_down = [a for a in actions if a[1]]
+        state.play(*(rng.choice(face_down) if face_down else rng.choice(actions)))
+    face_down_tricks = [(trick, winner) for trick, winner in state.history if trick[0][2]]
+    # N leads trick 1 (dealer W) with the CA still out, so exactly the first trick is led face down.
+    assert len(face_down_tricks) == 1 and state.history[0][0][0][2]
+    for trick, winner in face_down_tricks:
+        # The face-down card never wins; the holder played the called card into this very trick.
+        assert winner != trick[0][0]
+        assert (state.setup.partner, state.setup.called_card, False) in trick
+    assert sorted(c for trick, _w in state.history for _s, c, _fd in trick) == list(range(52))
+    assert sum(state.scores(ScoringMode.MONEY)) == 0
