@@ -1,0 +1,140 @@
+"""``analyzer seconds ...``: Sloppy Seconds games between policies, and the rule variants side by side."""
+
+import json
+import time
+from typing import Annotated
+
+import pandas as pd
+import typer
+
+from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Seed, Workers, out_dir_or_default
+from analyzer.errors import InputError
+from analyzer.experiments.runner import run_chunks
+from analyzer.games.seconds import charts
+from analyzer.games.seconds.experiments import play_task, summarize_play, summarize_variants, variants_task
+from analyzer.games.seconds.policies import PARAM_NAMES, POLICY_NAMES, parse_policies
+from analyzer.games.seconds.rules import DEFAULT_TARGET, MINIMUM_VARIANTS, TRUMP_VARIANTS, SecondsRules
+from analyzer.reports.store import RunStore
+
+app = typer.Typer(help="Sloppy Seconds: 2-8 players, be second in every suit.", no_args_is_help=True)
+
+Players = Annotated[int, typer.Option("--players", "-p", help="Number of players, 2..8.")]
+Variant = Annotated[str, typer.Option("--variant", help=f"Trump rule: {' or '.join(TRUMP_VARIANTS)}.")]
+Minimum = Annotated[str, typer.Option("--minimum", help=f"Minimum rule: {' or '.join(MINIMUM_VARIANTS)}.")]
+Param = Annotated[list[str] | None, typer.Option(
+    "--param", help=f"Policy parameter NAME=VALUE (repeatable): {', '.join(PARAM_NAMES)}.", show_default=False)]
+
+
+def parse_params(items: list[str] | None) -> dict:
+    """Turn ``NAME=VALUE`` strings into a dict of floats (names are checked by ``params_array``)."""
+    values = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        try:
+            if not sep:
+                raise ValueError
+            values[name.strip()] = float(value)
+        except ValueError:
+            raise InputError(f"bad --param {item!r}: write NAME=NUMBER") from None
+    return values
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    return json.loads(frame.to_json(orient="records"))
+
+
+@app.command()
+def play(
+    workers: Workers,
+    players: Players = 4,
+    policies: Annotated[str, typer.Option(
+        "--policies", help=f"Comma-separated policies, one per seat or one for all: {', '.join(POLICY_NAMES)}.")]
+    = "heuristic,random,heuristic,random",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to the target (per rotation).")] = 200,
+    variant: Variant = "seed",
+    minimum: Minimum = "per-suit",
+    target: Annotated[int, typer.Option("--target", min=1, help="Game target score.")] = DEFAULT_TARGET,
+    param: Param = None,
+    seed: Seed = 0,
+    chunk_size: ChunkSize = 25,
+    out: OutDir = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Play games to the target; per seat and per policy: score per deal and win rate, paired differences.
+
+    With different policies at the table every game is replayed under each rotation of the policy list,
+    on the same deals, so each policy meets the same cards from every seat.
+    """
+    rules = SecondsRules(n_players=players, trump=variant, minimum=minimum, target=target)
+    seat_policies = parse_policies(policies, players)
+    policy_params = parse_params(param)
+    task_params = {"rules": {"n_players": players, "trump": variant, "minimum": minimum, "target": target},
+                   "policies": seat_policies, "policy_params": policy_params}
+    started = time.perf_counter()
+    chunks = run_chunks(play_task, task_params, games, seed=seed, chunk_size=chunk_size, workers=workers,
+                        description="seconds games")
+    elapsed = time.perf_counter() - started
+    rows = pd.concat(chunks, ignore_index=True)
+    summary = summarize_play(rows)
+    store = RunStore(out_dir_or_default(out, "seconds-play"))
+    store.write_table("games", rows)
+    for name, table in summary.items():
+        store.write_csv(f"summary_{name}", table)
+    names = [POLICY_NAMES[p] for p in seat_policies]
+    store.save_figure(charts.play_figure(summary, f"Sloppy Seconds, {players} players: {', '.join(names)}"),
+                      "play")
+    store.write_manifest({"command": "seconds play", "seed": seed, "chunk_size": chunk_size, "games": games,
+                          "rules": rules.as_dict(), "policies": names, "policy_params": policy_params,
+                          "timings": {"simulate_seconds": round(elapsed, 3)}})
+    if json_out:
+        typer.echo(json.dumps({"out": str(store.root), "rules": rules.as_dict(), "policies": names,
+                               **{k: _records(v) for k, v in summary.items()}}))
+        return
+    for name, table in summary.items():
+        typer.echo(f"{name}:\n{table.to_string(index=False, float_format=lambda v: f'{v:.3f}')}\n")
+    typer.echo(f"written to {store.root}")
+
+
+@app.command()
+def variants(
+    workers: Workers,
+    players: Players = 4,
+    policy: Annotated[str, typer.Option("--policy", help=f"Policy at every seat: {', '.join(POLICY_NAMES)}.")]
+    = "heuristic",
+    deals: Annotated[int, typer.Option("--deals", "-n", min=1, help="Deals, each played under all four rule pairs.")]
+    = 2000,
+    param: Param = None,
+    seed: Seed = 0,
+    chunk_size: ChunkSize = 500,
+    out: OutDir = None,
+    json_out: JsonOut = False,
+) -> None:
+    """The trump rules (seed, original) and minimum rules (per-suit, per-hand) side by side on the same deals."""
+    SecondsRules(n_players=players)
+    policy_id = parse_policies(policy, 1)[0]
+    policy_params = parse_params(param)
+    task_params = {"n_players": players, "policy": policy_id, "policy_params": policy_params}
+    started = time.perf_counter()
+    chunks = run_chunks(variants_task, task_params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
+                        description="seconds variants")
+    elapsed = time.perf_counter() - started
+    rows = pd.concat(chunks, ignore_index=True)
+    summary = summarize_variants(rows)
+    store = RunStore(out_dir_or_default(out, "seconds-variants"))
+    store.write_table("deals", rows)
+    for name, table in summary.items():
+        store.write_csv(f"summary_{name}", table)
+    store.save_figure(charts.variants_figure(rows, summary, f"Sloppy Seconds rule variants, {players} players, "
+                                             f"{POLICY_NAMES[policy_id]} play"), "variants")
+    store.write_manifest({"command": "seconds variants", "seed": seed, "chunk_size": chunk_size, "deals": deals,
+                          "n_players": players, "policy": POLICY_NAMES[policy_id], "policy_params": policy_params,
+                          "rules": [SecondsRules(players, t, m).as_dict() for t in TRUMP_VARIANTS
+                                    for m in MINIMUM_VARIANTS],
+                          "timings": {"simulate_seconds": round(elapsed, 3)}})
+    if json_out:
+        typer.echo(json.dumps({"out": str(store.root), "n_players": players, "policy": POLICY_NAMES[policy_id],
+                               **{k: _records(v) for k, v in summary.items()}}))
+        return
+    for name, table in summary.items():
+        typer.echo(f"{name}:\n{table.to_string(index=False, float_format=lambda v: f'{v:.3f}')}\n")
+    typer.echo(f"written to {store.root}")

@@ -1,0 +1,63 @@
+"""Matplotlib figures for the Sloppy Seconds experiments (built from summary tables and rows only)."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+
+def _bars_with_intervals(ax, labels, means, lows, highs, color):
+    x = np.arange(len(labels))
+    errors = np.vstack([np.asarray(means) - np.asarray(lows), np.asarray(highs) - np.asarray(means)])
+    ax.bar(x, means, yerr=np.nan_to_num(errors), capsize=4, color=color)
+    ax.set_xticks(x, labels)
+
+
+def play_figure(summary: dict[str, pd.DataFrame], title: str):
+    """Mean score per deal and win rate by policy and by seat, with 95% intervals."""
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7))
+    for row, (key, label) in enumerate([("by_policy", "policy"), ("by_seat", "seat")]):
+        table = summary[key]
+        labels = [str(v) for v in table[label]]
+        _bars_with_intervals(axes[row, 0], labels, table["mean_score_per_deal"], table["score_lo"],
+                             table["score_hi"], "tab:blue")
+        axes[row, 0].set_ylabel("score per deal")
+        axes[row, 0].set_xlabel(label)
+        _bars_with_intervals(axes[row, 1], labels, table["win_rate"], table["win_lo"], table["win_hi"], "tab:green")
+        axes[row, 1].set_ylabel("games won")
+        axes[row, 1].set_xlabel(label)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def variants_figure(rows: pd.DataFrame, summary: dict[str, pd.DataFrame], title: str):
+    """Trick at which trump appears, score distributions and seat means per rule pair."""
+    per_deal = rows[(rows["seat"] == 0) & (rows["minimum_rule"] == rows["minimum_rule"].iloc[0])]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    max_trick = int(per_deal["trump_trick"].max()) + 1 if len(per_deal) else 1
+    bins = np.arange(-0.5, max_trick + 1.5)
+    for trump, g in per_deal.groupby("trump_rule", sort=False):
+        axes[0].hist(g["trump_trick"] + 1, bins=bins, histtype="step", density=True, label=trump, linewidth=1.5)
+    axes[0].set_xlabel("trick at which trump appears (0 = never)")
+    axes[0].set_ylabel("share of deals")
+    axes[0].legend(title="trump rule")
+    for (trump, minimum), g in rows.groupby(["trump_rule", "minimum_rule"], sort=False):
+        axes[1].hist(g["score"], bins=40, histtype="step", density=True, label=f"{trump} / {minimum}")
+    axes[1].set_xlabel("deal score of one player")
+    axes[1].set_ylabel("density")
+    axes[1].legend(fontsize="small")
+    seats = summary["seats"]
+    pairs = list(seats.groupby(["trump_rule", "minimum_rule"], sort=False))
+    width = 0.8 / max(len(pairs), 1)
+    for i, ((trump, minimum), g) in enumerate(pairs):
+        x = g["seat"].to_numpy() + (i - (len(pairs) - 1) / 2) * width
+        errors = np.vstack([g["mean_score"] - g["score_lo"], g["score_hi"] - g["mean_score"]])
+        axes[2].bar(x, g["mean_score"], width=width, yerr=np.nan_to_num(errors), capsize=2,
+                    label=f"{trump} / {minimum}")
+    axes[2].set_xticks(sorted(seats["seat"].unique()))
+    axes[2].set_xlabel("seat (0 leads)")
+    axes[2].set_ylabel("mean deal score")
+    axes[2].legend(fontsize="small")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,101 @@
+"""Sloppy Seconds experiments and CLI: outputs, pairing, reproducibility, one-line input errors."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from analyzer.cli import seconds as cli
+from analyzer.errors import InputError
+from analyzer.experiments.runner import run_chunks
+from analyzer.games.seconds.experiments import play_task, rotations, summarize_play
+
+runner = CliRunner()
+
+
+def test_rotations_put_every_policy_in_every_seat():
+    assert rotations([1, 0, 0]) == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]
+    assert rotations([2, 2, 2, 2]) == [[2, 2, 2, 2]]
+
+
+def test_paired_summary_on_hand_made_rows():
+    # Two games x two rotations, two seats: A's score per deal minus B's per (game, rotation) unit is
+    # 10-4=6, 8-8=0, 5-7=-2, 9-5=4 -> mean 2. A wins units 1 and 4, B unit 3, unit 2 nobody (a tie
+    # cannot end a game, but the summary must not care): win differences 1, 0, -1, 1 -> mean 0.25.
+    rows = pd.DataFrame({
+        "game": [0, 0, 0, 0, 1, 1, 1, 1],
+        "rotation": [0, 0, 1, 1, 0, 0, 1, 1],
+        "seat": [0, 1, 0, 1, 0, 1, 0, 1],
+        "policy": ["A", "B", "B", "A", "A", "B", "B", "A"],
+        "score_per_deal": [10.0, 4.0, 8.0, 8.0, 5.0, 7.0, 5.0, 9.0],
+        "win": [True, False, False, False, False, True, False, True],
+    })
+    summary = summarize_play(rows)
+    paired = summary["paired"].iloc[0]
+    assert (paired["policy_a"], paired["policy_b"], paired["units"]) == ("A", "B", 4)
+    assert paired["score_diff"] == pytest.approx(2.0)
+    assert paired["win_diff"] == pytest.approx(0.25)
+    by_policy = summary["by_policy"].set_index("policy")
+    assert by_policy.loc["A", "mean_score_per_deal"] == pytest.approx(8.0)
+    assert by_policy.loc["A", "wins"] == 2 and by_policy.loc["B", "wins"] == 1
+
+
+def test_play_results_do_not_depend_on_workers():
+    params = {"rules": {"n_players": 3, "trump": "original", "minimum": "per-hand", "target": 150},
+              "policies": [1, 0, 0], "policy_params": {}}
+    one = pd.concat(run_chunks(play_task, params, 6, seed=5, chunk_size=2, workers=1), ignore_index=True)
+    two = pd.concat(run_chunks(play_task, params, 6, seed=5, chunk_size=2, workers=2), ignore_index=True)
+    pd.testing.assert_frame_equal(one, two)
+    # Every rotation of a game is dealt the same cards: the deal counts differ only through play, but the
+    # rows hold each (game, rotation, seat) exactly once.
+    assert len(one) == 6 * 3 * 3
+    assert not one.duplicated(["game", "rotation", "seat"]).any()
+    assert (one.groupby(["game", "rotation"])["win"].sum() == 1).all()
+
+
+def test_play_command_writes_tables_and_json(tmp_path):
+    result = runner.invoke(cli.app, ["play", "--players", "3", "--policies", "heuristic,random,random",
+                                     "--games", "4", "--target", "120", "--workers", "1", "--out",
+                                     str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output.strip().splitlines()[-1])
+    assert {row["policy"] for row in summary["by_policy"]} == {"heuristic", "random"}
+    assert sum(row["games"] for row in summary["by_seat"]) == 4 * 3 * 3
+    for name in ("games.parquet", "summary_by_seat.csv", "summary_paired.csv", "manifest.json", "play.png",
+                 "play.svg"):
+        assert (tmp_path / name).exists()
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["rules"]["n_players"] == 3 and manifest["seed"] == 0
+
+
+def test_variants_command(tmp_path):
+    result = runner.invoke(cli.app, ["variants", "--players", "5", "--deals", "30", "--policy", "random",
+                                     "--workers", "1", "--out", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output.strip().splitlines()[-1])
+    assert len(summary["trump"]) == 4 and len(summary["seats"]) == 4 * 5
+    rows = pd.read_parquet(tmp_path / "deals.parquet")
+    assert len(rows) == 30 * 4 * 5
+    # Same deals, same play stream, random play never reads the minimum rule: the trump emergence of
+    # per-suit and per-hand must coincide deal by deal.
+    per_deal = rows[rows["seat"] == 0].pivot_table(index=["deal", "trump_rule"], columns="minimum_rule",
+                                                   values="trump_trick")
+    assert np.array_equal(per_deal["per-suit"], per_deal["per-hand"])
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "--players", "9"],
+    ["play", "--policies", "random,smart"],
+    ["play", "--policies", "random,random"],
+    ["play", "--variant", "schell"],
+    ["play", "--param", "n_samples"],
+    ["play", "--param", "speed=3"],
+    ["variants", "--policy", "oracle"],
+])
+def test_bad_input_is_one_line_input_error(args, tmp_path):
+    result = runner.invoke(cli.app, [*args, "--games" if args[0] == "play" else "--deals", "1", "--workers", "1",
+                                     "--out", str(tmp_path)])
+    assert isinstance(result.exception, InputError)
+    assert "\n" not in str(result.exception)
