@@ -15,14 +15,13 @@ import numpy as np
 from analyzer.cards.deck import N_RANKS, N_SUITS, SUIT_MASKS, card_id
 from analyzer.cards.masks import popcounts
 from analyzer.errors import InputError
-from analyzer.games.rikken.calling import ACE, KING, choose_call, suit_points_batch
-from analyzer.games.rikken.rules import BASE_POINTS, LEVEL, NO_TRUMP, TARGET, TROELA_LEVEL, JOINABLE_LEVELS
+from analyzer.games.rikken.calling import ACE, KING, MILTON, choose_call, suit_points_batch
+from analyzer.games.rikken.rules import BASE_POINTS, JOINABLE_LEVELS, LEVEL, NO_TRUMP, TARGET, TROELA_LEVEL
 from analyzer.games.rikken.rules import Contract as K
 
 PASS = -1
 HEARTS = 2
-MILTON = {12: 4, 11: 3, 10: 2, 9: 1}
-TRICK_CONTRACTS = (K.ALONE_8, K.ALONE_9, K.ALONE_10, K.ALONE_11, K.ALONE_12, K.ALONE_13, K.OPEN_ALONE_13)
+ALONE_TRICK_CONTRACTS = (K.ALONE_8, K.ALONE_9, K.ALONE_10, K.ALONE_11, K.ALONE_12, K.ALONE_13, K.OPEN_ALONE_13)
 NO_TRUMP_CONTRACTS = (K.MISERY, K.ONE_ALONE, K.OPEN_MISERY, K.OPEN_ONE_ALONE, K.OPEN_MISERY_ALL, K.OPEN_ONE_ALONE_ALL)
 
 
@@ -174,7 +173,7 @@ def qualifying_contracts(hand: int, params: BiddingParams = DEFAULT_PARAMS) -> l
         if (len(suit_ranks(hand, rik_trump)) >= params.rik_min_trumps
                 and estimated_tricks(hand, rik_trump, params) >= params.rik_min_tricks):
             qualifying.append(contract)
-    for contract in TRICK_CONTRACTS:
+    for contract in ALONE_TRICK_CONTRACTS:
         if est >= TARGET[contract] + params.alone_margin:
             qualifying.append(contract)
     if K.OPEN_ALONE_13 in qualifying and len(suit_ranks(hand, trump)) < params.open_13_min_trumps:
@@ -237,7 +236,8 @@ def fourth_ace_holder(deal, seat: int) -> int:
     return next(s for s in range(len(deal)) if int(deal[s]) >> card & 1)
 
 
-def playable_contracts(hand: int, params: BiddingParams = DEFAULT_PARAMS, deal=None) -> list[tuple[int, int, int, bool]]:
+def playable_contracts(hand: int, params: BiddingParams = DEFAULT_PARAMS,
+                       deal=None) -> list[tuple[int, int, int, bool]]:
     """Every contract ``hand`` could declare, set up as the policy would: ``(contract, trump, called_card, blind)``.
 
     Trump contracts use ``choose_trump``; Rik Beter hearts; the no-trump contracts trump 4. Troela is
@@ -252,7 +252,7 @@ def playable_contracts(hand: int, params: BiddingParams = DEFAULT_PARAMS, deal=N
     trump = choose_trump(hand)
     rows = [(K.RIK, trump, *choose_call(hand, trump, params.call_longest)),
             (K.RIK_BETER, HEARTS, *choose_call(hand, HEARTS, params.call_longest))]
-    rows += [(c, trump, -1, False) for c in TRICK_CONTRACTS]
+    rows += [(c, trump, -1, False) for c in ALONE_TRICK_CONTRACTS]
     rows += [(c, NO_TRUMP, -1, False) for c in NO_TRUMP_CONTRACTS]
     if count_rank(hand, ACE) == 3:
         if deal is None:

@@ -12,6 +12,8 @@ from analyzer.cards.masks import popcounts
 
 ACE = 12
 KING = 11
+# Milton high-card points by rank: A 4, K 3, Q 2, J 1.
+MILTON = {12: 4, 11: 3, 10: 2, 9: 1}
 NO_CALL = (-1, False)
 
 
@@ -23,7 +25,7 @@ def suit_length(hand: int, suit: int) -> int:
 def _suit_points(hand: int, suit: int) -> int:
     """Milton high-card points (A 4, K 3, Q 2, J 1) of ``hand`` in ``suit``."""
     held = int(hand) >> (suit * N_RANKS)
-    return sum(points for rank, points in ((12, 4), (11, 3), (10, 2), (9, 1)) if held >> rank & 1)
+    return sum(points for rank, points in MILTON.items() if held >> rank & 1)
 
 
 def _call_rank(hand: int) -> int:
@@ -93,7 +95,7 @@ def suit_points_batch(hands: np.ndarray) -> np.ndarray:
     hands = np.asarray(hands, dtype=np.int64)
     points = np.zeros((len(hands), N_SUITS), dtype=np.int64)
     for suit in range(N_SUITS):
-        for rank, value in ((12, 4), (11, 3), (10, 2), (9, 1)):
+        for rank, value in MILTON.items():
             points[:, suit] += value * (hands >> card_id(suit, rank) & 1)
     return points
 
