@@ -1,0 +1,372 @@
+"""Perfect-information search and PIMC for Schnapsen.
+
+``perfect``: alpha-beta over the flat kernel state with every card known (both hands and the stock
+order); the value is the deal's game points from player 0's side (-3..3). A transposition table of
+bounds, keyed at trick starts, is shared by all searches in one "world" (one full deal).
+
+``pimc``: for the player to move, sample the hidden cards consistently with what that player has seen
+(own hand, played cards, the face-up trump card, cards the opponent has shown by exchanging, announcing
+a marriage or drawing the face-up card), solve every legal action in every sampled world with
+``perfect`` and choose the action with the best average. The plain-Python brute-force minimax in the
+tests is this module's independent oracle.
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.cards.rng import bounded
+from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.kernels import apply_action, legal_actions
+
+MAX_DEPTH = 48
+TT_BITS = 18
+DEFAULT_SAMPLES = 12
+_INF = 3
+_POINTS = R.CARD_POINTS
+_SUITS = R.SUIT_MASKS
+_MUL1 = np.uint64(0x9E3779B97F4A7C15)
+_MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+class SearchWorkspace:
+    """Preallocated buffers for the search: a state stack, move lists and frames, the transposition table.
+
+    Parameters
+    ----------
+    tt_bits : int
+        The table holds ``2**tt_bits`` entries (4 int64 each).
+    """
+
+    def __init__(self, tt_bits: int = TT_BITS):
+        self.stack = np.zeros((MAX_DEPTH, R.STATE_SIZE), dtype=np.int64)
+        self.moves = np.zeros((MAX_DEPTH, 48), dtype=np.int64)
+        self.tt = np.zeros((1 << tt_bits, 4), dtype=np.int64)
+        self.gen = np.zeros(1, dtype=np.int64)
+        self.world = np.zeros(R.STATE_SIZE, dtype=np.int64)
+        self.pool = np.zeros(R.N_CARDS, dtype=np.int64)
+
+
+@njit(cache=True)
+def _tt_slot(s, tt):
+    drawn = s[R.DRAWN]
+    face = s[R.STOCK + 9] if drawn < 10 else 31
+    k1 = (s[R.HAND0] | (s[R.HAND0 + 1] << 20) | (drawn << 40) | (s[R.LEADER] << 44)
+          | ((s[R.CLOSER] + 1) << 45) | (face << 47) | (s[R.CLOSE_OPP_TRICK] << 52)
+          | ((1 if s[R.CLOSE_OPP_POINTS] < R.SCHNEIDER_POINTS else 0) << 53))
+    k2 = (s[R.POINTS0] | (s[R.POINTS0 + 1] << 8) | (s[R.PENDING0] << 16) | (s[R.PENDING0 + 1] << 24)
+          | ((1 if s[R.TRICKS0] > 0 else 0) << 32) | ((1 if s[R.TRICKS0 + 1] > 0 else 0) << 33))
+    h = np.uint64(k1) * _MUL1 ^ np.uint64(k2) * _MUL2
+    h ^= h >> np.uint64(29)
+    idx = np.int64(h & np.uint64(tt.shape[0] - 1))
+    return idx, k1, k2
+
+
+@njit(cache=True)
+def _order_score(s, a):
+    lead = s[R.LEAD_CARD]
+    if lead < 0:
+        if a == R.EXCHANGE:
+            return 300
+        if a >= R.MARRIAGE_OFFSET and a != R.CLOSE:
+            return 200 + (40 if (a - R.MARRIAGE_OFFSET) // 5 == s[R.TRUMP] else 20)
+        if a == R.CLOSE:
+            return 100
+        return _POINTS[a]
+    trump = s[R.TRUMP]
+    if (a // 5 == lead // 5 and a > lead) or (a // 5 == trump and lead // 5 != trump):
+        return 100 - _POINTS[a] - (20 if a // 5 == trump else 0)
+    return 50 - _POINTS[a]
+
+
+@njit(cache=True)
+def _best_case(s, p):
+    """Most game points player ``p`` can still score from ``s`` (a bound, not a prediction)."""
+    closer = s[R.CLOSER]
+    if closer >= 0:
+        if closer == p:
+            if s[R.CLOSE_OPP_TRICK] == 0:
+                return 3
+            return 2 if s[R.CLOSE_OPP_POINTS] < R.SCHNEIDER_POINTS else 1
+        return 2 if s[R.CLOSE_OPP_TRICK] else 3
+    if s[R.DRAWN] < 10:
+        # the opponent may still close and fail, which pays by p's own state at that moment
+        if s[R.TRICKS0 + 1 - p] == 0 or s[R.TRICKS0 + p] == 0:
+            return 3
+        return 2
+    if s[R.TRICKS0 + 1 - p] == 0:
+        return 3
+    return 2 if s[R.POINTS0 + 1 - p] < R.SCHNEIDER_POINTS else 1
+
+
+# per-depth frame fields, stored in columns 32.. of the move array
+_F_ALPHA, _F_BETA, _F_A0, _F_B0, _F_BEST, _F_BMOVE, _F_N, _F_I, _F_IDX, _F_K1, _F_K2, _F_HI, _F_LO, _F_START = (
+    32 + i for i in range(14))
+
+
+@njit(cache=True)
+def _enter(stack, moves, tt, gen, d):
+    """Set up the frame of node ``d``; return (done, value): done if the node needs no search."""
+    s = stack[d]
+    f = moves[d]
+    if s[R.WINNER] >= 0:
+        return True, (s[R.GAME_POINTS] if s[R.WINNER] == 0 else -s[R.GAME_POINTS])
+    alpha = f[_F_ALPHA]
+    beta = f[_F_BETA]
+    hi0 = _best_case(s, 0)
+    lo0 = -_best_case(s, 1)
+    if hi0 <= alpha:
+        return True, hi0
+    if lo0 >= beta:
+        return True, lo0
+    f[_F_HI] = hi0
+    f[_F_LO] = lo0
+    tt_move = -1
+    at_start = s[R.LEAD_CARD] < 0
+    f[_F_START] = 1 if at_start else 0
+    if at_start:
+        idx, k1, k2 = _tt_slot(s, tt)
+        f[_F_IDX] = idx
+        f[_F_K1] = k1
+        f[_F_K2] = k2
+        if tt[idx, 2] == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
+            packed = tt[idx, 3]
+            lo = (packed & 15) - 8
+            hi = ((packed >> 4) & 15) - 8
+            tt_move = (packed >> 8) - 1
+            if lo >= beta:
+                return True, lo
+            if hi <= alpha:
+                return True, hi
+            if lo == hi:
+                return True, lo
+            if lo > alpha:
+                f[_F_ALPHA] = lo
+            if hi < beta:
+                f[_F_BETA] = hi
+    # bounds are classified against the window after narrowing by the table entry
+    f[_F_A0] = f[_F_ALPHA]
+    f[_F_B0] = f[_F_BETA]
+    n = legal_actions(s, f)
+    # order: transposition-table move first, then by a static score (insertion sort, n <= 11)
+    for i in range(n):
+        f[16 + i] = 1000 if f[i] == tt_move else _order_score(s, f[i])
+    for i in range(1, n):
+        a = f[i]
+        sc = f[16 + i]
+        j = i - 1
+        while j >= 0 and f[16 + j] < sc:
+            f[j + 1] = f[j]
+            f[16 + j + 1] = f[16 + j]
+            j -= 1
+        f[j + 1] = a
+        f[16 + j + 1] = sc
+    f[_F_N] = n
+    f[_F_I] = 0
+    f[_F_BEST] = -_INF - 1 if s[R.TO_MOVE] == 0 else _INF + 1
+    f[_F_BMOVE] = f[0]
+    return False, 0
+
+
+@njit(cache=True)
+def _store(s, f, tt, gen):
+    best = f[_F_BEST]
+    lo = -_INF
+    hi = _INF
+    if best <= f[_F_A0]:
+        hi = best
+    elif best >= f[_F_B0]:
+        lo = best
+    else:
+        lo = best
+        hi = best
+    idx = f[_F_IDX]
+    k1 = f[_F_K1]
+    k2 = f[_F_K2]
+    if tt[idx, 2] == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
+        packed = tt[idx, 3]
+        lo = max(lo, (packed & 15) - 8)
+        hi = min(hi, ((packed >> 4) & 15) - 8)
+    tt[idx, 0] = k1
+    tt[idx, 1] = k2
+    tt[idx, 2] = gen
+    tt[idx, 3] = (lo + 8) | ((hi + 8) << 4) | ((f[_F_BMOVE] + 1) << 8)
+
+
+@njit(cache=True)
+def _ab(stack, moves, tt, gen, alpha, beta):
+    """Fail-soft alpha-beta from ``stack[0]`` with an explicit stack (numba cannot cache recursion).
+
+    Returns the value for player 0 within the usual fail-soft guarantees for ``(alpha, beta)``.
+    """
+    moves[0, _F_ALPHA] = alpha
+    moves[0, _F_BETA] = beta
+    d = 0
+    done, ret = _enter(stack, moves, tt, gen, 0)
+    while True:
+        if done:
+            if d == 0:
+                return ret
+            d -= 1
+            f = moves[d]
+            v = ret
+            a = f[f[_F_I]]
+            if stack[d, R.TO_MOVE] == 0:
+                if v > f[_F_BEST]:
+                    f[_F_BEST] = v
+                    f[_F_BMOVE] = a
+                    if v > f[_F_ALPHA]:
+                        f[_F_ALPHA] = v
+                cut = f[_F_BEST] >= f[_F_HI]
+            else:
+                if v < f[_F_BEST]:
+                    f[_F_BEST] = v
+                    f[_F_BMOVE] = a
+                    if v < f[_F_BETA]:
+                        f[_F_BETA] = v
+                cut = f[_F_BEST] <= f[_F_LO]
+            f[_F_I] += 1
+            if cut or f[_F_ALPHA] >= f[_F_BETA]:
+                f[_F_I] = f[_F_N]
+        f = moves[d]
+        if f[_F_I] < f[_F_N]:
+            child = stack[d + 1]
+            child[:] = stack[d]
+            apply_action(child, f[f[_F_I]])
+            moves[d + 1, _F_ALPHA] = f[_F_ALPHA]
+            moves[d + 1, _F_BETA] = f[_F_BETA]
+            d += 1
+            done, ret = _enter(stack, moves, tt, gen, d)
+        else:
+            if f[_F_START]:
+                _store(stack[d], f, tt, gen)
+            done = True
+            ret = f[_F_BEST]
+
+
+@njit(cache=True)
+def solve_value(s, stack, moves, tt, gen):
+    """Exact game-point value of ``s`` for player 0 (everything known); starts a new TT generation."""
+    gen[0] += 1
+    stack[0, :] = s
+    return _ab(stack, moves, tt, gen[0], -_INF, _INF)
+
+
+@njit(cache=True)
+def _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
+    """Exact value of each of the ``n`` root actions in one fully known world, for ``player``."""
+    gen[0] += 1
+    for i in range(n):
+        stack[0, :] = world
+        apply_action(stack[0], acts[i])
+        v = _ab(stack, moves, tt, gen[0], -_INF, _INF)
+        vals[i] = v if player == 0 else -v
+
+
+@njit(cache=True)
+def perfect_values(s, stack, moves, tt, gen, acts, vals):
+    """Fill ``acts``/``vals`` with every legal action and its exact value for the mover; return n."""
+    n = legal_actions(s, acts)
+    _values_in_world(s, s[R.TO_MOVE], stack, moves, tt, gen, acts, n, vals)
+    return n
+
+
+@njit(cache=True)
+def perfect_action(s, stack, moves, tt, gen, acts, vals):
+    """Return an optimal action for the mover with every card known (first of equal best)."""
+    n = perfect_values(s, stack, moves, tt, gen, acts, vals)
+    best = 0
+    for i in range(1, n):
+        if vals[i] > vals[best]:
+            best = i
+    return acts[best]
+
+
+@njit(cache=True)
+def _popcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def hidden_pool(s, player):
+    """Mask of the cards ``player`` cannot place: the opponent's unshown cards and the face-down stock."""
+    opp = 1 - player
+    visible = s[R.HAND0 + player] | s[R.PLAYED] | (s[R.SHOWN0 + opp] & s[R.HAND0 + opp])
+    if s[R.DRAWN] < 10:
+        visible |= np.int64(1) << s[R.STOCK + 9]
+    return R.FULL_MASK & ~visible
+
+
+@njit(cache=True)
+def sample_world(s, player, rng, pool, world):
+    """Write into ``world`` a copy of ``s`` with the hidden cards reshuffled uniformly.
+
+    The opponent keeps the cards he has shown; his other cards and the face-down stock cards are
+    redistributed at random among themselves, which is exactly what ``player`` cannot tell apart.
+    """
+    world[:] = s
+    opp = 1 - player
+    hidden = hidden_pool(s, player)
+    k = 0
+    for c in range(20):
+        if (hidden >> c) & 1:
+            pool[k] = c
+            k += 1
+    for i in range(k - 1, 0, -1):
+        j = bounded(rng, i + 1)
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+    known = s[R.SHOWN0 + opp] & s[R.HAND0 + opp]
+    n_opp = _popcount(s[R.HAND0 + opp]) - _popcount(known)
+    hand = known
+    for i in range(n_opp):
+        hand |= np.int64(1) << pool[i]
+    world[R.HAND0 + opp] = hand
+    drawn = s[R.DRAWN]
+    if drawn < 10:
+        for i in range(9 - drawn):
+            world[R.STOCK + drawn + i] = pool[n_opp + i]
+    return k
+
+
+@njit(cache=True)
+def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+    """Average the exact value of each legal action over ``n_samples`` sampled worlds.
+
+    Fills ``acts`` (actions), ``sums`` (summed game points for the mover) and ``wins`` (worlds in
+    which the action wins the deal) and returns ``(n_actions, n_worlds)``; when nothing is hidden
+    a single world is used.
+    """
+    player = s[R.TO_MOVE]
+    n = legal_actions(s, acts)
+    for i in range(n):
+        sums[i] = 0.0
+        wins[i] = 0.0
+    worlds = n_samples
+    if hidden_pool(s, player) == 0:
+        worlds = 1
+    for _ in range(worlds):
+        sample_world(s, player, rng, pool, world)
+        _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
+        for i in range(n):
+            sums[i] += vals[i]
+            if vals[i] > 0:
+                wins[i] += 1.0
+    return n, worlds
+
+
+@njit(cache=True)
+def pimc_action(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+    """Return the action with the best average ``perfect`` value over sampled worlds."""
+    n, _ = pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+    if n == 1:
+        return acts[0]
+    best = 0
+    for i in range(1, n):
+        if sums[i] > sums[best]:
+            best = i
+    return acts[best]
