@@ -78,10 +78,20 @@ def test_troela_partner_names_trump_outside_his_ace_suit():
 
 def test_strong_hand_bids_rik_then_eight_alone_then_passes():
     hand = parse_hand(STRONG)
-    assert bid_for(hand, 0, True) == K.RIK
-    # Rik is taken; hearts are too short for Rik Beter, 8 tricks is enough for 8 Alone.
+    exact = BiddingParams(alone_margin=0.0)
+    assert bid_for(hand, 0, True, exact) == K.RIK
+    # Rik is taken; hearts are too short for Rik Beter, 8 tricks is enough for 8 Alone at margin 0.
+    assert bid_for(hand, LEVEL[K.RIK], False, exact) == K.ALONE_8
+    assert bid_for(hand, LEVEL[K.ALONE_8], False, exact) == PASS
+    # The default margin of one trick keeps this 8-trick hand out of 8 Alone.
+    assert bid_for(hand, LEVEL[K.RIK], False) == PASS
+
+
+def test_nine_trick_hand_bids_eight_alone_by_default():
+    # Spades AKQJ32 6, hearts KQ2 2 (one loser: no ace), diamonds 43 0, clubs A2 1 -> 9 = 8 + the margin.
+    hand = parse_hand("AKQJ32.KQ2.43.A2")
+    assert estimated_tricks(hand, S) == 9.0
     assert bid_for(hand, LEVEL[K.RIK], False) == K.ALONE_8
-    assert bid_for(hand, LEVEL[K.ALONE_8], False) == PASS
 
 
 def test_heart_suit_bids_rik_beter_over_rik():
