@@ -69,10 +69,14 @@ class BiddingParams:
 DEFAULT_PARAMS = BiddingParams()
 
 
-def suit_ranks(hand: int, suit: int) -> list[int]:
+# The ranks of every 13-bit suit field, looked up instead of recomputed: the auction evaluates hands often.
+_RANKS_OF_FIELD = tuple(tuple(r for r in range(N_RANKS) if field >> r & 1) for field in range(1 << N_RANKS))
+_FIELD = (1 << N_RANKS) - 1
+
+
+def suit_ranks(hand: int, suit: int) -> tuple[int, ...]:
     """Ranks (0 = 2 .. 12 = ace) of ``hand`` in ``suit``, lowest first."""
-    field = int(hand) >> (suit * N_RANKS)
-    return [r for r in range(N_RANKS) if field >> r & 1]
+    return _RANKS_OF_FIELD[int(hand) >> (suit * N_RANKS) & _FIELD]
 
 
 def count_rank(hand: int, rank: int) -> int:
