@@ -178,3 +178,12 @@ def test_setup_without_callable_card_plays_alone():
     deal = parse_deal("N:AK2.AK32.AK2.AK2 543.Q54.Q54.7654 876.876.J876.QJ8 QJT9.JT9.T93.T93")
     setup = setup_round(deal, W, [K.RIK_BETER, NONE, NONE, NONE])
     assert (setup.trump, setup.called_card, setup.blind, setup.partner) == (H, NONE, False, NONE)
+
+
+def test_bad_tables_raise_input_error():
+    with pytest.raises(InputError):
+        run_auction(PLAIN[:3], W)
+    with pytest.raises(InputError):
+        run_auction(PLAIN, 4)
+    with pytest.raises(InputError):
+        setup_round(PLAIN, W, [K.RIK, NONE, NONE])

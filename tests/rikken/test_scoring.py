@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer.errors import InputError
 from analyzer.games.rikken.rules import Contract as C
 from analyzer.games.rikken.rules import ScoringMode
 from analyzer.games.rikken.scoring import contract_status, score_round, score_rounds
@@ -151,3 +152,8 @@ def test_batch_equals_single(batch, mode):
 ])
 def test_contract_status(contract, side_tricks, tricks_left, status):
     assert contract_status(contract, side_tricks, tricks_left) == status
+
+
+def test_wrong_seat_count_is_an_input_error():
+    with pytest.raises(InputError):
+        score_round([C.RIK, NONE, NONE], NONE, [13, 0, 0], POINTS)

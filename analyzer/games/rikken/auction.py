@@ -81,6 +81,12 @@ def _check_bid(seat: int, hand: int, bid: int, standing: int, first_turn: bool) 
         raise InputError(f"seat {seat} bid Troela without exactly three aces")
 
 
+def _check_table(hands, dealer: int) -> None:
+    """Raise InputError unless there are four hands and the dealer is a seat."""
+    if len(hands) != N_SEATS or not 0 <= dealer < N_SEATS:
+        raise InputError("a Rikken deal has four hands and a dealer seat 0..3")
+
+
 def run_auction(hands, dealer: int, params: BiddingParams = DEFAULT_PARAMS,
                 policy: BidPolicy | None = None) -> AuctionResult:
     """Run the auction for one deal.
@@ -106,6 +112,7 @@ def run_auction(hands, dealer: int, params: BiddingParams = DEFAULT_PARAMS,
     InputError
         If the policy makes an illegal bid or ignores the Troela obligation.
     """
+    _check_table(hands, dealer)
     policy = policy or policy_from_params(params)
     passed, first_turn = [False] * N_SEATS, [True] * N_SEATS
     holders: dict[int, int] = {}
@@ -159,6 +166,9 @@ def setup_round(hands, dealer: int, contract_of, params: BiddingParams = DEFAULT
     RoundSetup
         With leader left of the dealer; several declarers (joined levels) play without trump or partner.
     """
+    _check_table(hands, dealer)
+    if len(contract_of) != N_SEATS:
+        raise InputError("contract_of needs one entry per seat")
     declarers = [s for s in range(N_SEATS) if contract_of[s] >= 0]
     if not declarers:
         raise InputError("nobody declared a contract: the deal was passed out")

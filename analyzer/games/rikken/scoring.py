@@ -8,6 +8,7 @@ could call no card has ``partner == -1`` and is played, and settled, as one agai
 
 import numpy as np
 
+from analyzer.errors import InputError
 from analyzer.games.rikken.rules import (
     BASE_POINTS,
     KIND,
@@ -95,7 +96,7 @@ def score_round(contract_of, partner: int, tricks, mode: ScoringMode = ScoringMo
         Score of each seat, summed over all declarers' contracts.
     """
     if len(contract_of) != N_SEATS or len(tricks) != N_SEATS:
-        raise ValueError("contract_of and tricks need one entry per seat")
+        raise InputError("contract_of and tricks need one entry per seat")
     totals = [0] * N_SEATS
     for bidder, contract in enumerate(contract_of):
         if contract < 0:
