@@ -332,3 +332,18 @@ def test_random_blind_games_respect_the_face_down_rules(seed):
         assert (state.setup.partner, state.setup.called_card, False) in trick
     assert sorted(c for trick, _w in state.history for _s, c, _fd in trick) == list(range(52))
     assert sum(state.scores(ScoringMode.MONEY)) == 0
+
+
+def test_status_counts_the_trick_in_progress():
+    # Rik by N with partner E and 3 tricks left in this ending: after 1 card, no trick is decided.
+    # Target 8 with 0 tricks and 3 to play: out of reach already -> failed (-1).
+    state = make(CALLED_DEAL, N, [K.RIK, NONE, NONE, NONE], partner=E, trump=SP, called="HA")
+    state.play(parse_card("H2"))
+    assert state.status(N) == -1
+    # 1 Alone by N in the same 4-card ending: one trick in progress counts as still to play.
+    state = make(CALLED_DEAL, N, [K.ONE_ALONE, NONE, NONE, NONE])
+    play_all(state, "H2 HA H3 H4 S2 S3 S4 SK")
+    # E won the hearts, N won the spades with SK: one trick, two tricks left -> still open.
+    assert state.tricks[N] == 1 and state.status(N) == 0
+    state.play(parse_card("HK"))
+    assert state.status(N) == 0

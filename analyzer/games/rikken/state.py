@@ -19,7 +19,7 @@ N_SEATS = 4
 
 @dataclass(frozen=True)
 class RoundSetup:
-    """Everything fixed before the first card: see the interface notes in the module docstring.
+    """Everything fixed before the first card of a round (the *round setup* shared with the kernels).
 
     Attributes
     ----------
@@ -236,7 +236,8 @@ class RoundState:
 
     def status(self, declarer: int) -> int:
         """1 if ``declarer``'s contract is already made, -1 if already failed, 0 if still open."""
-        tricks_left = bin(self.hands[0]).count("1") + (1 if self.trick else 0)
+        # Cards of the trick in progress have left the hands but the trick is still to be won.
+        tricks_left = (sum(bin(h).count("1") for h in self.hands) + len(self.trick)) // N_SEATS
         return contract_status(self.setup.contract_of[declarer], self.side_tricks(declarer), tricks_left)
 
     def scores(self, mode: ScoringMode = ScoringMode.POINTS) -> list[int]:
