@@ -4,12 +4,15 @@ import sys
 
 import typer
 
-from analyzer.cli import rikken
+from analyzer.cli import rikken, runs
 from analyzer.errors import InputError
 
 app = typer.Typer(help="Monte Carlo strategy analyzer for trick-taking card games.", no_args_is_help=True,
                   pretty_exceptions_enable=False, add_completion=False)
 app.add_typer(rikken.app, name="rikken")
+app.add_typer(runs.app, name="runs")
+app.command("resume")(runs.resume)
+app.command("report")(runs.report)
 
 # Typer re-exports BadParameter but not its base UsageError (bad option, missing argument, ...),
 # which lives in click or in typer's vendored copy depending on the version.

@@ -10,6 +10,10 @@ from analyzer.experiments.runner import default_workers
 Seed = Annotated[int, typer.Option("--seed", min=0, help="Run seed: the same seed gives the same results.")]
 Workers = Annotated[int, typer.Option("--workers", min=1, help="Local worker processes (default: one per core).",
                                       default_factory=default_workers, show_default="cores")]
+Scheduler = Annotated[str | None, typer.Option(
+    "--scheduler", help="Where chunks run: local processes (default), local:N (a throw-away Dask cluster with "
+                        "N workers) or tcp://HOST:PORT (an existing Dask scheduler). Results do not depend on it.",
+    show_default="local processes")]
 OutDir = Annotated[Path | None, typer.Option("--out", help="Run directory (default: results/<experiment>).")]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")]
 ChunkSize = Annotated[int, typer.Option("--chunk-size", min=1, help="Items per chunk; results depend on it.")]

@@ -104,11 +104,14 @@ class DaskBackend:
         Scheduler address (``tcp://HOST:PORT``).
     n_workers : int, optional
         Start a ``LocalCluster`` with this many single-threaded worker processes instead.
+    connect_timeout : str
+        How long to keep trying to reach the scheduler (a Dask duration).
     """
 
-    def __init__(self, address: str | None = None, n_workers: int | None = None):
+    def __init__(self, address: str | None = None, n_workers: int | None = None, connect_timeout: str = "10s"):
         self.address = address
         self.n_workers = n_workers
+        self.connect_timeout = connect_timeout
         self._cluster = None
         self._client = None
 
@@ -128,7 +131,7 @@ class DaskBackend:
             self._client = Client(self._cluster)
         else:
             try:
-                self._client = Client(self.address, timeout="10s")
+                self._client = Client(self.address, timeout=self.connect_timeout)
             except (OSError, TimeoutError) as exc:
                 raise InputError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
         return self

@@ -7,7 +7,9 @@ place that decides whether a directory is a run this version can read.
 """
 
 import json
+import os
 import re
+import socket
 import sys
 import time
 from pathlib import Path
@@ -99,6 +101,9 @@ class RunState:
         manifest["argv"] = list(sys.argv)
         manifest["cwd"] = str(Path.cwd())
         manifest["out_dir"] = str(Path(self.store.root).resolve())
+        # Lets the catalog tell a run still going from one killed without a chance to say so.
+        manifest["pid"] = os.getpid()
+        manifest["host"] = socket.gethostname()
         manifest.setdefault("started", _utc_now())
         manifest.setdefault("stages", {})[stage] = info
         self._write("running")
@@ -127,3 +132,20 @@ class RunState:
 
 def _utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def finish_run(store, manifest: dict) -> None:
+    """Write an experiment's final manifest over the batch keys (command line, stages) and mark it complete.
+
+    Parameters
+    ----------
+    store : RunStore
+        The run's store.
+    manifest : dict
+        The experiment's own manifest fields (command, seed, rules, timings, ...).
+    """
+    merged = read_manifest_if_any(store.root)
+    timings = {**merged.get("timings", {}), **manifest.get("timings", {})}
+    merged.update(manifest)
+    merged.update({"status": "complete", "updated": _utc_now(), "timings": timings})
+    store.write_manifest(merged)

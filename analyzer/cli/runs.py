@@ -1,0 +1,157 @@
+"""``analyzer runs``, ``analyzer resume`` and ``analyzer report``: the batch-run catalog and its tools."""
+
+import os
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from analyzer.errors import InputError
+from analyzer.experiments.demo import hcp_chunk, hcp_figure, summarize
+from analyzer.experiments.runner import run_chunks
+from analyzer.experiments.runstate import finish_run, read_manifest
+from analyzer.cli.options import ChunkSize, OutDir, Scheduler, Seed, Workers, out_dir_or_default
+from analyzer.reports.catalog import describe_run, find_runs, format_size, summary_tables
+from analyzer.reports.report import build_report
+from analyzer.reports.store import RunStore
+
+app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
+
+RunDir = Annotated[Path, typer.Argument(help="A run directory (holding manifest.json).", show_default=False)]
+
+
+@app.callback()
+def runs(ctx: typer.Context,
+         root: Annotated[Path, typer.Option("--root", help="Directory to search for runs.")] = Path("results")) -> None:
+    """List runs: experiment, parameters, status, size and time, newest first."""
+    if ctx.invoked_subcommand is not None:
+        return
+    found, problems = find_runs(root)
+    table = Table("run", "experiment", "parameters", "status", "chunks", "size", "updated")
+    for run in found:
+        table.add_row(str(run.path), run.experiment, " ".join(run.parameters), run.status,
+                      f"{run.chunks_done}/{run.chunks_total}" if run.chunks_total else "",
+                      format_size(run.size_bytes), run.updated)
+    console = Console(width=200)
+    if found:
+        console.print(table)
+    else:
+        typer.echo(f"no runs under {root}")
+    for path, message in problems:
+        typer.echo(f"warning: {path}: {message}", err=True)
+
+
+@app.command()
+def show(run_dir: RunDir) -> None:
+    """Print a run's status and its summary tables."""
+    run = describe_run(run_dir)
+    typer.echo(f"{run.path}: {run.experiment} {' '.join(run.parameters)}".rstrip())
+    chunks = f", chunks {run.chunks_done}/{run.chunks_total}" if run.chunks_total else ""
+    typer.echo(f"status {run.status}{chunks}, seed {run.seed}, updated {run.updated}")
+    tables = summary_tables(run.path)
+    if not tables:
+        typer.echo("no summary tables yet")
+    with pd.option_context("display.width", 200, "display.max_columns", 50, "display.precision", 4):
+        for name, frame in tables.items():
+            typer.echo(f"\n{name}:\n{frame.to_string(index=False)}")
+
+
+@app.command()
+def demo(
+    workers: Workers,
+    deals: Annotated[int, typer.Option("--deals", "-n", min=1, help="Number of deals.")] = 100_000,
+    threshold: Annotated[int, typer.Option("--threshold", min=0, max=37, help="Points of a 'strong' hand.")] = 12,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Repeat each chunk's dealing (heavier chunks, "
+                                                                 "same result): for benchmarks.")] = 1,
+    seed: Seed = 0,
+    chunk_size: ChunkSize = 10_000,
+    scheduler: Scheduler = None,
+    out: OutDir = None,
+) -> None:
+    """Self-test experiment: high-card points per seat on random deals, as a checkpointed batch run."""
+    started = time.time()
+    store = RunStore(out_dir_or_default(out, "runs-demo"))
+    params = {"rounds": rounds}
+    chunks = run_chunks(hcp_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
+                        description="demo deals", store=store, backend=scheduler, stage="deals")
+    frame = pd.concat(chunks, ignore_index=True)
+    store.write_table("deals", frame)
+    summary = summarize(frame, threshold)
+    store.write_csv("summary", summary)
+    store.save_figure(hcp_figure(frame), "hcp")
+    finish_run(store, {"experiment": "runs demo", "command": "runs demo", "seed": seed,
+                       "params": {"deals": deals, "threshold": threshold, "chunk_size": chunk_size},
+                       "timings": {"total_seconds": round(time.time() - started, 3)}})
+    typer.echo(summary.to_string(index=False))
+
+
+def resume(run_dir: RunDir) -> None:
+    """Finish an interrupted run: re-run its recorded command, computing only the missing chunks."""
+    manifest = read_manifest(run_dir)
+    argv = manifest.get("argv")
+    if not isinstance(argv, list) or len(argv) < 2 or not all(isinstance(a, str) for a in argv):
+        raise InputError(f"{run_dir} records no command line to resume")
+    args = with_out_dir(argv[1:], Path(run_dir).resolve())
+    if manifest.get("status") == "complete":
+        typer.echo(f"{run_dir} is already complete; re-running it from its chunks", err=True)
+    from analyzer.cli.app import app as root_app
+
+    recorded_cwd = manifest.get("cwd")
+    previous_cwd, previous_argv = Path.cwd(), sys.argv
+    try:
+        # The command's other relative paths meant what they meant where it first ran.
+        if isinstance(recorded_cwd, str) and Path(recorded_cwd).is_dir():
+            os.chdir(recorded_cwd)
+        sys.argv = [argv[0], *args]
+        root_app(args=args, standalone_mode=False, prog_name="analyzer")
+    finally:
+        sys.argv = previous_argv
+        os.chdir(previous_cwd)
+
+
+def with_out_dir(args: list[str], run_dir: Path) -> list[str]:
+    """The arguments with ``--out`` pointing at ``run_dir`` (added if the command used the default)."""
+    result, index, replaced = [], 0, False
+    while index < len(args):
+        arg = args[index]
+        if arg == "--out" and index + 1 < len(args):
+            result += ["--out", str(run_dir)]
+            index += 2
+            replaced = True
+            continue
+        if arg.startswith("--out="):
+            result.append(f"--out={run_dir}")
+            replaced = True
+        else:
+            result.append(arg)
+        index += 1
+    return result if replaced else [*result, "--out", str(run_dir)]
+
+
+class ReportFormat(str, Enum):
+    html = "html"
+    md = "md"
+
+
+def report(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories; several runs of one experiment are "
+                                                        "compared against the first.", show_default=False)],
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Report format.")] = ReportFormat.html,
+    out: Annotated[Path | None, typer.Option("--out", help="Report file (default: report.<format> in the run "
+                                                           "directory, or compare.<format> here for several).")] = None,
+) -> None:
+    """Write a self-contained report (tables, embedded charts, command and seed) of one or several runs."""
+    text = build_report(run_dirs, fmt.value)
+    if out is None:
+        out = run_dirs[0] / f"report.{fmt.value}" if len(run_dirs) == 1 else Path(f"compare.{fmt.value}")
+    try:
+        out.write_text(text)
+    except OSError as exc:
+        raise InputError(f"cannot write {out}: {exc.strerror}") from None
+    typer.echo(str(out))

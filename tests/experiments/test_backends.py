@@ -1,0 +1,51 @@
+"""Backends: the same chunks give the same results in this process, in local workers and on Dask."""
+
+import logging
+
+import pandas as pd
+import pytest
+
+from analyzer.errors import InputError
+from analyzer.experiments.backends import DaskBackend, LocalBackend, make_backend
+from analyzer.experiments.demo import hcp_chunk
+from analyzer.experiments.runner import run_chunks
+from analyzer.experiments.runstate import read_manifest
+from analyzer.reports.store import RunStore
+
+
+@pytest.mark.parametrize("spec, expected", [(None, LocalBackend), ("local", LocalBackend), ("local:2", DaskBackend),
+                                            ("tcp://10.0.0.5:8786", DaskBackend)])
+def test_backend_specs(spec, expected):
+    assert isinstance(make_backend(spec, 2), expected)
+
+
+@pytest.mark.parametrize("spec", ["local:0", "dask", "tcp://host", "http://h:1", "local:x"])
+def test_bad_backend_specs_are_input_errors(spec):
+    with pytest.raises(InputError):
+        make_backend(spec, 1)
+
+
+def test_unreachable_scheduler_is_an_input_error():
+    # Port 9 (discard) on localhost has no scheduler; the connection is refused at once.
+    with pytest.raises(InputError, match="cannot reach"):
+        with DaskBackend(address="tcp://127.0.0.1:9", connect_timeout="1s"):
+            pass
+
+
+def frame(results):
+    return pd.concat(results, ignore_index=True)
+
+
+def test_dask_backends_match_local_processes(tmp_path):
+    from distributed import LocalCluster
+
+    kwargs = dict(seed=11, chunk_size=300, description="test")
+    local = frame(run_chunks(hcp_chunk, {}, 2_000, workers=1, **kwargs))
+    throwaway = frame(run_chunks(hcp_chunk, {}, 2_000, workers=1, backend="local:2", store=RunStore(tmp_path),
+                                 **kwargs))
+    pd.testing.assert_frame_equal(local, throwaway)
+    assert read_manifest(tmp_path)["stages"]["stage-00"]["backend"] == "dask LocalCluster (2)"
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=logging.ERROR) as cluster:
+        remote = frame(run_chunks(hcp_chunk, {}, 2_000, workers=1, backend=cluster.scheduler_address, **kwargs))
+    pd.testing.assert_frame_equal(local, remote)

@@ -1,0 +1,177 @@
+"""Checkpoints and resume in the runner: finished chunks are stored, reused, and never mixed with another run's."""
+
+import json
+import os
+import signal
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import __version__
+from analyzer.cards.dealing import deal_random
+from analyzer.errors import InputError
+from analyzer.experiments.runner import run_chunks
+from analyzer.experiments.runstate import finish_run, read_manifest
+from analyzer.reports.store import RunStore
+
+# Chunk indices computed by `counted_chunk` in this process, and what it should do at a given chunk.
+CALLS: list[int] = []
+STOP_AT: dict[str, int] = {}
+
+
+def counted_chunk(params, start, count, seed_seq):
+    """Deals per chunk; records its calls and can simulate Ctrl-C or SIGTERM at one chunk."""
+    index = start // params["chunk_size"]
+    if STOP_AT.get("interrupt") == index:
+        raise KeyboardInterrupt
+    if STOP_AT.get("sigterm") == index:
+        os.kill(os.getpid(), signal.SIGTERM)
+    CALLS.append(index)
+    deals = deal_random(count, seed_seq)
+    return pd.DataFrame({"item": np.arange(start, start + count), "north": deals[:, 0]})
+
+
+def tuple_chunk(params, start, count, seed_seq):
+    """A chunk result that is not a DataFrame."""
+    return start, deal_random(count, seed_seq)
+
+
+@pytest.fixture(autouse=True)
+def reset_calls():
+    CALLS.clear()
+    STOP_AT.clear()
+    yield
+    CALLS.clear()
+    STOP_AT.clear()
+
+
+def run(store, n_items=100, seed=7, chunk_size=20, **extra):
+    params = {"chunk_size": chunk_size, **extra.pop("params", {})}
+    return run_chunks(counted_chunk, params, n_items, seed=seed, chunk_size=chunk_size, workers=1, store=store, **extra)
+
+
+def concat(results):
+    return pd.concat(results, ignore_index=True)
+
+
+def test_checkpointed_run_equals_plain_run_and_reuses_every_chunk(tmp_path):
+    plain = concat(run(None))
+    stored = concat(run(RunStore(tmp_path)))
+    pd.testing.assert_frame_equal(plain, stored)
+    files = sorted(p.name for p in (tmp_path / "chunks" / "stage-00").glob("chunk-*.pkl"))
+    assert files == [f"chunk-{i:06d}.pkl" for i in range(5)]
+    manifest = read_manifest(tmp_path)
+    assert manifest["status"] == "complete"
+    assert manifest["stages"]["stage-00"]["chunks_done"] == 5
+    CALLS.clear()
+    again = concat(run(RunStore(tmp_path)))
+    assert CALLS == []  # nothing recomputed
+    pd.testing.assert_frame_equal(plain, again)
+
+
+def test_interrupted_run_resumes_with_only_missing_chunks(tmp_path):
+    plain = concat(run(None))
+    CALLS.clear()
+    STOP_AT["interrupt"] = 3
+    with pytest.raises(KeyboardInterrupt):
+        run(RunStore(tmp_path))
+    assert CALLS == [0, 1, 2]
+    manifest = read_manifest(tmp_path)
+    assert manifest["status"] == "interrupted"
+    assert manifest["stages"]["stage-00"]["chunks_done"] == 3
+    CALLS.clear()
+    STOP_AT.clear()
+    resumed = concat(run(RunStore(tmp_path)))
+    assert CALLS == [3, 4]
+    pd.testing.assert_frame_equal(plain, resumed)
+    assert read_manifest(tmp_path)["status"] == "complete"
+
+
+def test_sigterm_stops_cleanly_and_marks_the_run_interrupted(tmp_path):
+    STOP_AT["sigterm"] = 2
+    previous = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt):
+        run(RunStore(tmp_path))
+    assert signal.getsignal(signal.SIGTERM) is previous  # handler restored
+    assert read_manifest(tmp_path)["status"] == "interrupted"
+    assert len(list((tmp_path / "chunks" / "stage-00").glob("chunk-*.pkl"))) == 2
+
+
+def test_a_failing_chunk_marks_the_run_failed(tmp_path):
+    with pytest.raises(KeyError):
+        run_chunks(counted_chunk, {}, 10, seed=1, chunk_size=5, workers=1, store=RunStore(tmp_path))
+    assert read_manifest(tmp_path)["status"] == "failed"
+
+
+@pytest.mark.parametrize("change", [dict(seed=8), dict(chunk_size=25), dict(n_items=120), dict(params={"x": 1})])
+def test_chunks_of_another_run_are_never_reused(tmp_path, change):
+    run(RunStore(tmp_path))
+    with pytest.raises(InputError, match="different run"):
+        run(RunStore(tmp_path), **change)
+
+
+def test_stages_in_one_run_do_not_collide(tmp_path):
+    store = RunStore(tmp_path)
+    first = concat(run(store, seed=1))
+    second = concat(run(store, seed=2))
+    assert not first.equals(second)
+    assert {p.name for p in (tmp_path / "chunks").iterdir()} == {"stage-00", "stage-01"}
+    CALLS.clear()
+    store = RunStore(tmp_path)
+    pd.testing.assert_frame_equal(first, concat(run(store, seed=1)))
+    pd.testing.assert_frame_equal(second, concat(run(store, seed=2)))
+    assert CALLS == []
+
+
+def test_named_stage_and_non_frame_results_round_trip(tmp_path):
+    plain = run_chunks(tuple_chunk, {}, 30, seed=3, chunk_size=10, workers=1)
+    run_chunks(tuple_chunk, {}, 30, seed=3, chunk_size=10, workers=1, store=RunStore(tmp_path), stage="hands")
+    stored = run_chunks(tuple_chunk, {}, 30, seed=3, chunk_size=10, workers=1, store=RunStore(tmp_path), stage="hands")
+    assert [s for s, _ in stored] == [0, 10, 20]
+    for (_, a), (_, b) in zip(plain, stored):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(InputError):
+        run_chunks(tuple_chunk, {}, 30, seed=3, chunk_size=10, workers=1, store=RunStore(tmp_path), stage="../x")
+
+
+def test_corrupt_chunk_file_is_a_clear_error(tmp_path):
+    run(RunStore(tmp_path))
+    (tmp_path / "chunks" / "stage-00" / "chunk-000002.pkl").write_bytes(b"not a pickle")
+    with pytest.raises(InputError, match="chunk-000002.pkl is corrupt"):
+        run(RunStore(tmp_path))
+
+
+def write_manifest(path, content):
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "manifest.json").write_text(content)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "corrupt"),
+    ("[1, 2]", "corrupt"),
+    (json.dumps({"analyzer_version": "999.0.0"}), "newer"),
+    (json.dumps({"analyzer_version": __version__, "format_version": 99}), "run format"),
+])
+def test_bad_run_directories_are_rejected(tmp_path, content, message):
+    write_manifest(tmp_path / "run", content)
+    with pytest.raises(InputError, match=message):
+        read_manifest(tmp_path / "run")
+    with pytest.raises(InputError, match=message):
+        run(RunStore(tmp_path / "run"))
+
+
+def test_directory_without_manifest_is_not_a_run(tmp_path):
+    with pytest.raises(InputError, match="not a run directory"):
+        read_manifest(tmp_path)
+
+
+def test_finish_run_keeps_batch_keys_and_marks_complete(tmp_path):
+    store = RunStore(tmp_path)
+    run(store)
+    finish_run(store, {"command": "demo", "seed": 7, "timings": {"total_seconds": 1.5}})
+    manifest = read_manifest(tmp_path)
+    assert manifest["status"] == "complete"
+    assert manifest["command"] == "demo"
+    assert "stage-00" in manifest["stages"] and "argv" in manifest
+    assert set(manifest["timings"]) == {"batch_seconds", "total_seconds"}
