@@ -1,0 +1,158 @@
+"""Playing whole deals and Bummerl matches between bots inside numba.
+
+A bot is a policy id (``POLICIES``) plus a PIMC sample count and a heuristic parameter row; a seat
+pair is given as ``policy[2]``, ``samples[2]`` and ``hparams[2, :]`` arrays. ``perfect`` sees every
+card (both hands and the stock order): it is an oracle, not a fair player.
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bots import heuristic_action
+from analyzer.games.schnapsen.kernels import (apply_action, deal_into, legal_actions, random_action, shuffle_deck,
+                                              signed_result)
+from analyzer.games.schnapsen.search import (SearchWorkspace, perfect_action, perfect_values, pimc_action, pimc_values,
+                                             sample_world)
+
+RANDOM, HEURISTIC, PERFECT, PIMC = range(4)
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC}
+
+
+class PlayWorkspace(SearchWorkspace):
+    """Search buffers plus the small per-decision arrays the bots share."""
+
+    def __init__(self, tt_bits: int | None = None):
+        super().__init__() if tt_bits is None else super().__init__(tt_bits)
+        self.state = np.zeros(R.STATE_SIZE, dtype=np.int64)
+        self.deck = np.zeros(R.N_CARDS, dtype=np.int64)
+        self.acts = np.zeros(16, dtype=np.int64)
+        self.vals = np.zeros(16, dtype=np.int64)
+        self.sums = np.zeros(16, dtype=np.float64)
+        self.wins = np.zeros(16, dtype=np.float64)
+
+    def args(self):
+        """The buffers in the order the kernels below take them."""
+        return (self.stack, self.moves, self.tt, self.gen, self.pool, self.world, self.acts, self.sums,
+                self.wins, self.vals)
+
+
+@njit(cache=True)
+def choose_action(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+    """Return the action of bot ``policy`` (id) for the player to move in ``s``."""
+    if policy == RANDOM:
+        return random_action(s, rng, acts)
+    if policy == HEURISTIC:
+        return heuristic_action(s, hparams, acts)
+    if policy == PERFECT:
+        return perfect_action(s, stack, moves, tt, gen, acts, vals)
+    return pimc_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+
+
+@njit(cache=True)
+def play_out(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+    """Play ``s`` to the end of the deal with the seat bots ``policy[p]``; return the number of actions."""
+    n = 0
+    while s[R.WINNER] < 0:
+        p = s[R.TO_MOVE]
+        a = choose_action(s, policy[p], samples[p], hparams[p], rng, stack, moves, tt, gen, pool, world, acts,
+                          sums, wins, vals)
+        apply_action(s, a)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def play_deals(n_deals, policy, samples, hparams, deal_rng, bot_rng, out, stack, moves, tt, gen, pool, world,
+               acts, sums, wins, vals):
+    """Play ``n_deals`` random deals (dealer alternating, starting with 1); row i of ``out`` gets
+    (winner, game points, points0, points1, closer, actions)."""
+    s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    deck = np.zeros(R.N_CARDS, dtype=np.int64)
+    for i in range(n_deals):
+        shuffle_deck(deal_rng, deck)
+        deal_into(deck, 1 - i % 2, s)
+        k = play_out(s, policy, samples, hparams, bot_rng, stack, moves, tt, gen, pool, world, acts, sums, wins,
+                     vals)
+        out[i, 0] = s[R.WINNER]
+        out[i, 1] = s[R.GAME_POINTS]
+        out[i, 2] = s[R.POINTS0]
+        out[i, 3] = s[R.POINTS0 + 1]
+        out[i, 4] = s[R.CLOSER]
+        out[i, 5] = k
+
+
+@njit(cache=True)
+def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack, moves, tt, gen, pool, world,
+               acts, sums, wins, vals):
+    """Play one Bummerl (both start at 7, the deal winner counts down by his game points, first to 0 wins).
+
+    Returns ``(winner, deals, game_points_0, game_points_1)``.
+    """
+    s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    deck = np.zeros(R.N_CARDS, dtype=np.int64)
+    left0 = R.MATCH_POINTS
+    left1 = R.MATCH_POINTS
+    gp0 = 0
+    gp1 = 0
+    deals = 0
+    dealer = first_dealer
+    while left0 > 0 and left1 > 0:
+        shuffle_deck(deal_rng, deck)
+        deal_into(deck, dealer, s)
+        play_out(s, policy, samples, hparams, bot_rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+        if s[R.WINNER] == 0:
+            left0 -= s[R.GAME_POINTS]
+            gp0 += s[R.GAME_POINTS]
+        else:
+            left1 -= s[R.GAME_POINTS]
+            gp1 += s[R.GAME_POINTS]
+        deals += 1
+        dealer = 1 - dealer
+    return (0 if left0 <= 0 else 1), deals, gp0, gp1
+
+
+@njit(cache=True)
+def evaluate_actions(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+    """Evaluate every legal action for the player to move under bot ``policy`` (the same bot in both seats).
+
+    ``pimc`` averages exact values over ``samples`` sampled worlds; ``perfect`` solves the true position
+    (one world); ``heuristic``/``random`` sample worlds the same way and play each action out with that
+    bot for both players. ``hparams`` is one heuristic parameter row. Fills ``acts``, ``sums`` (summed
+    game points for the mover) and ``wins`` (worlds won); returns ``(n_actions, n_worlds)``.
+    """
+    if policy == PIMC:
+        return pimc_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+    player = s[R.TO_MOVE]
+    if policy == PERFECT:
+        n = perfect_values(s, stack, moves, tt, gen, acts, vals)
+        for i in range(n):
+            sums[i] = vals[i]
+            wins[i] = 1.0 if vals[i] > 0 else 0.0
+        return n, 1
+    n = legal_actions(s, acts)
+    root = acts[:n].copy()
+    for i in range(n):
+        sums[i] = 0.0
+        wins[i] = 0.0
+    seats = np.full(2, policy, dtype=np.int64)
+    seat_samples = np.full(2, samples, dtype=np.int64)
+    seat_params = np.empty((2, hparams.shape[0]), dtype=np.float64)
+    seat_params[0] = hparams
+    seat_params[1] = hparams
+    child = np.empty(R.STATE_SIZE, dtype=np.int64)
+    buf = np.empty(16, dtype=np.int64)
+    for _ in range(samples):
+        sample_world(s, player, rng, pool, world)
+        for i in range(n):
+            child[:] = world
+            apply_action(child, root[i])
+            # random and heuristic play touch only the rng and the scratch move buffer
+            play_out(child, seats, seat_samples, seat_params, rng, stack, moves, tt, gen, pool, world, buf, sums,
+                     wins, vals)
+            v = signed_result(child, player)
+            sums[i] += v
+            if v > 0:
+                wins[i] += 1.0
+    acts[:n] = root
+    return n, samples
