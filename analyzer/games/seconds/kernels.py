@@ -7,7 +7,7 @@ A deal in progress is five arrays, so that policies can copy it cheaply for play
 * ``voids`` int64[n]: per seat, bit ``s`` set once the seat failed to follow suit ``s``;
 * ``trick`` int64[n]: cards of the current trick in play order;
 * ``meta`` int64[META_SIZE]: leader, cards in the trick, trick index, trump, first broken suit,
-  trick at which trump appeared, mask of played cards, cards left in hands.
+  trick at which trump appeared, mask of played cards, cards left in hands, mask of cards still in hands.
 
 The rule readings these kernels implement are documented in ``rules.py``; ``reference.py`` is the
 plain-Python twin the tests compare against.
@@ -16,7 +16,7 @@ plain-Python twin the tests compare against.
 import numpy as np
 from numba import njit
 
-from analyzer.cards.masks import popcount
+from analyzer.games.trick import low_bit, pop
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS, TRUMP_SEED
 
 M_LEADER = 0
@@ -27,12 +27,13 @@ M_BROKEN = 4
 M_TRUMP_TRICK = 5
 M_PLAYED = 6
 M_LEFT = 7
-META_SIZE = 8
+M_IN_HANDS = 8
+META_SIZE = 9
 
 _SUIT_BITS = np.int64(0x1FFF)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suit_mask(suit):
     """Mask of the 13 cards of ``suit``."""
     return _SUIT_BITS << (13 * suit)
@@ -50,11 +51,13 @@ def start_deal(dealt, leader, hands, taken, voids, trick, meta):
     """Reset a deal state to the start of play of the hands ``dealt`` with ``leader`` to lead."""
     n = dealt.shape[0]
     left = 0
+    in_hands = np.int64(0)
     for p in range(n):
         hands[p] = dealt[p]
         voids[p] = 0
         trick[p] = -1
-        left += popcount(dealt[p])
+        left += pop(dealt[p])
+        in_hands |= dealt[p]
         for s in range(N_SUITS):
             taken[p, s] = 0
     meta[M_LEADER] = leader
@@ -65,6 +68,7 @@ def start_deal(dealt, leader, hands, taken, voids, trick, meta):
     meta[M_TRUMP_TRICK] = -1
     meta[M_PLAYED] = 0
     meta[M_LEFT] = left
+    meta[M_IN_HANDS] = in_hands
 
 
 @njit(cache=True)
@@ -77,10 +81,17 @@ def copy_state(hands, taken, voids, trick, meta, hands2, taken2, voids2, trick2,
     meta2[:] = meta
 
 
+@njit(cache=True, inline="always")
+def seat_after(seat, steps, n_players):
+    """Seat ``steps`` places clockwise from ``seat`` (``0 <= steps < n_players``), without a division."""
+    seat += steps
+    return seat - n_players if seat >= n_players else seat
+
+
 @njit(cache=True)
 def to_play(meta, n_players):
     """Seat whose turn it is."""
-    return (meta[M_LEADER] + meta[M_POS]) % n_players
+    return seat_after(meta[M_LEADER], meta[M_POS], n_players)
 
 
 @njit(cache=True)
@@ -104,7 +115,7 @@ def trump_after(card_suit, led_suit, pos, meta, variant):
     return card_suit if broken >= 0 and card_suit != broken else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beats(card, best, trump):
     """True if ``card`` beats ``best``, the card currently winning the trick."""
     card_suit = card // 13
@@ -128,7 +139,7 @@ def play_card(hands, taken, voids, trick, meta, card, variant, values):
     """Play ``card`` for the seat to play, update trump and voids, settle a complete trick."""
     n = hands.shape[0]
     pos = meta[M_POS]
-    seat = (meta[M_LEADER] + pos) % n
+    seat = seat_after(meta[M_LEADER], pos, n)
     suit = card // 13
     if pos > 0:
         led = trick[0] // 13
@@ -144,11 +155,12 @@ def play_card(hands, taken, voids, trick, meta, card, variant, values):
     bit = np.int64(1) << card
     hands[seat] &= ~bit
     meta[M_PLAYED] |= bit
+    meta[M_IN_HANDS] &= ~bit
     meta[M_LEFT] -= 1
     trick[pos] = card
     pos += 1
     if pos == n:
-        winner = (meta[M_LEADER] + winning_position(trick, n, meta[M_TRUMP])) % n
+        winner = seat_after(meta[M_LEADER], winning_position(trick, n, meta[M_TRUMP]), n)
         for i in range(n):
             taken[winner, trick[i] // 13] += values[trick[i]]
             trick[i] = -1
@@ -163,7 +175,7 @@ def nth_card(mask, k):
     """The ``k``-th lowest card (0-based) of ``mask``."""
     for _ in range(k):
         mask &= mask - 1
-    return popcount((mask & -mask) - 1)
+    return low_bit(mask)
 
 
 @njit(cache=True)

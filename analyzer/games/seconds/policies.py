@@ -31,10 +31,10 @@ sampling
 import numpy as np
 from numba import njit
 
-from analyzer.cards.masks import popcount
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
 from analyzer.games.seconds.kernels import (
+    M_IN_HANDS,
     M_LEADER,
     M_LEFT,
     M_POS,
@@ -46,11 +46,13 @@ from analyzer.games.seconds.kernels import (
     nth_card,
     play_card,
     score_deal,
+    seat_after,
     suit_mask,
     trump_after,
     winning_position,
 )
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS
+from analyzer.games.trick import low_bit, pop
 
 POLICY_NAMES = ("random", "heuristic", "sampling")
 POLICY_RANDOM = 0
@@ -114,21 +116,23 @@ def parse_policies(text: str, n_players: int) -> list[int]:
 @njit(cache=True)
 def suit_potential(taken, suit, me, add_seat, add_points, minimum, params):
     """Heuristic value of ``suit`` for ``me`` if ``add_seat`` (or nobody, -1) took ``add_points`` more."""
-    n = taken.shape[0]
     top = -1
-    max_other = -1
-    for p in range(n):
-        v = taken[p, suit] + (add_points if p == add_seat else 0)
-        if v > top:
-            top = v
-        if p != me and v > max_other:
-            max_other = v
     second = -1
-    for p in range(n):
-        v = taken[p, suit] + (add_points if p == add_seat else 0)
-        if second < v < top:
+    max_other = -1
+    mine = 0
+    for p in range(taken.shape[0]):
+        v = taken[p, suit]
+        if p == add_seat:
+            v += add_points
+        if v > top:
+            second = top
+            top = v
+        elif second < v < top:
             second = v
-    mine = taken[me, suit] + (add_points if me == add_seat else 0)
+        if p == me:
+            mine = v
+        elif v > max_other:
+            max_other = v
     value = 0.0
     if minimum == MINIMUM_PER_SUIT and mine < MINIMUM_SCORE:
         value = float(MINIMUM_SCORE)
@@ -141,14 +145,13 @@ def suit_potential(taken, suit, me, add_seat, add_points, minimum, params):
     return value
 
 
-@njit(cache=True)
-def trick_points(trick, pos, card, suit, values):
-    """Card points of ``suit`` in the first ``pos`` trick cards plus ``card``."""
-    total = values[card] if card // 13 == suit else 0
-    for i in range(pos):
-        if trick[i] // 13 == suit:
-            total += values[trick[i]]
-    return total
+@njit(cache=True, inline="always")
+def _of_suit(suit, a, b, c, d):
+    if suit == 0:
+        return a
+    if suit == 1:
+        return b
+    return c if suit == 2 else d
 
 
 @njit(cache=True)
@@ -156,36 +159,52 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
     """Card chosen by the heuristic policy for the seat to play (see the module docstring)."""
     n = hands.shape[0]
     pos = meta[M_POS]
-    seat = (meta[M_LEADER] + pos) % n
+    seat = seat_after(meta[M_LEADER], pos, n)
     hand = hands[seat]
     legal = legal_mask(hand, trick, pos)
-    led = trick[0] // 13 if pos > 0 else -1
-    unseen = 0
-    for p in range(n):
-        if p != seat:
-            unseen |= hands[p]
+    if legal & (legal - 1) == 0:
+        return low_bit(legal)
+    unseen = meta[M_IN_HANDS] & ~hand
+    trump = meta[M_TRUMP]
+    led = -1
+    best = -1
+    other = -1
+    # Points already in the trick, by suit (the candidate card is added per candidate).
+    pc = pd = ph = ps = 0
+    if pos > 0:
+        led = trick[0] // 13
+        w = winning_position(trick, pos, trump)
+        best = trick[w]
+        other = seat_after(meta[M_LEADER], w, n)
+        for i in range(pos):
+            c = trick[i]
+            v = values[c]
+            s = c // 13
+            if s == 0:
+                pc += v
+            elif s == 1:
+                pd += v
+            elif s == 2:
+                ph += v
+            else:
+                ps += v
     best_card = -1
     best_value = -1e300
     rest = legal
     while rest != 0:
-        card = popcount((rest & -rest) - 1)
+        card = low_bit(rest)
         rest &= rest - 1
         suit = card // 13
-        trump = trump_after(suit, led, pos, meta, variant)
-        if pos == 0:
-            winning = True
-            other = -1
-        else:
-            w = winning_position(trick, pos, trump)
-            winning = beats(card, trick[w], trump)
-            other = (meta[M_LEADER] + w) % n
+        new_trump = trump_after(suit, led, pos, meta, variant)
+        # A card that makes trump is the only trump in its trick, so it is winning when played.
+        winning = pos == 0 or new_trump != trump or beats(card, best, trump)
         if not winning:
             p_me = 0.0
         elif pos == n - 1:
             p_me = 1.0
         else:
             higher = suit_mask(suit) & ~((np.int64(2) << card) - 1) & unseen
-            if higher == 0 and suit == trump:
+            if higher == 0 and suit == new_trump:
                 p_me = params[P_SURE]
             elif higher == 0:
                 p_me = params[P_TOP]
@@ -193,7 +212,9 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
                 p_me = params[P_UNSURE]
         value = params[RANK_WEIGHT] * (card % 13)
         for s in range(N_SUITS):
-            points = trick_points(trick, pos, card, s, values)
+            points = _of_suit(s, pc, pd, ph, ps)
+            if s == suit:
+                points += values[card]
             if points == 0:
                 continue
             base = suit_potential(taken, s, seat, -1, 0, minimum, params)
@@ -201,8 +222,8 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
                 value += p_me * (suit_potential(taken, s, seat, seat, points, minimum, params) - base)
             else:
                 value += suit_potential(taken, s, seat, other, points, minimum, params) - base
-        if trump >= 0 and meta[M_TRUMP] < 0:
-            value += params[TRUMP_LENGTH_BONUS] * (popcount(hand & suit_mask(suit)) - 1)
+        if new_trump != trump:
+            value += params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1)
         if value > best_value:
             best_value = value
             best_card = card
@@ -212,10 +233,9 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
 @njit(cache=True)
 def choose_random(hands, trick, meta, rng):
     """A uniform legal card: index ``bounded(rng, count)`` into the legal cards, lowest id first."""
-    n = hands.shape[0]
     pos = meta[M_POS]
-    legal = legal_mask(hands[(meta[M_LEADER] + pos) % n], trick, pos)
-    return nth_card(legal, bounded(rng, popcount(legal)))
+    legal = legal_mask(hands[seat_after(meta[M_LEADER], pos, hands.shape[0])], trick, pos)
+    return nth_card(legal, bounded(rng, pop(legal)))
 
 
 @njit(cache=True)
@@ -232,7 +252,7 @@ def sample_world(hands, voids, seat, rng, params, world, cards, need):
     count = 0
     rest = unseen
     while rest != 0:
-        cards[count] = popcount((rest & -rest) - 1)
+        cards[count] = low_bit(rest)
         rest &= rest - 1
         count += 1
     max_tries = int(params[MAX_TRIES])
@@ -245,7 +265,7 @@ def sample_world(hands, voids, seat, rng, params, world, cards, need):
             cards[j] = tmp
         for p in range(n):
             world[p] = hands[p] if p == seat else 0
-            need[p] = 0 if p == seat else popcount(hands[p])
+            need[p] = 0 if p == seat else pop(hands[p])
         ok = True
         for eligible_count in range(n):
             for i in range(count):
@@ -282,9 +302,9 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
     """Card chosen by the sampling policy for the seat to play (see the module docstring)."""
     n = hands.shape[0]
     pos = meta[M_POS]
-    seat = (meta[M_LEADER] + pos) % n
+    seat = seat_after(meta[M_LEADER], pos, n)
     legal = legal_mask(hands[seat], trick, pos)
-    n_legal = popcount(legal)
+    n_legal = pop(legal)
     if n_legal == 1:
         return nth_card(legal, 0)
     totals = np.zeros(n_legal, np.float64)
