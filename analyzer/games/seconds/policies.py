@@ -31,6 +31,8 @@ sampling
 import numpy as np
 from numba import njit
 
+from analyzer.cards.masks import lowest_bit_index as low_bit
+from analyzer.cards.masks import popcount as pop
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
 from analyzer.games.seconds.kernels import (
@@ -52,7 +54,6 @@ from analyzer.games.seconds.kernels import (
     winning_position,
 )
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS
-from analyzer.games.trick import low_bit, pop
 
 POLICY_NAMES = ("random", "heuristic", "sampling")
 POLICY_RANDOM = 0
