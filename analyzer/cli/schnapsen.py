@@ -1,0 +1,138 @@
+"""``analyzer schnapsen ...``: Bummerl matches between bots, closing odds, and advice for one position."""
+
+import json
+import time
+from typing import Annotated
+
+import pandas as pd
+import typer
+
+from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Seed, Workers, out_dir_or_default
+from analyzer.errors import InputError
+from analyzer.experiments.runner import run_chunks
+from analyzer.games.schnapsen import charts
+from analyzer.games.schnapsen.experiments import (advise as advise_position, closing_task, match_task, parse_bot,
+                                                  summarize_closing, summarize_matches)
+from analyzer.games.schnapsen.play import POLICIES
+from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
+from analyzer.games.schnapsen.state import SchnapsenState
+from analyzer.reports.store import RunStore
+
+app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, closing odds, advice.",
+                  no_args_is_help=True)
+
+BOT_HELP = f"{', '.join(POLICIES)} (pimc:N for N samples; perfect sees every card)"
+Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
+                                      help="Sampled worlds for pimc (and for rollout evaluation).")]
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    return json.loads(frame.to_json(orient="records"))
+
+
+def _print_tables(tables: dict[str, pd.DataFrame]) -> None:
+    for name, table in tables.items():
+        typer.echo(f"{name}:\n{table.to_string(index=False, float_format=lambda v: f'{v:.3f}')}\n")
+
+
+@app.command()
+def match(
+    workers: Workers,
+    bots: Annotated[tuple[str, str], typer.Option("--bots", help=f"The two bots A B: {BOT_HELP}.")]
+    = ("heuristic", "random"),
+    matches: Annotated[int, typer.Option("--matches", "-n", min=1, help="Match pairs (each played with seats swapped).")]
+    = 100,
+    samples: Samples = DEFAULT_SAMPLES,
+    seed: Seed = 0,
+    chunk_size: ChunkSize = 10,
+    out: OutDir = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Bummerl matches A against B; every match is replayed on the same deals with the seats swapped.
+
+    Reports A's match win rate with a 95% Wilson interval, game points per deal, and paired differences
+    (per pair of matches on the same deals).
+    """
+    a, b = (parse_bot(x, samples) for x in bots)
+    params = {"a": a.as_dict(), "b": b.as_dict()}
+    started = time.perf_counter()
+    chunks = run_chunks(match_task, params, matches, seed=seed, chunk_size=chunk_size, workers=workers,
+                        description="schnapsen matches")
+    elapsed = time.perf_counter() - started
+    rows = pd.concat(chunks, ignore_index=True)
+    summary = summarize_matches(rows, a.label, b.label)
+    store = RunStore(out_dir_or_default(out, "schnapsen-match"))
+    store.write_table("matches", rows)
+    for name, table in summary.items():
+        store.write_csv(f"summary_{name}", table)
+    store.write_manifest({"command": "schnapsen match", "seed": seed, "chunk_size": chunk_size, "matches": matches,
+                          "bots": params, "rules": "RULES.md section 2",
+                          "timings": {"simulate_seconds": round(elapsed, 3)}})
+    if json_out:
+        typer.echo(json.dumps({"out": str(store.root), **{k: _records(v) for k, v in summary.items()}}))
+        return
+    _print_tables(summary)
+    typer.echo(f"written to {store.root}")
+
+
+@app.command()
+def closing(
+    workers: Workers,
+    deals: Annotated[int, typer.Option("--deals", "-n", min=1, help="Deals to play and examine.")] = 100,
+    bot: Annotated[str, typer.Option("--bot", help=f"Bot that plays and evaluates: {BOT_HELP}.")] = "pimc",
+    samples: Samples = DEFAULT_SAMPLES,
+    seed: Seed = 0,
+    chunk_size: ChunkSize = 10,
+    out: OutDir = None,
+    json_out: JsonOut = False,
+) -> None:
+    """At every position where closing is legal: "close now" against "play on" on the same sampled worlds.
+
+    Tables by stock size, own points, opponent points, trumps and high trumps held; heatmaps of closing
+    success and of the gain from closing, and a "close when" decision map.
+    """
+    chosen = parse_bot(bot, samples)
+    params = {"bot": chosen.as_dict()}
+    started = time.perf_counter()
+    chunks = run_chunks(closing_task, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
+                        description="schnapsen closing")
+    elapsed = time.perf_counter() - started
+    rows = pd.concat(chunks, ignore_index=True)
+    if rows.empty:
+        raise InputError("no position with a legal closing was reached; play more deals")
+    summary = summarize_closing(rows)
+    store = RunStore(out_dir_or_default(out, "schnapsen-closing"))
+    store.write_table("closing_positions", rows)
+    store.write_csv("summary_closing", summary)
+    store.save_figure(charts.success_heatmap(rows, chosen.label), "closing_success")
+    store.save_figure(charts.gain_heatmap(rows, chosen.label), "closing_gain")
+    store.save_figure(charts.close_when_map(rows, chosen.label), "close_when")
+    store.write_manifest({"command": "schnapsen closing", "seed": seed, "chunk_size": chunk_size, "deals": deals,
+                          "bot": params["bot"], "positions": len(rows), "rules": "RULES.md section 2",
+                          "timings": {"simulate_seconds": round(elapsed, 3)}})
+    if json_out:
+        typer.echo(json.dumps({"out": str(store.root), "positions": len(rows), "summary": _records(summary)}))
+        return
+    _print_tables({"closing": summary})
+    typer.echo(f"written to {store.root}")
+
+
+@app.command()
+def advise(
+    state: Annotated[str, typer.Argument(help="Position in Schnapsen state notation, e.g. 'hand0=SA ST SK HQ CJ; "
+                                              "hand1=...; stock=...; leader=0' (see the state module).")],
+    bot: Annotated[str, typer.Option("--bot", help=f"Bot whose evaluation is used: {BOT_HELP}.")] = "pimc",
+    samples: Samples = 50,
+    seed: Seed = 0,
+    json_out: JsonOut = False,
+) -> None:
+    """Every legal action of one position (cards, marriages, exchange, close) with expected game points
+    and win probability for the player to move."""
+    position = SchnapsenState.from_text(state)
+    chosen = parse_bot(bot, samples)
+    table = advise_position(position, chosen, seed)
+    if json_out:
+        typer.echo(json.dumps({"player": position.to_move, "bot": chosen.label, "actions": _records(table)}))
+        return
+    typer.echo(f"player {position.to_move} to move, bot {chosen.label}:")
+    typer.echo(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

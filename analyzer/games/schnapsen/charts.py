@@ -1,0 +1,61 @@
+"""Figures of the Schnapsen closing experiment: success and gain heatmaps, and a "close when" map."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analyzer.games.schnapsen.experiments import POINT_LABELS, bin_points  # noqa: E402
+
+
+def _grid(rows: pd.DataFrame, index: str, columns: str, value: str, col_values) -> tuple[np.ndarray, np.ndarray]:
+    frame = rows.assign(own_points_bin=bin_points(rows["own_points"]))
+    table = frame.pivot_table(index=index, columns=columns, values=value, aggfunc="mean", observed=False)
+    counts = frame.pivot_table(index=index, columns=columns, values=value, aggfunc="size", observed=False)
+    table = table.reindex(index=POINT_LABELS, columns=col_values)
+    counts = counts.reindex(index=POINT_LABELS, columns=col_values).fillna(0)
+    return table.to_numpy(dtype=float), counts.to_numpy(dtype=float)
+
+
+def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto", origin="lower")
+    for i in range(grid.shape[0]):
+        for j in range(grid.shape[1]):
+            if counts[i, j] > 0 and np.isfinite(grid[i, j]):
+                ax.text(j, i, f"{fmt(grid[i, j])}\nn={int(counts[i, j])}", ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(col_values)), [str(v) for v in col_values])
+    ax.set_yticks(range(len(POINT_LABELS)), POINT_LABELS)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("own counted points when closing")
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax)
+    return fig
+
+
+def success_heatmap(rows: pd.DataFrame, bot: str) -> plt.Figure:
+    """Probability that closing wins the deal, by stock size and own points."""
+    stocks = [10, 8, 6, 4, 2]
+    grid, counts = _grid(rows, "own_points_bin", "stock_size", "close_win", stocks)
+    return _heatmap(grid, counts, stocks, "cards in stock", f"Closing: probability of winning the deal ({bot})",
+                    "viridis", 0.0, 1.0, lambda v: f"{v:.2f}")
+
+
+def gain_heatmap(rows: pd.DataFrame, bot: str) -> plt.Figure:
+    """Expected game points of closing minus playing on, by stock size and own points."""
+    stocks = [10, 8, 6, 4, 2]
+    grid, counts = _grid(rows, "own_points_bin", "stock_size", "gain", stocks)
+    return _heatmap(grid, counts, stocks, "cards in stock", f"Gain from closing, game points ({bot})",
+                    "RdBu", -3.0, 3.0, lambda v: f"{v:+.2f}")
+
+
+def close_when_map(rows: pd.DataFrame, bot: str) -> plt.Figure:
+    """Decision map: share of positions where closing beats playing on, by own points and trumps held."""
+    trumps = [0, 1, 2, 3, 4, 5]
+    grid, counts = _grid(rows.assign(better=(rows["gain"] > 0).astype(float)), "own_points_bin", "trumps_held",
+                         "better", trumps)
+    return _heatmap(grid, counts, trumps, "trumps held",
+                    f"Close when: share of positions where closing is better ({bot})", "PiYG", 0.0, 1.0,
+                    lambda v: ("close " if v > 0.5 else "play ") + f"{v:.2f}")
