@@ -15,11 +15,13 @@ from analyzer.games.rikken.bidding import (
     choose_trump,
     choose_trump_batch,
     estimated_tricks,
+    fourth_ace_holder,
     hand_features,
     is_legal_bid,
     liabilities,
     playable_contracts,
     qualifying_contracts,
+    troela_batch,
     troela_trump,
 )
 from analyzer.games.rikken.rules import LEVEL, NO_TRUMP
@@ -162,3 +164,34 @@ def test_policy_bids_are_legal(perm, standing, first_turn):
 def test_batch_trump_equals_single(perms):
     hands = np.array([sum(1 << c for c in perm[:13]) for perm in perms], dtype=np.int64)
     assert choose_trump_batch(hands).tolist() == [choose_trump(int(h)) for h in hands]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.permutations(range(52)), st.integers(0, 3)), min_size=1, max_size=20))
+def test_batch_trump_with_exclusion_equals_single(rows):
+    hands = np.array([sum(1 << c for c in perm[:13]) for perm, _x in rows], dtype=np.int64)
+    excluded = np.array([x for _p, x in rows], dtype=np.int64)
+    expected = [choose_trump(int(h), int(x)) for h, x in zip(hands, excluded)]
+    assert choose_trump_batch(hands, excluded).tolist() == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.permutations(range(52)), st.integers(0, 3), st.integers(0, 3))
+def test_troela_batch_equals_single(perm, missing_suit, bidder):
+    # Give the bidder the three aces other than ``missing_suit`` plus ten random cards; deal the rest.
+    aces = [s * 13 + 12 for s in range(4) if s != missing_suit]
+    rest = [c for c in perm if c not in aces]
+    bidder_cards = aces + [c for c in rest if c != missing_suit * 13 + 12][:10]
+    others = [c for c in rest if c not in bidder_cards]
+    hands = [sum(1 << c for c in others[13 * i:13 * i + 13]) for i in range(3)]
+    hands.insert(bidder, sum(1 << c for c in bidder_cards))
+    deal = np.array(hands, dtype=np.int64)
+    partner, trump = troela_batch(deal[None, :], np.array([bidder]))
+    assert partner[0] == fourth_ace_holder(deal, bidder)
+    assert trump[0] == troela_trump(int(deal[partner[0]]))
+
+
+def test_troela_batch_needs_three_aces():
+    deal = parse_deal("N:A432.A32.32.5432 KQ5.KQ54.AK54.76 876.76.QJ76.AKQ8 JT9.JT98.T98.JT9")
+    with pytest.raises(InputError):
+        troela_batch(deal[None, :], np.array([0]))

@@ -105,13 +105,40 @@ def choose_trump(hand: int, excluded: int = -1) -> int:
     return max((s for s in range(N_SUITS) if s != excluded), key=key)
 
 
-def choose_trump_batch(hands: np.ndarray) -> np.ndarray:
-    """Vectorised ``choose_trump`` (no excluded suit): ``int64[n]`` trump of each of ``int64[n]`` hands."""
+def choose_trump_batch(hands: np.ndarray, excluded: np.ndarray | None = None) -> np.ndarray:
+    """Vectorised ``choose_trump``: ``int64[n]`` trump of each of ``int64[n]`` hands.
+
+    Parameters
+    ----------
+    hands : int64[n]
+    excluded : int64[n], optional
+        Suit each hand may not name (-1 for none), as in ``choose_trump``.
+    """
     hands = np.asarray(hands, dtype=np.int64)
+    suits = np.arange(N_SUITS)[None, :]
     lengths = popcounts(hands[:, None] & SUIT_MASKS[None, :])
     # Length, then points (< 100), then the higher suit, packed into one key.
-    key = lengths * 1_000 + suit_points_batch(hands) * 10 + np.arange(N_SUITS)[None, :]
+    key = lengths * 1_000 + suit_points_batch(hands) * 10 + suits
+    if excluded is not None:
+        key = np.where(suits == np.asarray(excluded, dtype=np.int64)[:, None], -1, key)
     return np.argmax(key, axis=1).astype(np.int64)
+
+
+def troela_batch(deals: np.ndarray, bidders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised Troela setup: (partner seat, trump he names) for each row of ``deals`` (``int64[n, 4]``).
+
+    Each ``bidders[i]`` must hold exactly three aces; the partner holds the fourth and names his best
+    suit other than that ace's suit (``troela_trump``).
+    """
+    deals = np.asarray(deals, dtype=np.int64)
+    rows = np.arange(len(deals))
+    bidder_hands = deals[rows, np.asarray(bidders, dtype=np.int64)]
+    aces = np.stack([bidder_hands >> card_id(s, ACE) & 1 for s in range(N_SUITS)], axis=1)
+    if np.any(aces.sum(axis=1) != 3):
+        raise InputError("every Troela bidder must hold exactly three aces")
+    ace_suit = np.argmin(aces, axis=1)
+    partner = np.argmax(deals >> (ace_suit * N_RANKS + ACE)[:, None] & 1, axis=1)
+    return partner.astype(np.int64), choose_trump_batch(deals[rows, partner], excluded=ace_suit)
 
 
 def estimated_tricks(hand: int, trump: int, params: BiddingParams = DEFAULT_PARAMS) -> float:
