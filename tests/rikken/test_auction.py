@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import parse_deal
 from analyzer.errors import InputError
-from analyzer.games.rikken.auction import run_auction, setup_round
+from analyzer.games.rikken.auction import auction_batch, run_auction, setup_round
 from analyzer.games.rikken.bidding import PASS
 from analyzer.games.rikken.rules import JOINABLE_LEVELS, LEVEL, NO_TRUMP
 from analyzer.games.rikken.rules import Contract as K
@@ -187,3 +187,19 @@ def test_bad_tables_raise_input_error():
         run_auction(PLAIN, 4)
     with pytest.raises(InputError):
         setup_round(PLAIN, W, [K.RIK, NONE, NONE])
+
+
+def test_auction_batch_equals_one_by_one():
+    deals = np.stack([PLAIN, TROELA_DEAL, parse_deal(
+        "N:AK2.AK32.AK2.AK2 543.Q54.Q54.7654 876.876.J876.QJ8 QJT9.JT9.T93.T93")])
+    dealers = np.array([W, N, E])
+    batch = auction_batch(deals, dealers)
+    for i, deal in enumerate(deals):
+        result = run_auction(deal, int(dealers[i]))
+        assert list(batch["contract_of"][i]) == list(result.contract_of)
+        assert (batch["level"][i], batch["passed_out"][i]) == (result.level, result.passed_out)
+        setup = setup_round(deal, int(dealers[i]), result.contract_of)
+        got = tuple(int(batch[k][i]) for k in ("leader", "partner", "trump", "called_card", "blind"))
+        assert got == (setup.leader, setup.partner, setup.trump, setup.called_card, int(setup.blind))
+    # The second deal is opened by N with his obligatory Troela.
+    assert batch["contract_of"][1][N] == K.TROELA

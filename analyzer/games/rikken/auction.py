@@ -183,3 +183,38 @@ def setup_round(hands, dealer: int, contract_of, params: BiddingParams = DEFAULT
     elif SIDE[contract] == Side.TROELA:
         partner = fourth_ace_holder(hands, bidder)
     return RoundSetup(hands, (dealer + 1) % N_SEATS, tuple(int(c) for c in contract_of), partner, trump, called, blind)
+
+
+def auction_batch(deals, dealers, params: BiddingParams = DEFAULT_PARAMS) -> dict[str, np.ndarray]:
+    """Auction and round setup for many deals, as arrays shaped for ``kernels.playout_batch``.
+
+    Parameters
+    ----------
+    deals : int64[n, 4]
+        Hand masks per deal and seat.
+    dealers : int64[n]
+        Dealer seat of each deal.
+    params : BiddingParams
+
+    Returns
+    -------
+    dict of numpy arrays
+        ``contract_of`` int64[n, 4], ``level``, ``passed_out`` (bool), ``leader``, ``partner``, ``trump``,
+        ``called_card``, ``blind`` (int64[n] each). Passed-out rows have no declarer, partner or call and
+        trump 4; leave them out of play-outs.
+    """
+    deals = np.asarray(deals, dtype=np.int64)
+    n = len(deals)
+    out = {"contract_of": np.full((n, N_SEATS), -1, dtype=np.int64), "level": np.zeros(n, dtype=np.int64),
+           "passed_out": np.zeros(n, dtype=bool), "leader": (np.asarray(dealers, dtype=np.int64) + 1) % N_SEATS,
+           "partner": np.full(n, -1, dtype=np.int64), "trump": np.full(n, NO_TRUMP, dtype=np.int64),
+           "called_card": np.full(n, -1, dtype=np.int64), "blind": np.zeros(n, dtype=np.int64)}
+    for i in range(n):
+        result = run_auction(deals[i], int(dealers[i]), params)
+        out["contract_of"][i] = result.contract_of
+        out["level"][i], out["passed_out"][i] = result.level, result.passed_out
+        if not result.passed_out:
+            setup = setup_round(deals[i], int(dealers[i]), result.contract_of, params)
+            out["partner"][i], out["trump"][i] = setup.partner, setup.trump
+            out["called_card"][i], out["blind"][i] = setup.called_card, int(setup.blind)
+    return out
