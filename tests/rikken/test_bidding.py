@@ -195,3 +195,16 @@ def test_troela_batch_needs_three_aces():
     deal = parse_deal("N:A432.A32.32.5432 KQ5.KQ54.AK54.76 876.76.QJ76.AKQ8 JT9.JT98.T98.JT9")
     with pytest.raises(InputError):
         troela_batch(deal[None, :], np.array([0]))
+
+
+def test_loser_free_hand_reaches_thirteen_alone_despite_the_margin():
+    # Spades AKQJT98 (7 trumps, no loser), hearts AKQ, diamonds AKQ: 7 + 3 + 3 = 13 estimated tricks.
+    hand = parse_hand("AKQJT98.AKQ.AKQ.")
+    assert estimated_tricks(hand, S) == 13.0
+    assert {K.ALONE_12, K.ALONE_13, K.OPEN_ALONE_13} <= set(qualifying_contracts(hand))
+    # Open 13 Alone pays 20, the most of all: bid it at once.
+    assert bid_for(hand, 0, False) == K.OPEN_ALONE_13
+    # With six trumps it is not shown: 13 Alone (15) instead.
+    six = parse_hand("AKQJT9.AKQ.AKQ.A")
+    assert estimated_tricks(six, S) == 13.0
+    assert bid_for(six, 0, False) == K.ALONE_13

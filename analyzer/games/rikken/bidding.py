@@ -20,6 +20,7 @@ from analyzer.games.rikken.rules import BASE_POINTS, JOINABLE_LEVELS, LEVEL, NO_
 from analyzer.games.rikken.rules import Contract as K
 
 PASS = -1
+N_TRICKS = 13
 HEARTS = 2
 ALONE_TRICK_CONTRACTS = (K.ALONE_8, K.ALONE_9, K.ALONE_10, K.ALONE_11, K.ALONE_12, K.ALONE_13, K.OPEN_ALONE_13)
 NO_TRUMP_CONTRACTS = (K.MISERY, K.ONE_ALONE, K.OPEN_MISERY, K.OPEN_ONE_ALONE, K.OPEN_MISERY_ALL, K.OPEN_ONE_ALONE_ALL)
@@ -36,7 +37,7 @@ class BiddingParams:
     rik_min_trumps : int
         Trumps needed for Rik (with the chosen trump) and Rik Beter (hearts).
     alone_margin : float
-        Estimated tricks needed above a k-Alone target to bid it.
+        Estimated tricks needed above a k-Alone target to bid it (capped at 13).
     side_length_value : float
         Winners credited for each side-suit card beyond the third.
     open_13_min_trumps : int
@@ -207,7 +208,8 @@ def qualifying_contracts(hand: int, params: BiddingParams = DEFAULT_PARAMS) -> l
                 and estimated_tricks(hand, rik_trump, params) >= params.rik_min_tricks):
             qualifying.append(contract)
     for contract in ALONE_TRICK_CONTRACTS:
-        if est >= TARGET[contract] + params.alone_margin:
+        # The margin cannot ask for more than all 13 tricks: a loser-free hand may bid 12 and 13 Alone.
+        if est >= min(TARGET[contract] + params.alone_margin, N_TRICKS):
             qualifying.append(contract)
     if K.OPEN_ALONE_13 in qualifying and len(suit_ranks(hand, trump)) < params.open_13_min_trumps:
         qualifying.remove(K.OPEN_ALONE_13)
