@@ -16,7 +16,7 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import apply_action, deal_into, random_action, shuffle_deck
 from analyzer.games.schnapsen.play import (HEURISTIC, PERFECT, PIMC, POLICIES, RANDOM, PlayWorkspace,
-                                           evaluate_actions, play_match)
+                                           evaluate_actions, play_deals, play_match)
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval, paired_difference, wilson_interval
@@ -127,6 +127,25 @@ def summarize_matches(rows: pd.DataFrame, label_a: str, label_b: str) -> dict[st
     by_seat = by_seat.reset_index()
     by_seat["a_win_rate"] = by_seat["a_wins"] / by_seat["matches"]
     return {"overall": overall, "paired": pd.DataFrame(diffs), "by_seat": by_seat}
+
+
+def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
+    """Play ``n_deals`` random deals twice, A in seat 0 then in seat 1, on the same cards.
+
+    Returns one row per deal with A's signed game points in each seating (``a_seat0``, ``a_seat1``) and
+    their mean ``a_gp`` (B's result is its negative: every deal has one winner).
+    """
+    ws = PlayWorkspace()
+    deal_ss, bot_ss = np.random.SeedSequence(seed).spawn(2)
+    out = np.zeros((n_deals, 6), dtype=np.int64)
+    results = []
+    for seats in ([a, b], [b, a]):
+        policy, samples, hparams = _seat_arrays(seats)
+        play_deals(n_deals, policy, samples, hparams, state_from_seed(deal_ss), state_from_seed(bot_ss), out,
+                   *ws.args())
+        results.append(np.where(out[:, 0] == 0, out[:, 1], -out[:, 1]))
+    a0, a1 = results[0], -results[1]
+    return pd.DataFrame({"deal": np.arange(n_deals), "a_seat0": a0, "a_seat1": a1, "a_gp": (a0 + a1) / 2})
 
 
 # ---------------------------------------------------------------------------------------- closing

@@ -1,0 +1,61 @@
+"""CLI behaviour: outputs written, JSON parses, bad input is an InputError, results independent of workers."""
+
+import json
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from analyzer.cli.schnapsen import app
+from analyzer.errors import InputError
+
+runner = CliRunner()
+FRESH = "hand0=HJ SA SK SQ CJ; hand1=DA DT DK DQ DJ; stock=CQ CK CT CA HQ HK HT ST SJ HA; leader=0"
+
+
+def invoke(args):
+    result = runner.invoke(app, args)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_match_outputs_and_worker_independence(tmp_path):
+    base = ["match", "--bots", "heuristic", "random", "--matches", "4", "--chunk-size", "2", "--seed", "3", "--json"]
+    one = json.loads(invoke(base + ["--workers", "1", "--out", str(tmp_path / "a")]))
+    two = json.loads(invoke(base + ["--workers", "2", "--out", str(tmp_path / "b")]))
+    assert one["overall"] == two["overall"] and one["paired"] == two["paired"]
+    rows = pd.read_parquet(tmp_path / "a" / "matches.parquet")
+    assert len(rows) == 8 and set(rows["a_seat"]) == {0, 1}
+    assert (rows[["gp_a", "gp_b"]].max(axis=1) >= 7).all()  # every match ends with a winner at 0
+    assert (tmp_path / "a" / "manifest.json").exists()
+
+
+def test_closing_writes_tables_and_charts(tmp_path):
+    out = json.loads(invoke(["closing", "--deals", "3", "--bot", "heuristic", "--samples", "4", "--workers", "1",
+                             "--out", str(tmp_path), "--json"]))
+    assert out["positions"] > 0
+    rows = pd.read_parquet(tmp_path / "closing_positions.parquet")
+    assert ((rows["close_win"] >= 0) & (rows["close_win"] <= 1)).all()
+    assert (rows["stock_size"] >= 2).all()
+    for stem in ("closing_success", "closing_gain", "close_when"):
+        assert (tmp_path / f"{stem}.png").exists()
+
+
+def test_advise_lists_every_legal_action():
+    out = json.loads(invoke(["advise", FRESH, "--bot", "perfect", "--json"]))
+    names = {row["action"] for row in out["actions"]}
+    # five cards, both marriage leads in spades, the exchange (HJ) and closing
+    assert names == {"HJ", "SA", "SK", "SQ", "CJ", "SK+marriage", "SQ+marriage", "exchange", "close"}
+    assert all(row["win_probability"] in (0.0, 1.0) for row in out["actions"])  # one known world
+
+
+@pytest.mark.parametrize("args", [
+    ["advise", "hand0=SA; hand1=SK"],
+    ["advise", FRESH, "--bot", "oracle"],
+    ["match", "--bots", "heuristic", "pimc:x", "--matches", "1", "--workers", "1"],
+])
+def test_bad_input_is_an_input_error(args):
+    with pytest.raises(InputError):
+        invoke(args)
