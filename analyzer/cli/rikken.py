@@ -1,18 +1,45 @@
-"""``analyzer rikken ...``: deals, bid-success experiments, full rounds, double-dummy tables."""
+"""``analyzer rikken ...``: deals, bid-success experiments, full rounds."""
 
 import json
+import sys
+import time
+from enum import Enum
 from typing import Annotated
 
+import pandas as pd
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.pbn import format_deal
 from analyzer.cli.deal_constraints import build_constraints
-from analyzer.cli.options import JsonOut, Seed
+from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, out_dir_or_default
+from analyzer.experiments.rikken_bids import bids_chunk
+from analyzer.experiments.rikken_rounds import play_chunk
+from analyzer.experiments.runner import run_chunks
+from analyzer.reports import rikken_charts, rikken_play_summary, rikken_summary
+from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
 
-SeatValues = Annotated[list[str] | None, typer.Option(show_default=False)]
+
+class Policy(str, Enum):
+    """Card-play policies available to Rikken experiments."""
+
+    heuristic = "heuristic"
+    random = "random"
+
+
+class Dealing(str, Enum):
+    """Dealing models (RULES.md: ``random`` uniform deals, ``packets`` traditional gather-cut-deal)."""
+
+    random = "random"
+    packets = "packets"
+
+
+PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of all four seats.")]
+DealingOption = Annotated[Dealing, typer.Option("--dealing", help="Dealing model.")]
 
 
 @app.command()
@@ -37,3 +64,117 @@ def deal(
         typer.echo(json.dumps({"seed": seed, "deals": lines}))
     else:
         typer.echo("\n".join(lines))
+
+
+def _start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -> RunStore:
+    store = RunStore(out_dir_or_default(out, experiment))
+    store.write_manifest({"experiment": experiment, "command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed,
+                          "chunk_size": chunk_size, "params": params,
+                          "rules": {"game": "rikken", "dealing": params["dealing"], "scoring": ["points", "money"]}})
+    return store
+
+
+@app.command()
+def bids(
+    deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals; every seat's hand is evaluated.")],
+    workers: Workers,
+    policy: PolicyOption = Policy.heuristic,
+    dealing: DealingOption = Dealing.random,
+    seed: Seed = 0,
+    scheduler: Scheduler = None,
+    chunk_size: ChunkSize = 20_000,
+    out: OutDir = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Every contract every hand could declare, played out: success rates, scores, charts."""
+    params = {"policy": policy.value, "dealing": dealing.value}
+    store = _start_run("rikken-bids", out, params, seed, chunk_size)
+    started = time.time()
+    chunks = run_chunks(bids_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
+                        description="rikken bids", store=store, backend=scheduler)
+    played = time.time()
+    table = pd.concat(chunks, ignore_index=True)
+    summary = rikken_summary.summarize_bids(table)
+    best = rikken_summary.best_contracts(table)
+    store.write_table("hands", table)
+    store.write_csv("summary", summary)
+    store.write_csv("bidding_chart", best)
+    store.save_figure(rikken_charts.success_by_trumps_and_hcp(table), "success_by_trumps_hcp")
+    store.save_figure(rikken_charts.low_contract_success(table), "misery_one_alone_by_low_cards")
+    store.save_figure(rikken_charts.bidding_chart(best), "bidding_chart")
+    finished = time.time()
+    store.write_manifest({"hands": len(table), "timings": {"play_seconds": round(played - started, 3),
+                                                            "summary_seconds": round(finished - played, 3)}})
+    overall = summary[summary["feature"] == "all"].drop(columns=["feature", "bin"])
+    shown = pd.DataFrame({
+        "contract": overall["contract"], "hands": overall["n"],
+        "made %": [f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+                   for r, lo, hi in zip(overall["rate"], overall["rate_lo"], overall["rate_hi"])],
+        "money/hand": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+                       for m, lo, hi in zip(overall["mean_score"], overall["score_lo"], overall["score_hi"])],
+        "points/hand": overall["mean_points"].round(3)})
+    _report(overall, shown, store, json_out, f"Rikken bids: {deals:,} deals, {len(table):,} hands, policy {policy.value}, "
+                                      f"dealing {dealing.value} (rates with 95% Wilson intervals)")
+
+
+@app.command()
+def play(
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Number of full rounds.")],
+    workers: Workers,
+    policy: PolicyOption = Policy.heuristic,
+    dealing: DealingOption = Dealing.random,
+    seed: Seed = 0,
+    scheduler: Scheduler = None,
+    chunk_size: ChunkSize = 20_000,
+    out: OutDir = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Full rounds: auction, calls, play and scoring in both modes."""
+    params = {"policy": policy.value, "dealing": dealing.value}
+    store = _start_run("rikken-play", out, params, seed, chunk_size)
+    started = time.time()
+    chunks = run_chunks(play_chunk, params, rounds, seed=seed, chunk_size=chunk_size, workers=workers,
+                        description="rikken rounds", store=store, backend=scheduler)
+    table = pd.concat(chunks, ignore_index=True)
+    contracts = rikken_play_summary.contract_summary(table)
+    seats = rikken_play_summary.seat_summary(table)
+    store.write_table("rounds", table)
+    store.write_csv("summary", contracts)
+    store.write_csv("seats", seats)
+    store.save_figure(rikken_play_summary.play_chart(contracts, seats), "contracts_and_scores")
+    store.write_manifest({"rounds": len(table), "timings": {"seconds": round(time.time() - started, 3)}})
+    if json_out:
+        typer.echo(json.dumps({"run_dir": str(store.root), "contracts": contracts.to_dict(orient="records"),
+                               "seats": seats.to_dict(orient="records")}, default=float))
+        return
+    _print_table(contracts, f"Rikken rounds: {rounds:,}, policy {policy.value}, dealing {dealing.value}")
+    _print_table(seats, "Mean score per round by seat (95% intervals)")
+    typer.echo(f"results in {store.root}")
+
+
+def _report(table: pd.DataFrame, shown: pd.DataFrame, store: RunStore, json_out: bool, title: str) -> None:
+    if json_out:
+        typer.echo(json.dumps({"run_dir": str(store.root), "contracts": table.to_dict(orient="records")},
+                              default=float))
+        return
+    _print_table(shown, title)
+    typer.echo(f"results in {store.root}")
+
+
+def _print_table(frame: pd.DataFrame, title: str) -> None:
+    table = Table(title=title)
+    for column in frame.columns:
+        table.add_column(column, justify="left" if frame[column].dtype == object else "right")
+    for row in frame.itertuples(index=False):
+        table.add_row(*[_cell(v) for v in row])
+    console = Console()
+    console.width = max(console.width, 110)
+    console.print(table)
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)

@@ -57,10 +57,15 @@ class RunStore:
         return path
 
     def write_manifest(self, manifest: dict) -> Path:
-        """Write ``manifest.json``, adding the version and platform so a run can be reproduced."""
-        content = {"analyzer_version": __version__, "python": sys.version.split()[0],
-                   "platform": platform.platform(), **manifest}
+        """Merge ``manifest`` into ``manifest.json`` (keys already there, such as the run status, are
+        kept unless given again), adding the version and platform so a run can be reproduced."""
         path = self.root / "manifest.json"
+        try:
+            existing = json.loads(path.read_text()) if path.is_file() else {}
+        except json.JSONDecodeError:
+            existing = {}
+        content = {**existing, "analyzer_version": __version__, "python": sys.version.split()[0],
+                   "platform": platform.platform(), **manifest}
         atomic_write(path, lambda p: p.write_text(json.dumps(content, indent=2, default=str) + "\n"))
         return path
 

@@ -1,0 +1,178 @@
+"""The bid-success experiment: every contract every hand could declare, played out on the same deals.
+
+For each deal, each seat's hand is set up for every contract it could declare (trump contracts with
+the trump the bidding policy would name and the card it would call; Troela only with three aces) and
+the round is played out by the chosen policy. Contracts whose play cannot differ are played once:
+8 to 13 Alone share trump, side and exposure, and no policy here reads the trick target, so one
+play-out of "alone with this trump" settles all six (their rows are therefore paired by construction).
+"""
+
+import numpy as np
+import pandas as pd
+
+from analyzer.cards.dealing import ACE_MASK, deal_random
+from analyzer.cards.masks import popcounts
+from analyzer.cards.rng import state_from_seed
+from analyzer.games.rikken import rules
+from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, fourth_ace_holder, troela_trump
+from analyzer.games.rikken.calling import choose_call_batch
+from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
+from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.kernels import POLICY_IDS, playout_batch
+from analyzer.games.rikken.rules import Contract as K
+from analyzer.games.rikken.rules import ScoringMode
+from analyzer.games.rikken.scoring import score_rounds
+from analyzer.experiments.rikken_rounds import packet_deals
+from analyzer.reports.rikken_summary import NOT_PLAYABLE
+
+# Contracts played out once per hand; each other contract copies the play of its representative.
+SHARED_PLAY = {K.ALONE_9: K.ALONE_8, K.ALONE_10: K.ALONE_8, K.ALONE_11: K.ALONE_8, K.ALONE_12: K.ALONE_8,
+               K.ALONE_13: K.ALONE_8}
+PLAYED = [c for c in K if c not in SHARED_PLAY]
+
+
+def _holder_of(deals: np.ndarray, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """Seat holding ``card[i]`` in deal ``rows[i]`` (-1 where ``card`` is -1)."""
+    holds = (deals[rows] >> np.maximum(card, 0)[:, None]) & 1
+    return np.where(card >= 0, np.argmax(holds, axis=1), -1)
+
+
+def build_setups(deals: np.ndarray, leader: np.ndarray) -> dict[str, np.ndarray]:
+    """Round setups for every (hand, played contract), as flat arrays for ``playout_batch``.
+
+    Returns a dict with ``hand`` (index into the flattened ``deals`` hands: ``deal * 4 + seat``),
+    ``contract`` and the ``playout_batch`` arguments.
+    """
+    n = deals.shape[0]
+    hand_index = np.arange(4 * n)
+    deal_of, seat_of = hand_index // 4, hand_index % 4
+    hands = deals.reshape(-1)
+    trump = choose_trump_batch(hands)
+    parts = []
+    for contract in PLAYED:
+        rows, bidder = deal_of, seat_of
+        if contract == K.TROELA:
+            has_three = popcounts(hands & ACE_MASK) == 3
+            chosen = hand_index[has_three]
+            rows, bidder = deal_of[chosen], seat_of[chosen]
+            partner = np.array([fourth_ace_holder(deals[d], s) for d, s in zip(rows, bidder)], dtype=np.int64)
+            contract_trump = np.array([troela_trump(deals[d, p]) for d, p in zip(rows, partner)], dtype=np.int64)
+            called = np.full(rows.size, -1, dtype=np.int64)
+            blind = np.zeros(rows.size, dtype=np.int64)
+        elif rules.SIDE[contract] == rules.Side.CALLED:
+            contract_trump = trump if contract == K.RIK else np.full(4 * n, HEARTS, dtype=np.int64)
+            called, is_blind = choose_call_batch(hands, contract_trump)
+            blind = is_blind.astype(np.int64)
+            partner = _holder_of(deals, rows, called)
+        else:
+            contract_trump = trump if rules.TRUMP_RULE[contract] == rules.TrumpRule.BIDDER else \
+                np.full(4 * n, rules.NO_TRUMP, dtype=np.int64)
+            partner = np.full(4 * n, -1, dtype=np.int64)
+            called = np.full(4 * n, -1, dtype=np.int64)
+            blind = np.zeros(4 * n, dtype=np.int64)
+        contract_of = np.full((rows.size, 4), -1, dtype=np.int64)
+        contract_of[np.arange(rows.size), bidder] = contract
+        parts.append({"hand": rows * 4 + bidder, "contract": np.full(rows.size, int(contract), dtype=np.int64),
+                      "hands": deals[rows], "leader": leader[rows], "contract_of": contract_of,
+                      "partner": partner.astype(np.int64), "trump": contract_trump.astype(np.int64),
+                      "called_card": called.astype(np.int64), "blind": blind})
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+
+
+def play_setups(setups: dict, policy: str, rng_state: np.ndarray) -> np.ndarray:
+    """Tricks per seat (``int64[m, 4]``) for each setup row, played by ``policy`` at every seat."""
+    tricks = np.zeros((setups["hand"].size, 4), dtype=np.int64)
+    policy_of_seat = np.full(4, POLICY_IDS[policy], dtype=np.int64)
+    playout_batch(setups["hands"], setups["leader"], setups["contract_of"], setups["partner"], setups["trump"],
+                  setups["called_card"], setups["blind"], policy_of_seat, default_params(), rng_state, tricks)
+    return tricks
+
+
+def result_columns(setups: dict, tricks: np.ndarray, n_hands: int) -> dict[str, np.ndarray]:
+    """Per-hand columns ``tricks_<c>``, ``made_<c>``, ``money_<c>``, ``points_<c>`` for every contract.
+
+    ``tricks`` counts the declaring side (bidder plus partner); -1 marks a contract the hand cannot
+    declare (Troela without three aces). ``money`` is the declarer's zero-sum settlement, ``points``
+    his points-mode score.
+    """
+    rows = np.arange(setups["hand"].size)
+    bidder = setups["hand"] % 4
+    partner = setups["partner"]
+    paired = (partner >= 0) & (rules.SIDE[setups["contract"]] != rules.Side.ALONE)
+    side = tricks[rows, bidder] + np.where(paired, tricks[rows, np.maximum(partner, 0)], 0)
+    money = score_rounds(setups["contract_of"], partner, tricks, ScoringMode.MONEY)[rows, bidder]
+    columns = {}
+    for contract in K:
+        played = SHARED_PLAY.get(contract, contract)
+        mask = setups["contract"] == played
+        hand = setups["hand"][mask]
+        side_tricks = np.full(n_hands, NOT_PLAYABLE, dtype=np.int64)
+        side_tricks[hand] = side[mask]
+        if played == contract:
+            declarer_money = np.zeros(n_hands, dtype=np.int64)
+            declarer_money[hand] = money[mask]
+        else:
+            declarer_money = _money_from_tricks(contract, side_tricks)
+        made, value = _made_and_value(contract, side_tricks)
+        name = rules.CONTRACT_CLI_NAMES[contract]
+        columns[f"tricks_{name}"] = side_tricks.astype(np.int8)
+        columns[f"made_{name}"] = made & (side_tricks != NOT_PLAYABLE)
+        columns[f"money_{name}"] = np.where(side_tricks != NOT_PLAYABLE, declarer_money, 0).astype(np.int16)
+        columns[f"points_{name}"] = np.where(made & (side_tricks != NOT_PLAYABLE), value, 0).astype(np.int16)
+    return columns
+
+
+def _made_and_value(contract: int, side_tricks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised ``rules.contract_value``."""
+    values = [rules.contract_value(contract, t) for t in range(14)]
+    lookup_made = np.array([m for m, _ in values])
+    lookup_value = np.array([v for _, v in values], dtype=np.int64)
+    clipped = np.clip(side_tricks, 0, 13)
+    return lookup_made[clipped], lookup_value[clipped]
+
+
+def _money_from_tricks(contract: int, side_tricks: np.ndarray) -> np.ndarray:
+    """A lone declarer's money result: +3V made, -3V failed (one against three)."""
+    made, value = _made_and_value(contract, side_tricks)
+    return np.where(made, 3 * value, -3 * value)
+
+
+def deals_for_chunk(params: dict, start: int, count: int, seed_seq) -> np.ndarray:
+    """The chunk's deals under the chosen dealing model (packets: a chain of rounds played by the policy)."""
+    if params["dealing"] == "packets":
+        return packet_deals(count, seed_seq, params["policy"], start)
+    return deal_random(count, seed_seq)
+
+
+def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
+    """One chunk of the bid-success experiment: a per-hand table with features and results."""
+    deal_seed, play_seed = seed_seq.spawn(2)
+    deals = deals_for_chunk(params, start, count, deal_seed)
+    deal_number = start + np.arange(count)
+    dealer = deal_number % 4
+    leader = (dealer + 1) % 4
+    setups = build_setups(deals, leader)
+    tricks = play_setups(setups, params["policy"], state_from_seed(play_seed))
+    hands = deals.reshape(-1)
+    policy_trump = choose_trump_batch(hands)
+    frame = hand_feature_frame(hands, policy_trump)
+    lengths = suit_lengths(hands)
+    frame.insert(0, "deal", np.repeat(deal_number, 4))
+    frame.insert(1, "seat", np.tile(np.arange(4), count).astype(np.int8))
+    frame.insert(2, "position", ((frame["seat"].to_numpy() - np.repeat(leader, 4)) % 4).astype(np.int8))
+    frame["policy_trump"] = policy_trump.astype(np.int8)
+    frame["hearts"] = lengths[:, HEARTS]
+    troela_rows = setups["contract"] == K.TROELA
+    troela_trumps = np.zeros(hands.size, dtype=np.int64)
+    troela_trumps[setups["hand"][troela_rows]] = lengths[setups["hand"][troela_rows], setups["trump"][troela_rows]]
+    frame["troela_trumps"] = troela_trumps
+    blind = np.zeros(hands.size, dtype=bool)
+    no_call = np.zeros(hands.size, dtype=bool)
+    rik = setups["contract"] == K.RIK
+    blind[setups["hand"][rik]] = setups["blind"][rik] == 1
+    no_call[setups["hand"][rik]] = setups["called_card"][rik] < 0
+    frame["rik_blind_call"] = blind
+    frame["rik_no_call"] = no_call
+    for key, column in result_columns(setups, tricks, hands.size).items():
+        frame[key] = column
+    return frame

@@ -1,0 +1,49 @@
+"""`analyzer rikken bids` and `analyzer rikken play` end to end on small runs."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_bids_writes_tables_charts_and_manifest(tmp_path):
+    out = tmp_path / "bids"
+    result = run_cli("rikken", "bids", "--deals", "60", "--workers", "1", "--chunk-size", "30", "--out", str(out),
+                     "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert {row["contract"] for row in payload["contracts"]} >= {"rik", "misery", "13-alone"}
+    hands = pd.read_parquet(out / "hands.parquet")
+    assert len(hands) == 240
+    for name in ("summary.csv", "bidding_chart.csv", "manifest.json", "bidding_chart.png", "bidding_chart.svg",
+                 "success_by_trumps_hcp.png", "misery_one_alone_by_low_cards.svg"):
+        assert (out / name).is_file(), name
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 0 and manifest["params"] == {"policy": "heuristic", "dealing": "random"}
+
+
+def test_play_reports_contracts_and_seats(tmp_path):
+    result = run_cli("rikken", "play", "--rounds", "40", "--workers", "1", "--dealing", "packets",
+                     "--out", str(tmp_path / "play"), "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert len(payload["seats"]) == 8
+    assert sum(r["declared"] for r in payload["contracts"] if r["contract"] == "passed-out") <= 40
+
+
+@pytest.mark.parametrize("args", [
+    ["rikken", "bids", "--deals", "-5"],
+    ["rikken", "bids", "--deals", "10", "--policy", "psychic"],
+    ["rikken", "play", "--rounds", "10", "--dealing", "shuffled"],
+    ["rikken", "bids"],
+])
+def test_bad_experiment_input_exits_2_with_one_line(args):
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("error: ")
