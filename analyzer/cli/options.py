@@ -1,5 +1,6 @@
 """Option types shared by every command, declared once."""
 
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated
 
@@ -14,11 +15,13 @@ Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Where chunks run: local processes (default), local:N (a throw-away Dask cluster with "
                         "N workers) or tcp://HOST:PORT (an existing Dask scheduler). Results do not depend on it.",
     show_default="local processes")]
-OutDir = Annotated[Path | None, typer.Option("--out", help="Run directory (default: results/<experiment>).")]
+OutDir = Annotated[Path | None, typer.Option("--out", help="Run directory (default: results/<experiment>-<UTC time>).")]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")]
 ChunkSize = Annotated[int, typer.Option("--chunk-size", min=1, help="Items per chunk; results depend on it.")]
 
 
 def out_dir_or_default(out: Path | None, experiment: str) -> Path:
-    """The run directory: ``--out`` if given, else ``results/<experiment>``."""
-    return out if out is not None else Path("results") / experiment
+    """The run directory: ``--out`` if given, else a new ``results/<experiment>-<UTC time>``."""
+    if out is not None:
+        return out
+    return Path("results") / f"{experiment}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
