@@ -1,0 +1,150 @@
+"""Real CLI runs killed part-way and resumed; the catalog, ``runs show`` and one-line errors on bad run dirs."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from analyzer.cli.app import main
+
+# 30 chunks, each dealt 40 times over, so a run lasts a few seconds and can be stopped part-way.
+DEMO = ["runs", "demo", "--deals", "30000", "--chunk-size", "1000", "--rounds", "40", "--seed", "9"]
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def cli(capsys, *args):
+    """Run the CLI in this process (fast), with the command line a run records; returns (code, stdout, stderr)."""
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(SystemExit) as exit_info:
+        patch.setattr(sys, "argv", ["analyzer", *args])
+        main(list(args))
+    captured = capsys.readouterr()
+    return exit_info.value.code, captured.out, captured.err
+
+
+def chunk_files(run_dir):
+    return sorted((run_dir / "chunks" / "deals").glob("chunk-*.pkl")) if (run_dir / "chunks" / "deals").is_dir() else []
+
+
+def start_and_stop(args, run_dir, sig, min_chunks=3):
+    """Start a CLI run, wait until ``min_chunks`` chunks are on disk, send ``sig``; return the exit code."""
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while len(chunk_files(run_dir)) < min_chunks and process.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the run finished before it could be stopped; make it longer"
+    process.send_signal(sig)
+    process.communicate(timeout=60)
+    return process.returncode
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted run with the same arguments."""
+    out = tmp_path_factory.mktemp("reference")
+    args = [*DEMO, "--workers", "1", "--out", str(out)]
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(SystemExit) as exit_info:
+        patch.setattr(sys, "argv", ["analyzer", *args])
+        main(args)
+    assert exit_info.value.code == 0
+    return out
+
+
+def assert_same_outputs(run_dir, reference):
+    for name in ("deals.parquet",):
+        pd.testing.assert_frame_equal(pd.read_parquet(run_dir / name), pd.read_parquet(reference / name))
+    pd.testing.assert_frame_equal(pd.read_csv(run_dir / "summary.csv"), pd.read_csv(reference / "summary.csv"))
+
+
+def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, reference):
+    run_dir = tmp_path / "run"
+    code = start_and_stop([*DEMO, "--workers", "1", "--out", str(run_dir)], run_dir, signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    kept = {path.name: path.stat().st_mtime_ns for path in chunk_files(run_dir)}
+    assert 3 <= len(kept) < 30
+    assert not (run_dir / "summary.csv").exists()
+    listing = run_cli("runs", "--root", str(tmp_path))
+    assert "crashed" in listing.stdout  # status "running" but its process is gone
+    # Resume from another directory: the recorded command and run directory are used.
+    resumed = run_cli("resume", str(run_dir), cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert_same_outputs(run_dir, reference)
+    # The chunks finished before the kill were reused, not recomputed.
+    assert {name: (run_dir / "chunks" / "deals" / name).stat().st_mtime_ns for name in kept} == kept
+    assert len(chunk_files(run_dir)) == 30
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["status"] == "complete"
+    assert manifest["argv"][1:3] == ["runs", "demo"]
+
+
+def test_sigterm_with_worker_processes_leaves_an_interrupted_run(tmp_path, reference, capsys):
+    run_dir = tmp_path / "run"
+    code = start_and_stop([*DEMO, "--workers", "2", "--out", str(run_dir)], run_dir, signal.SIGTERM, min_chunks=2)
+    assert code == 130
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    assert manifest["stages"]["deals"]["chunks_done"] == len(chunk_files(run_dir)) < 30
+    code, out, _ = cli(capsys, "runs", "show", str(run_dir))
+    assert code == 0 and "status interrupted" in out
+    assert cli(capsys, "resume", str(run_dir))[0] == 0
+    assert_same_outputs(run_dir, reference)
+
+
+def test_catalog_show_and_report(reference, tmp_path, capsys):
+    code, out, _ = cli(capsys, "runs", "--root", str(reference.parent))
+    assert code == 0
+    assert "runs demo" in out and "complete" in out and "30/30" in out
+    code, out, _ = cli(capsys, "runs", "show", str(reference))
+    summary = pd.read_csv(reference / "summary.csv")
+    assert code == 0
+    assert "summary:" in out and str(summary["n"][0]) in out
+    report = tmp_path / "r.html"
+    code, _, err = cli(capsys, "report", str(reference), str(reference), "--out", str(report))
+    assert code == 0, err
+    text = report.read_text()
+    assert "data:image/png;base64," in text and "--seed 9" in text and "Comparison" in text
+
+
+@pytest.mark.parametrize("manifest, message", [
+    (None, "not a run directory"),
+    ("{broken", "corrupt"),
+    (json.dumps({"analyzer_version": "99.0"}), "newer"),
+    (json.dumps({"analyzer_version": "0.0.1", "format_version": 7}), "run format"),
+])
+@pytest.mark.parametrize("command", [["resume"], ["runs", "show"], ["report"]])
+def test_bad_run_directories_give_one_line_errors(tmp_path, capsys, manifest, message, command):
+    if manifest is not None:
+        (tmp_path / "manifest.json").write_text(manifest)
+    code, _, err = cli(capsys, *command, str(tmp_path))
+    assert code == 2
+    assert err.startswith("error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_resume_needs_a_recorded_command(tmp_path, capsys):
+    (tmp_path / "manifest.json").write_text(json.dumps({"analyzer_version": "0.0.1", "command": "seconds play"}))
+    code, _, err = cli(capsys, "resume", str(tmp_path))
+    assert code == 2 and "records no command line" in err
+
+
+def test_resume_keeps_the_original_working_directory(tmp_path, capsys, monkeypatch):
+    # A default --out is relative to where the run started; resume must write there, not in its own directory.
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    assert cli(capsys, "runs", "demo", "--deals", "2000", "--chunk-size", "1000", "--workers", "1")[0] == 0
+    [run_dir] = (workdir / "results").iterdir()
+    os.remove(run_dir / "summary.csv")
+    monkeypatch.chdir(tmp_path)
+    assert cli(capsys, "resume", str(run_dir.relative_to(tmp_path)))[0] == 0
+    assert (run_dir / "summary.csv").exists()
+    assert not (tmp_path / "results").exists()
+    assert len(list((workdir / "results").iterdir())) == 1
