@@ -19,18 +19,28 @@ from analyzer.games.seconds.kernels import (
     new_state_arrays,
     play_card,
     score_deal,
+    seat_after,
     start_deal,
     to_play,
 )
-from analyzer.games.seconds.policies import choose, params_array
+from analyzer.games.seconds.policies import (
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    choose_heuristic,
+    choose_random,
+    choose_sampling,
+    new_stats,
+    params_array,
+)
 from analyzer.games.seconds.rules import CARD_VALUES, SecondsRules
 
 
 @njit(cache=True)
-def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rng, state, history):
+def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rng, state, stats, history):
     """Play one deal from hands ``dealt`` with ``leader`` to lead; cards played go to ``history``.
 
     ``state`` is the 5-tuple of deal-state arrays (see ``kernels``); on return it holds the end of the deal.
+    ``stats`` is the heuristic's scratch (``policies.new_stats``).
     """
     hands, taken, voids, trick, meta = state
     n = dealt.shape[0]
@@ -38,7 +48,12 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     k = 0
     while meta[M_LEFT] > 0:
         policy = seat_policies[to_play(meta, n)]
-        card = choose(policy, hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
+        if policy == POLICY_RANDOM:
+            card = choose_random(hands, trick, meta, rng)
+        elif policy == POLICY_HEURISTIC:
+            card = choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params, stats)
+        else:
+            card = choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
         history[k] = card
         k += 1
         play_card(hands, taken, voids, trick, meta, card, variant, values)
@@ -50,10 +65,15 @@ def play_deals_kernel(deals, leaders, seat_policies, variant, minimum, values, p
     """Play ``deals[d, n]`` with ``leaders[d]``; fill scores, taken points, (trump suit, trump trick), plays."""
     n = deals.shape[1]
     state = new_state_arrays(n)
+    stats = new_stats()
+    taken = state[1]
     for d in range(deals.shape[0]):
-        play_deal(deals[d], leaders[d], seat_policies, variant, minimum, values, params, rng, state, histories[d])
-        score_deal(state[1], minimum, scores[d])
-        taken_out[d, :, :] = state[1]
+        play_deal(deals[d], leaders[d], seat_policies, variant, minimum, values, params, rng, state, stats,
+                  histories[d])
+        score_deal(taken, minimum, scores[d])
+        for p in range(n):
+            for s in range(taken.shape[1]):
+                taken_out[d, p, s] = taken[p, s]
         trump_out[d, 0] = state[4][M_TRUMP]
         trump_out[d, 1] = state[4][M_TRUMP_TRICK]
 
@@ -79,6 +99,7 @@ def play_games_kernel(deck_cards, n_players, first_dealers, seat_policies, varia
                       params, deal_states, play_states, totals, n_deals, winners):
     """Play one game per row of ``deal_states``/``play_states``; fill totals, deal counts and winners."""
     state = new_state_arrays(n_players)
+    stats = new_stats()
     dealt = np.zeros(n_players, np.int64)
     scores = np.zeros(n_players, np.int64)
     history = np.zeros(deck_cards.shape[0], np.int64)
@@ -93,12 +114,12 @@ def play_games_kernel(deck_cards, n_players, first_dealers, seat_policies, varia
         winner = -1
         while winner < 0:
             shuffle_into_hands(deal_rng, cards, n_players, dealt)
-            play_deal(dealt, (dealer + 1) % n_players, seat_policies, variant, minimum, values, params, play_rng,
-                      state, history)
+            play_deal(dealt, seat_after(dealer, 1, n_players), seat_policies, variant, minimum, values, params, play_rng,
+                      state, stats, history)
             score_deal(state[1], minimum, scores)
             totals[g, :] += scores
             count += 1
-            dealer = (dealer + 1) % n_players
+            dealer = seat_after(dealer, 1, n_players)
             winner = game_over(totals[g], target)
         n_deals[g] = count
         winners[g] = winner

@@ -114,26 +114,27 @@ def parse_policies(text: str, n_players: int) -> list[int]:
     return ids
 
 
+@njit(cache=True, inline="always")
+def _of_suit(suit, a, b, c, d):
+    if suit == 0:
+        return a
+    if suit == 1:
+        return b
+    return c if suit == 2 else d
+
+
+ST_MINE, ST_O1, ST_O2, ST_Q1, ST_Q2, ST_W = range(6)
+
+
 @njit(cache=True)
-def suit_potential(taken, suit, me, add_seat, add_points, minimum, params):
-    """Heuristic value of ``suit`` for ``me`` if ``add_seat`` (or nobody, -1) took ``add_points`` more."""
-    top = -1
-    second = -1
-    max_other = -1
-    mine = 0
-    for p in range(taken.shape[0]):
-        v = taken[p, suit]
-        if p == add_seat:
-            v += add_points
-        if v > top:
-            second = top
-            top = v
-        elif second < v < top:
-            second = v
-        if p == me:
-            mine = v
-        elif v > max_other:
-            max_other = v
+def new_stats():
+    """Scratch for ``choose_heuristic``: per suit, the totals it needs (see ``suit_stats``)."""
+    return np.zeros((N_SUITS, 6), np.int64)
+
+
+@njit(cache=True, inline="always")
+def potential(mine, second, max_other, minimum, params):
+    """Heuristic value of a suit holding ``mine`` points, with the table's ``second`` and best other total."""
     value = 0.0
     if minimum == MINIMUM_PER_SUIT and mine < MINIMUM_SCORE:
         value = float(MINIMUM_SCORE)
@@ -147,17 +148,72 @@ def suit_potential(taken, suit, me, add_seat, add_points, minimum, params):
 
 
 @njit(cache=True, inline="always")
-def _of_suit(suit, a, b, c, d):
-    if suit == 0:
-        return a
-    if suit == 1:
-        return b
-    return c if suit == 2 else d
+def _push(top, second, v):
+    """Top two distinct values after seeing ``v`` (-1 stands for none; totals are >= 0)."""
+    if v > top:
+        return v, top
+    if second < v < top:
+        return top, v
+    return top, second
 
 
 @njit(cache=True)
-def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params):
-    """Card chosen by the heuristic policy for the seat to play (see the module docstring)."""
+def suit_stats(taken, suit, me, other, stats):
+    """Fill ``stats[suit]``: my total, the top two distinct totals of the others (O1 > O2), the top two
+    distinct totals of the others but ``other`` (Q1 > Q2), and ``other``'s total (W); -1 for none."""
+    o1 = o2 = q1 = q2 = -1
+    mine = tw = 0
+    for p in range(taken.shape[0]):
+        v = taken[p, suit]
+        if p == me:
+            mine = v
+            continue
+        o1, o2 = _push(o1, o2, v)
+        if p == other:
+            tw = v
+        else:
+            q1, q2 = _push(q1, q2, v)
+    stats[suit, ST_MINE] = mine
+    stats[suit, ST_O1] = o1
+    stats[suit, ST_O2] = o2
+    stats[suit, ST_Q1] = q1
+    stats[suit, ST_Q2] = q2
+    stats[suit, ST_W] = tw
+
+
+@njit(cache=True, inline="always")
+def potential_if_i_take(stats, suit, points, minimum, params):
+    """``potential`` of ``suit`` once I take ``points`` more (0: as it stands)."""
+    mine = stats[suit, ST_MINE] + points
+    o1 = stats[suit, ST_O1]
+    o2 = stats[suit, ST_O2]
+    if mine > o1:
+        second = o1
+    elif mine == o1:
+        second = o2
+    else:
+        second = max(o2, mine)
+    return potential(mine, second, o1, minimum, params)
+
+
+@njit(cache=True, inline="always")
+def potential_if_other_takes(stats, suit, points, minimum, params):
+    """``potential`` of ``suit`` once the seat in ``suit_stats``'s ``other`` takes ``points`` more."""
+    mine = stats[suit, ST_MINE]
+    q1 = stats[suit, ST_Q1]
+    q2 = stats[suit, ST_Q2]
+    w = stats[suit, ST_W] + points
+    top, second = _push(q1, q2, w)
+    top, second = _push(top, second, mine)
+    return potential(mine, second, max(q1, w), minimum, params)
+
+
+@njit(cache=True)
+def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params, stats):
+    """Card chosen by the heuristic policy for the seat to play (see the module docstring).
+
+    ``stats`` is scratch from ``new_stats``.
+    """
     n = hands.shape[0]
     pos = meta[M_POS]
     seat = seat_after(meta[M_LEADER], pos, n)
@@ -170,25 +226,30 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
     led = -1
     best = -1
     other = -1
-    # Points already in the trick, by suit (the candidate card is added per candidate).
-    pc = pd = ph = ps = 0
     if pos > 0:
         led = trick[0] // 13
         w = winning_position(trick, pos, trump)
         best = trick[w]
         other = seat_after(meta[M_LEADER], w, n)
-        for i in range(pos):
-            c = trick[i]
-            v = values[c]
-            s = c // 13
-            if s == 0:
-                pc += v
-            elif s == 1:
-                pd += v
-            elif s == 2:
-                ph += v
-            else:
-                ps += v
+    # Points already in the trick by suit; totals only for the suits a candidate can touch.
+    touched = np.int64(0)
+    pc = pd = ph = ps = 0
+    for i in range(pos):
+        c = trick[i]
+        v = values[c]
+        s = c // 13
+        if s == 0:
+            pc += v
+        elif s == 1:
+            pd += v
+        elif s == 2:
+            ph += v
+        else:
+            ps += v
+    for s in range(N_SUITS):
+        if _of_suit(s, pc, pd, ph, ps) > 0 or legal & suit_mask(s) != 0:
+            suit_stats(taken, s, seat, other, stats)
+            touched |= np.int64(1) << s
     best_card = -1
     best_value = -1e300
     rest = legal
@@ -213,16 +274,18 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
                 p_me = params[P_UNSURE]
         value = params[RANK_WEIGHT] * (card % 13)
         for s in range(N_SUITS):
+            if (touched >> s) & 1 == 0:
+                continue
             points = _of_suit(s, pc, pd, ph, ps)
             if s == suit:
                 points += values[card]
             if points == 0:
                 continue
-            base = suit_potential(taken, s, seat, -1, 0, minimum, params)
+            base = potential_if_i_take(stats, s, 0, minimum, params)
             if winning:
-                value += p_me * (suit_potential(taken, s, seat, seat, points, minimum, params) - base)
+                value += p_me * (potential_if_i_take(stats, s, points, minimum, params) - base)
             else:
-                value += suit_potential(taken, s, seat, other, points, minimum, params) - base
+                value += potential_if_other_takes(stats, s, points, minimum, params) - base
         if new_trump != trump:
             value += params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1)
         if value > best_value:
@@ -314,13 +377,14 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
     need = np.zeros(n, np.int64)
     scores = np.zeros(n, np.int64)
     h2, t2, v2, tr2, m2 = new_state_arrays(n)
+    stats = new_stats()
     for _ in range(int(params[N_SAMPLES])):
         sample_world(hands, voids, seat, rng, params, world, cards, need)
         for k in range(n_legal):
             copy_state(world, taken, voids, trick, meta, h2, t2, v2, tr2, m2)
             play_card(h2, t2, v2, tr2, m2, nth_card(legal, k), variant, values)
             while m2[M_LEFT] > 0:
-                play_card(h2, t2, v2, tr2, m2, choose_heuristic(h2, t2, tr2, m2, variant, minimum, values, params),
+                play_card(h2, t2, v2, tr2, m2, choose_heuristic(h2, t2, tr2, m2, variant, minimum, values, params, stats),
                           variant, values)
             score_deal(t2, minimum, scores)
             totals[k] += scores[seat]
@@ -329,14 +393,3 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
         if totals[k] > totals[best]:
             best = k
     return nth_card(legal, best)
-
-
-@njit(cache=True)
-def choose(policy, hands, taken, voids, trick, meta, variant, minimum, values, params, rng):
-    """Dispatch to the policy with id ``policy`` for the seat to play."""
-    if policy == POLICY_HEURISTIC:
-        return choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params)
-    if policy == POLICY_SAMPLING:
-        return choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
-    return choose_random(hands, trick, meta, rng)
-
