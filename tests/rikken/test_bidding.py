@@ -104,8 +104,11 @@ def test_heart_suit_bids_rik_beter_over_rik():
 def test_low_hands_bid_the_best_paying_misery():
     # All cards 2-5: safe for every tier -> Open Misery All (P = 15).
     assert bid_for(parse_hand(LOWEST), 0, True) == K.OPEN_MISERY_ALL
-    # A single ace over low cards: exactly one sure trick -> Open 1 Alone All.
-    assert bid_for(parse_hand(ONE_ACE), 0, True) == K.OPEN_ONE_ALONE_ALL
+    # A single doubleton ace over low cards: exactly one sure trick -> Open 1 Alone All.
+    assert bid_for(parse_hand("A2.5432.5432.432"), 0, True) == K.OPEN_ONE_ALONE_ALL
+    # The same ace in a four-card suit is not trusted to take its trick: no 1 Alone of any kind.
+    assert not {K.ONE_ALONE, K.OPEN_ONE_ALONE, K.OPEN_ONE_ALONE_ALL} & set(qualifying_contracts(parse_hand(ONE_ACE)))
+    assert bid_for(parse_hand(ONE_ACE), 0, True, BiddingParams(one_alone_max_ace_suit=4)) == K.OPEN_ONE_ALONE_ALL
     # Closed Misery only: lowest cards up to "6" are safe for Misery, not for Open Misery (up to "5").
     assert qualifying_contracts(parse_hand("6.6432.65432.432")) == [K.MISERY]
     assert bid_for(parse_hand("6.6432.65432.432"), 0, True) == K.MISERY
