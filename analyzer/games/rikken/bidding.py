@@ -236,8 +236,12 @@ def is_legal_bid(contract: int, standing_level: int) -> bool:
 
 
 def troela_obliged(hand: int, standing_level: int, first_turn: bool) -> bool:
-    """Three aces oblige a Troela bid at the first turn unless the standing bid is above level 10."""
-    return first_turn and count_rank(hand, ACE) == 3 and standing_level <= TROELA_LEVEL
+    """Three aces oblige a Troela bid at the first turn unless the standing bid is above level 10.
+
+    A standing level of exactly 10 would be another Troela, impossible with the three aces here;
+    requiring a level below 10 keeps the obliged bid legal even for such made-up inputs.
+    """
+    return first_turn and count_rank(hand, ACE) == 3 and standing_level < TROELA_LEVEL
 
 
 def bid_for(hand: int, standing_level: int, first_turn: bool, params: BiddingParams = DEFAULT_PARAMS) -> int:
