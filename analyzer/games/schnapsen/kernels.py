@@ -34,6 +34,11 @@ _EXCHANGE = R.EXCHANGE
 _CLOSE = R.CLOSE
 _WIN = R.WIN_POINTS
 _SCHNEIDER = R.SCHNEIDER_POINTS
+# de Bruijn multiplication finds the index of a single set bit without a loop
+_DEBRUIJN = np.int64(0x03F79D71B4CB0A89)
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BIT_INDEX[((((1 << _i) * 0x03F79D71B4CB0A89) & (2**64 - 1)) >> 58) & 63] = _i
 
 
 @njit(cache=True)
@@ -103,31 +108,30 @@ def legal_actions(s, out):
         allowed = hand
         if s[_CLOSER] >= 0 or s[_DRAWN] >= 10:
             allowed = strict_follow_mask(hand, lead, s[_TRUMP])
-        for c in range(20):
-            if (allowed >> c) & 1:
-                out[n] = c
-                n += 1
+        while allowed:
+            low = allowed & -allowed
+            out[n] = _BIT_INDEX[(low * _DEBRUIJN >> 58) & 63]
+            n += 1
+            allowed ^= low
         return n
-    for c in range(20):
-        if (hand >> c) & 1:
-            out[n] = c
-            n += 1
-    for c in range(20):
-        r = c % 5
-        if (r == 1 and (hand >> c) & 3 == 3) or (r == 2 and (hand >> (c - 1)) & 3 == 3):
-            out[n] = c + _MOFF
-            n += 1
-    stock_open = s[_CLOSER] < 0 and s[_DRAWN] <= 8
-    if stock_open and (hand >> (s[_TRUMP] * 5)) & 1:
-        out[n] = _EXCHANGE
+    h = hand
+    while h:
+        low = h & -h
+        c = _BIT_INDEX[(low * _DEBRUIJN >> 58) & 63]
+        out[n] = c
         n += 1
-    if stock_open:
-        cnt = 0
-        h = hand
-        while h:
-            h &= h - 1
-            cnt += 1
-        if cnt == 5:
+        h ^= low
+    n_cards = n
+    for suit in range(4):
+        if (hand >> (suit * 5 + 1)) & 3 == 3:
+            out[n] = suit * 5 + 1 + _MOFF
+            out[n + 1] = suit * 5 + 2 + _MOFF
+            n += 2
+    if s[_CLOSER] < 0 and s[_DRAWN] <= 8:
+        if (hand >> (s[_TRUMP] * 5)) & 1:
+            out[n] = _EXCHANGE
+            n += 1
+        if n_cards == 5:
             out[n] = _CLOSE
             n += 1
     return n
