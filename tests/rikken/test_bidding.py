@@ -15,10 +15,12 @@ from analyzer.games.rikken.bidding import (
     choose_trump,
     choose_trump_batch,
     estimated_tricks,
+    estimated_tricks_batch,
     fourth_ace_holder,
     hand_features,
     is_legal_bid,
     liabilities,
+    liabilities_batch,
     playable_contracts,
     qualifying_contracts,
     troela_batch,
@@ -211,3 +213,21 @@ def test_loser_free_hand_reaches_thirteen_alone_despite_the_margin():
     six = parse_hand("AKQJT9.AKQ.AKQ.A")
     assert estimated_tricks(six, S) == 13.0
     assert bid_for(six, 0, False) == K.ALONE_13
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.permutations(range(52)), st.integers(0, 4)), min_size=1, max_size=20),
+       st.sampled_from([0.0, 0.5, 1.0]), st.integers(0, 6), st.integers(0, 3))
+def test_batch_estimates_and_liabilities_equal_single(rows, side_value, safe, step):
+    hands = np.array([sum(1 << c for c in perm[:13]) for perm, _t in rows], dtype=np.int64)
+    trumps = np.array([t for _p, t in rows], dtype=np.int64)
+    params = BiddingParams(side_length_value=side_value)
+    expected = [estimated_tricks(int(h), int(t), params) for h, t in zip(hands, trumps)]
+    assert estimated_tricks_batch(hands, trumps, params).tolist() == expected
+    assert liabilities_batch(hands, safe, step).tolist() == [liabilities(int(h), safe, step) for h in hands]
+
+
+def test_batch_estimate_of_the_worked_example():
+    # STRONG is worth 8 with spades (worked out above) and 6.5 with hearts.
+    hands = np.array([parse_hand(STRONG)] * 2, dtype=np.int64)
+    assert estimated_tricks_batch(hands, np.array([S, H])).tolist() == [8.0, 6.5]

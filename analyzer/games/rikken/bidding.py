@@ -164,6 +164,36 @@ def liabilities(hand: int, safe_rank: int, step: int) -> int:
     return sum(rank > safe_rank + step * i for s in range(N_SUITS) for i, rank in enumerate(suit_ranks(hand, s)))
 
 
+_FIELDS = np.arange(1 << N_RANKS, dtype=np.int64)
+_FIELD_LENGTH = popcounts(_FIELDS)
+# Winners among the top min(length, 3) places (ace, king, queen held there) and cards beyond the third.
+_FIELD_TOP_WINNERS = sum((_FIELDS >> rank & 1) * (_FIELD_LENGTH > place) for place, rank in enumerate((12, 11, 10)))
+_FIELD_EXTRA = np.maximum(_FIELD_LENGTH - 3, 0)
+
+
+def _suit_fields(hands: np.ndarray) -> np.ndarray:
+    """``int64[n, 4]`` 13-bit suit fields of ``int64[n]`` hands."""
+    return np.asarray(hands, dtype=np.int64)[:, None] >> (N_RANKS * np.arange(N_SUITS))[None, :] & _FIELD
+
+
+def estimated_tricks_batch(hands: np.ndarray, trumps: np.ndarray, params: BiddingParams = DEFAULT_PARAMS) -> np.ndarray:
+    """Vectorised ``estimated_tricks``: ``float64[n]`` for ``int64[n]`` hands and trumps (4 = none)."""
+    fields = _suit_fields(hands)
+    is_trump = np.arange(N_SUITS)[None, :] == np.asarray(trumps, dtype=np.int64)[:, None]
+    extra_value = np.where(is_trump, 1.0, params.side_length_value)
+    return (_FIELD_TOP_WINNERS[fields] + _FIELD_EXTRA[fields] * extra_value).sum(axis=1)
+
+
+def liabilities_batch(hands: np.ndarray, safe_rank: int, step: int) -> np.ndarray:
+    """Vectorised ``liabilities``: ``int64[n]`` Misery liabilities of ``int64[n]`` hands."""
+    ranks = np.arange(N_RANKS)[None, :]
+    held = _FIELDS[:, None] >> ranks & 1
+    # A held card's place in its suit is the number of lower cards held.
+    place = popcounts(_FIELDS[:, None] & ((1 << ranks) - 1))
+    per_field = (held * (ranks > safe_rank + step * place)).sum(axis=1)
+    return per_field[_suit_fields(hands)].sum(axis=1)
+
+
 def hand_features(hand: int, trump: int, params: BiddingParams = DEFAULT_PARAMS) -> dict:
     """Hand features for the bids table and the bidding policy.
 
