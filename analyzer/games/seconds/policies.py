@@ -16,8 +16,13 @@ heuristic
     otherwise the player takes it with ``p_sure`` (top outstanding card of the trump suit),
     ``p_top`` (top outstanding card of its suit) or ``p_unsure``. When the card would make trump,
     ``trump_length_bonus`` per other card held in that suit rewards choosing a trump suit the player
-    controls. ``rank_weight`` per rank breaks ties towards getting rid of high cards (low cards are
-    the ones that lose tricks later). Exact ties go to the lowest card id.
+    controls. ``rank_weight`` per rank (2 = 0 .. A = 12) favours getting rid of high cards: they are
+    the cards that would otherwise win unwanted tricks later, low cards keep the choice open. Exact ties
+    go to the lowest card id.
+
+    Defaults come from a sweep against random play (4 players, 20,000 deals per setting, same deals):
+    shedding high cards (``rank_weight`` 1 instead of a tie-breaking 0.01) is worth about +4 points per
+    deal, a pessimistic ``p_unsure`` and a stronger ``top_penalty`` a little more.
 
 sampling
     For each legal card, ``n_samples`` hidden deals consistent with what the player saw (hand sizes,
@@ -74,11 +79,11 @@ PARAM_NAMES = (
 DEFAULT_PARAMS = {
     "p_sure": 1.0,
     "p_top": 0.8,
-    "p_unsure": 0.4,
-    "top_penalty": 0.5,
+    "p_unsure": 0.25,
+    "top_penalty": 1.0,
     "below_weight": 0.3,
     "trump_length_bonus": 1.0,
-    "rank_weight": 0.01,
+    "rank_weight": 1.0,
     "n_samples": 12.0,
     "max_tries": 8.0,
 }
