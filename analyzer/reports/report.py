@@ -8,8 +8,9 @@ Comparisons use the summary CSVs' column conventions:
 - key columns (what a row is about) are the non-numeric ones; rows are matched on them;
 - a rate column ``rate`` / ``<x>_rate`` with a count column ``n`` / ``<x>_n`` is compared as a
   difference of proportions with Newcombe's hybrid score interval (from the Wilson intervals);
-- a mean column ``mean`` / ``<x>_mean`` with interval columns ``lo``/``hi`` or ``<x>_lo``/``<x>_hi``
-  is compared as a difference of independent means (standard errors from the intervals).
+- a mean column ``mean``, ``<x>_mean`` or ``mean_<x>`` with interval columns ``lo``/``hi`` or
+  ``<x>_lo``/``<x>_hi`` is compared as a difference of independent means (standard errors from the
+  intervals).
 """
 
 import base64
@@ -55,12 +56,15 @@ def difference_of_means(mean_a, low_a, high_a, mean_b, low_b, high_b, z: float =
     return difference, difference - half, difference + half
 
 
-def _prefix(column: str, suffix: str) -> str | None:
-    """``"win_rate"`` -> ``"win_"``, ``"rate"`` -> ``""``, anything else -> None."""
-    if column == suffix:
+def _prefix(column: str, word: str) -> str | None:
+    """The prefix of a column's companions: ``"win_rate"`` -> ``"win_"``, ``"rate"`` -> ``""``,
+    ``"mean_score"`` -> ``"score_"`` (for ``word="mean"``), anything else -> None."""
+    if column == word:
         return ""
-    if column.endswith("_" + suffix):
-        return column[: -len(suffix)]
+    if column.endswith("_" + word):
+        return column[: -len(word)]
+    if word == "mean" and column.startswith("mean_"):
+        return column[len("mean_"):] + "_"
     return None
 
 
@@ -87,7 +91,7 @@ def compare_tables(baseline: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
         merged = baseline.add_suffix(" A").join(other.add_suffix(" B"))
     blocks = []
     for column in baseline.columns:
-        if column not in other.columns or column in keys:
+        if column not in other.columns or column in keys or column.split("_")[-1] in ("lo", "hi"):
             continue
         rate_prefix, mean_prefix = _prefix(column, "rate"), _prefix(column, "mean")
         a, b = merged[f"{column} A"], merged[f"{column} B"]

@@ -40,13 +40,15 @@ def test_difference_of_means_adds_standard_errors_in_quadrature():
 
 def test_compare_tables_matches_rows_on_keys():
     baseline = pd.DataFrame({"contract": ["solo", "pass"], "n": [80, 70], "win_rate": [0.6, 0.8],
+                             "win_rate_lo": [0.5, 0.7], "rate_hi": [0.7, 0.9],
                              "score_mean": [1.0, 2.0], "score_lo": [0.0, 1.0], "score_hi": [2.0, 3.0],
+                             "mean_gain": [1.0, 2.0], "gain_lo": [0.0, 1.0], "gain_hi": [2.0, 3.0],
                              "other": [5, 6]})
     other = baseline.iloc[::-1].reset_index(drop=True).copy()
     other.loc[other["contract"] == "solo", "win_rate"] = 0.8
     other.loc[other["contract"] == "solo", "n"] = 70
     result = compare_tables(baseline, other)
-    assert set(result["measure"]) == {"win_rate", "score_mean"}  # "other" has no interval: not compared
+    assert set(result["measure"]) == {"win_rate", "score_mean", "mean_gain"}  # "other" has no interval: not compared
     solo = result[(result["contract"] == "solo") & (result["measure"] == "win_rate")].iloc[0]
     # 56/70 against 48/80: Newcombe's example (a) above.
     assert (solo["B - A"], solo["lo"], solo["hi"]) == pytest.approx((0.2, 0.0524, 0.3339), abs=6e-5)
