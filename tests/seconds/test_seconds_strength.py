@@ -43,7 +43,6 @@ def test_random_play_trump_statistics():
     seed_out = simulate_deals(deals, leaders, [POLICY_RANDOM] * 4, SecondsRules(4, trump="seed"), 6)
     orig_out = simulate_deals(deals, leaders, [POLICY_RANDOM] * 4, SecondsRules(4, trump="original"), 6)
     assert (seed_out["trump_trick"] != 0).all()
-    assert (orig_out["trump_trick"] == 0).any()
     appeared_seed = seed_out["trump_trick"][seed_out["trump_trick"] >= 0]
     appeared_orig = orig_out["trump_trick"][orig_out["trump_trick"] >= 0]
     assert appeared_orig.mean() > appeared_seed.mean() + 0.5
