@@ -1,0 +1,61 @@
+"""Benchmark the chunk runner's backends on one real run, side by side.
+
+Runs the Rikken bid-success experiment's chunk task (deal, evaluate every contract every hand could
+declare, play it out with the heuristic policy) over the same deals, seed and chunk size with:
+1 local worker (the anchor), 2 local worker processes, and a throw-away Dask LocalCluster with 2
+workers. Prints wall times (start-up included: that is what a user waits for), throughput, the
+speed-up of 2 workers over 1, and the Dask overhead against 2 local processes; checks that all
+three give identical results.
+
+Usage: ``python3 scripts/bench_runner.py [--deals 40000] [--chunk-size 2000] [--seed 1]``
+"""
+
+import argparse
+import os
+import time
+
+import pandas as pd
+
+from analyzer.experiments.rikken_bids import bids_chunk
+from analyzer.experiments.runner import run_chunks
+
+PARAMS = {"policy": "heuristic", "dealing": "random"}
+
+
+def timed(deals: int, chunk_size: int, seed: int, workers: int, backend: str | None) -> tuple[float, pd.DataFrame]:
+    started = time.perf_counter()
+    chunks = run_chunks(bids_chunk, PARAMS, deals, seed=seed, chunk_size=chunk_size, workers=workers,
+                        description="bench", backend=backend)
+    return time.perf_counter() - started, pd.concat(chunks, ignore_index=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=40_000)
+    parser.add_argument("--chunk-size", type=int, default=2_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    # Compile (or load from numba's cache) in this process first, so the anchor does not pay for it.
+    run_chunks(bids_chunk, PARAMS, 50, seed=0, chunk_size=50, workers=1)
+    rows = []
+    reference = None
+    for label, workers, backend in [("local, 1 worker (anchor)", 1, None), ("local, 2 worker processes", 2, None),
+                                    ("dask LocalCluster, 2 workers", 1, "local:2")]:
+        seconds, table = timed(args.deals, args.chunk_size, args.seed, workers, backend)
+        if reference is None:
+            reference = table
+        else:
+            pd.testing.assert_frame_equal(reference, table)
+        rows.append((label, seconds))
+    anchor = rows[0][1]
+    print(f"{args.deals:,} deals in chunks of {args.chunk_size:,}, seed {args.seed}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}; results identical on all backends")
+    print(f"{'backend':32} {'seconds':>8} {'deals/s':>9} {'vs anchor':>10}")
+    for label, seconds in rows:
+        print(f"{label:32} {seconds:8.2f} {args.deals / seconds:9,.0f} {anchor / seconds:9.2f}x")
+    print(f"speed-up 1 -> 2 local workers: {anchor / rows[1][1]:.2f}x")
+    print(f"dask overhead vs 2 local processes (time ratio): {rows[2][1] / rows[1][1]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
