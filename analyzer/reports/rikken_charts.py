@@ -9,23 +9,22 @@ import pandas as pd  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, KIND, Contract, Kind  # noqa: E402
-from analyzer.reports.rikken_summary import HCP_LABELS, MIN_CELL, contract_rows  # noqa: E402
+from analyzer.reports.rikken_summary import HCP_LABELS, MIN_CELL, contract_rows, feature_codes  # noqa: E402
 from analyzer.reports.stats import wilson_interval  # noqa: E402
 
 TRUMP_RANGE = np.arange(0, 14)
 
 
-def _rate_grid(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Success rate and count per (HCP bin, trumps held) cell."""
-    grouped = rows.groupby(["hcp_bin", "trumps"], observed=True)["made"].agg(["sum", "count"])
-    rate = np.full((len(HCP_LABELS), TRUMP_RANGE.size), np.nan)
-    count = np.zeros_like(rate)
-    for (hcp_bin, trumps), (made, n) in grouped.iterrows():
-        row = HCP_LABELS.index(hcp_bin)
-        count[row, trumps] = n
-        if n >= MIN_CELL:
-            rate[row, trumps] = made / n
-    return rate, count
+def _rate_grid(rows: pd.DataFrame) -> np.ndarray:
+    """Success rate per (HCP bin, trumps held) cell; NaN where fewer than ``MIN_CELL`` hands."""
+    hcp_codes, _ = feature_codes(rows, "hcp_bin")
+    codes = hcp_codes * TRUMP_RANGE.size + rows["trumps"].to_numpy().astype(np.int64)
+    size = len(HCP_LABELS) * TRUMP_RANGE.size
+    count = np.bincount(codes, minlength=size).reshape(len(HCP_LABELS), TRUMP_RANGE.size)
+    made = np.bincount(codes, weights=rows["made"].to_numpy(dtype=np.float64), minlength=size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = made.reshape(count.shape) / count
+    return np.where(count >= MIN_CELL, rate, np.nan)
 
 
 def _heatmap(ax, grid: np.ndarray, cmap, vmin, vmax, labels=None):
@@ -48,7 +47,7 @@ def success_by_trumps_and_hcp(table: pd.DataFrame) -> plt.Figure:
                                 layout="constrained")
     image = None
     for ax, name, rows in zip(axes.flat, names, per_contract):
-        rate, _ = _rate_grid(rows)
+        rate = _rate_grid(rows)
         image, shown = _heatmap(ax, rate, "RdYlGn", 0.0, 1.0)
         for (r, c), value in np.ndenumerate(rate[:, shown]):
             if not np.isnan(value):

@@ -18,7 +18,8 @@ NOT_PLAYABLE = -1
 
 def bin_hcp(hcp) -> pd.Categorical:
     """HCP as ordered bins (``0-4`` ... ``20+``)."""
-    return pd.cut(np.asarray(hcp), bins=HCP_BINS, right=False, labels=HCP_LABELS)
+    codes = np.searchsorted(HCP_BINS, np.asarray(hcp), side="right") - 1
+    return pd.Categorical.from_codes(codes, categories=HCP_LABELS, ordered=True)
 
 
 def trump_contract_names() -> list[str]:
@@ -33,35 +34,61 @@ def contract_rows(table: pd.DataFrame, contract: int) -> pd.DataFrame:
     ``policy_trumps`` the number in the suit the bidding policy would name.
     """
     name = CONTRACT_CLI_NAMES[contract]
-    rows = table[table[f"tricks_{name}"] != NOT_PLAYABLE]
     if contract == Contract.RIK_BETER:
-        trumps = rows["hearts"]
+        trumps_column = "hearts"
     elif contract == Contract.TROELA:
-        trumps = rows["troela_trumps"]
+        trumps_column = "troela_trumps"
     elif rules.TRUMP_RULE[contract] == rules.TrumpRule.NONE:
-        trumps = pd.Series(0, index=rows.index)
+        trumps_column = None
     else:
-        trumps = rows["trumps"]
+        trumps_column = "trumps"
+    playable = table[f"tricks_{name}"].to_numpy() != NOT_PLAYABLE
+
+    def column(key: str) -> np.ndarray:
+        values = table[key].to_numpy()
+        return values if playable.all() else values[playable]
+
+    hcp = column("hcp")
     return pd.DataFrame({
-        "contract": name, "contract_id": int(contract), "hcp": rows["hcp"], "hcp_bin": bin_hcp(rows["hcp"]),
-        "aces": rows["aces"], "longest": rows["longest"], "low_cards": rows["low_cards"], "voids": rows["voids"],
-        "trumps": trumps, "policy_trumps": rows["trumps"], "tricks": rows[f"tricks_{name}"],
-        "made": rows[f"made_{name}"], "score_money": rows[f"money_{name}"].astype(np.int64),
-        "score_points": rows[f"points_{name}"].astype(np.int64),
+        "contract": name, "contract_id": int(contract), "hcp": hcp, "hcp_bin": bin_hcp(hcp),
+        "aces": column("aces"), "longest": column("longest"), "low_cards": column("low_cards"),
+        "voids": column("voids"), "trumps": column(trumps_column) if trumps_column else np.zeros(hcp.size, np.int64),
+        "policy_trumps": column("trumps"), "tricks": column(f"tricks_{name}"), "made": column(f"made_{name}"),
+        "score_money": column(f"money_{name}").astype(np.int64), "score_points": column(f"points_{name}").astype(np.int64),
     })
 
 
-def _rate_table(grouped) -> pd.DataFrame:
-    """n, made, rate with Wilson bounds, and mean money score with a normal interval, per group."""
-    table = grouped.agg(n=("made", "size"), made=("made", "sum"), mean_score=("score_money", "mean"),
-                        sd_score=("score_money", "std"), mean_points=("score_points", "mean")).reset_index()
-    table = table[table["n"] > 0]
-    table["rate"] = table["made"] / table["n"]
-    table["rate_lo"], table["rate_hi"] = wilson_interval(table["made"].to_numpy(), table["n"].to_numpy())
-    half = Z95 * table["sd_score"].fillna(0.0) / np.sqrt(table["n"])
-    table["score_lo"] = table["mean_score"] - half
-    table["score_hi"] = table["mean_score"] + half
-    return table.drop(columns="sd_score")
+def feature_codes(rows: pd.DataFrame, feature: str) -> tuple[np.ndarray, list]:
+    """Small non-negative integer codes of a feature column and the label of each code."""
+    values = rows[feature]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return values.cat.codes.to_numpy().astype(np.int64), list(values.cat.categories)
+    codes = values.to_numpy().astype(np.int64)
+    return codes, list(range(int(codes.max()) + 1 if codes.size else 0))
+
+
+def rate_table(codes: np.ndarray, labels: list, rows: pd.DataFrame) -> pd.DataFrame:
+    """Per code: n, made, rate with its Wilson interval, mean money score with a normal interval, mean points.
+
+    Counting with ``bincount`` instead of a pandas group-by keeps a million-hand summary to seconds.
+    """
+    size = len(labels)
+    n = np.bincount(codes, minlength=size)
+    made = np.bincount(codes, weights=rows["made"].to_numpy(dtype=np.float64), minlength=size)
+    money = rows["score_money"].to_numpy(dtype=np.float64)
+    total = np.bincount(codes, weights=money, minlength=size)
+    squares = np.bincount(codes, weights=money * money, minlength=size)
+    points = np.bincount(codes, weights=rows["score_points"].to_numpy(dtype=np.float64), minlength=size)
+    keep = n > 0
+    n, made, total, squares, points = n[keep], made[keep], total[keep], squares[keep], points[keep]
+    mean = total / n
+    variance = np.where(n > 1, (squares - n * mean * mean) / np.maximum(n - 1, 1), 0.0)
+    half = Z95 * np.sqrt(np.maximum(variance, 0.0) / n)
+    rate_lo, rate_hi = wilson_interval(made, n)
+    return pd.DataFrame({"bin": [str(label) for label, k in zip(labels, keep) if k], "n": n,
+                         "made": made.astype(np.int64), "rate": made / n, "rate_lo": rate_lo, "rate_hi": rate_hi,
+                         "mean_score": mean, "score_lo": mean - half, "score_hi": mean + half,
+                         "mean_points": points / n})
 
 
 def summarize_bids(table: pd.DataFrame) -> pd.DataFrame:
@@ -76,10 +103,12 @@ def summarize_bids(table: pd.DataFrame) -> pd.DataFrame:
         rows = contract_rows(table, contract)
         if rows.empty:
             continue
-        parts.append(_rate_table(rows.groupby("contract", observed=True)).assign(feature="all", bin="all"))
+        name = CONTRACT_CLI_NAMES[contract]
+        overall = rate_table(np.zeros(len(rows), dtype=np.int64), ["all"], rows)
+        parts.append(overall.assign(contract=name, feature="all"))
         for feature in FEATURE_COLUMNS:
-            part = _rate_table(rows.groupby(["contract", feature], observed=True))
-            parts.append(part.rename(columns={feature: "bin"}).assign(feature=feature, bin=lambda t: t["bin"].astype(str)))
+            codes, labels = feature_codes(rows, feature)
+            parts.append(rate_table(codes, labels, rows).assign(contract=name, feature=feature))
     columns = ["contract", "feature", "bin", "n", "made", "rate", "rate_lo", "rate_hi", "mean_score", "score_lo",
                "score_hi", "mean_points"]
     return pd.concat(parts, ignore_index=True)[columns]
@@ -91,13 +120,22 @@ def best_contracts(table: pd.DataFrame) -> pd.DataFrame:
     positive). Only (cell, contract) pairs with at least ``MIN_CELL`` hands count. Troela is left
     out: it is compulsory with three aces, not a choice, and its hands are a subset of each cell.
     """
-    stats = pd.concat([contract_rows(table, c).groupby(["hcp_bin", "policy_trumps", "contract_id"], observed=True).agg(
-        n=("made", "size"), rate=("made", "mean"), ev=("score_money", "mean")).reset_index()
-        for c in Contract if c != Contract.TROELA],
-        ignore_index=True)
+    parts = []
+    for contract in Contract:
+        rows = contract_rows(table, contract)
+        if contract == Contract.TROELA or rows.empty:
+            continue
+        hcp_codes, _ = feature_codes(rows, "hcp_bin")
+        codes = hcp_codes * 14 + rows["policy_trumps"].to_numpy().astype(np.int64)
+        cells = rate_table(codes, list(range(len(HCP_LABELS) * 14)), rows)
+        cell = cells["bin"].astype(int)
+        parts.append(pd.DataFrame({"hcp_bin": [HCP_LABELS[c // 14] for c in cell], "policy_trumps": cell % 14,
+                                   "contract_id": int(contract), "n": cells["n"], "rate": cells["rate"],
+                                   "ev": cells["mean_score"]}))
+    stats = pd.concat(parts, ignore_index=True)
     stats = stats[stats["n"] >= MIN_CELL]
     records = []
-    for (hcp_bin, trumps), cell in stats.groupby(["hcp_bin", "policy_trumps"], observed=True):
+    for (hcp_bin, trumps), cell in stats.groupby(["hcp_bin", "policy_trumps"], sort=False):
         safe = cell[cell["rate"] >= 0.5]
         if safe.empty:
             highest = "pass"
