@@ -114,8 +114,8 @@ def play_games_kernel(deck_cards, n_players, first_dealers, seat_policies, varia
         winner = -1
         while winner < 0:
             shuffle_into_hands(deal_rng, cards, n_players, dealt)
-            play_deal(dealt, seat_after(dealer, 1, n_players), seat_policies, variant, minimum, values, params, play_rng,
-                      state, stats, history)
+            leader = seat_after(dealer, 1, n_players)
+            play_deal(dealt, leader, seat_policies, variant, minimum, values, params, play_rng, state, stats, history)
             score_deal(state[1], minimum, scores)
             totals[g, :] += scores
             count += 1

@@ -7,14 +7,16 @@ heuristic
     a one-deal look at "be second in each suit":
 
     * the score the suit would give if the deal ended now (second-highest distinct total scores it,
-      the per-suit floor of 5 in that variant);
+      the per-suit floor of 5 in that variant; the per-hand floor is left out, it only lifts near-empty
+      deals);
     * minus ``top_penalty`` per point the player leads the suit by when alone on top (being far ahead
       is hard to undo, so such suits are dumped: their high cards go to other players);
     * plus ``below_weight`` per point while below the second place (climbing towards second).
 
     Who takes the trick: certain when the card cannot win (current winner) or the player is last;
     otherwise the player takes it with ``p_sure`` (top outstanding card of the trump suit),
-    ``p_top`` (top outstanding card of its suit) or ``p_unsure``. When the card would make trump,
+    ``p_top`` (top outstanding card of its suit) or ``p_unsure``, and for the rest of the probability
+    the trick counts as going to someone not yet known (no change). When the card would make trump,
     ``trump_length_bonus`` per other card held in that suit rewards choosing a trump suit the player
     controls. ``rank_weight`` per rank (2 = 0 .. A = 12) favours getting rid of high cards: they are
     the cards that would otherwise win unwanted tricks later, low cards keep the choice open. Exact ties
@@ -27,8 +29,8 @@ heuristic
 sampling
     For each legal card, ``n_samples`` hidden deals consistent with what the player saw (hand sizes,
     suits a player showed out of) are played out with the heuristic for every seat; the card with the
-    best mean deal score for the player is chosen (same sampled worlds for every card: a paired
-    comparison). Worlds are dealt most-constrained suit first, each card to a random eligible seat
+    best mean deal score for the player (this deal only, not the game totals) is chosen; every card is
+    tried in the same sampled worlds, a paired comparison. Worlds are dealt most-constrained suit first, each card to a random eligible seat
     weighted by the cards that seat still needs; after ``max_tries`` dead ends the void constraints
     are dropped for that world.
 """
@@ -389,8 +391,8 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
             copy_state(world, taken, voids, trick, meta, h2, t2, v2, tr2, m2)
             play_card(h2, t2, v2, tr2, m2, nth_card(legal, k), variant, values)
             while m2[M_LEFT] > 0:
-                play_card(h2, t2, v2, tr2, m2, choose_heuristic(h2, t2, tr2, m2, variant, minimum, values, params, stats),
-                          variant, values)
+                card = choose_heuristic(h2, t2, tr2, m2, variant, minimum, values, params, stats)
+                play_card(h2, t2, v2, tr2, m2, card, variant, values)
             score_deal(t2, minimum, scores)
             totals[k] += scores[seat]
     best = 0
