@@ -30,9 +30,9 @@ sampling
     For each legal card, ``n_samples`` hidden deals consistent with what the player saw (hand sizes,
     suits a player showed out of) are played out with the heuristic for every seat; the card with the
     best mean deal score for the player (this deal only, not the game totals) is chosen; every card is
-    tried in the same sampled worlds, a paired comparison. Worlds are dealt most-constrained suit first, each card to a random eligible seat
-    weighted by the cards that seat still needs; after ``max_tries`` dead ends the void constraints
-    are dropped for that world.
+    tried in the same sampled worlds, a paired comparison. Worlds are dealt most-constrained suit
+    first, each card to a random eligible seat weighted by the cards that seat still needs; after
+    ``max_tries`` dead ends the void constraints are dropped for that world.
 """
 
 import numpy as np
