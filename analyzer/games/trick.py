@@ -6,13 +6,45 @@ trump else highest of the led suit wins", so benchmarks use it as the machine's 
 """
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
-from analyzer.cards.masks import lowest_bit_index, popcount
 from analyzer.cards.rng import bounded
 
 NO_TRUMP = 4
 _SUIT_BITS = np.int64(0x1FFF)
+
+
+# Bit counts as single LLVM instructions (popcnt / tzcnt / lzcnt): the play-out kernels call them
+# several times per card, where the portable versions in ``analyzer.cards.masks`` cost a few times more.
+@intrinsic
+def pop(typingctx, x):
+    """Number of set bits of an int64 (LLVM ``ctpop``)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def low_bit(typingctx, x):
+    """Index of the lowest set bit of an int64 > 0 (LLVM ``cttz``)."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _leading_zeros(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, inline="always")
+def high_bit(x):
+    """Index of the highest set bit of an int64 > 0 (LLVM ``ctlz``)."""
+    return 63 - _leading_zeros(x)
 
 
 @njit(cache=True, inline="always")
@@ -94,7 +126,7 @@ def nth_card(mask, k):
     """The ``k``-th lowest card (0-based) of ``mask``."""
     for _ in range(k):
         mask &= mask - 1
-    return lowest_bit_index(mask)
+    return low_bit(mask)
 
 
 @njit(cache=True)
@@ -126,7 +158,7 @@ def bare_random_playout(hands, leader, rng_state, tricks_out, trump=NO_TRUMP):
             for i in range(4):
                 seat = (lead + i) & 3
                 legal = legal_follow(hand[seat], led_suit)
-                card = nth_card(legal, bounded(rng_state, popcount(legal)))
+                card = nth_card(legal, bounded(rng_state, pop(legal)))
                 if i == 0:
                     led_suit = card // 13
                 cards[seat] = card

@@ -15,9 +15,8 @@ Tuning parameters live in one float64 array; ``PARAM_NAMES`` gives the index of 
 import numpy as np
 from numba import njit
 
-from analyzer.cards.masks import highest_bit_index, lowest_bit_index, popcount
 from analyzer.games.rikken.rules import Kind
-from analyzer.games.trick import suit_mask
+from analyzer.games.trick import high_bit, low_bit, pop, suit_mask
 
 # ---- round-state layout (int64 array of STATE_SIZE) -------------------------------------------
 HAND = 0  # 4 slots: cards still held by each seat
@@ -95,7 +94,7 @@ def _tops(mine, out):
         if o == 0:
             result |= m
         else:
-            result |= m & _above(highest_bit_index(o))
+            result |= m & _above(high_bit(o))
     return result
 
 
@@ -108,8 +107,8 @@ def _lowest_rank(mask):
         m = mask & suit_mask(s)
         if m == 0:
             continue
-        c = lowest_bit_index(m)
-        key = (c % 13) * 16 + popcount(m)
+        c = low_bit(m)
+        key = (c % 13) * 16 + pop(m)
         if key < best_key:
             best_key = key
             best = c
@@ -125,8 +124,8 @@ def _highest_rank(mask):
         m = mask & suit_mask(s)
         if m == 0:
             continue
-        c = highest_bit_index(m)
-        key = (c % 13) * 16 - popcount(m)
+        c = high_bit(m)
+        key = (c % 13) * 16 - pop(m)
         if key > best_key:
             best_key = key
             best = c
@@ -178,7 +177,7 @@ def choose_heuristic(st, seat, up, fd, params):
         Tuning parameters.
     """
     if fd == 0 and (up & (up - 1)) == 0:
-        return lowest_bit_index(up)
+        return low_bit(up)
     kind = st[KIND + seat]
     if kind == KIND_MISERY or (kind == KIND_ONE and st[TRICKS + seat] >= 1):
         return _misery_declarer(st, seat, up)
@@ -214,12 +213,12 @@ def _misery_lead(up, out):
         mine = up & suit_mask(s)
         if mine == 0:
             continue
-        c = lowest_bit_index(mine)
-        higher = popcount(out & _above(c))
+        c = low_bit(mine)
+        higher = pop(out & _above(c))
         if higher == 0:
             score = 100000 + c % 13  # would win for sure: last resort
         else:
-            score = popcount(out & _below(c)) * 64 - higher
+            score = pop(out & _below(c)) * 64 - higher
         if score < best_score:
             best_score = score
             best = c
@@ -237,10 +236,10 @@ def _duck(st, up):
     if wc >= 0 and wc // 13 == led:
         under = follow & _below(wc)
         if under != 0:
-            return highest_bit_index(under)
+            return high_bit(under)
     if st[N_IN_TRICK] == 3:
-        return highest_bit_index(follow)  # the trick is lost anyway: shed the highest
-    return lowest_bit_index(follow)
+        return high_bit(follow)  # the trick is lost anyway: shed the highest
+    return low_bit(follow)
 
 
 @njit(cache=True)
@@ -268,10 +267,10 @@ def _one_declarer(st, seat, up):
             beaters = follow & _above(wc)
         if beaters != 0:
             if st[N_IN_TRICK] == 3:
-                return lowest_bit_index(beaters)
+                return low_bit(beaters)
             sure = beaters & _tops(beaters, out)
             if sure != 0:
-                return lowest_bit_index(sure)
+                return low_bit(sure)
     return _duck(st, up)
 
 
@@ -308,19 +307,19 @@ def _against_misery(st, seat, up):
         return _duck(st, up)
     if force & to_play:
         if follow != 0:
-            return lowest_bit_index(follow)
+            return low_bit(follow)
         return _highest_rank(up)
     if (win >= 0 and (stop >> win) & 1) or (stop & to_play):
         if follow != 0:
             beaters = follow & _above(wc) if wc >= 0 and wc // 13 == led else follow
             if beaters != 0:
                 if st[N_IN_TRICK] == 3:
-                    return lowest_bit_index(beaters)
-                return highest_bit_index(follow)
-            return lowest_bit_index(follow)
+                    return low_bit(beaters)
+                return high_bit(follow)
+            return low_bit(follow)
         return _lowest_rank(up)
     if follow != 0:
-        return lowest_bit_index(follow)
+        return low_bit(follow)
     return _highest_rank(up)
 
 
@@ -338,8 +337,8 @@ def _lead_under(st, seat, up, force):
         for s in range(4):
             mine = up & suit_mask(s)
             theirs = shown & suit_mask(s)
-            if mine != 0 and theirs != 0 and lowest_bit_index(mine) < lowest_bit_index(theirs):
-                return lowest_bit_index(mine)
+            if mine != 0 and theirs != 0 and low_bit(mine) < low_bit(theirs):
+                return low_bit(mine)
     voids = st[VOIDS + target]
     usable = np.int64(0)
     for s in range(4):
@@ -359,7 +358,7 @@ def _discard(up, trumps, out):
         if spare != 0:
             return _lowest_rank(spare)
         return _lowest_rank(side)
-    return lowest_bit_index(up)
+    return low_bit(up)
 
 
 @njit(cache=True)
@@ -372,21 +371,21 @@ def _trick_lead(st, seat, up, fd, params):
         side = fd & ~tmask
         if side != 0:
             return FACE_DOWN_OFFSET + _lowest_rank(side)
-        return FACE_DOWN_OFFSET + lowest_bit_index(fd)
+        return FACE_DOWN_OFFSET + low_bit(fd)
     friends = friends_of(st, seat)
     bidder = st[BIDDER]
     declaring = (friends >> bidder) & 1
     my_trumps = up & tmask
     if (declaring and my_trumps != 0 and (out & tmask) != 0
-            and popcount(hand & tmask) >= params[P_DRAW_TRUMPS_MIN]):
+            and pop(hand & tmask) >= params[P_DRAW_TRUMPS_MIN]):
         sure = my_trumps & _tops(my_trumps, out)
         if sure != 0:
-            return lowest_bit_index(sure)
-        return lowest_bit_index(my_trumps)
+            return low_bit(sure)
+        return low_bit(my_trumps)
     if seat == bidder and st[CALLED_OUT] != 0 and params[P_LEAD_CALLED] > 0:
         mine = up & suit_mask(st[CALLED] // 13)
         if mine != 0:
-            return lowest_bit_index(mine)
+            return low_bit(mine)
     # Cash sure winners in side suits no opponent is known to ruff.
     ruff_danger = np.int64(0)
     if (out & tmask) != 0:
@@ -406,13 +405,13 @@ def _trick_lead(st, seat, up, fd, params):
     for s in range(4):
         if s == trump:
             continue
-        n = popcount(up & suit_mask(s))
+        n = pop(up & suit_mask(s))
         if n > best_len:
             best_len = n
             best_suit = s
     if best_suit >= 0:
-        return lowest_bit_index(up & suit_mask(best_suit))
-    return lowest_bit_index(up)
+        return low_bit(up & suit_mask(best_suit))
+    return low_bit(up)
 
 
 @njit(cache=True)
@@ -429,20 +428,20 @@ def _trick_follow(st, seat, up, params):
     follow = up & suit_mask(led)
     if follow != 0:
         if friend_winning or (wc >= 0 and wc // 13 != led):
-            return lowest_bit_index(follow)
+            return low_bit(follow)
         beaters = follow
         if wc >= 0:
             beaters = follow & _above(wc)
         if beaters == 0:
-            return lowest_bit_index(follow)
+            return low_bit(follow)
         if n == 3:
-            return lowest_bit_index(beaters)
+            return low_bit(beaters)
         sure = beaters & _tops(beaters, out)
         if sure != 0:
-            return lowest_bit_index(sure)
+            return low_bit(sure)
         if n == 1 and params[P_SECOND_HAND_LOW] > 0:
-            return lowest_bit_index(follow)
-        return highest_bit_index(beaters)
+            return low_bit(follow)
+        return high_bit(beaters)
     if friend_winning and (n == 3 or (out & _above(wc)) == 0):
         return _discard(up, tmask, out)
     my_trumps = up & tmask
@@ -450,7 +449,7 @@ def _trick_follow(st, seat, up, params):
         if wc >= 0 and wc // 13 == trump:
             over = my_trumps & _above(wc)
             if over != 0:
-                return lowest_bit_index(over)
+                return low_bit(over)
             return _discard(up, tmask, out)
-        return lowest_bit_index(my_trumps)
+        return low_bit(my_trumps)
     return _discard(up, tmask, out)

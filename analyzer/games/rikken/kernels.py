@@ -14,7 +14,6 @@ to random; the double-dummy policy will take id 2.
 import numpy as np
 from numba import njit
 
-from analyzer.cards.masks import popcount, popcounts
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
@@ -23,7 +22,7 @@ from analyzer.games.rikken.heuristic import (
     KIND, KIND_TRICKS, LED_SUIT, LEADER, N_IN_TRICK, PARTNER, PARTNER_PUBLIC, PLAYED, STATE_SIZE, TRICK,
     TRICK_NO, TRICKS, TRUMP, TURN, VOIDS, WIN_SEAT, choose_heuristic,
 )
-from analyzer.games.trick import nth_card, suit_mask
+from analyzer.games.trick import nth_card, pop, suit_mask
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -32,6 +31,7 @@ POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 _EXPOSE_BIDDER = int(rules.Exposure.BIDDER)
 _EXPOSE_ALL = int(rules.Exposure.ALL)
 _ONE = np.int64(1)
+_N_CONTRACTS = rules.N_CONTRACTS
 
 
 @njit(cache=True)
@@ -85,7 +85,7 @@ def init_round(st, hands, leader, contract_of, partner, trump, called_card, blin
     st[PARTNER_PUBLIC] = 1 if called_card < 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_actions(st, seat):
     """Legal face-up cards and face-down lead cards of ``seat`` (two masks; the second is usually 0)."""
     hand = st[HAND + seat]
@@ -108,7 +108,7 @@ def legal_actions(st, seat):
     return hand, np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _beats(card, best, led, trump):
     """True if ``card`` beats the trick's best card so far (``best`` = -1: nothing countable yet)."""
     suit = card // 13
@@ -120,7 +120,7 @@ def _beats(card, best, led, trump):
     return suit == trump
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(st, seat, action):
     """Play ``action`` for ``seat`` (must be legal and ``seat`` on turn); return the trick winner or -1."""
     face_down = action >= FACE_DOWN_OFFSET
@@ -167,11 +167,11 @@ def apply_action(st, seat, action):
     return winner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_card_random(up, fd, rng_state):
     """Uniform legal action: face-up cards in id order, then face-down leads; one ``bounded`` draw."""
-    n_up = popcount(up)
-    k = bounded(rng_state, n_up + popcount(fd))
+    n_up = pop(up)
+    k = bounded(rng_state, n_up + pop(fd))
     if k < n_up:
         return nth_card(up, k)
     return FACE_DOWN_OFFSET + nth_card(fd, k - n_up)
@@ -192,7 +192,7 @@ def choose_action(st, seat, policy, params, rng_state):
     return choose_card_random(up, fd, rng_state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_round(st, policy_of_seat, params, rng_state, trace):
     """Play the 13 tricks of an initialised round; if ``trace`` has 52 rows, record each move in it.
 
@@ -227,31 +227,55 @@ def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, bli
             tricks_out[d, s] = st[TRICKS + s]
 
 
+_SETUP_ERRORS = (
+    "every hand must hold 13 cards and the four hands must share out the 52 cards",
+    "leader must be a seat 0..3 and trump a suit 0..4",
+    "each deal needs at least one declarer with a contract id 0..15",
+    "partner must be -1 or a seat, called_card -1 or a card id, blind 0 or 1",
+    "the partner must hold the called card",
+)
+
+
+@njit(cache=True)
+def _first_bad_setup(hands, leader, contract_of, partner, trump, called_card, blind):
+    """Return (error index into ``_SETUP_ERRORS``, deal) of the first inconsistent deal, or (-1, -1)."""
+    full = (np.int64(1) << 52) - 1
+    for d in range(hands.shape[0]):
+        union = np.int64(0)
+        for s in range(4):
+            if pop(hands[d, s]) != 13:
+                return 0, d
+            union |= hands[d, s]
+        if union != full:
+            return 0, d
+        if not (0 <= leader[d] <= 3 and 0 <= trump[d] <= 4):
+            return 1, d
+        declared = False
+        for s in range(4):
+            c = contract_of[d, s]
+            if c < -1 or c >= _N_CONTRACTS:
+                return 2, d
+            declared = declared or c >= 0
+        if not declared:
+            return 2, d
+        if not (-1 <= partner[d] <= 3 and -1 <= called_card[d] <= 51 and 0 <= blind[d] <= 1):
+            return 3, d
+        if called_card[d] >= 0 and (partner[d] < 0 or not (hands[d, partner[d]] >> called_card[d]) & 1):
+            return 4, d
+    return -1, -1
+
+
 def _check_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, tricks_out):
-    n = hands.shape[0]
+    n = hands.shape[0] if isinstance(hands, np.ndarray) and hands.ndim == 2 else -1
     arrays = {"hands": (hands, (n, 4)), "leader": (leader, (n,)), "contract_of": (contract_of, (n, 4)),
               "partner": (partner, (n,)), "trump": (trump, (n,)), "called_card": (called_card, (n,)),
               "blind": (blind, (n,)), "policy_of_seat": (policy_of_seat, (4,)), "tricks_out": (tricks_out, (n, 4))}
     for name, (array, shape) in arrays.items():
         if not isinstance(array, np.ndarray) or array.dtype != np.int64 or array.shape != shape:
             raise InputError(f"{name} must be an int64 array of shape {shape}")
-    if n == 0:
-        return
-    if (popcounts(hands) != 13).any():
-        raise InputError("every hand must hold 13 cards")
-    union = np.bitwise_or.reduce(hands, axis=1)
-    if (popcounts(union) != 52).any() or (hands < 0).any():
-        raise InputError("the four hands must share out the 52 cards")
-    if ((leader < 0) | (leader > 3)).any() or ((trump < 0) | (trump > rules.NO_TRUMP)).any():
-        raise InputError("leader must be a seat 0..3 and trump a suit 0..4")
-    if ((contract_of < -1) | (contract_of >= rules.N_CONTRACTS)).any() or (contract_of.max(axis=1) < 0).any():
-        raise InputError("each deal needs at least one declarer with a contract id 0..15")
-    if ((partner < -1) | (partner > 3)).any() or ((called_card < -1) | (called_card > 51)).any():
-        raise InputError("partner must be -1 or a seat, called_card -1 or a card id")
-    rows = np.flatnonzero(called_card >= 0)
-    holders = (hands[rows] >> called_card[rows, None]) & 1
-    if (holders[np.arange(rows.size), partner[rows]] != 1).any() or (partner[rows] < 0).any():
-        raise InputError("the partner must hold the called card")
+    error, deal = _first_bad_setup(hands, leader, contract_of, partner, trump, called_card, blind)
+    if error >= 0:
+        raise InputError(f"deal {deal}: {_SETUP_ERRORS[error]}")
 
 
 def playout_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
