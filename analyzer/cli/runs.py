@@ -32,6 +32,9 @@ def runs(ctx: typer.Context,
     """List runs: experiment, parameters, status, size and time, newest first."""
     if ctx.invoked_subcommand is not None:
         return
+    if not root.exists():
+        typer.echo(f"no runs under {root}")
+        return
     found, problems = find_runs(root)
     table = Table("run", "experiment", "parameters", "status", "chunks", "size", "updated")
     for run in found:

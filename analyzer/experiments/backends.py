@@ -8,6 +8,7 @@ early (Ctrl-C, SIGTERM, an error) cancels the chunks not yet finished.
 import logging
 import multiprocessing
 import re
+import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from analyzer.errors import InputError
@@ -70,7 +71,8 @@ class LocalBackend:
             return
         # "spawn" keeps workers free of the parent's threads and locks; numba's on-disk cache makes it cheap.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(self.workers, len(chunks)), mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=min(self.workers, len(chunks)), mp_context=context,
+                                 initializer=_ignore_sigint) as pool:
             pending = {pool.submit(task, params, c.start, c.count, c.seed_seq): c for c in chunks}
             try:
                 while pending:
@@ -82,6 +84,11 @@ class LocalBackend:
                 pool.shutdown(wait=False, cancel_futures=True)
                 _terminate_workers(pool)
                 raise
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them cleanly (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _terminate_workers(pool: ProcessPoolExecutor) -> None:

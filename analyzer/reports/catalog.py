@@ -60,7 +60,7 @@ def describe_run(run_dir) -> RunInfo:
     stages = manifest.get("stages") if isinstance(manifest.get("stages"), dict) else {}
     done = sum(int(stage.get("chunks_done", 0)) for stage in stages.values())
     total = sum(int(stage.get("chunks_total", 0)) for stage in stages.values())
-    return RunInfo(path=root, experiment=experiment, parameters=parameters, status=run_status(manifest),
+    return RunInfo(path=root, experiment=experiment, parameters=parameters, status=run_status(manifest, root),
                    seed=manifest.get("seed", _option_value(parameters, "--seed")), size_bytes=_size(root),
                    updated=str(manifest.get("updated") or _modified(root / MANIFEST_NAME)), chunks_done=done, chunks_total=total, manifest=manifest)
 
@@ -100,12 +100,13 @@ def _option_value(parameters: list[str], option: str):
     return None
 
 
-def run_status(manifest: dict) -> str:
+def run_status(manifest: dict, root: Path) -> str:
     """The run's status; a ``running`` run whose process is gone from this host shows as ``crashed``."""
     status = manifest.get("status")
     if status is None:
-        # Written without the batch runner (no chunks): complete as soon as its manifest exists.
-        return "complete"
+        # Written without the batch runner (no chunks): complete once it has written its outputs.
+        has_outputs = any(root.glob("*.parquet")) or any(root.glob("*.csv"))
+        return "complete" if has_outputs else "incomplete"
     if status == "running" and manifest.get("host") == socket.gethostname() and not _alive(manifest.get("pid")):
         return "crashed"
     return str(status)
