@@ -14,7 +14,7 @@ from analyzer.cards.dealing import ACE_MASK, deal_random
 from analyzer.cards.masks import popcounts
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import rules
-from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, fourth_ace_holder, troela_trump
+from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_batch
 from analyzer.games.rikken.calling import choose_call_batch
 from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
 from analyzer.games.rikken.heuristic import default_params
@@ -55,8 +55,7 @@ def build_setups(deals: np.ndarray, leader: np.ndarray) -> dict[str, np.ndarray]
             has_three = popcounts(hands & ACE_MASK) == 3
             chosen = hand_index[has_three]
             rows, bidder = deal_of[chosen], seat_of[chosen]
-            partner = np.array([fourth_ace_holder(deals[d], s) for d, s in zip(rows, bidder)], dtype=np.int64)
-            contract_trump = np.array([troela_trump(deals[d, p]) for d, p in zip(rows, partner)], dtype=np.int64)
+            partner, contract_trump = troela_batch(deals[rows], bidder)
             called = np.full(rows.size, -1, dtype=np.int64)
             blind = np.zeros(rows.size, dtype=np.int64)
         elif rules.SIDE[contract] == rules.Side.CALLED:

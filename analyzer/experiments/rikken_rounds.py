@@ -14,36 +14,13 @@ from analyzer.cards.dealing import deal_packets_kernel, deal_random
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import rules
-from analyzer.games.rikken.auction import run_auction, setup_round
+from analyzer.games.rikken.auction import auction_batch
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import POLICY_IDS, playout_batch, playout_one
 from analyzer.games.rikken.rules import ScoringMode
 from analyzer.games.rikken.scoring import score_rounds
 
 FACE_DOWN_OFFSET = 52
-
-
-def _setup_arrays(count: int) -> dict[str, np.ndarray]:
-    return {"leader": np.zeros(count, dtype=np.int64), "contract_of": np.full((count, 4), -1, dtype=np.int64),
-            "partner": np.full(count, -1, dtype=np.int64), "trump": np.full(count, rules.NO_TRUMP, dtype=np.int64),
-            "called_card": np.full(count, -1, dtype=np.int64), "blind": np.zeros(count, dtype=np.int64),
-            "tricks": np.zeros((count, 4), dtype=np.int64), "passed_out": np.zeros(count, dtype=bool)}
-
-
-def _store_setup(arrays: dict, i: int, hands, dealer: int) -> bool:
-    """Run the auction for round ``i`` and store its setup; False when the deal is passed out."""
-    auction = run_auction(hands, dealer)
-    arrays["leader"][i] = (dealer + 1) % 4
-    if auction.passed_out:
-        arrays["passed_out"][i] = True
-        return False
-    setup = setup_round(hands, dealer, auction.contract_of)
-    arrays["contract_of"][i] = setup.contract_of
-    arrays["partner"][i] = setup.partner
-    arrays["trump"][i] = setup.trump
-    arrays["called_card"][i] = setup.called_card
-    arrays["blind"][i] = int(setup.blind)
-    return True
 
 
 def _gathered_pack(hands, trace) -> np.ndarray:
@@ -65,12 +42,12 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing
     rng_state = state_from_seed(play_seed)
     policy_of_seat = np.full(4, POLICY_IDS[policy], dtype=np.int64)
     params = default_params()
-    arrays = _setup_arrays(count)
     dealers = (first_round + np.arange(count)) % 4
     if dealing == "random":
         deals = deal_random(count, deal_seed)
-        played = np.array([_store_setup(arrays, i, deals[i], int(dealers[i])) for i in range(count)], dtype=bool)
-        rows = np.flatnonzero(played)
+        arrays = auction_batch(deals, dealers)
+        arrays["tricks"] = np.zeros((count, 4), dtype=np.int64)
+        rows = np.flatnonzero(~arrays["passed_out"])
         tricks = np.zeros((rows.size, 4), dtype=np.int64)
         playout_batch(deals[rows], arrays["leader"][rows], arrays["contract_of"][rows], arrays["partner"][rows],
                       arrays["trump"][rows], arrays["called_card"][rows], arrays["blind"][rows], policy_of_seat,
@@ -80,16 +57,20 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing
     cuts = np.random.default_rng(cut_seed)
     pack = np.random.default_rng(deal_seed).permutation(52).astype(np.int64)
     deals = np.zeros((count, 4), dtype=np.int64)
+    rounds = []
     for i in range(count):
         deal_packets_kernel(pack, int(cuts.integers(1, 52)), int((dealers[i] + 1) % 4), deals[i])
+        setup = auction_batch(deals[i:i + 1], dealers[i:i + 1])
+        setup["tricks"] = np.zeros((1, 4), dtype=np.int64)
         trace = None
-        if _store_setup(arrays, i, deals[i], int(dealers[i])):
-            tricks, trace = playout_one(deals[i], arrays["leader"][i], arrays["contract_of"][i], arrays["partner"][i],
-                                        arrays["trump"][i], arrays["called_card"][i], arrays["blind"][i],
+        if not setup["passed_out"][0]:
+            tricks, trace = playout_one(deals[i], setup["leader"][0], setup["contract_of"][0], setup["partner"][0],
+                                        setup["trump"][0], setup["called_card"][0], setup["blind"][0],
                                         policy_of_seat, params, rng_state)
-            arrays["tricks"][i] = tricks
+            setup["tricks"][0] = tricks
+        rounds.append(setup)
         pack = _gathered_pack(deals[i], trace)
-    return deals, arrays
+    return deals, {key: np.concatenate([r[key] for r in rounds]) for key in rounds[0]}
 
 
 def packet_deals(count: int, seed_seq, policy: str, first_round: int) -> np.ndarray:
