@@ -17,7 +17,7 @@ from analyzer.experiments.demo import hcp_chunk, hcp_figure, summarize
 from analyzer.experiments.runner import run_chunks
 from analyzer.experiments.runstate import finish_run, read_manifest
 from analyzer.cli.options import ChunkSize, OutDir, Scheduler, Seed, Workers, out_dir_or_default
-from analyzer.reports.catalog import describe_run, find_runs, format_size, summary_tables
+from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.report import build_report
 from analyzer.reports.store import RunStore
 
@@ -97,6 +97,8 @@ def demo(
 def resume(run_dir: RunDir) -> None:
     """Finish an interrupted run: re-run its recorded command, computing only the missing chunks."""
     manifest = read_manifest(run_dir)
+    if run_status(manifest, Path(run_dir)) == "running":
+        raise InputError(f"{run_dir} is still running (process {manifest.get('pid')} on {manifest.get('host')})")
     argv = manifest.get("argv")
     if not isinstance(argv, list) or len(argv) < 2 or not all(isinstance(a, str) for a in argv):
         raise InputError(f"{run_dir} records no command line to resume")

@@ -62,6 +62,21 @@ def _feed(digest, value) -> None:
         digest.update(f"{type(value).__name__}:{value!r}".encode())
 
 
+def params_summary(params):
+    """A JSON-able, readable view of ``params`` for manifests: arrays become ``"int64[4, 13]"``."""
+    if isinstance(params, dict):
+        return {str(key): params_summary(value) for key, value in params.items()}
+    if isinstance(params, (list, tuple)):
+        return [params_summary(item) for item in params]
+    if isinstance(params, np.ndarray):
+        return f"{params.dtype}[{', '.join(map(str, params.shape))}]"
+    if isinstance(params, np.generic):
+        return params.item()
+    if params is None or isinstance(params, (bool, int, float, str)):
+        return params
+    return repr(params)
+
+
 def fingerprint(task, params, seed, chunk_size: int, n_items: int) -> dict:
     """What must match before a stored chunk may be reused."""
     return {"task": task_name(task), "params_sha256": params_digest(params), "seed": _seed_key(seed),

@@ -20,7 +20,7 @@ import numpy as np
 
 from analyzer.errors import InputError
 from analyzer.experiments.backends import make_backend
-from analyzer.experiments.checkpoint import ChunkCheckpoint, fingerprint, params_digest, task_name
+from analyzer.experiments.checkpoint import ChunkCheckpoint, fingerprint, params_digest, params_summary, task_name
 from analyzer.experiments.runstate import RunState
 from analyzer.reports.progress import chunk_progress
 
@@ -112,7 +112,8 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
             done.add(index)
         state = RunState(store)
         state.begin_stage(stage, {"task": task_name(task), "description": description, "seed": seed,
-                                  "params_sha256": params_digest(params), "n_items": n_items,
+                                  "params": params_summary(params), "params_sha256": params_digest(params),
+                                  "n_items": n_items,
                                   "chunk_size": chunk_size, "chunks_total": len(chunks),
                                   "chunks_done": len(done), "backend": runner.describe()})
     todo = [chunk for chunk in chunks if chunk.index not in done]

@@ -3,6 +3,7 @@
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ import pytest
 from analyzer.cli.app import main
 
 # 30 chunks, each dealt 40 times over, so a run lasts a few seconds and can be stopped part-way.
-DEMO = ["runs", "demo", "--deals", "30000", "--chunk-size", "1000", "--rounds", "40", "--seed", "9"]
+DEMO = ["runs", "demo", "--deals", "30000", "--chunk-size", "1000", "--rounds", "100", "--seed", "9"]
 
 
 def run_cli(*args, cwd=None):
@@ -127,6 +128,14 @@ def test_bad_run_directories_give_one_line_errors(tmp_path, capsys, manifest, me
     assert code == 2
     assert err.startswith("error: ") and message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_resume_refuses_a_run_still_in_progress(tmp_path, capsys):
+    manifest = {"analyzer_version": "0.1.0", "argv": ["analyzer", *DEMO], "status": "running", "pid": os.getpid(),
+                "host": socket.gethostname()}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    code, _, err = cli(capsys, "resume", str(tmp_path))
+    assert code == 2 and "still running" in err
 
 
 def test_resume_needs_a_recorded_command(tmp_path, capsys):

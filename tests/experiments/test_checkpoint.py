@@ -3,6 +3,8 @@
 import json
 import os
 import signal
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -11,6 +13,7 @@ import pytest
 from analyzer import __version__
 from analyzer.cards.dealing import deal_random
 from analyzer.errors import InputError
+from analyzer.experiments.checkpoint import params_digest
 from analyzer.experiments.runner import run_chunks
 from analyzer.experiments.runstate import finish_run, read_manifest
 from analyzer.reports.store import RunStore
@@ -175,3 +178,27 @@ def test_finish_run_keeps_batch_keys_and_marks_complete(tmp_path):
     assert manifest["command"] == "demo"
     assert "stage-00" in manifest["stages"] and "argv" in manifest
     assert set(manifest["timings"]) == {"batch_seconds", "total_seconds"}
+
+
+def test_params_digest_is_order_free_and_sees_array_contents():
+    table = np.arange(6, dtype=np.int64).reshape(2, 3)
+    changed = table.copy()
+    changed[1, 2] = 99
+    assert params_digest({"a": 1, "t": table}) == params_digest({"t": table.copy(), "a": 1})
+    assert params_digest({"a": 1, "t": table}) != params_digest({"a": 1, "t": changed})
+    assert params_digest({"a": 1, "t": table}) != params_digest({"a": 1, "t": table.astype(np.int32)})
+    assert params_digest({"a": 1}) != params_digest({"a": "1"})
+
+
+def test_params_digest_is_the_same_in_another_process():
+    # Python salts str hashes per process; the digest must not depend on that.
+    code = ("import numpy as np; from analyzer.experiments.checkpoint import params_digest; "
+            "print(params_digest({'policy': 'heuristic', 'table': np.arange(4), 'w': (1.5, None)}))")
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert other == params_digest({"w": (1.5, None), "table": np.arange(4), "policy": "heuristic"})
+
+
+def test_manifest_shows_params_readably(tmp_path):
+    run(RunStore(tmp_path), params={"table": np.zeros((4, 13), dtype=np.int64), "policy": "random"})
+    assert read_manifest(tmp_path)["stages"]["stage-00"]["params"] == {"chunk_size": 20, "table": "int64[4, 13]",
+                                                                       "policy": "random"}
