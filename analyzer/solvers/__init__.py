@@ -1,0 +1,1 @@
+"""Exact game solvers (double dummy and perfect-information search)."""

@@ -1,0 +1,271 @@
+"""Python entry points of the double-dummy solver: validation, goal mapping, table reuse."""
+
+import numpy as np
+from numba import njit
+
+from analyzer.errors import InputError
+from analyzer.solvers.dd import search as _k
+from analyzer.solvers.dd.tables import BLIND, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, TT_BITS, UNBOUNDED
+
+GOALS = ("max", "ge", "le", "eq")
+_GOAL_MODE = {"max": MODE_MAX, "ge": MODE_MAX, "le": MODE_MIN, "eq": MODE_EXACT}
+GOAL_IDS = {name: i for i, name in enumerate(GOALS)}
+
+_tables = None
+_generation = 0
+
+
+def _work():
+    """Process-wide transposition table and buffers (allocated once; generations keep solves apart)."""
+    global _tables
+    if _tables is None:
+        _tables = _k.new_tables(TT_BITS)
+    return _tables
+
+
+def _next_generation() -> int:
+    global _generation
+    _generation += 1
+    return _generation
+
+
+def _bits(mask: int) -> int:
+    return bin(int(mask)).count("1")
+
+
+def _validate(hands, trump, leader, team, goal, k, trick, called_card, trick_blind):
+    """Check a position and return (hands, trick array, trick leader, position in trick)."""
+    try:
+        masks = np.asarray(hands, dtype=np.int64).reshape(-1)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError("hands must be four int64 card masks") from None
+    if masks.shape != (4,):
+        raise InputError(f"hands must be four card masks, got {masks.size}")
+    if any(int(m) < 0 or int(m) >> 52 for m in masks):
+        raise InputError("hands hold card ids outside 0..51")
+    seen = 0
+    for m in masks:
+        if seen & int(m):
+            raise InputError("a card is held by two hands")
+        seen |= int(m)
+    if not 0 <= int(trump) <= NO_TRUMP:
+        raise InputError(f"trump must be 0..3 (C D H S) or 4 (no trump), got {trump}")
+    if not 0 <= int(leader) <= 3:
+        raise InputError(f"leader must be a seat 0..3, got {leader}")
+    if not 0 < int(team) < 15:
+        raise InputError(f"team must be a non-empty proper subset of the seats (mask 1..14), got {team}")
+    if goal not in GOALS:
+        raise InputError(f"unknown goal {goal!r}: use one of {', '.join(GOALS)}")
+    played = [int(c) for c in trick]
+    if len(played) > 3:
+        raise InputError("a trick in progress holds at most three cards")
+    for card in played:
+        if not 0 <= card < 52 or seen >> card & 1:
+            raise InputError(f"trick card {card} is not a card id or is still in a hand")
+    if len(set(played)) != len(played):
+        raise InputError("a card appears twice in the trick")
+    if trick_blind and not played:
+        raise InputError("a blind lead needs a card in the trick")
+    pos = len(played)
+    trick_leader = (int(leader) - pos) % 4
+    sizes = [_bits(m) for m in masks]
+    expected = max(sizes)
+    for seat in range(4):
+        already = (seat - trick_leader) % 4 < pos
+        if sizes[seat] != expected - (1 if already else 0):
+            raise InputError(f"hand sizes {sizes} do not fit a trick with {pos} card(s) played")
+    if pos and expected == 0:
+        raise InputError("hand sizes do not fit the trick in progress")
+    if goal != "max" and not 0 <= int(k) <= 13:
+        raise InputError(f"k must be 0..13, got {k}")
+    if not -1 <= int(called_card) < 52:
+        raise InputError(f"called card must be a card id or -1, got {called_card}")
+    arr = np.full(4, -1, dtype=np.int64)
+    arr[:pos] = played
+    if trick_blind:
+        arr[0] += BLIND
+    return masks.copy(), arr, trick_leader, pos
+
+
+def _blind_bidder(masks, team, called_card, blind_call):
+    """The seat allowed blind leads: the team member not holding the called card, while it is out."""
+    if not blind_call:
+        return -1
+    if called_card < 0:
+        raise InputError("a blind call needs a called card")
+    holders = [s for s in range(4) if int(masks[s]) >> called_card & 1]
+    if not holders:
+        return -1
+    bidders = [s for s in range(4) if team >> s & 1 and s != holders[0]]
+    if len(bidders) != 1 or not team >> holders[0] & 1:
+        raise InputError("a blind call needs a team of the bidder and the called card's holder")
+    return bidders[0]
+
+
+def _window(goal, k):
+    if goal == "le":
+        return -UNBOUNDED, int(k)
+    if goal == "eq":
+        return int(k), int(k)
+    return int(k), UNBOUNDED
+
+
+def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False):
+    """Solve a position double dummy.
+
+    Parameters
+    ----------
+    hands : array_like of 4 int64
+        Card masks of seats N E S W (0..3), the cards each still holds.
+    trump : int
+        Trump suit 0..3 (C D H S) or 4 for no trump.
+    leader : int
+        Seat to play next.
+    team : int
+        Bit mask of the seats whose tricks are counted (the declaring side), e.g. 0b0101 for N-S.
+    goal : {"max", "ge", "le", "eq"}
+        ``max``: the team's guaranteed tricks from here; ``ge``/``le``/``eq``: can the team make at
+        least / at most / exactly ``k`` tricks from here (for ``le`` and ``eq`` the team plays to keep
+        its count low or exact, as in Misery and 1 Alone).
+    k : int
+        Trick count for the yes/no goals, counting the trick in progress.
+    trick : sequence of int
+        Cards already played to the current trick, in play order; its leader is derived from
+        ``leader`` and the number of cards.
+    called_card : int
+        Rikken called card or -1: its holder must play it when its suit is led and must lead it
+        when leading that suit.
+    blind_call : bool
+        The call was blind: the bidder (the team member not holding the called card) may lead a
+        face-down card while void in the called suit and the called card is out.
+    trick_blind : bool
+        The first card of ``trick`` was led face down.
+
+    Returns
+    -------
+    int or bool
+        Tricks for ``max``, otherwise whether the goal is reachable against best defence.
+    """
+    masks, arr, trick_leader, pos = _validate(hands, trump, leader, team, goal, k, trick, called_card, trick_blind)
+    bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
+    tt_keys, tt_bounds, moves, scores, out = _work()
+    ctx = _k.new_ctx(int(trump), int(team), _GOAL_MODE[goal], int(called_card), bidder, tt_keys.shape[0] - 1)
+    ctx[_k.C_GEN] = _next_generation()
+    if goal == "max":
+        guess = _k.future_tricks(masks) // 2
+        return int(_k.solve_max(masks, arr, trick_leader, pos, bool(trick_blind), guess, ctx, tt_keys, tt_bounds, moves, scores, out))
+    lo, hi = _window(goal, k)
+    return bool(_k.solve_window(masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, False, ctx, tt_keys, tt_bounds, moves, scores, out))
+
+
+def _run_of(card, hand, present, called_card):
+    """Cards of ``hand`` equivalent to ``card``: its run of touching cards among the cards still out."""
+    if card == called_card:
+        return 1 << card
+    suit = card // 13
+    run = 1 << card
+    for direction in (1, -1):
+        rank = card % 13 + direction
+        while 0 <= rank < 13:
+            other = suit * 13 + rank
+            if present >> other & 1:
+                if not hand >> other & 1 or other == called_card:
+                    break
+                run |= 1 << other
+            rank += direction
+    return run
+
+
+def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False):
+    """Optimal plays for the seat to move: ``(mask of face-up cards, mask of cards to lead face down)``.
+
+    A card is optimal when it keeps the best result the mover's side can force (for ``max``: the
+    team's trick count; otherwise the yes/no answer).  When every play loses, every legal play is
+    returned.  See :func:`solve` for the parameters.
+    """
+    masks, arr, trick_leader, pos = _validate(hands, trump, leader, team, goal, k, trick, called_card, trick_blind)
+    bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
+    mode = _GOAL_MODE[goal]
+    tt_keys, tt_bounds, moves, scores, out = _work()
+    ctx = _k.new_ctx(int(trump), int(team), mode, int(called_card), bidder, tt_keys.shape[0] - 1)
+    ctx[_k.C_GEN] = _next_generation()
+    mover = int(leader)
+    on_team = bool(int(team) >> mover & 1)
+    if goal == "max":
+        value = _k.solve_max(masks, arr, trick_leader, pos, bool(trick_blind), _k.future_tricks(masks) // 2, ctx, tt_keys, tt_bounds, moves, scores, out)
+        # The team's best moves keep >= value; the others' best moves keep the team below value + 1.
+        lo = value if on_team else value + 1
+        hi = UNBOUNDED
+    else:
+        lo, hi = _window(goal, k)
+    _k.solve_window(masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, True, ctx, tt_keys, tt_bounds, moves, scores, out)
+    n = int(ctx[_k.C_MOVES])
+    results = out[:n].copy()
+    candidates = moves[0, :n].copy()
+    wanted = on_team
+    if not (results == wanted).any():
+        wanted = not wanted
+    present = int(masks[0] | masks[1] | masks[2] | masks[3])
+    for card in arr[:pos]:
+        present |= 1 << int(card % BLIND)
+    face_up = 0
+    face_down = 0
+    hand = int(masks[mover])
+    for move, res in zip(candidates, results):
+        if bool(res) != wanted:
+            continue
+        if move >= BLIND:
+            face_down |= _run_of(int(move) - BLIND, hand, present, -1)
+        else:
+            face_up |= _run_of(int(move), hand, present, int(called_card))
+    return face_up, face_down
+
+
+def best_cards(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False):
+    """Mask of the optimal face-up cards for the seat to move (see :func:`best_moves`)."""
+    return best_moves(hands, trump, leader, team, goal, k, trick, called_card, blind_call, trick_blind)[0]
+
+
+@njit(cache=True)
+def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bidders, first_gen, tt_keys, tt_bounds, moves, scores, out, results):
+    trick = np.full(4, -1, dtype=np.int64)
+    for i in range(deals.shape[0]):
+        hands = deals[i].copy()
+        ctx = _k.new_ctx(trump, team, mode, called, bidders[i], tt_keys.shape[0] - 1)
+        ctx[_k.C_GEN] = first_gen + i
+        if want_max:
+            results[i] = _k.solve_max(hands, trick, leader, 0, False, _k.future_tricks(hands) // 2, ctx, tt_keys, tt_bounds, moves, scores, out)
+        else:
+            results[i] = 1 if _k.solve_window(hands, trick, leader, 0, False, lo, hi, False, ctx, tt_keys, tt_bounds, moves, scores, out) else 0
+
+
+def solve_batch(deals, trump, leader, team, goal="max", k=0, called_card=-1, blind_call=False):
+    """Solve many deals from their start (no trick in progress) with the same question.
+
+    Parameters
+    ----------
+    deals : array_like, int64[n, 4]
+        Seat masks per deal.
+    trump, leader, team, goal, k, called_card, blind_call
+        As in :func:`solve`.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Per deal: tricks for ``max``, else 1 (goal reachable) or 0.
+    """
+    global _generation
+    arr = np.ascontiguousarray(np.asarray(deals, dtype=np.int64))
+    if arr.ndim != 2 or arr.shape[1] != 4:
+        raise InputError(f"deals must have shape (n, 4), got {arr.shape}")
+    bidders = np.empty(len(arr), dtype=np.int64)
+    for i, hands in enumerate(arr):
+        _validate(hands, trump, leader, team, goal, k, (), called_card, False)
+        bidders[i] = _blind_bidder(hands, int(team), int(called_card), blind_call)
+    lo, hi = _window(goal, k)
+    results = np.zeros(len(arr), dtype=np.int64)
+    tt_keys, tt_bounds, moves, scores, out = _work()
+    first = _generation + 1
+    _generation += len(arr)
+    _batch_kernel(arr, int(trump), int(leader), int(team), _GOAL_MODE[goal], goal == "max", lo, hi, int(called_card), bidders, first, tt_keys, tt_bounds, moves, scores, out, results)
+    return results

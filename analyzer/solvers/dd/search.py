@@ -1,0 +1,573 @@
+"""Numba kernels of the exact double-dummy search.
+
+The search answers one yes/no question: can the team force its final trick count into the window
+``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
+(window already decided, quick tricks) and a transposition table keyed by who holds each card
+*by its rank among the cards still out*, so positions that differ only in already played cards
+share one entry.  Entries store bounds on the team's future tricks for the scalar games
+(``MODE_MAX``: team maximises, ``MODE_MIN``: team minimises) and a win/loss bit for windows with
+two finite ends (``MODE_EXACT``), keyed with the count still needed.
+
+State passed down the recursion: ``hands`` (int64[4] masks, changed and restored in place),
+``trick`` (int64[4] cards of the current trick in play order; a blind lead is ``card + BLIND``),
+the trick's leader and position, the current winner (seat, card; -1 before any card can win) and
+``won`` (team tricks so far).  Constant facts ride in ``ctx`` (see the ``C_*`` slots).
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.cards.masks import popcount
+from analyzer.solvers.dd.tables import BLIND, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, UNBOUNDED
+
+# ctx slots
+C_TRUMP = 0
+C_TEAM = 1
+C_MODE = 2
+C_CALLED = 3  # called card id, -1 for none
+C_BIDDER = 4  # seat allowed a blind lead, -1 for none
+C_GEN = 5  # transposition-table generation: entries of older generations are empty
+C_NODES = 6  # node counter (statistics)
+C_TT_MASK = 7
+C_MOVES = 8  # number of root moves written by a collecting search
+CTX_SIZE = 9
+
+MAX_DEPTH = 56
+MAX_MOVES = 32
+PROBES = 4
+
+
+@njit(cache=True)
+def new_ctx(trump, team, mode, called, bidder, tt_mask):
+    """Allocate a context array for one solve."""
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    ctx[C_TRUMP] = trump
+    ctx[C_TEAM] = team
+    ctx[C_MODE] = mode
+    ctx[C_CALLED] = called
+    ctx[C_BIDDER] = bidder
+    ctx[C_GEN] = 1
+    ctx[C_TT_MASK] = tt_mask
+    return ctx
+
+
+@njit(cache=True, inline="always")
+def _beats(card, win_card, win_seat, led_suit, trump):
+    """Whether ``card`` takes the lead of the trick from the current winner."""
+    suit = card // 13
+    if win_seat < 0:
+        return suit == led_suit or suit == trump
+    win_suit = win_card // 13
+    if suit == win_suit:
+        return card > win_card
+    return suit == trump
+
+
+@njit(cache=True)
+def _blind_allowed(hands, seat, ctx):
+    """A blind lead needs the bidder on lead, void in the called suit, with the called card still out."""
+    called = ctx[C_CALLED]
+    if seat != ctx[C_BIDDER] or called < 0:
+        return False
+    out = hands[0] | hands[1] | hands[2] | hands[3]
+    if not (out >> called) & 1:
+        return False
+    return (hands[seat] >> (13 * (called // 13))) & SUIT_BITS == 0
+
+
+@njit(cache=True)
+def _legal(hands, trick, seat, pos, blind, ctx):
+    """Mask of the cards ``seat`` may play (face up) at this point of the trick."""
+    hand = hands[seat]
+    called = ctx[C_CALLED]
+    called_bit = 0
+    if called >= 0 and (hand >> called) & 1:
+        called_bit = np.int64(1) << called
+    if pos == 0:
+        if called_bit:
+            # Leading the called suit means leading the called card.
+            return hand & ~((np.int64(SUIT_BITS) << (13 * (called // 13))) & ~called_bit)
+        return hand
+    led = called // 13 if blind else trick[0] // 13
+    if called_bit and led == called // 13:
+        return called_bit
+    follow = hand & (np.int64(SUIT_BITS) << (13 * led))
+    if follow:
+        return follow
+    return hand
+
+
+@njit(cache=True)
+def _representatives(legal, hand, present, called_bit):
+    """One card per run of touching cards: drop a card when the next card still out above it is ours.
+
+    The called card carries an obligation its neighbours do not, so it never merges with them.
+    """
+    plain = hand & ~called_bit
+    reps = legal & called_bit
+    for suit in range(4):
+        held = (legal >> (13 * suit)) & SUIT_BITS & ~(called_bit >> (13 * suit))
+        if held == 0:
+            continue
+        mine = (plain >> (13 * suit)) & SUIT_BITS
+        out = (present >> (13 * suit)) & SUIT_BITS
+        while held:
+            rank = HIGHEST[held]
+            held ^= 1 << rank
+            above = out >> (rank + 1)
+            if above == 0 or not (mine >> (rank + 1 + popcount((above & -above) - 1))) & 1:
+                reps |= np.int64(1) << (13 * suit + rank)
+    return reps
+
+
+@njit(cache=True)
+def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, ctx):
+    """Move-ordering weight (higher is tried first); affects speed only, never results."""
+    trump = ctx[C_TRUMP]
+    team = ctx[C_TEAM]
+    mode = ctx[C_MODE]
+    if card >= BLIND:
+        return 0
+    suit = card // 13
+    rank = card % 13
+    mine = (team >> seat) & 1
+    want_win = mode == MODE_MAX
+    out_suit = (present >> (13 * suit)) & SUIT_BITS
+    if pos == 0:
+        is_top = HIGHEST[out_suit] == rank
+        if want_win:
+            if is_top:
+                score = 60
+                if trump != NO_TRUMP and suit != trump:
+                    for other in range(4):
+                        if (team >> other) & 1 != mine and (hands[other] >> (13 * suit)) & SUIT_BITS == 0:
+                            if (hands[other] >> (13 * trump)) & SUIT_BITS:
+                                score = 5
+                return score + rank
+            top_rank = HIGHEST[out_suit]
+            for other in range(4):
+                if other != seat and (team >> other) & 1 == mine and (hands[other] >> (13 * suit + top_rank)) & 1:
+                    return 40 - rank
+            return 20 - rank
+        if is_top:
+            return -20 - rank
+        return 30 - rank
+    beats = _beats(card, win_card, win_seat, led_suit, trump)
+    friend_winning = win_seat >= 0 and (team >> win_seat) & 1 == mine
+    if want_win:
+        if friend_winning:
+            if beats:
+                return -40 - rank
+            return 20 - rank
+        if beats:
+            if suit == trump and led_suit != trump:
+                return 50 - rank
+            return 70 - rank
+        return 10 - rank
+    if beats:
+        return -rank
+    return 40 + rank
+
+
+@njit(cache=True)
+def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, scores, depth):
+    """Fill ``moves[depth]`` with the candidate plays, best-first; return how many."""
+    hand = hands[seat]
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    for i in range(pos):
+        card = trick[i]
+        if card >= BLIND:
+            card -= BLIND
+        present |= np.int64(1) << card
+    called = ctx[C_CALLED]
+    called_bit = np.int64(0)
+    if called >= 0 and (hand >> called) & 1:
+        called_bit = np.int64(1) << called
+    legal = _legal(hands, trick, seat, pos, blind, ctx)
+    reps = _representatives(legal, hand, present, called_bit)
+    led_suit = -1
+    if pos > 0:
+        led_suit = called // 13 if blind else trick[0] // 13
+    n = 0
+    while reps:
+        low = reps & -reps
+        reps ^= low
+        card = popcount(low - 1)
+        moves[depth, n] = card
+        scores[depth, n] = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, ctx)
+        n += 1
+    if pos == 0 and _blind_allowed(hands, seat, ctx):
+        blind_reps = _representatives(hand, hand, present, np.int64(0))
+        while blind_reps:
+            low = blind_reps & -blind_reps
+            blind_reps ^= low
+            moves[depth, n] = popcount(low - 1) + BLIND
+            scores[depth, n] = _order_score(popcount(low - 1) + BLIND, seat, pos, hands, present, win_seat, win_card, led_suit, ctx)
+            n += 1
+    for i in range(1, n):
+        move = moves[depth, i]
+        score = scores[depth, i]
+        j = i - 1
+        while j >= 0 and scores[depth, j] < score:
+            moves[depth, j + 1] = moves[depth, j]
+            scores[depth, j + 1] = scores[depth, j]
+            j -= 1
+        moves[depth, j + 1] = move
+        scores[depth, j + 1] = score
+    return n
+
+
+@njit(cache=True)
+def _quick_tricks(hands, leader, ctx):
+    """Tricks the leader's side can cash at once from the leader's own top cards.
+
+    A card counts when it is the highest still out in its suit and every card above it in the
+    leader's hand counts too; side-suit winners count only when no opponent holds a trump.
+    """
+    trump = ctx[C_TRUMP]
+    team = ctx[C_TEAM]
+    mine = (team >> leader) & 1
+    hand = hands[leader]
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    opp_trumps = False
+    if trump != NO_TRUMP:
+        for other in range(4):
+            if (team >> other) & 1 != mine and (hands[other] >> (13 * trump)) & SUIT_BITS:
+                opp_trumps = True
+    total = 0
+    for suit in range(4):
+        if opp_trumps and suit != trump:
+            continue
+        held = (hand >> (13 * suit)) & SUIT_BITS
+        out = (present >> (13 * suit)) & SUIT_BITS
+        while held:
+            top = HIGHEST[out]
+            if not (held >> top) & 1:
+                break
+            total += 1
+            held ^= 1 << top
+            out ^= 1 << top
+    return total
+
+
+@njit(cache=True)
+def _key(hands, leader, need, ctx):
+    """Transposition key: per suit, the owners of the cards still out from the top, plus the extras.
+
+    ``need`` encodes the window relative to tricks already won (zero in the scalar modes).
+    """
+    lo_bits = hands[1] | hands[3]
+    hi_bits = hands[2] | hands[3]
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    word0 = np.int64(0)
+    word1 = np.int64(0)
+    for suit in range(4):
+        out = (present >> (13 * suit)) & SUIT_BITS
+        lo = (lo_bits >> (13 * suit)) & SUIT_BITS
+        hi = (hi_bits >> (13 * suit)) & SUIT_BITS
+        code = np.int64(1)
+        while out:
+            rank = HIGHEST[out]
+            out ^= 1 << rank
+            code = (code << 2) | ((lo >> rank) & 1) | (((hi >> rank) & 1) << 1)
+        if suit < 2:
+            word0 |= code << (27 * suit)
+        else:
+            word1 |= code << (27 * (suit - 2))
+    called = ctx[C_CALLED]
+    called_code = 0
+    if called >= 0 and (present >> called) & 1:
+        out = (present >> (13 * (called // 13))) & SUIT_BITS
+        called_code = 1 + popcount(out >> (called % 13 + 1))
+    extra = leader | (called_code << 2) | (need << 7)
+    return word0, word1, np.int64(extra)
+
+
+@njit(cache=True, inline="always")
+def _hash(k0, k1, k2):
+    h = k0 * np.int64(-7046029254386353131)
+    h ^= (h >> 29) ^ k1
+    h *= np.int64(-4658895280553007687)
+    h ^= (h >> 32) ^ k2
+    h *= np.int64(-7046029254386353131)
+    return h ^ (h >> 31)
+
+
+@njit(cache=True)
+def _tt_find(tt_keys, k0, k1, k2, ctx):
+    """Slot holding this key in the current generation, or -1.  Column 3 of a key row is its generation."""
+    mask = ctx[C_TT_MASK]
+    gen = ctx[C_GEN]
+    slot = _hash(k0, k1, k2) & mask
+    for _ in range(PROBES):
+        if tt_keys[slot, 3] == gen and tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1 and tt_keys[slot, 2] == k2:
+            return slot
+        slot = (slot + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _tt_slot_for_store(tt_keys, k0, k1, k2, ctx):
+    """Slot to write this key to: its own, else an empty one, else the home slot (replaced)."""
+    mask = ctx[C_TT_MASK]
+    gen = ctx[C_GEN]
+    home = _hash(k0, k1, k2) & mask
+    slot = home
+    empty = -1
+    for _ in range(PROBES):
+        if tt_keys[slot, 3] == gen:
+            if tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1 and tt_keys[slot, 2] == k2:
+                return slot, True
+        elif empty < 0:
+            empty = slot
+        slot = (slot + 1) & mask
+    if empty >= 0:
+        return empty, False
+    return home, False
+
+
+@njit(cache=True)
+def _last_trick_winner(hands, leader, trump):
+    """Winner seat of the final trick when every hand holds one card and nobody has a choice."""
+    lead = popcount(hands[leader] - 1)
+    win_seat = leader
+    win_card = lead
+    for step in range(1, 4):
+        seat = (leader + step) & 3
+        card = popcount(hands[seat] - 1)
+        if _beats(card, win_card, win_seat, lead // 13, trump):
+            win_seat = seat
+            win_card = card
+    return win_seat
+
+
+@njit(cache=True)
+def _boundary_cutoff(hands, seat, won, lo, hi, ctx, tt_keys, tt_bounds):
+    """Decide a trick-boundary node without search when possible: 1 yes, 0 no, -1 unknown."""
+    team = ctx[C_TEAM]
+    mode = ctx[C_MODE]
+    left = popcount(hands[seat])
+    if won >= lo and won + left <= hi:
+        return 1
+    if won > hi or won + left < lo:
+        return 0
+    if left == 1 and not _blind_allowed(hands, seat, ctx):
+        final = won + ((team >> _last_trick_winner(hands, seat, ctx[C_TRUMP])) & 1)
+        return 1 if lo <= final <= hi else 0
+    if mode == MODE_MAX:
+        quick = _quick_tricks(hands, seat, ctx)
+        if (team >> seat) & 1:
+            if won + quick >= lo:
+                return 1
+        elif won + left - quick < lo:
+            return 0
+    return -1
+
+
+@njit(cache=True)
+def _window_code(won, lo, hi, ctx):
+    """Part of the key that depends on the window: only windows with two finite ends need it."""
+    if ctx[C_MODE] != MODE_EXACT:
+        return 0
+    return ((lo - won + 16) & 31) | (((hi - won + 16) & 31) << 5)
+
+
+@njit(cache=True)
+def _tt_verdict(slot, won, lo, hi, ctx, tt_bounds):
+    """What a table entry says about this window: 1 yes, 0 no, -1 not enough."""
+    mode = ctx[C_MODE]
+    low = tt_bounds[slot, 0]
+    high = tt_bounds[slot, 1]
+    if mode == MODE_MAX:
+        if won + low >= lo:
+            return 1
+        if won + high < lo:
+            return 0
+        return -1
+    if mode == MODE_MIN:
+        if won + high <= hi:
+            return 1
+        if won + low > hi:
+            return 0
+        return -1
+    return low
+
+
+@njit(cache=True)
+def _tt_store(hands, seat, k0, k1, k2, won, lo, hi, result, ctx, tt_keys, tt_bounds):
+    """Record a searched trick-boundary node: tighten the bounds on the team's future tricks."""
+    mode = ctx[C_MODE]
+    slot, found = _tt_slot_for_store(tt_keys, k0, k1, k2, ctx)
+    if not found:
+        tt_keys[slot, 0] = k0
+        tt_keys[slot, 1] = k1
+        tt_keys[slot, 2] = k2
+        tt_keys[slot, 3] = ctx[C_GEN]
+        tt_bounds[slot, 0] = 0
+        tt_bounds[slot, 1] = popcount(hands[seat])
+    if mode == MODE_MAX:
+        if result:
+            tt_bounds[slot, 0] = max(tt_bounds[slot, 0], lo - won)
+        else:
+            tt_bounds[slot, 1] = min(tt_bounds[slot, 1], lo - won - 1)
+    elif mode == MODE_MIN:
+        if result:
+            tt_bounds[slot, 1] = min(tt_bounds[slot, 1], hi - won)
+        else:
+            tt_bounds[slot, 0] = max(tt_bounds[slot, 0], hi - won + 1)
+    else:
+        tt_bounds[slot, 0] = 1 if result else 0
+
+
+_SEARCH_SIG = (
+    "boolean(int64[::1], int64[::1], int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean,"
+    " int64[::1], int64[:, ::1], int8[:, ::1], int64[:, ::1], int64[:, ::1], boolean[::1])"
+)
+
+
+# An explicit signature keeps the recursion to one compiled specialisation (literal arguments
+# would otherwise spawn mutually recursive variants).
+@njit(_SEARCH_SIG, cache=True)
+def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, depth, collect, ctx, tt_keys, tt_bounds, moves, scores, out):
+    """Whether the team can force its final trick count into ``[lo, hi]`` from this node.
+
+    With ``collect`` set, the root node (depth 0) tries every candidate move and writes each
+    move's answer to ``out[i]`` (the moves are in ``moves[0, :n]``, ``n`` in ``ctx[C_MOVES]``).
+    """
+    ctx[C_NODES] += 1
+    team = ctx[C_TEAM]
+    seat = (leader + pos) & 3
+    # Typed (non-literal) constants for the recursive calls: literal arguments would make numba
+    # compile extra specialisations that the on-disk cache cannot link back.
+    none = np.int64(-1)
+    first = np.int64(1)
+    start = np.int64(0)
+    face_down = pos >= 0
+    face_up = pos < 0
+    root_collect = collect and depth == 0
+    k0 = np.int64(0)
+    k1 = np.int64(0)
+    k2 = np.int64(0)
+    if pos == 0 and not root_collect:
+        verdict = _boundary_cutoff(hands, seat, won, lo, hi, ctx, tt_keys, tt_bounds)
+        if verdict >= 0:
+            return verdict == 1
+        k0, k1, k2 = _key(hands, seat, _window_code(won, lo, hi, ctx), ctx)
+        slot = _tt_find(tt_keys, k0, k1, k2, ctx)
+        if slot >= 0:
+            verdict = _tt_verdict(slot, won, lo, hi, ctx, tt_bounds)
+            if verdict >= 0:
+                return verdict == 1
+    n = _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, scores, depth)
+    if root_collect:
+        ctx[C_MOVES] = n
+    maximiser = (team >> seat) & 1 == 1
+    result = not maximiser
+    for i in range(n):
+        move = moves[depth, i]
+        card = move - BLIND if move >= BLIND else move
+        bit = np.int64(1) << card
+        hands[seat] ^= bit
+        trick[pos] = move
+        if pos == 0:
+            if move >= BLIND:
+                res = search(hands, trick, leader, first, none, none, face_down, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+            else:
+                res = search(hands, trick, leader, first, seat, card, face_up, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+        else:
+            led_suit = ctx[C_CALLED] // 13 if blind else trick[0] // 13
+            new_seat = win_seat
+            new_card = win_card
+            if _beats(card, win_card, win_seat, led_suit, ctx[C_TRUMP]):
+                new_seat = seat
+                new_card = card
+            if pos == 3:
+                gained = won + ((team >> new_seat) & 1)
+                # The next trick reuses the trick array: keep this trick's cards for the sibling moves.
+                t0 = trick[0]
+                t1 = trick[1]
+                t2 = trick[2]
+                res = search(hands, trick, new_seat, start, none, none, face_up, gained, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+                trick[0] = t0
+                trick[1] = t1
+                trick[2] = t2
+            else:
+                res = search(hands, trick, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+        hands[seat] ^= bit
+        if root_collect:
+            out[i] = res
+            if res == maximiser:
+                result = res
+        elif res == maximiser:
+            result = res
+            break
+    if pos == 0 and not root_collect:
+        _tt_store(hands, seat, k0, k1, k2, won, lo, hi, result, ctx, tt_keys, tt_bounds)
+    return result
+
+
+def new_tables(bits):
+    """Allocate an empty transposition table with ``2**bits`` entries and the move buffers."""
+    size = 1 << bits
+    tt_keys = np.zeros((size, 4), dtype=np.int64)
+    tt_bounds = np.zeros((size, 2), dtype=np.int8)
+    moves = np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
+    scores = np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
+    out = np.zeros(MAX_MOVES, dtype=np.bool_)
+    return tt_keys, tt_bounds, moves, scores, out
+
+
+@njit(cache=True)
+def future_tricks(hands):
+    """Tricks still to be played, counting the one in progress."""
+    best = 0
+    for seat in range(4):
+        best = max(best, popcount(hands[seat]))
+    return best
+
+
+@njit(cache=True)
+def start_winner(trick, leader, pos, blind, ctx):
+    """Current winner (seat, card) of a trick in progress; (-1, -1) before any card can win."""
+    trump = ctx[C_TRUMP]
+    led_suit = ctx[C_CALLED] // 13 if blind else trick[0] // 13
+    win_seat = -1
+    win_card = -1
+    for i in range(pos):
+        if blind and i == 0:
+            continue
+        card = trick[i]
+        if _beats(card, win_card, win_seat, led_suit, trump):
+            win_seat = (leader + i) & 3
+            win_card = card
+    return win_seat, win_card
+
+
+@njit(cache=True)
+def solve_window(hands, trick, leader, pos, blind, lo, hi, collect, ctx, tt_keys, tt_bounds, moves, scores, out):
+    """Root of one yes/no search: can the team's tricks from here land in ``[lo, hi]``?"""
+    win_seat = -1
+    win_card = -1
+    if pos > 0:
+        win_seat, win_card = start_winner(trick, leader, pos, blind, ctx)
+    return search(hands, trick, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+
+
+@njit(cache=True)
+def solve_max(hands, trick, leader, pos, blind, guess, ctx, tt_keys, tt_bounds, moves, scores, out):
+    """Team's guaranteed tricks from here (team maximises, the others minimise); needs ``MODE_MAX``.
+
+    Steps a yes/no probe from ``guess`` up or down until the bounds meet; the table keeps
+    bounds from earlier probes, so later probes are cheap.
+    """
+    low = 0
+    high = future_tricks(hands)
+    target = min(max(guess, low + 1), high)
+    while low < high:
+        if solve_window(hands, trick, leader, pos, blind, target, UNBOUNDED, False, ctx, tt_keys, tt_bounds, moves, scores, out):
+            low = target
+            target += 1
+        else:
+            high = target - 1
+            target -= 1
+    return low

@@ -1,0 +1,167 @@
+"""The double-dummy solver against the plain brute-force minimax on random small endings.
+
+Endings of 3-4 cards per hand are dealt from the full deck with a seeded generator; the reference
+(tests/solvers/reference_minimax.py) shares no code with the solver.
+"""
+
+import numpy as np
+import pytest
+
+from analyzer.solvers.dd import best_moves, solve
+from .reference_minimax import Rules, can_force, max_tricks
+
+TEAMS = {
+    "NS": 0b0101,
+    "NE": 0b0011,
+    "EW": 0b1010,
+    "N": 0b0001,
+    "SWE": 0b1110,
+}
+
+
+def _seats(team):
+    return [s for s in range(4) if team >> s & 1]
+
+
+def _ending(rng, size, played=0, leader=0):
+    """Random hands of ``size`` cards (seats that already played to the trick get one fewer)."""
+    cards = [int(c) for c in rng.permutation(52)[: 4 * size]]
+    hands = [cards[i * size:(i + 1) * size] for i in range(4)]
+    trick = []
+    trick_leader = (leader - played) % 4
+    for i in range(played):
+        seat = (trick_leader + i) % 4
+        trick.append((seat, hands[seat].pop()))
+    return hands, trick
+
+
+def _masks(hands):
+    return np.array([sum(1 << c for c in h) for h in hands], dtype=np.int64)
+
+
+def _legal_trick(rng, size, played, leader, trump):
+    """Deal an ending whose trick in progress is legal (followers follow suit when they can)."""
+    while True:
+        hands, trick = _ending(rng, size, played, leader)
+        if not trick:
+            return hands, trick
+        led = trick[0][1] // 13
+        ok = all(c // 13 == led or all(x // 13 != led for x in hands[s]) for s, c in trick[1:])
+        if ok:
+            return hands, trick
+
+
+CASES = [(seed, team) for seed in range(12) for team in TEAMS]
+
+
+@pytest.mark.parametrize("seed,team_name", CASES)
+def test_max_tricks_matches_reference(seed, team_name):
+    rng = np.random.default_rng(1000 + seed)
+    team = TEAMS[team_name]
+    size = 3 if seed % 3 else 4
+    played = seed % 4
+    leader = int(rng.integers(4))
+    trump = int(rng.integers(5))
+    hands, trick = _legal_trick(rng, size, played, leader, trump)
+    rules = Rules(trump, _seats(team))
+    expected = max_tricks(rules, hands, leader, tuple((s, c, False) for s, c in trick))
+    got = solve(_masks(hands), trump, leader, team, trick=[c for _, c in trick])
+    assert got == expected
+
+
+@pytest.mark.parametrize("seed", range(16))
+@pytest.mark.parametrize("goal", ["ge", "le", "eq"])
+def test_yes_no_goals_match_reference(seed, goal):
+    rng = np.random.default_rng(2000 + seed)
+    team = list(TEAMS.values())[seed % len(TEAMS)]
+    size = 4
+    leader = int(rng.integers(4))
+    trump = 4 if seed % 2 else int(rng.integers(4))
+    played = seed % 3
+    hands, trick = _legal_trick(rng, size, played, leader, trump)
+    rules = Rules(trump, _seats(team))
+    ref_trick = tuple((s, c, False) for s, c in trick)
+    for k in range(size + 1):
+        lo, hi = {"ge": (k, 99), "le": (-99, k), "eq": (k, k)}[goal]
+        expected = can_force(rules, hands, leader, lo, hi, ref_trick)
+        got = solve(_masks(hands), trump, leader, team, goal=goal, k=k, trick=[c for _, c in trick])
+        assert got == expected, (goal, k)
+
+
+def _called_ending(rng, size, blind):
+    """An ending where seat 0 bids and calls an ace held by another seat (its partner).
+
+    Seat 0 bids and calls an ace held by a random other seat; for a blind call seat 0 is void in the
+    called suit, otherwise it holds a card there; deals that do not fit are redrawn.
+    """
+    while True:
+        hands, _ = _ending(rng, size)
+        suit = int(rng.integers(4))
+        ace = suit * 13 + 12
+        holders = [s for s in range(4) if ace in hands[s]]
+        if not holders or holders[0] == 0:
+            continue
+        if blind and any(c // 13 == suit for c in hands[0]):
+            continue
+        if not blind and not any(c // 13 == suit for c in hands[0]):
+            continue
+        return hands, ace, holders[0]
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("blind", [False, True])
+def test_called_card_and_blind_lead_match_reference(seed, blind):
+    rng = np.random.default_rng(3000 + seed + 100 * blind)
+    size = 4 if seed % 2 else 3
+    hands, ace, holder = _called_ending(rng, size, blind)
+    team = 1 | (1 << holder)
+    trump = int(rng.integers(5))
+    while trump == ace // 13:
+        trump = int(rng.integers(5))
+    leader = 0 if blind or seed % 2 else int(rng.integers(4))
+    rules = Rules(trump, _seats(team), called_card=ace, blind_bidder=0 if blind else -1)
+    masks = _masks(hands)
+    expected = max_tricks(rules, hands, leader)
+    got = solve(masks, trump, leader, team, called_card=ace, blind_call=blind)
+    assert got == expected
+    for k in range(size + 1):
+        assert solve(masks, trump, leader, team, goal="eq", k=k, called_card=ace, blind_call=blind) == can_force(
+            rules, hands, leader, k, k
+        )
+
+
+def test_blind_lead_in_progress_matches_reference():
+    """A face-down lead already on the table: followers follow the called suit, it never wins."""
+    for seed in range(10):
+        rng = np.random.default_rng(4000 + seed)
+        hands, ace, holder = _called_ending(rng, 3, True)
+        team = 1 | (1 << holder)
+        trump = 4 if seed % 2 else (ace // 13 + 1) % 4
+        down = hands[0].pop()
+        rules = Rules(trump, _seats(team), called_card=ace, blind_bidder=0)
+        expected = max_tricks(rules, hands, 1, ((0, down, True),))
+        got = solve(_masks(hands), trump, 1, team, trick=[down], called_card=ace, blind_call=True, trick_blind=True)
+        assert got == expected
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_best_moves_keep_the_value(seed):
+    """Each card best_moves offers reaches the position's value; each other legal card does not."""
+    rng = np.random.default_rng(5000 + seed)
+    team = TEAMS["NS"] if seed % 2 else TEAMS["N"]
+    leader = int(rng.integers(4))
+    trump = int(rng.integers(5))
+    hands, _ = _ending(rng, 3)
+    rules = Rules(trump, _seats(team))
+    value = max_tricks(rules, hands, leader)
+    face_up, face_down = best_moves(_masks(hands), trump, leader, team)
+    assert face_down == 0
+    for card in hands[leader]:
+        after = [list(h) for h in hands]
+        after[leader].remove(card)
+        trick = ((leader, card, False),)
+        # The mover's side keeps the value iff the team still gets value (and no more when defending).
+        keeps = can_force(rules, after, (leader + 1) % 4, value, 99, trick)
+        if not team >> leader & 1:
+            keeps = keeps and not can_force(rules, after, (leader + 1) % 4, value + 1, 99, trick)
+        assert bool(face_up >> card & 1) == keeps, card
