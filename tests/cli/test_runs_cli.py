@@ -157,3 +157,25 @@ def test_resume_keeps_the_original_working_directory(tmp_path, capsys, monkeypat
     assert (run_dir / "summary.csv").exists()
     assert not (tmp_path / "results").exists()
     assert len(list((workdir / "results").iterdir())) == 1
+
+
+@pytest.mark.slow
+def test_killed_rikken_bids_run_resumes_to_the_uninterrupted_result(tmp_path, capsys):
+    args = ["rikken", "bids", "--deals", "600", "--chunk-size", "20", "--seed", "5", "--workers", "1"]
+    reference = tmp_path / "reference"
+    assert cli(capsys, *args, "--out", str(reference))[0] == 0
+    run_dir = tmp_path / "run"
+    stage = run_dir / "chunks" / "stage-00"
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", *args, "--out", str(run_dir)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while len(list(stage.glob("chunk-*.pkl")) if stage.is_dir() else []) < 3 and time.time() < deadline:
+        time.sleep(0.02)
+    process.kill()
+    process.wait()
+    assert 3 <= len(list(stage.glob("chunk-*.pkl"))) < 30
+    assert run_cli("resume", str(run_dir)).returncode == 0
+    for name in ("hands.parquet",):
+        pd.testing.assert_frame_equal(pd.read_parquet(run_dir / name), pd.read_parquet(reference / name))
+    for name in ("summary.csv", "bidding_chart.csv"):
+        pd.testing.assert_frame_equal(pd.read_csv(run_dir / name), pd.read_csv(reference / name))
