@@ -95,7 +95,7 @@ def to_play(meta, n_players):
     return seat_after(meta[M_LEADER], meta[M_POS], n_players)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(hand, trick, pos):
     """Legal cards of ``hand``: the led suit if it holds any, else the whole hand."""
     if pos == 0:
@@ -104,7 +104,7 @@ def legal_mask(hand, trick, pos):
     return follow if follow != 0 else hand
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trump_after(card_suit, led_suit, pos, meta, variant):
     """Trump suit after a card of ``card_suit`` is played at position ``pos`` (rules.py readings)."""
     trump = meta[M_TRUMP]
@@ -125,7 +125,7 @@ def beats(card, best, trump):
     return card_suit == trump
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winning_position(trick, count, trump):
     """Position (0 = lead) of the card winning the first ``count`` cards of ``trick``."""
     best = 0
@@ -135,7 +135,7 @@ def winning_position(trick, count, trump):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_card(hands, taken, voids, trick, meta, card, variant, values):
     """Play ``card`` for the seat to play, update trump and voids, settle a complete trick."""
     n = hands.shape[0]

@@ -164,7 +164,7 @@ def _push(top, second, v):
     return top, second
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suit_stats(taken, suit, me, other, stats):
     """Fill ``stats[suit]``: my total, the top two distinct totals of the others (O1 > O2), the top two
     distinct totals of the others but ``other`` (Q1 > Q2), and ``other``'s total (W); -1 for none."""
@@ -238,7 +238,8 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
         w = winning_position(trick, pos, trump)
         best = trick[w]
         other = seat_after(meta[M_LEADER], w, n)
-    # Points already in the trick by suit; totals only for the suits a candidate can touch.
+    # Points already in the trick by suit; totals and current potential only for the suits a candidate
+    # can touch.
     touched = np.int64(0)
     pc = pd = ph = ps = 0
     for i in range(pos):
@@ -253,10 +254,20 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
             ph += v
         else:
             ps += v
+    bc = bd = bh = bs = 0.0
     for s in range(N_SUITS):
         if _of_suit(s, pc, pd, ph, ps) > 0 or legal & suit_mask(s) != 0:
             suit_stats(taken, s, seat, other, stats)
             touched |= np.int64(1) << s
+            base = potential_if_i_take(stats, s, 0, minimum, params)
+            if s == 0:
+                bc = base
+            elif s == 1:
+                bd = base
+            elif s == 2:
+                bh = base
+            else:
+                bs = base
     best_card = -1
     best_value = -1e300
     rest = legal
@@ -288,7 +299,7 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
                 points += values[card]
             if points == 0:
                 continue
-            base = potential_if_i_take(stats, s, 0, minimum, params)
+            base = _of_suit(s, bc, bd, bh, bs)
             if winning:
                 value += p_me * (potential_if_i_take(stats, s, points, minimum, params) - base)
             else:
@@ -301,7 +312,7 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
     return best_card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_random(hands, trick, meta, rng):
     """A uniform legal card: index ``bounded(rng, count)`` into the legal cards, lowest id first."""
     pos = meta[M_POS]
