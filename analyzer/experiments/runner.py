@@ -106,11 +106,11 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     checkpoint = state = None
     if store is not None:
         stage = _stage_name(store, stage)
+        state = RunState(store)  # first: refuses a corrupt or newer run directory before anything is written
         checkpoint = ChunkCheckpoint(store.root, stage, fingerprint(task, params, seed, chunk_size, n_items))
         for index, result in checkpoint.open(len(chunks)).items():
             results[index] = result
             done.add(index)
-        state = RunState(store)
         state.begin_stage(stage, {"task": task_name(task), "description": description, "seed": seed,
                                   "params": params_summary(params), "params_sha256": params_digest(params),
                                   "n_items": n_items,
@@ -125,18 +125,19 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
                 with runner, closing(runner.run(task, params, todo)) as stream:
                     for chunk, result in stream:
                         results[chunk.index] = result
-                        done.add(chunk.index)
                         if checkpoint is not None:
                             checkpoint.save(chunk.index, result)
+                        done.add(chunk.index)
+                        if state is not None:
                             state.chunk_done(stage, len(done))
                         advance(chunk.count)
     except KeyboardInterrupt:
         if state is not None:
-            state.stopped("interrupted")
+            state.stopped(stage, len(done), "interrupted")
         raise
     except BaseException:
         if state is not None:
-            state.stopped("failed")
+            state.stopped(stage, len(done), "failed")
         raise
     if state is not None:
         state.end_stage(stage, time.time() - started)

@@ -118,8 +118,9 @@ class RunState:
         self.manifest["stages"][stage]["seconds"] = round(seconds, 3)
         self._write("complete")
 
-    def stopped(self, status: str) -> None:
+    def stopped(self, stage: str, chunks_done: int, status: str) -> None:
         """Record that the run stopped before finishing: ``interrupted`` (Ctrl-C, SIGTERM) or ``failed``."""
+        self.manifest["stages"][stage]["chunks_done"] = chunks_done
         self._write(status)
 
     def _write(self, status: str) -> None:
