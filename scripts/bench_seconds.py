@@ -35,7 +35,7 @@ def seconds_runner(deals: np.ndarray, policy: int, seed: int):
     rules = SecondsRules(n_players=n)
     leaders = np.arange(n_deals, dtype=np.int64) % n
     policies = np.full(n, policy, np.int64)
-    params = params_array()
+    params = params_array(n)
     scores = np.empty((n_deals, n), np.int64)
     taken = np.empty((n_deals, n, 4), np.int64)
     trump = np.empty((n_deals, 2), np.int64)

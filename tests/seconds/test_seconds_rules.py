@@ -130,3 +130,16 @@ def test_floor_three_players_mixed():
     taken = [[80, 0, 91, 40], [3, 91, 0, 40], [6, 0, 0, 11]]
     assert deal_scores_both(taken, MINIMUM_PER_HAND) == [5, 5, 17]
     assert deal_scores_both(taken, MINIMUM_PER_SUIT) == [5, 10, 27]
+
+
+def test_policy_parameters_in_one_place():
+    from analyzer.games.seconds.policies import DEFAULT_PARAMS, LARGE_TABLE_PARAMS, PARAM_NAMES, params_array
+
+    assert params_array(4).tolist() == [DEFAULT_PARAMS[name] for name in PARAM_NAMES]
+    six = dict(zip(PARAM_NAMES, params_array(6)))
+    assert all(six[name] == value for name, value in LARGE_TABLE_PARAMS.items())
+    assert dict(zip(PARAM_NAMES, params_array(6, rank_weight=2)))["rank_weight"] == 2.0
+    with pytest.raises(InputError):
+        params_array(4, speed=1)
+    with pytest.raises(InputError):
+        params_array(4, n_samples=0)

@@ -33,7 +33,7 @@ def rotations(seat_policies: list[int]) -> list[list[int]]:
 def play_task(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     """Chunk task of ``play``: one row per (game, rotation, seat)."""
     rules = SecondsRules(**params["rules"])
-    policy_params = params_array(**params["policy_params"])
+    policy_params = params_array(rules.n_players, **params["policy_params"])
     states = game_states(seed_seq, count)
     frames = []
     for r, seat_policies in enumerate(rotations(params["policies"])):
@@ -97,7 +97,7 @@ def variants_task(params: dict, start: int, count: int, seed_seq) -> pd.DataFram
     probe = SecondsRules(n_players=n)
     deals = deal_random(count, deal_seq, n, probe.deck)
     leaders = np.zeros(count, np.int64)
-    policy_params = params_array(**params["policy_params"])
+    policy_params = params_array(n, **params["policy_params"])
     frames = []
     for trump, minimum in itertools.product(TRUMP_VARIANTS, MINIMUM_VARIANTS):
         rules = SecondsRules(n_players=n, trump=trump, minimum=minimum)

@@ -165,7 +165,7 @@ def simulate_deals(deals, leaders, seat_policies, rules: SecondsRules, seed, par
     if len(sizes) > 1:
         raise InputError("every hand of every deal must hold the same number of cards")
     n_cards = n * (sizes.pop() if sizes else 0)
-    params = params_array() if params is None else params
+    params = params_array(n) if params is None else params
     scores = np.zeros((n_deals, n), np.int64)
     taken = np.zeros((n_deals, n, 4), np.int64)
     trump = np.zeros((n_deals, 2), np.int64)
@@ -216,7 +216,7 @@ def simulate_games(n_games: int, seat_policies, rules: SecondsRules, seed_seq, p
     if states is None:
         seq = seed_seq if isinstance(seed_seq, np.random.SeedSequence) else np.random.SeedSequence(seed_seq)
         states = game_states(seq, n_games)
-    params = params_array() if params is None else params
+    params = params_array(n) if params is None else params
     deck_cards = np.array(cards_of(rules.deck), dtype=np.int64)
     first_dealers = (first_game + np.arange(n_games, dtype=np.int64)) % n
     totals = np.zeros((n_games, n), np.int64)

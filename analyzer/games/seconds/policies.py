@@ -89,14 +89,29 @@ DEFAULT_PARAMS = {
     "n_samples": 12.0,
     "max_tries": 8.0,
 }
+# With 6 or more players (8 cards or fewer each) shedding high cards matters much less: the same sweep
+# finds +1.6 to +1.8 points per deal over random with these values against +0.1 to +0.4 with the defaults
+# (5 players: both about +1.9).
+LARGE_TABLE = 6
+LARGE_TABLE_PARAMS = {"rank_weight": 0.1, "top_penalty": 0.25}
 P_SURE, P_TOP, P_UNSURE, TOP_PENALTY, BELOW_WEIGHT, TRUMP_LENGTH_BONUS, RANK_WEIGHT, N_SAMPLES, MAX_TRIES = range(
     len(PARAM_NAMES)
 )
 
 
-def params_array(**overrides) -> np.ndarray:
-    """Return the policy parameter array, defaults updated with ``overrides`` (names in ``PARAM_NAMES``)."""
+def params_array(n_players: int = 4, **overrides) -> np.ndarray:
+    """Return the policy parameter array for ``n_players``, updated with ``overrides``.
+
+    Parameters
+    ----------
+    n_players : int
+        Table size: from ``LARGE_TABLE`` players on, ``LARGE_TABLE_PARAMS`` replace the defaults.
+    **overrides
+        Parameter values by name (``PARAM_NAMES``).
+    """
     values = dict(DEFAULT_PARAMS)
+    if n_players >= LARGE_TABLE:
+        values.update(LARGE_TABLE_PARAMS)
     for name, value in overrides.items():
         if name not in values:
             raise InputError(f"unknown policy parameter {name!r}: use one of {', '.join(PARAM_NAMES)}")
