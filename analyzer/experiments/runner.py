@@ -9,6 +9,7 @@ the run directory and the manifest tracks the run's status, so an interrupted ru
 import os
 import re
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -134,6 +135,8 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     except KeyboardInterrupt:
         if state is not None:
             state.stopped(stage, len(done), "interrupted")
+            print(f"interrupted: {len(done)}/{len(chunks)} chunks saved; finish with: analyzer resume {store.root}",
+                  file=sys.stderr)
         raise
     except BaseException:
         if state is not None:

@@ -35,7 +35,7 @@ def chunk_files(run_dir):
 
 
 def start_and_stop(args, run_dir, sig, min_chunks=3):
-    """Start a CLI run, wait until ``min_chunks`` chunks are on disk, send ``sig``; return the exit code."""
+    """Start a CLI run, wait until ``min_chunks`` chunks are on disk, send ``sig``; return (exit code, stderr)."""
     process = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
@@ -43,8 +43,8 @@ def start_and_stop(args, run_dir, sig, min_chunks=3):
         time.sleep(0.02)
     assert process.poll() is None, "the run finished before it could be stopped; make it longer"
     process.send_signal(sig)
-    process.communicate(timeout=60)
-    return process.returncode
+    _, stderr = process.communicate(timeout=60)
+    return process.returncode, stderr
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def assert_same_outputs(run_dir, reference):
 
 def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, reference):
     run_dir = tmp_path / "run"
-    code = start_and_stop([*DEMO, "--workers", "1", "--out", str(run_dir)], run_dir, signal.SIGKILL)
+    code, _ = start_and_stop([*DEMO, "--workers", "1", "--out", str(run_dir)], run_dir, signal.SIGKILL)
     assert code == -signal.SIGKILL
     kept = {path.name: path.stat().st_mtime_ns for path in chunk_files(run_dir)}
     assert 3 <= len(kept) < 30
@@ -88,8 +88,10 @@ def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, reference):
 
 def test_sigterm_with_worker_processes_leaves_an_interrupted_run(tmp_path, reference, capsys):
     run_dir = tmp_path / "run"
-    code = start_and_stop([*DEMO, "--workers", "2", "--out", str(run_dir)], run_dir, signal.SIGTERM, min_chunks=2)
+    code, stderr = start_and_stop([*DEMO, "--workers", "2", "--out", str(run_dir)], run_dir, signal.SIGTERM,
+                                  min_chunks=2)
     assert code == 130
+    assert f"finish with: analyzer resume {run_dir}" in stderr
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert manifest["status"] == "interrupted"
     assert manifest["stages"]["deals"]["chunks_done"] == len(chunk_files(run_dir)) < 30
