@@ -47,8 +47,8 @@ def rikken_setups(hands: np.ndarray) -> dict:
             called[i] = card
             blind[i] = int(is_blind)
             partner[i] = int(np.flatnonzero((hands[i] >> card) & 1)[0])
-    return dict(hands=hands, leader=(bidder + 1) % 4, contract_of=contract_of, partner=partner, trump=trump,
-                called_card=called, blind=blind)
+    return {"hands": hands, "leader": (bidder + 1) % 4, "contract_of": contract_of, "partner": partner,
+            "trump": trump, "called_card": called, "blind": blind}
 
 
 def rate(n: int, run) -> float:
@@ -81,10 +81,10 @@ def main() -> None:
     rows = [("dealing (deal_random)", deals_rate, TARGET_DEALS_PER_S),
             ("bare random-legal loop", bare_rate, None)]
     for name, policy in (("rikken random play-out", POLICY_RANDOM), ("rikken heuristic play-out", POLICY_HEURISTIC)):
-        policies = np.full(4, policy, np.int64)
-        rows.append((name, rate(n, lambda: playout_batch(**setup, policy_of_seat=policies, params=default_params(),
-                                                        rng_state=state_from_seed(args.seed), tricks_out=out)),
-                     TARGET_HEURISTIC_PER_S if policy == POLICY_HEURISTIC else None))
+        def play(policies=np.full(4, policy, np.int64)):
+            playout_batch(**setup, policy_of_seat=policies, params=default_params(),
+                          rng_state=state_from_seed(args.seed), tricks_out=out)
+        rows.append((name, rate(n, play), TARGET_HEURISTIC_PER_S if policy == POLICY_HEURISTIC else None))
     print(f"{n:,} deals, seed {args.seed}; rates per CPU-second (time.process_time)")
     print(f"{'measure':<28}{'per CPU-s':>14}{'x bare loop':>13}{'target':>22}  ok")
     for name, value, target in rows:

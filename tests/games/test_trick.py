@@ -3,11 +3,21 @@
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from analyzer.cards.dealing import deal_random
-from analyzer.cards.masks import cards_of
+from analyzer.cards.masks import cards_of, highest_bit_index, lowest_bit_index, popcount
 from analyzer.cards.rng import bounded, state_from_seed
-from analyzer.games.trick import bare_random_playout, legal_follow, nth_card, trick_winner, trick_winner_led
+from analyzer.games.trick import (
+    bare_random_playout,
+    high_bit,
+    legal_follow,
+    low_bit,
+    nth_card,
+    pop,
+    trick_winner,
+    trick_winner_led,
+)
 
 hands = st.integers(min_value=1, max_value=(1 << 52) - 1)
 
@@ -47,6 +57,18 @@ def test_trick_winner_hand_examples():
     assert trick_winner(np.array([12, 13 + 1, 13 + 4, 13 + 9]), 1, 4) == 3
     # A face-down lead (-1) never wins: the called ace SA (seat 2) takes the trick led "as spades".
     assert trick_winner_led(np.array([-1, 39 + 3, 39 + 12, 13]), 3, 4) == 2
+
+
+@njit(cache=True)
+def _bit_counts(x):
+    return pop(x), low_bit(x), high_bit(x), popcount(x), lowest_bit_index(x), highest_bit_index(x)
+
+
+@settings(deadline=None)
+@given(st.integers(min_value=1, max_value=(1 << 62)))
+def test_bit_intrinsics_match_the_definitions(x):
+    cards = cards_of(x)
+    assert _bit_counts(np.int64(x)) == (len(cards), cards[0], cards[-1]) * 2
 
 
 @settings(max_examples=50, deadline=None)

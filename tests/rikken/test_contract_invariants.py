@@ -100,22 +100,15 @@ def random_setups(n: int, seed: int, families=FAMILIES) -> list[dict]:
             n_declarers = 1 + int(rng.integers(3))
             for seat in rng.permutation(4)[:n_declarers]:
                 contract_of[int(seat)] = int(pair[int(rng.integers(2))])
-        setups.append(dict(hands=hands, leader=int(rng.integers(4)), contract_of=contract_of, partner=partner,
-                           trump=trump, called_card=called, blind=blind))
+        setups.append({"hands": hands, "leader": int(rng.integers(4)), "contract_of": contract_of,
+                       "partner": partner, "trump": trump, "called_card": called, "blind": blind})
     return setups
 
 
 def as_arrays(setups: list[dict]) -> dict:
     """Stack setups into the batch arrays ``playout_batch`` takes."""
-    return dict(
-        hands=np.array([s["hands"] for s in setups], dtype=np.int64),
-        leader=np.array([s["leader"] for s in setups], dtype=np.int64),
-        contract_of=np.array([s["contract_of"] for s in setups], dtype=np.int64),
-        partner=np.array([s["partner"] for s in setups], dtype=np.int64),
-        trump=np.array([s["trump"] for s in setups], dtype=np.int64),
-        called_card=np.array([s["called_card"] for s in setups], dtype=np.int64),
-        blind=np.array([s["blind"] for s in setups], dtype=np.int64),
-    )
+    keys = ("hands", "leader", "contract_of", "partner", "trump", "called_card", "blind")
+    return {key: np.array([s[key] for s in setups], dtype=np.int64) for key in keys}
 
 
 def test_random_setups_cover_the_call_kinds():

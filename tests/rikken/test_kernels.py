@@ -9,15 +9,24 @@ must agree at every step and the final tricks must equal the batch kernel's.
 import numpy as np
 import pytest
 
+from analyzer.cards.deck import parse_card, parse_card_list
 from analyzer.cards.masks import cards_of
+from analyzer.cards.pbn import parse_deal
 from analyzer.cards.rng import bounded, state_from_seed
 from analyzer.errors import InputError
 from analyzer.games.rikken import heuristic as H
 from analyzer.games.rikken.kernels import (
-    POLICY_HEURISTIC, POLICY_RANDOM, apply_action, choose_card_heuristic, legal_actions, new_round,
-    playout_batch, playout_one,
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    apply_action,
+    choose_action,
+    choose_card_heuristic,
+    legal_actions,
+    new_round,
+    playout_batch,
+    playout_one,
 )
-from analyzer.games.rikken.rules import Contract
+from analyzer.games.rikken.rules import NO_TRUMP, Contract
 from analyzer.games.rikken.state import RoundSetup, RoundState
 from analyzer.reports.stats import paired_difference
 
@@ -86,10 +95,7 @@ def _drive_heuristic(setup: dict, policies) -> list[int]:
         assert list(st[H.HAND:H.HAND + 4]) == state.hands
         up, fd = legal_actions(st, seat)
         assert [(c, False) for c in cards_of(up)] + [(c, True) for c in cards_of(fd)] == state.legal_actions()
-        if policies[seat] == POLICY_HEURISTIC:
-            action = choose_card_heuristic(st, seat, up, fd, params)
-        else:
-            action = FD + cards_of(fd)[0] if fd else cards_of(up)[bounded(rng_state, len(cards_of(up)))]
+        action = choose_action(st, seat, up, fd, policies[seat], params, rng_state)
         state.play(*_as_pair(action))
         winner = apply_action(st, seat, action)
         if winner >= 0:
@@ -128,9 +134,8 @@ def _decisions(setup: dict, tamper) -> list[int]:
         up, fd = legal_actions(st, seat)
         action = choose_card_heuristic(st, seat, up, fd, params)
         other = st.copy()
-        if tamper(other, seat):
-            if choose_card_heuristic(other, seat, up, fd, params) != action:
-                differ.append(move)
+        if tamper(other, seat) and choose_card_heuristic(other, seat, up, fd, params) != action:
+            differ.append(move)
         apply_action(st, seat, action)
     return differ
 
@@ -250,3 +255,109 @@ def test_playout_batch_rejects_bad_input():
     with pytest.raises(InputError):
         playout_batch(**{**arrays, "leader": arrays["leader"][:2]}, policy_of_seat=policies,
                       params=H.default_params(), rng_state=state_from_seed(0), tricks_out=out)
+
+
+# ---------------------------------------------------------------- hand-built heuristic decisions
+N, E, S, W = 0, 1, 2, 3
+CLUBS, SPADES = 0, 3
+
+
+def ending(deal: str, leader: int, contract_of, plays: str = "", trick_no: int = 9, **setup) -> np.ndarray:
+    """Kernel state of an ending: cards missing from ``deal`` count as played in earlier tricks."""
+    hands = parse_deal(deal, hand_size=None)
+    st = new_round(hands, leader, contract_of, setup.get("partner", -1), setup.get("trump", NO_TRUMP),
+                   setup.get("called", -1), setup.get("blind", 0))
+    st[H.PLAYED] = ((1 << 52) - 1) & ~int(np.bitwise_or.reduce(hands))
+    st[H.TRICK_NO] = trick_no
+    for card in parse_card_list(plays):
+        apply_action(st, int(st[H.TURN]), card)
+    return st
+
+
+def decide(st: np.ndarray) -> int:
+    seat = int(st[H.TURN])
+    up, fd = legal_actions(st, seat)
+    return int(choose_card_heuristic(st, seat, up, fd, H.default_params()))
+
+
+MIS = [int(Contract.MISERY), -1, -1, -1]
+
+
+def test_misery_declarer_plays_the_highest_card_under_the_winner():
+    # W leads H9; North (Misery) holds HQ H8 H2: H8 is the highest heart that still loses to the 9.
+    st = ending("N:.Q82.. ..AK7. ..QJ9. .J96..", W, MIS, plays="H9")
+    assert decide(st) == parse_card("H8")
+
+
+def test_misery_declarer_discards_his_most_dangerous_card():
+    # North is void in the club led: the SA would win any spade trick later, so it goes now.
+    st = ending("N:A..32. ...QJT ...864 ...975", W, MIS, plays="C5")
+    assert decide(st) == parse_card("SA")
+
+
+def test_misery_declarer_forced_to_win_last_sheds_his_highest():
+    # H5 H6 H7 are played; North must follow with HJ or HK and wins either way: he keeps the lower one.
+    st = ending("N:.KJ..2 .54..3 .6..54 .7..76", E, MIS, plays="H5 H6 H7")
+    assert decide(st) == parse_card("HK")
+
+
+def test_misery_declarer_leads_a_card_nothing_outstanding_can_duck_under():
+    # All three outstanding clubs are above C2, so C2 loses unless all three opponents are void in clubs;
+    # D4 wins whenever the diamonds of the others are D3 and voids, so the club is the safer lead.
+    st = ending("N:..K4.2 ..A3.3 ..Q5.4 ..J6.5", N, MIS)
+    assert decide(st) == parse_card("C2")
+
+
+def test_one_alone_takes_a_sure_trick_then_plays_misery():
+    st = ending("N:A2.2.. KQ.3.. J3.4.. T4.5..", N, [int(Contract.ONE_ALONE), -1, -1, -1])
+    # No trick yet: the SA is a sure winner (no trumps in 1 Alone), so it is led at once.
+    assert decide(st) == parse_card("SA")
+    # With its one trick taken, North must lose the rest: S2 and H2 have nothing outstanding below them,
+    # and six higher spades are out against three higher hearts, so S2 is the safer low lead.
+    st[H.TRICKS + N] = 1
+    assert decide(st) == parse_card("S2")
+
+
+def test_defender_last_to_play_ducks_under_a_partner_and_beats_the_bidder():
+    alone = [int(Contract.ALONE_8), -1, -1, -1]
+    # E (defender, West's partner in 8 Alone) wins with HK: West keeps his HA and plays H4.
+    st = ending("N:.5.A2. .K.KQ. .3.J3. .A4.4.", N, alone, plays="H5 HK H3", trump=CLUBS)
+    assert decide(st) == parse_card("H4")
+    # The bidder's H5 is winning instead: West takes the trick with his only beater, HA.
+    st = ending("N:.5.A2. .2.KQ. .3.J3. .A4.4.", N, alone, plays="H5 H2 H3", trump=CLUBS)
+    assert decide(st) == parse_card("HA")
+
+
+def test_declarer_draws_trumps_with_his_cheapest_sure_winner():
+    # Spades trump, SQ J T 4 3 2 outstanding: SK and SA both draw a round; the SK is the cheaper.
+    st = ending("N:AK5.2.. Q4.3..2 J3.4..3 T2.5..4", N, [int(Contract.ALONE_8), -1, -1, -1], trump=SPADES)
+    assert decide(st) == parse_card("SK")
+
+
+def test_void_declarer_ruffs_low_and_overruffs_a_ruff():
+    alone = [int(Contract.ALONE_8), -1, -1, -1]
+    # E leads HA, S follows, W discards a club: North ruffs with his lowest trump.
+    st = ending("N:52..A. .AK..2 .32..3 3...54", E, alone, plays="HA H3 C4", trump=SPADES)
+    assert decide(st) == parse_card("S2")
+    # W ruffed with S3: S2 would lose, so North overruffs with S5.
+    st = ending("N:52..A. .AK..2 .32..3 3...54", E, alone, plays="HA H3 S3", trump=SPADES)
+    assert decide(st) == parse_card("S5")
+
+
+def test_blind_bidder_leads_his_lowest_side_card_face_down_and_the_holder_must_drop_the_ace():
+    # North called the DA blind (void in diamonds); E holds it. North puts C3 (his lowest non-trump) face down.
+    st = ending("N:K.7..3 ..A2.2 2.2..4 3.3..5", N, [int(Contract.RIK), -1, -1, -1], trump=SPADES,
+                called=parse_card("DA"), partner=E, blind=1)
+    action = decide(st)
+    assert action == FD + parse_card("C3")
+    apply_action(st, N, action)
+    assert legal_actions(st, E) == (1 << parse_card("DA"), 0)
+
+
+def test_open_misery_defender_leads_under_the_exposed_hand():
+    contract = [-1, -1, -1, int(Contract.OPEN_MISERY)]
+    deal = "N:..64.3 A.A..2 Q.K..7 K..95."
+    # After trick 1 the West hand is shown: D4 is under his lowest diamond D5, so he must win the trick.
+    assert decide(ending(deal, N, contract, trick_no=1)) == parse_card("D4")
+    # Before it is shown North only knows his own hand and leads his lowest card, C3.
+    assert decide(ending(deal, N, contract, trick_no=0)) == parse_card("C3")

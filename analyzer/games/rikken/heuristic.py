@@ -20,7 +20,7 @@ from analyzer.games.trick import high_bit, low_bit, pop, suit_mask
 
 # ---- round-state layout (int64 array of STATE_SIZE) -------------------------------------------
 HAND = 0  # 4 slots: cards still held by each seat
-TRICK = 4  # 4 slots: card each seat played to the current trick, -1 if none yet (face-down: the card)
+TRICK = 4  # 4 slots: card each seat played to the current trick, -1 if none yet, 52 if face down
 TRICKS = 8  # 4 slots: tricks won so far
 VOIDS = 12  # 4 slots: suits (4-bit mask) each seat has publicly shown out of
 CONTRACT = 16  # 4 slots: contract id each seat declared, -1 for non-declarers
@@ -133,7 +133,7 @@ def _highest_rank(mask):
 
 
 # ---- what a seat may know ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def visible_hand(st, viewer, other):
     """Hand of ``other`` as ``viewer`` sees it, or -1 if hidden (own hand; exposed hands after trick 1)."""
     if other == viewer or (st[TRICK_NO] >= 1 and (st[EXPOSED] >> other) & 1):
@@ -141,7 +141,7 @@ def visible_hand(st, viewer, other):
     return np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def friends_of(st, seat):
     """Seats (4-bit mask) that ``seat`` knows to be on its side in a trick contract, itself included."""
     bidder = st[BIDDER]
@@ -161,7 +161,9 @@ def friends_of(st, seat):
 
 
 # ---- the policy -----------------------------------------------------------------------------------
-@njit(cache=True)
+# ``choose_heuristic`` reads the state array once and hands plain integers to the helpers below:
+# passing arrays between compiled functions costs reference counting on every call.
+@njit(cache=True, inline="always")
 def choose_heuristic(st, seat, up, fd, params):
     """Pick an action for ``seat``: a card id, or ``52 + card`` for a face-down blind lead.
 
@@ -178,30 +180,57 @@ def choose_heuristic(st, seat, up, fd, params):
     """
     if fd == 0 and (up & (up - 1)) == 0:
         return low_bit(up)
+    hand = st[HAND + seat]
+    out = _FULL & ~st[PLAYED] & ~hand
+    n = st[N_IN_TRICK]
+    led = st[LED_SUIT]
+    win = st[WIN_SEAT]
+    wc = st[TRICK + win] if win >= 0 else np.int64(-1)
     kind = st[KIND + seat]
     if kind == KIND_MISERY or (kind == KIND_ONE and st[TRICKS + seat] >= 1):
-        return _misery_declarer(st, seat, up)
+        if n == 0:
+            return _misery_lead(up, out)
+        return _duck(up, led, wc, n)
     if kind == KIND_ONE:
-        return _one_declarer(st, seat, up)
+        return _one_declarer(up, out, n, led, wc)
     if st[BIDDER] < 0:
-        return _against_misery(st, seat, up)
-    if st[N_IN_TRICK] == 0:
-        return _trick_lead(st, seat, up, fd, params)
-    return _trick_follow(st, seat, up, params)
-
-
-@njit(cache=True, inline="always")
-def _outstanding(st, seat):
-    """Cards neither played face up nor in ``seat``'s hand: what the others may hold."""
-    return _FULL & ~st[PLAYED] & ~st[HAND + seat]
-
-
-@njit(cache=True, inline="always")
-def _winning_card(st):
-    win = st[WIN_SEAT]
-    if win < 0:
-        return np.int64(-1)
-    return st[TRICK + win]
+        force = 0  # declarers who fail if they win a trick (Misery with none, 1 Alone with one)
+        stop = 0  # 1 Alone declarers still without their trick
+        to_play = 0
+        for s in range(4):
+            k = st[KIND + s]
+            t = st[TRICKS + s]
+            if (k == KIND_MISERY and t == 0) or (k == KIND_ONE and t == 1):
+                force |= 1 << s
+            elif k == KIND_ONE and t == 0:
+                stop |= 1 << s
+            if st[TRICK + s] < 0:
+                to_play |= 1 << s
+        if n == 0 and force != 0:
+            target = -1
+            for i in range(1, 4):
+                if (force >> ((seat + i) & 3)) & 1:
+                    target = (seat + i) & 3
+                    break
+            return _lead_under(up, visible_hand(st, seat, target), st[VOIDS + target])
+        return _against_misery(up, out, n, led, win, wc, force, stop, to_play)
+    friends = friends_of(st, seat)
+    trump = st[TRUMP]
+    if n == 0:
+        bidder = st[BIDDER]
+        # Cash side suits only where no opponent is known to ruff.
+        ruff_danger = 0
+        if (out & suit_mask(trump)) != 0:
+            for s in range(4):
+                if not (friends >> s) & 1:
+                    ruff_danger |= st[VOIDS + s]
+        called_suit = -1
+        if seat == bidder and st[CALLED_OUT] != 0 and params[P_LEAD_CALLED] > 0:
+            called_suit = st[CALLED] // 13
+        blind_lead = fd != 0 and params[P_BLIND_LEAD] > 0
+        draw = (friends >> bidder) & 1 and pop(hand & suit_mask(trump)) >= params[P_DRAW_TRUMPS_MIN]
+        return _trick_lead(up, fd, out, trump, blind_lead, draw, called_suit, ruff_danger)
+    return _trick_follow(up, out, trump, led, win, wc, n, friends, params[P_SECOND_HAND_LOW] > 0)
 
 
 @njit(cache=True)
@@ -226,85 +255,58 @@ def _misery_lead(up, out):
 
 
 @njit(cache=True)
-def _duck(st, up):
-    """Follow without winning if possible: highest card under the winning card, else cheapest loss."""
-    led = st[LED_SUIT]
+def _duck(up, led, wc, n):
+    """Follow without winning if possible: highest card under the winning card ``wc``, else cheapest loss."""
     follow = up & suit_mask(led)
     if follow == 0:
         return _highest_rank(up)  # discard the most dangerous card
-    wc = _winning_card(st)
     if wc >= 0 and wc // 13 == led:
         under = follow & _below(wc)
         if under != 0:
             return high_bit(under)
-    if st[N_IN_TRICK] == 3:
+    if n == 3:
         return high_bit(follow)  # the trick is lost anyway: shed the highest
     return low_bit(follow)
 
 
 @njit(cache=True)
-def _misery_declarer(st, seat, up):
-    if st[N_IN_TRICK] == 0:
-        return _misery_lead(up, _outstanding(st, seat))
-    return _duck(st, up)
-
-
-@njit(cache=True)
-def _one_declarer(st, seat, up):
+def _one_declarer(up, out, n, led, wc):
     """1 Alone with no trick yet: take a sure trick when one is there, otherwise play as in Misery."""
-    out = _outstanding(st, seat)
-    if st[N_IN_TRICK] == 0:
+    if n == 0:
         tops = _tops(up, out)
         if tops != 0:
             return _lowest_rank(tops)
         return _misery_lead(up, out)
-    led = st[LED_SUIT]
     follow = up & suit_mask(led)
     if follow != 0:
-        wc = _winning_card(st)
         beaters = follow
         if wc >= 0:
             beaters = follow & _above(wc)
         if beaters != 0:
-            if st[N_IN_TRICK] == 3:
+            if n == 3:
                 return low_bit(beaters)
             sure = beaters & _tops(beaters, out)
             if sure != 0:
                 return low_bit(sure)
-    return _duck(st, up)
+    return _duck(up, led, wc, n)
 
 
 @njit(cache=True)
-def _against_misery(st, seat, up):
-    """Defend against every Misery / 1 Alone declarer at once: force or stop their tricks."""
-    force = 0  # declarers who fail if they win a trick (Misery with none, 1 Alone with one)
-    stop = 0  # 1 Alone declarers still without their trick
-    for s in range(4):
-        k = st[KIND + s]
-        t = st[TRICKS + s]
-        if (k == KIND_MISERY and t == 0) or (k == KIND_ONE and t == 1):
-            force |= 1 << s
-        elif k == KIND_ONE and t == 0:
-            stop |= 1 << s
-    out = _outstanding(st, seat)
-    if st[N_IN_TRICK] == 0:
-        if force != 0:
-            return _lead_under(st, seat, up, force)
+def _against_misery(up, out, n, led, win, wc, force, stop, to_play):
+    """Defend against every Misery / 1 Alone declarer at once: force or stop their tricks.
+
+    ``force``, ``stop`` and ``to_play`` are seat masks: declarers who fail by winning a trick, 1 Alone
+    declarers still without their trick, and seats yet to play to this trick.
+    """
+    if n == 0:
         if stop != 0:
             tops = _tops(up, out)
             if tops != 0:
                 return _lowest_rank(tops)
         return _lowest_rank(up)
-    led = st[LED_SUIT]
     follow = up & suit_mask(led)
-    win = st[WIN_SEAT]
-    wc = _winning_card(st)
-    to_play = 0
-    for s in range(4):
-        if st[TRICK + s] < 0:
-            to_play |= 1 << s
     if win >= 0 and (force >> win) & 1:
-        return _duck(st, up)
+        return _duck(up, led, wc, n)
     if force & to_play:
         if follow != 0:
             return low_bit(follow)
@@ -313,7 +315,7 @@ def _against_misery(st, seat, up):
         if follow != 0:
             beaters = follow & _above(wc) if wc >= 0 and wc // 13 == led else follow
             if beaters != 0:
-                if st[N_IN_TRICK] == 3:
+                if n == 3:
                     return low_bit(beaters)
                 return high_bit(follow)
             return low_bit(follow)
@@ -324,22 +326,17 @@ def _against_misery(st, seat, up):
 
 
 @njit(cache=True)
-def _lead_under(st, seat, up, force):
-    """Lead so that a declarer who must not win a trick has to go over: under his lowest card if seen."""
-    target = -1
-    for i in range(1, 4):
-        s = (seat + i) & 3
-        if (force >> s) & 1:
-            target = s
-            break
-    shown = visible_hand(st, seat, target)
+def _lead_under(up, shown, voids):
+    """Lead so that a declarer who must not win a trick has to go over: under his lowest card if ``shown``.
+
+    ``shown`` is the declarer's hand if exposed, else -1; ``voids`` the suits he has shown out of.
+    """
     if shown >= 0:
         for s in range(4):
             mine = up & suit_mask(s)
             theirs = shown & suit_mask(s)
             if mine != 0 and theirs != 0 and low_bit(mine) < low_bit(theirs):
                 return low_bit(mine)
-    voids = st[VOIDS + target]
     usable = np.int64(0)
     for s in range(4):
         if not (voids >> s) & 1:
@@ -362,36 +359,30 @@ def _discard(up, trumps, out):
 
 
 @njit(cache=True)
-def _trick_lead(st, seat, up, fd, params):
-    hand = st[HAND + seat]
-    trump = st[TRUMP]
+def _trick_lead(up, fd, out, trump, blind_lead, draw, called_suit, ruff_danger):
+    """Lead in a trick contract.
+
+    In order: the blind face-down lead (``blind_lead``) of the worst side card; trumps while the
+    declaring side may ``draw`` and opponents may hold some; low in ``called_suit`` (the bidder reaching
+    his partner); a sure winner in a side suit no opponent ruffs (``ruff_danger``: suits some
+    opponent is void in); else low from the longest side suit.
+    """
     tmask = suit_mask(trump)
-    out = _outstanding(st, seat)
-    if fd != 0 and params[P_BLIND_LEAD] > 0:
+    if blind_lead:
         side = fd & ~tmask
         if side != 0:
             return FACE_DOWN_OFFSET + _lowest_rank(side)
         return FACE_DOWN_OFFSET + low_bit(fd)
-    friends = friends_of(st, seat)
-    bidder = st[BIDDER]
-    declaring = (friends >> bidder) & 1
     my_trumps = up & tmask
-    if (declaring and my_trumps != 0 and (out & tmask) != 0
-            and pop(hand & tmask) >= params[P_DRAW_TRUMPS_MIN]):
+    if draw and my_trumps != 0 and (out & tmask) != 0:
         sure = my_trumps & _tops(my_trumps, out)
         if sure != 0:
             return low_bit(sure)
         return low_bit(my_trumps)
-    if seat == bidder and st[CALLED_OUT] != 0 and params[P_LEAD_CALLED] > 0:
-        mine = up & suit_mask(st[CALLED] // 13)
+    if called_suit >= 0:
+        mine = up & suit_mask(called_suit)
         if mine != 0:
             return low_bit(mine)
-    # Cash sure winners in side suits no opponent is known to ruff.
-    ruff_danger = np.int64(0)
-    if (out & tmask) != 0:
-        for s in range(4):
-            if not (friends >> s) & 1:
-                ruff_danger |= st[VOIDS + s]
     cashable = np.int64(0)
     for s in range(4):
         if s != trump and not (ruff_danger >> s) & 1:
@@ -399,15 +390,14 @@ def _trick_lead(st, seat, up, fd, params):
     tops = _tops(cashable, out)
     if tops != 0:
         return _lowest_rank(tops)
-    # Otherwise lead low from the longest side suit.
     best_suit = -1
     best_len = 0
     for s in range(4):
         if s == trump:
             continue
-        n = pop(up & suit_mask(s))
-        if n > best_len:
-            best_len = n
+        length = pop(up & suit_mask(s))
+        if length > best_len:
+            best_len = length
             best_suit = s
     if best_suit >= 0:
         return low_bit(up & suit_mask(best_suit))
@@ -415,15 +405,9 @@ def _trick_lead(st, seat, up, fd, params):
 
 
 @njit(cache=True)
-def _trick_follow(st, seat, up, params):
-    trump = st[TRUMP]
+def _trick_follow(up, out, trump, led, win, wc, n, friends, second_hand_low):
+    """Follow in a trick contract: low under a friend, else win cheaply, ruff, or discard."""
     tmask = suit_mask(trump)
-    out = _outstanding(st, seat)
-    led = st[LED_SUIT]
-    win = st[WIN_SEAT]
-    wc = _winning_card(st)
-    n = st[N_IN_TRICK]
-    friends = friends_of(st, seat)
     friend_winning = win >= 0 and (friends >> win) & 1
     follow = up & suit_mask(led)
     if follow != 0:
@@ -439,7 +423,7 @@ def _trick_follow(st, seat, up, params):
         sure = beaters & _tops(beaters, out)
         if sure != 0:
             return low_bit(sure)
-        if n == 1 and params[P_SECOND_HAND_LOW] > 0:
+        if n == 1 and second_hand_low:
             return low_bit(follow)
         return high_bit(beaters)
     if friend_winning and (n == 3 or (out & _above(wc)) == 0):

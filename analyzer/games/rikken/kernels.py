@@ -18,9 +18,33 @@ from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.heuristic import (
-    BIDDER, BLIND, CALLED, CALLED_OUT, CONTRACT, DECLARERS, EXPOSED, FACE_DOWN, FACE_DOWN_OFFSET, HAND,
-    KIND, KIND_TRICKS, LED_SUIT, LEADER, N_IN_TRICK, PARTNER, PARTNER_PUBLIC, PLAYED, STATE_SIZE, TRICK,
-    TRICK_NO, TRICKS, TRUMP, TURN, VOIDS, WIN_SEAT, choose_heuristic,
+    BIDDER,
+    BLIND,
+    CALLED,
+    CALLED_OUT,
+    CONTRACT,
+    DECLARERS,
+    EXPOSED,
+    FACE_DOWN,
+    FACE_DOWN_OFFSET,
+    HAND,
+    KIND,
+    KIND_TRICKS,
+    LEADER,
+    LED_SUIT,
+    N_IN_TRICK,
+    PARTNER,
+    PARTNER_PUBLIC,
+    PLAYED,
+    STATE_SIZE,
+    TRICK,
+    TRICK_NO,
+    TRICKS,
+    TRUMP,
+    TURN,
+    VOIDS,
+    WIN_SEAT,
+    choose_heuristic,
 )
 from analyzer.games.trick import nth_card, pop, suit_mask
 
@@ -127,7 +151,8 @@ def apply_action(st, seat, action):
     card = action - FACE_DOWN_OFFSET if face_down else action
     bit = _ONE << card
     st[HAND + seat] &= ~bit
-    st[TRICK + seat] = card
+    # Nobody sees which card went face down: the trick records only that one did.
+    st[TRICK + seat] = FACE_DOWN_OFFSET if face_down else card
     if st[N_IN_TRICK] == 0:
         if face_down:
             st[FACE_DOWN] = seat
@@ -184,9 +209,11 @@ def choose_card_heuristic(st, seat, up, fd, params):
 
 
 @njit(cache=True)
-def choose_action(st, seat, policy, params, rng_state):
-    """Legal action chosen by policy id ``policy`` for ``seat`` in state ``st``."""
-    up, fd = legal_actions(st, seat)
+def choose_action(st, seat, up, fd, policy, params, rng_state):
+    """Action chosen by policy id ``policy`` for ``seat`` among the legal masks ``up`` and ``fd``.
+
+    The one-move entry for Python drivers; ``play_round`` makes the same dispatch inline.
+    """
     if policy == POLICY_HEURISTIC:
         return choose_heuristic(st, seat, up, fd, params)
     return choose_card_random(up, fd, rng_state)
