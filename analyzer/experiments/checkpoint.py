@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from analyzer import __version__
 from analyzer.errors import InputError
 from analyzer.reports.store import atomic_write
 
@@ -78,9 +79,9 @@ def params_summary(params):
 
 
 def fingerprint(task, params, seed, chunk_size: int, n_items: int) -> dict:
-    """What must match before a stored chunk may be reused."""
+    """What must match before a stored chunk may be reused (the analyzer version too: code changes results)."""
     return {"task": task_name(task), "params_sha256": params_digest(params), "seed": _seed_key(seed),
-            "chunk_size": int(chunk_size), "n_items": int(n_items)}
+            "chunk_size": int(chunk_size), "n_items": int(n_items), "analyzer_version": __version__}
 
 
 def _seed_key(seed):
@@ -133,6 +134,9 @@ class ChunkCheckpoint:
                                  f"'{self.stage}' differs in {', '.join(differing)}); use another --out or delete it")
         else:
             atomic_write(path, lambda p: p.write_text(json.dumps(self.expected, indent=2) + "\n"))
+        # Temporary files of writes cut short by a crash; nothing else writes here while a run is open.
+        for leftover in self.directory.glob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
         return {index: self._load(index) for index in self._stored_indices(n_chunks)}
 
     def save(self, index: int, result) -> None:

@@ -202,3 +202,18 @@ def test_manifest_shows_params_readably(tmp_path):
     run(RunStore(tmp_path), params={"table": np.zeros((4, 13), dtype=np.int64), "policy": "random"})
     assert read_manifest(tmp_path)["stages"]["stage-00"]["params"] == {"chunk_size": 20, "table": "int64[4, 13]",
                                                                        "policy": "random"}
+
+
+def test_chunks_from_another_analyzer_version_are_not_reused(tmp_path, monkeypatch):
+    run(RunStore(tmp_path))
+    monkeypatch.setattr("analyzer.experiments.checkpoint.__version__", "0.0.1")
+    with pytest.raises(InputError, match="analyzer_version"):
+        run(RunStore(tmp_path))
+
+
+def test_leftover_temporary_files_are_removed_on_resume(tmp_path):
+    run(RunStore(tmp_path))
+    leftover = tmp_path / "chunks" / "stage-00" / ".chunk-000001.pkl.abc.tmp"
+    leftover.write_bytes(b"half a chunk")
+    run(RunStore(tmp_path))
+    assert not leftover.exists()
