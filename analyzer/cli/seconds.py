@@ -1,18 +1,19 @@
 """``analyzer seconds ...``: Sloppy Seconds games between policies, and the rule variants side by side."""
 
 import json
+import sys
 import time
 from typing import Annotated
 
 import pandas as pd
 import typer
 
-from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Seed, Workers, out_dir_or_default
+from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, out_dir_or_default
 from analyzer.errors import InputError
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.seconds import charts
 from analyzer.games.seconds.experiments import play_task, summarize_play, summarize_variants, variants_task
-from analyzer.games.seconds.policies import PARAM_NAMES, POLICY_NAMES, parse_policies
+from analyzer.games.seconds.policies import PARAM_NAMES, POLICY_NAMES, params_array, parse_policies
 from analyzer.games.seconds.rules import DEFAULT_TARGET, MINIMUM_VARIANTS, TRUMP_VARIANTS, SecondsRules
 from analyzer.reports.store import RunStore
 
@@ -43,6 +44,19 @@ def _records(frame: pd.DataFrame) -> list[dict]:
     return json.loads(frame.to_json(orient="records"))
 
 
+def _start_run(experiment: str, out, params: dict, seed: int, chunk_size: int, rules) -> RunStore:
+    store = RunStore(out_dir_or_default(out, experiment))
+    store.write_manifest({"experiment": experiment, "command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed,
+                          "chunk_size": chunk_size, "params": params, "rules": rules})
+    return store
+
+
+def _print_summary(summary: dict[str, pd.DataFrame], store: RunStore) -> None:
+    for name, table in summary.items():
+        typer.echo(f"{name}:\n{table.to_string(index=False, float_format=lambda v: f'{v:.3f}')}\n")
+    typer.echo(f"results in {store.root}")
+
+
 @app.command()
 def play(
     workers: Workers,
@@ -56,6 +70,7 @@ def play(
     target: Annotated[int, typer.Option("--target", min=1, help="Game target score.")] = DEFAULT_TARGET,
     param: Param = None,
     seed: Seed = 0,
+    scheduler: Scheduler = None,
     chunk_size: ChunkSize = 25,
     out: OutDir = None,
     json_out: JsonOut = False,
@@ -68,31 +83,31 @@ def play(
     rules = SecondsRules(n_players=players, trump=variant, minimum=minimum, target=target)
     seat_policies = parse_policies(policies, players)
     policy_params = parse_params(param)
+    params_array(players, **policy_params)
     task_params = {"rules": {"n_players": players, "trump": variant, "minimum": minimum, "target": target},
                    "policies": seat_policies, "policy_params": policy_params}
+    names = [POLICY_NAMES[p] for p in seat_policies]
+    store = _start_run("seconds-play", out, {**task_params, "policy_names": names}, seed, chunk_size,
+                       {"game": "seconds", **rules.as_dict()})
     started = time.perf_counter()
     chunks = run_chunks(play_task, task_params, games, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="seconds games")
-    elapsed = time.perf_counter() - started
+                        description="seconds games", store=store, backend=scheduler)
+    played = time.perf_counter()
     rows = pd.concat(chunks, ignore_index=True)
     summary = summarize_play(rows)
-    store = RunStore(out_dir_or_default(out, "seconds-play"))
     store.write_table("games", rows)
     for name, table in summary.items():
         store.write_csv(f"summary_{name}", table)
-    names = [POLICY_NAMES[p] for p in seat_policies]
     store.save_figure(charts.play_figure(summary, f"Sloppy Seconds, {players} players: {', '.join(names)}"),
                       "play")
-    store.write_manifest({"command": "seconds play", "seed": seed, "chunk_size": chunk_size, "games": games,
-                          "rules": rules.as_dict(), "policies": names, "policy_params": policy_params,
-                          "timings": {"simulate_seconds": round(elapsed, 3)}})
+    store.write_manifest({"games": games, "rows": len(rows),
+                          "timings": {"play_seconds": round(played - started, 3),
+                                      "summary_seconds": round(time.perf_counter() - played, 3)}})
     if json_out:
-        typer.echo(json.dumps({"out": str(store.root), "rules": rules.as_dict(), "policies": names,
+        typer.echo(json.dumps({"run_dir": str(store.root), "rules": rules.as_dict(), "policies": names,
                                **{k: _records(v) for k, v in summary.items()}}))
         return
-    for name, table in summary.items():
-        typer.echo(f"{name}:\n{table.to_string(index=False, float_format=lambda v: f'{v:.3f}')}\n")
-    typer.echo(f"written to {store.root}")
+    _print_summary(summary, store)
 
 
 @app.command()
@@ -105,6 +120,7 @@ def variants(
     = 2000,
     param: Param = None,
     seed: Seed = 0,
+    scheduler: Scheduler = None,
     chunk_size: ChunkSize = 500,
     out: OutDir = None,
     json_out: JsonOut = False,
@@ -113,28 +129,27 @@ def variants(
     SecondsRules(n_players=players)
     policy_id = parse_policies(policy, 1)[0]
     policy_params = parse_params(param)
+    params_array(players, **policy_params)
     task_params = {"n_players": players, "policy": policy_id, "policy_params": policy_params}
+    rule_sets = [SecondsRules(players, t, m).as_dict() for t in TRUMP_VARIANTS for m in MINIMUM_VARIANTS]
+    store = _start_run("seconds-variants", out, {**task_params, "policy_name": POLICY_NAMES[policy_id]}, seed,
+                       chunk_size, {"game": "seconds", "rule_sets": rule_sets})
     started = time.perf_counter()
     chunks = run_chunks(variants_task, task_params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="seconds variants")
-    elapsed = time.perf_counter() - started
+                        description="seconds variants", store=store, backend=scheduler)
+    played = time.perf_counter()
     rows = pd.concat(chunks, ignore_index=True)
     summary = summarize_variants(rows)
-    store = RunStore(out_dir_or_default(out, "seconds-variants"))
     store.write_table("deals", rows)
     for name, table in summary.items():
         store.write_csv(f"summary_{name}", table)
     store.save_figure(charts.variants_figure(rows, summary, f"Sloppy Seconds rule variants, {players} players, "
                                              f"{POLICY_NAMES[policy_id]} play"), "variants")
-    store.write_manifest({"command": "seconds variants", "seed": seed, "chunk_size": chunk_size, "deals": deals,
-                          "n_players": players, "policy": POLICY_NAMES[policy_id], "policy_params": policy_params,
-                          "rules": [SecondsRules(players, t, m).as_dict() for t in TRUMP_VARIANTS
-                                    for m in MINIMUM_VARIANTS],
-                          "timings": {"simulate_seconds": round(elapsed, 3)}})
+    store.write_manifest({"deals": deals, "rows": len(rows),
+                          "timings": {"play_seconds": round(played - started, 3),
+                                      "summary_seconds": round(time.perf_counter() - played, 3)}})
     if json_out:
-        typer.echo(json.dumps({"out": str(store.root), "n_players": players, "policy": POLICY_NAMES[policy_id],
+        typer.echo(json.dumps({"run_dir": str(store.root), "n_players": players, "policy": POLICY_NAMES[policy_id],
                                **{k: _records(v) for k, v in summary.items()}}))
         return
-    for name, table in summary.items():
-        typer.echo(f"{name}:\n{table.to_string(index=False, float_format=lambda v: f'{v:.3f}')}\n")
-    typer.echo(f"written to {store.root}")
+    _print_summary(summary, store)

@@ -60,7 +60,7 @@ def test_play_command_writes_tables_and_json(tmp_path):
                                      "--games", "4", "--target", "120", "--workers", "1", "--out",
                                      str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
-    summary = json.loads(result.output.strip().splitlines()[-1])
+    summary = json.loads(result.stdout)
     assert {row["policy"] for row in summary["by_policy"]} == {"heuristic", "random"}
     assert sum(row["games"] for row in summary["by_seat"]) == 4 * 3 * 3
     for name in ("games.parquet", "summary_by_seat.csv", "summary_paired.csv", "manifest.json", "play.png",
@@ -74,7 +74,7 @@ def test_variants_command(tmp_path):
     result = runner.invoke(cli.app, ["variants", "--players", "5", "--deals", "30", "--policy", "random",
                                      "--workers", "1", "--out", str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
-    summary = json.loads(result.output.strip().splitlines()[-1])
+    summary = json.loads(result.stdout)
     assert len(summary["trump"]) == 4 and len(summary["seats"]) == 4 * 5
     rows = pd.read_parquet(tmp_path / "deals.parquet")
     assert len(rows) == 30 * 4 * 5
@@ -99,3 +99,4 @@ def test_bad_input_is_one_line_input_error(args, tmp_path):
                                      "--out", str(tmp_path)])
     assert isinstance(result.exception, InputError)
     assert "\n" not in str(result.exception)
+    assert not any(tmp_path.iterdir())
