@@ -4,12 +4,14 @@ import sys
 
 import typer
 
-from analyzer.cli import rikken, runs
+from analyzer.cli import rikken, runs, schnapsen, seconds
 from analyzer.errors import InputError
 
 app = typer.Typer(help="Monte Carlo strategy analyzer for trick-taking card games.", no_args_is_help=True,
                   pretty_exceptions_enable=False, add_completion=False)
 app.add_typer(rikken.app, name="rikken")
+app.add_typer(schnapsen.app, name="schnapsen")
+app.add_typer(seconds.app, name="seconds")
 app.add_typer(runs.app, name="runs")
 app.command("resume")(runs.resume)
 app.command("report")(runs.report)
