@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.cards.masks import popcount
-from analyzer.solvers.dd.tables import BLIND, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, UNBOUNDED
+from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, UNBOUNDED
 
 # ctx slots
 C_TRUMP = 0
@@ -34,7 +34,10 @@ CTX_SIZE = 9
 
 MAX_DEPTH = 56
 MAX_MOVES = 32
-PROBES = 4
+BUCKET = 8  # table entries per bucket (a power of two)
+CODE_BITS = (1 << 27) - 1
+RESULT_SHIFT = 62
+RELEVANT_BITS = (1 << 52) - 1
 
 
 @njit(cache=True)
@@ -171,7 +174,13 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
 
 @njit(cache=True)
 def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, scores, depth):
-    """Fill ``moves[depth]`` with the candidate plays, best-first; return how many."""
+    """Fill ``moves[depth]`` with the candidate plays, best-first.
+
+    Returns how many, and the legal cards left out as equivalent to a tried one.  Equivalence
+    rests on the absence of cards between them, so a result that needed every move to fail must
+    count those cards as relevant (else a table entry would also cover positions where a card
+    sits in the gap).
+    """
     hand = hands[seat]
     present = hands[0] | hands[1] | hands[2] | hands[3]
     for i in range(pos):
@@ -185,6 +194,7 @@ def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, s
         called_bit = np.int64(1) << called
     legal = _legal(hands, trick, seat, pos, blind, ctx)
     reps = _representatives(legal, hand, present, called_bit)
+    pruned = legal & ~reps
     led_suit = -1
     if pos > 0:
         led_suit = called // 13 if blind else trick[0] // 13
@@ -198,6 +208,7 @@ def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, s
         n += 1
     if pos == 0 and _blind_allowed(hands, seat, ctx):
         blind_reps = _representatives(hand, hand, present, np.int64(0))
+        pruned |= hand & ~blind_reps
         while blind_reps:
             low = blind_reps & -blind_reps
             blind_reps ^= low
@@ -214,12 +225,12 @@ def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, s
             j -= 1
         moves[depth, j + 1] = move
         scores[depth, j + 1] = score
-    return n
+    return n, pruned
 
 
 @njit(cache=True)
 def _quick_tricks(hands, leader, ctx):
-    """Tricks the leader's side can cash at once from the leader's own top cards.
+    """Tricks the leader's side can cash at once from the leader's own top cards, and those cards.
 
     A card counts when it is the highest still out in its suit and every card above it in the
     leader's hand counts too; side-suit winners count only when no opponent holds a trump.
@@ -235,6 +246,7 @@ def _quick_tricks(hands, leader, ctx):
             if (team >> other) & 1 != mine and (hands[other] >> (13 * trump)) & SUIT_BITS:
                 opp_trumps = True
     total = 0
+    used = np.int64(0)
     for suit in range(4):
         if opp_trumps and suit != trump:
             continue
@@ -247,24 +259,27 @@ def _quick_tricks(hands, leader, ctx):
             total += 1
             held ^= 1 << top
             out ^= 1 << top
-    return total
+            used |= np.int64(1) << (13 * suit + top)
+    return total, used
 
 
 @njit(cache=True)
-def _key(hands, leader, need, ctx):
-    """Transposition key: per suit, the owners of the cards still out from the top, plus the extras.
+def _position(hands, present):
+    """Owners of the cards still out, per suit from the top (2 bits each after a sentinel 1).
 
-    ``need`` encodes the window relative to tricks already won (zero in the scalar modes).
+    Returns the codes of suits C D packed in one word, of H S in another, and the suit sizes
+    (4 bits per suit).
     """
     lo_bits = hands[1] | hands[3]
     hi_bits = hands[2] | hands[3]
-    present = hands[0] | hands[1] | hands[2] | hands[3]
     word0 = np.int64(0)
     word1 = np.int64(0)
+    sizes = np.int64(0)
     for suit in range(4):
         out = (present >> (13 * suit)) & SUIT_BITS
         lo = (lo_bits >> (13 * suit)) & SUIT_BITS
         hi = (hi_bits >> (13 * suit)) & SUIT_BITS
+        sizes |= COUNT[out] << (4 * suit)
         code = np.int64(1)
         while out:
             rank = HIGHEST[out]
@@ -274,102 +289,97 @@ def _key(hands, leader, need, ctx):
             word0 |= code << (27 * suit)
         else:
             word1 |= code << (27 * (suit - 2))
-    called = ctx[C_CALLED]
-    called_code = 0
-    if called >= 0 and (present >> called) & 1:
-        out = (present >> (13 * (called // 13))) & SUIT_BITS
-        called_code = 1 + popcount(out >> (called % 13 + 1))
-    extra = leader | (called_code << 2) | (need << 7)
-    return word0, word1, np.int64(extra)
+    return word0, word1, sizes
 
 
 @njit(cache=True, inline="always")
-def _hash(k0, k1, k2):
+def _masked(word0, word1, sizes, tops):
+    """The position codes cut down to the top ``tops`` cards of each suit (4 bits per suit)."""
+    out0 = np.int64(0)
+    out1 = np.int64(0)
+    for suit in range(4):
+        word = word0 if suit < 2 else word1
+        shift = 27 * (suit & 1)
+        code = (word >> shift) & CODE_BITS
+        drop = ((sizes >> (4 * suit)) & 15) - ((tops >> (4 * suit)) & 15)
+        code >>= 2 * drop
+        if suit < 2:
+            out0 |= code << shift
+        else:
+            out1 |= code << shift
+    return out0, out1
+
+
+@njit(cache=True)
+def _pattern(hands, seat, window, ctx):
+    """Bucket identity: every hand's suit lengths, the leader, the called card's rank among cards out, the window."""
+    pattern = np.int64(0)
+    for owner in range(4):
+        for suit in range(4):
+            pattern |= COUNT[(hands[owner] >> (13 * suit)) & SUIT_BITS] << (4 * (4 * owner + suit))
+    called = ctx[C_CALLED]
+    called_code = 0
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    if called >= 0 and (present >> called) & 1:
+        out = (present >> (13 * (called // 13))) & SUIT_BITS
+        called_code = 1 + popcount(out >> (called % 13 + 1))
+    return pattern, np.int64(seat | (called_code << 2) | (window << 7))
+
+
+@njit(cache=True, inline="always")
+def _hash(k0, k1):
     h = k0 * np.int64(-7046029254386353131)
     h ^= (h >> 29) ^ k1
     h *= np.int64(-4658895280553007687)
-    h ^= (h >> 32) ^ k2
-    h *= np.int64(-7046029254386353131)
-    return h ^ (h >> 31)
+    return h ^ (h >> 32)
 
 
 @njit(cache=True)
-def _tt_find(tt_keys, k0, k1, k2, ctx):
-    """Slot holding this key in the current generation, or -1.  Column 3 of a key row is its generation."""
-    mask = ctx[C_TT_MASK]
+def _tops_of(relevant, present):
+    """Per suit, how many cards still out rank at or above the lowest relevant card (4 bits per suit)."""
+    tops = np.int64(0)
+    for suit in range(4):
+        rel = (relevant >> (13 * suit)) & SUIT_BITS
+        if rel:
+            out = (present >> (13 * suit)) & SUIT_BITS
+            low = popcount((rel & -rel) - 1)
+            tops |= COUNT[out >> low] << (4 * suit)
+    return tops
+
+
+@njit(cache=True)
+def _cards_of_tops(tops, present):
+    """The cards counted by ``tops``: the top cards still out of each suit."""
+    cards = np.int64(0)
+    for suit in range(4):
+        count = (tops >> (4 * suit)) & 15
+        out = (present >> (13 * suit)) & SUIT_BITS
+        for _ in range(count):
+            rank = HIGHEST[out]
+            out ^= 1 << rank
+            cards |= np.int64(1) << (13 * suit + rank)
+    return cards
+
+
+@njit(cache=True)
+def _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds):
+    """Scan the bucket for an entry that matches on its relevant cards and decides the window.
+
+    Returns (verdict 1/0 or -1, the entry's relevance tops).
+    """
     gen = ctx[C_GEN]
-    slot = _hash(k0, k1, k2) & mask
-    for _ in range(PROBES):
-        if tt_keys[slot, 3] == gen and tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1 and tt_keys[slot, 2] == k2:
-            return slot
-        slot = (slot + 1) & mask
-    return -1
-
-
-@njit(cache=True)
-def _tt_slot_for_store(tt_keys, k0, k1, k2, ctx):
-    """Slot to write this key to: its own, else an empty one, else the home slot (replaced)."""
-    mask = ctx[C_TT_MASK]
-    gen = ctx[C_GEN]
-    home = _hash(k0, k1, k2) & mask
-    slot = home
-    empty = -1
-    for _ in range(PROBES):
-        if tt_keys[slot, 3] == gen:
-            if tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1 and tt_keys[slot, 2] == k2:
-                return slot, True
-        elif empty < 0:
-            empty = slot
-        slot = (slot + 1) & mask
-    if empty >= 0:
-        return empty, False
-    return home, False
-
-
-@njit(cache=True)
-def _last_trick_winner(hands, leader, trump):
-    """Winner seat of the final trick when every hand holds one card and nobody has a choice."""
-    lead = popcount(hands[leader] - 1)
-    win_seat = leader
-    win_card = lead
-    for step in range(1, 4):
-        seat = (leader + step) & 3
-        card = popcount(hands[seat] - 1)
-        if _beats(card, win_card, win_seat, lead // 13, trump):
-            win_seat = seat
-            win_card = card
-    return win_seat
-
-
-@njit(cache=True)
-def _boundary_cutoff(hands, seat, won, lo, hi, ctx, tt_keys, tt_bounds):
-    """Decide a trick-boundary node without search when possible: 1 yes, 0 no, -1 unknown."""
-    team = ctx[C_TEAM]
-    mode = ctx[C_MODE]
-    left = popcount(hands[seat])
-    if won >= lo and won + left <= hi:
-        return 1
-    if won > hi or won + left < lo:
-        return 0
-    if left == 1 and not _blind_allowed(hands, seat, ctx):
-        final = won + ((team >> _last_trick_winner(hands, seat, ctx[C_TRUMP])) & 1)
-        return 1 if lo <= final <= hi else 0
-    if mode == MODE_MAX:
-        quick = _quick_tricks(hands, seat, ctx)
-        if (team >> seat) & 1:
-            if won + quick >= lo:
-                return 1
-        elif won + left - quick < lo:
-            return 0
-    return -1
-
-
-@njit(cache=True)
-def _window_code(won, lo, hi, ctx):
-    """Part of the key that depends on the window: only windows with two finite ends need it."""
-    if ctx[C_MODE] != MODE_EXACT:
-        return 0
-    return ((lo - won + 16) & 31) | (((hi - won + 16) & 31) << 5)
+    base = (_hash(pattern, extra) & ctx[C_TT_MASK]) & ~np.int64(BUCKET - 1)
+    for slot in range(base, base + BUCKET):
+        if tt_keys[slot, 2] != gen or tt_keys[slot, 0] != pattern or tt_keys[slot, 1] != extra:
+            continue
+        tops = tt_keys[slot, 5]
+        m0, m1 = _masked(word0, word1, sizes, tops)
+        if m0 != tt_keys[slot, 3] or m1 != tt_keys[slot, 4]:
+            continue
+        verdict = _tt_verdict(slot, won, lo, hi, ctx, tt_bounds)
+        if verdict >= 0:
+            return verdict, tops
+    return -1, np.int64(0)
 
 
 @njit(cache=True)
@@ -394,33 +404,86 @@ def _tt_verdict(slot, won, lo, hi, ctx, tt_bounds):
 
 
 @njit(cache=True)
-def _tt_store(hands, seat, k0, k1, k2, won, lo, hi, result, ctx, tt_keys, tt_bounds):
-    """Record a searched trick-boundary node: tighten the bounds on the team's future tricks."""
+def _tt_store(pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, result, ctx, tt_keys, tt_bounds):
+    """Record a searched trick-boundary node under its relevant cards: tighten the bounds on future tricks."""
+    gen = ctx[C_GEN]
     mode = ctx[C_MODE]
-    slot, found = _tt_slot_for_store(tt_keys, k0, k1, k2, ctx)
-    if not found:
-        tt_keys[slot, 0] = k0
-        tt_keys[slot, 1] = k1
-        tt_keys[slot, 2] = k2
-        tt_keys[slot, 3] = ctx[C_GEN]
-        tt_bounds[slot, 0] = 0
-        tt_bounds[slot, 1] = popcount(hands[seat])
+    base = (_hash(pattern, extra) & ctx[C_TT_MASK]) & ~np.int64(BUCKET - 1)
+    m0, m1 = _masked(word0, word1, sizes, tops)
+    target = -1
+    for slot in range(base, base + BUCKET):
+        if tt_keys[slot, 2] != gen:
+            if target < 0:
+                target = slot
+            continue
+        if tt_keys[slot, 0] == pattern and tt_keys[slot, 1] == extra and tt_keys[slot, 5] == tops and tt_keys[slot, 3] == m0 and tt_keys[slot, 4] == m1:
+            target = slot
+            break
+    if target < 0 or tt_keys[target, 2] != gen:
+        if target < 0:
+            target = base + (ctx[C_NODES] & (BUCKET - 1))
+        tt_keys[target, 0] = pattern
+        tt_keys[target, 1] = extra
+        tt_keys[target, 2] = gen
+        tt_keys[target, 3] = m0
+        tt_keys[target, 4] = m1
+        tt_keys[target, 5] = tops
+        tt_bounds[target, 0] = 0
+        tt_bounds[target, 1] = left
     if mode == MODE_MAX:
         if result:
-            tt_bounds[slot, 0] = max(tt_bounds[slot, 0], lo - won)
+            tt_bounds[target, 0] = max(tt_bounds[target, 0], lo - won)
         else:
-            tt_bounds[slot, 1] = min(tt_bounds[slot, 1], lo - won - 1)
+            tt_bounds[target, 1] = min(tt_bounds[target, 1], lo - won - 1)
     elif mode == MODE_MIN:
         if result:
-            tt_bounds[slot, 1] = min(tt_bounds[slot, 1], hi - won)
+            tt_bounds[target, 1] = min(tt_bounds[target, 1], hi - won)
         else:
-            tt_bounds[slot, 0] = max(tt_bounds[slot, 0], hi - won + 1)
+            tt_bounds[target, 0] = max(tt_bounds[target, 0], hi - won + 1)
     else:
-        tt_bounds[slot, 0] = 1 if result else 0
+        tt_bounds[target, 0] = 1 if result else 0
+
+
+@njit(cache=True)
+def _last_trick(hands, leader, trump):
+    """Winner seat of the final trick when nobody has a choice, and the card if it won by rank (else -1)."""
+    lead = popcount(hands[leader] - 1)
+    win_seat = leader
+    win_card = lead
+    for step in range(1, 4):
+        seat = (leader + step) & 3
+        card = popcount(hands[seat] - 1)
+        if _beats(card, win_card, win_seat, lead // 13, trump):
+            win_seat = seat
+            win_card = card
+    return win_seat, _rank_winner(hands[0] | hands[1] | hands[2] | hands[3], win_card)
+
+
+@njit(cache=True, inline="always")
+def _rank_winner(trick_cards, win_card):
+    """The winning card when it beat another card of its suit (so its rank mattered), else -1."""
+    suit_cards = (trick_cards >> (13 * (win_card // 13))) & SUIT_BITS
+    if suit_cards & (suit_cards - 1):
+        return win_card
+    return -1
+
+
+@njit(cache=True)
+def _window_code(won, lo, hi, ctx):
+    """Part of the key that depends on the window: only windows with two finite ends need it."""
+    if ctx[C_MODE] != MODE_EXACT:
+        return 0
+    return ((lo - won + 16) & 31) | (((hi - won + 16) & 31) << 5)
+
+
+@njit(cache=True, inline="always")
+def _answer(result, relevant):
+    """Pack a node's answer and the cards whose ranks decided it into one int64."""
+    return relevant | (np.int64(1 if result else 0) << RESULT_SHIFT)
 
 
 _SEARCH_SIG = (
-    "boolean(int64[::1], int64[::1], int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean,"
+    "int64(int64[::1], int64[::1], int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean,"
     " int64[::1], int64[:, ::1], int8[:, ::1], int64[:, ::1], int64[:, ::1], boolean[::1])"
 )
 
@@ -431,11 +494,14 @@ _SEARCH_SIG = (
 def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, depth, collect, ctx, tt_keys, tt_bounds, moves, scores, out):
     """Whether the team can force its final trick count into ``[lo, hi]`` from this node.
 
+    Returns the answer in bit ``RESULT_SHIFT`` and, below it, the cards whose ranks decided it
+    (partition search: a table entry only fixes the owners of cards at or above the lowest of them).
     With ``collect`` set, the root node (depth 0) tries every candidate move and writes each
     move's answer to ``out[i]`` (the moves are in ``moves[0, :n]``, ``n`` in ``ctx[C_MOVES]``).
     """
     ctx[C_NODES] += 1
     team = ctx[C_TEAM]
+    trump = ctx[C_TRUMP]
     seat = (leader + pos) & 3
     # Typed (non-literal) constants for the recursive calls: literal arguments would make numba
     # compile extra specialisations that the on-disk cache cannot link back.
@@ -445,24 +511,48 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
     face_down = pos >= 0
     face_up = pos < 0
     root_collect = collect and depth == 0
-    k0 = np.int64(0)
-    k1 = np.int64(0)
-    k2 = np.int64(0)
+    pattern = np.int64(0)
+    extra = np.int64(0)
+    word0 = np.int64(0)
+    word1 = np.int64(0)
+    sizes = np.int64(0)
+    called = ctx[C_CALLED]
+    # The called card carries an obligation, so its owner always matters.
+    called_rel = np.int64(0)
     if pos == 0 and not root_collect:
-        verdict = _boundary_cutoff(hands, seat, won, lo, hi, ctx, tt_keys, tt_bounds)
+        left = popcount(hands[seat])
+        if won >= lo and won + left <= hi:
+            return _answer(True, 0)
+        if won > hi or won + left < lo:
+            return _answer(False, 0)
+        present = hands[0] | hands[1] | hands[2] | hands[3]
+        if called >= 0 and (present >> called) & 1:
+            called_rel = np.int64(1) << called
+        if left == 1 and not _blind_allowed(hands, seat, ctx):
+            taker, rank_card = _last_trick(hands, seat, trump)
+            final = won + ((team >> taker) & 1)
+            relevant = called_rel
+            if rank_card >= 0:
+                relevant |= np.int64(1) << rank_card
+            return _answer(lo <= final <= hi, relevant)
+        if ctx[C_MODE] == MODE_MAX:
+            quick, used = _quick_tricks(hands, seat, ctx)
+            if (team >> seat) & 1:
+                if won + quick >= lo:
+                    return _answer(True, used | called_rel)
+            elif won + left - quick < lo:
+                return _answer(False, used | called_rel)
+        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, ctx), ctx)
+        word0, word1, sizes = _position(hands, present)
+        verdict, tops = _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds)
         if verdict >= 0:
-            return verdict == 1
-        k0, k1, k2 = _key(hands, seat, _window_code(won, lo, hi, ctx), ctx)
-        slot = _tt_find(tt_keys, k0, k1, k2, ctx)
-        if slot >= 0:
-            verdict = _tt_verdict(slot, won, lo, hi, ctx, tt_bounds)
-            if verdict >= 0:
-                return verdict == 1
-    n = _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, scores, depth)
+            return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
+    n, pruned = _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, scores, depth)
     if root_collect:
         ctx[C_MOVES] = n
     maximiser = (team >> seat) & 1 == 1
     result = not maximiser
+    relevant = called_rel | pruned
     for i in range(n):
         move = moves[depth, i]
         card = move - BLIND if move >= BLIND else move
@@ -471,45 +561,58 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
         trick[pos] = move
         if pos == 0:
             if move >= BLIND:
-                res = search(hands, trick, leader, first, none, none, face_down, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+                ans = search(hands, trick, leader, first, none, none, face_down, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
             else:
-                res = search(hands, trick, leader, first, seat, card, face_up, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+                ans = search(hands, trick, leader, first, seat, card, face_up, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
         else:
-            led_suit = ctx[C_CALLED] // 13 if blind else trick[0] // 13
+            led_suit = called // 13 if blind else trick[0] // 13
             new_seat = win_seat
             new_card = win_card
-            if _beats(card, win_card, win_seat, led_suit, ctx[C_TRUMP]):
+            if _beats(card, win_card, win_seat, led_suit, trump):
                 new_seat = seat
                 new_card = card
             if pos == 3:
                 gained = won + ((team >> new_seat) & 1)
+                trick_cards = np.int64(0)
+                for j in range(4):
+                    if not (blind and j == 0):
+                        trick_cards |= np.int64(1) << trick[j]
                 # The next trick reuses the trick array: keep this trick's cards for the sibling moves.
                 t0 = trick[0]
                 t1 = trick[1]
                 t2 = trick[2]
-                res = search(hands, trick, new_seat, start, none, none, face_up, gained, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+                ans = search(hands, trick, new_seat, start, none, none, face_up, gained, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
                 trick[0] = t0
                 trick[1] = t1
                 trick[2] = t2
+                rank_card = _rank_winner(trick_cards, new_card)
+                if rank_card >= 0:
+                    ans |= np.int64(1) << rank_card
             else:
-                res = search(hands, trick, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+                ans = search(hands, trick, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
         hands[seat] ^= bit
+        res = (ans >> RESULT_SHIFT) & 1 == 1
         if root_collect:
             out[i] = res
-            if res == maximiser:
-                result = res
-        elif res == maximiser:
+        if res == maximiser:
             result = res
-            break
+            if not root_collect:
+                relevant = (ans & RELEVANT_BITS) | called_rel
+                break
+        relevant |= ans & RELEVANT_BITS
     if pos == 0 and not root_collect:
-        _tt_store(hands, seat, k0, k1, k2, won, lo, hi, result, ctx, tt_keys, tt_bounds)
-    return result
+        present = hands[0] | hands[1] | hands[2] | hands[3]
+        relevant &= present
+        tops = _tops_of(relevant, present)
+        _tt_store(pattern, extra, word0, word1, sizes, tops, popcount(hands[seat]), won, lo, hi, result, ctx, tt_keys, tt_bounds)
+        relevant = _cards_of_tops(tops, present)
+    return _answer(result, relevant)
 
 
 def new_tables(bits):
     """Allocate an empty transposition table with ``2**bits`` entries and the move buffers."""
     size = 1 << bits
-    tt_keys = np.zeros((size, 4), dtype=np.int64)
+    tt_keys = np.zeros((size, 6), dtype=np.int64)
     tt_bounds = np.zeros((size, 2), dtype=np.int8)
     moves = np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
     scores = np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
@@ -550,7 +653,8 @@ def solve_window(hands, trick, leader, pos, blind, lo, hi, collect, ctx, tt_keys
     win_card = -1
     if pos > 0:
         win_seat, win_card = start_winner(trick, leader, pos, blind, ctx)
-    return search(hands, trick, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+    answer = search(hands, trick, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+    return (answer >> RESULT_SHIFT) & 1 == 1
 
 
 @njit(cache=True)
