@@ -23,9 +23,9 @@ def test_heuristic_beats_random():
 
 
 def test_pimc_beats_heuristic_small():
-    # Few samples and deals keep this fast; it still has to show a clear edge.
-    mean, lo, hi = margin("pimc:4", "heuristic", 40, seed=2)
-    assert mean > 0, (mean, lo, hi)
+    # Few samples and deals keep this fast; the edge must still be clear of zero.
+    mean, lo, hi = margin("pimc:4", "heuristic", 24, seed=2)
+    assert lo > 0, (mean, lo, hi)
 
 
 @pytest.mark.slow

@@ -19,7 +19,7 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.kernels import apply_action, legal_actions
 
 MAX_DEPTH = 48
-TT_BITS = 18
+TT_BITS = 16
 DEFAULT_SAMPLES = 12
 _INF = 3
 _POINTS = R.CARD_POINTS
