@@ -7,11 +7,13 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from analyzer.cli.app import main
+from analyzer.cli.runs import with_out_dir
 
 # 30 chunks, each dealt 40 times over, so a run lasts a few seconds and can be stopped part-way.
 DEMO = ["runs", "demo", "--deals", "30000", "--chunk-size", "1000", "--rounds", "100", "--seed", "9"]
@@ -181,3 +183,12 @@ def test_killed_rikken_bids_run_resumes_to_the_uninterrupted_result(tmp_path, ca
         pd.testing.assert_frame_equal(pd.read_parquet(run_dir / name), pd.read_parquet(reference / name))
     for name in ("summary.csv", "bidding_chart.csv"):
         pd.testing.assert_frame_equal(pd.read_csv(run_dir / name), pd.read_csv(reference / name))
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["rikken", "bids", "--out", "rel/x", "--deals", "5"], ["rikken", "bids", "--out", "/abs/run", "--deals", "5"]),
+    (["rikken", "bids", "--out=rel/x"], ["rikken", "bids", "--out=/abs/run"]),
+    (["rikken", "bids", "--deals", "5"], ["rikken", "bids", "--deals", "5", "--out", "/abs/run"]),
+])
+def test_resume_points_the_command_at_the_run_directory(args, expected):
+    assert with_out_dir(args, Path("/abs/run")) == expected
