@@ -16,9 +16,8 @@ plain-Python twin the tests compare against.
 import numpy as np
 from numba import njit
 
-from analyzer.cards.masks import lowest_bit_index as low_bit
-from analyzer.cards.masks import popcount as pop
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS, TRUMP_SEED
+from analyzer.games.trick import low_bit, pop
 
 M_LEADER = 0
 M_POS = 1

@@ -38,8 +38,6 @@ sampling
 import numpy as np
 from numba import njit
 
-from analyzer.cards.masks import lowest_bit_index as low_bit
-from analyzer.cards.masks import popcount as pop
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
 from analyzer.games.seconds.kernels import (
@@ -61,6 +59,7 @@ from analyzer.games.seconds.kernels import (
     winning_position,
 )
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS
+from analyzer.games.trick import low_bit, pop
 
 POLICY_NAMES = ("random", "heuristic", "sampling")
 POLICY_RANDOM = 0
@@ -255,7 +254,6 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
         other = seat_after(meta[M_LEADER], w, n)
     # Points already in the trick by suit; totals and current potential only for the suits a candidate
     # can touch.
-    touched = np.int64(0)
     pc = pd = ph = ps = 0
     for i in range(pos):
         c = trick[i]
@@ -270,10 +268,13 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
         else:
             ps += v
     bc = bd = bh = bs = 0.0
+    trick_suits = np.int64(0)
     for s in range(N_SUITS):
-        if _of_suit(s, pc, pd, ph, ps) > 0 or legal & suit_mask(s) != 0:
+        in_trick = _of_suit(s, pc, pd, ph, ps) > 0
+        if in_trick:
+            trick_suits |= np.int64(1) << s
+        if in_trick or legal & suit_mask(s) != 0:
             suit_stats(taken, s, seat, other, stats)
-            touched |= np.int64(1) << s
             base = potential_if_i_take(stats, s, 0, minimum, params)
             if s == 0:
                 bc = base
@@ -306,9 +307,10 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
             else:
                 p_me = params[P_UNSURE]
         value = params[RANK_WEIGHT] * (card % 13)
-        for s in range(N_SUITS):
-            if (touched >> s) & 1 == 0:
-                continue
+        suits = trick_suits | (np.int64(1) << suit)
+        while suits != 0:
+            s = low_bit(suits)
+            suits &= suits - 1
             points = _of_suit(s, pc, pd, ph, ps)
             if s == suit:
                 points += values[card]
