@@ -141,5 +141,6 @@ def test_policy_parameters_in_one_place():
     assert dict(zip(PARAM_NAMES, params_array(6, rank_weight=2)))["rank_weight"] == 2.0
     with pytest.raises(InputError):
         params_array(4, speed=1)
-    with pytest.raises(InputError):
-        params_array(4, n_samples=0)
+    for bad in ({"n_samples": 0}, {"max_tries": -1}, {"p_top": 1.5}):
+        with pytest.raises(InputError):
+            params_array(4, **bad)

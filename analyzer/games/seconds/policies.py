@@ -117,6 +117,11 @@ def params_array(n_players: int = 4, **overrides) -> np.ndarray:
         values[name] = float(value)
     if values["n_samples"] < 1:
         raise InputError(f"n_samples must be at least 1, got {values['n_samples']:g}")
+    if values["max_tries"] < 0:
+        raise InputError(f"max_tries must be at least 0, got {values['max_tries']:g}")
+    for name in ("p_sure", "p_top", "p_unsure"):
+        if not 0.0 <= values[name] <= 1.0:
+            raise InputError(f"{name} is a probability, got {values[name]:g}")
     return np.array([values[name] for name in PARAM_NAMES], dtype=np.float64)
 
 
