@@ -152,4 +152,4 @@ def variants(
         typer.echo(json.dumps({"run_dir": str(store.root), "n_players": players, "policy": POLICY_NAMES[policy_id],
                                **{k: _records(v) for k, v in summary.items()}}))
         return
-    _print_summary(summary, store)
+    _print_summary({k: v for k, v in summary.items() if k != "trump_tricks"}, store)

@@ -76,6 +76,8 @@ def test_variants_command(tmp_path):
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert len(summary["trump"]) == 4 and len(summary["seats"]) == 4 * 5
+    shares = pd.DataFrame(summary["trump_tricks"]).groupby(["trump_rule", "minimum_rule"])["share"].sum()
+    assert np.allclose(shares, 1.0) and len(shares) == 4
     rows = pd.read_parquet(tmp_path / "deals.parquet")
     assert len(rows) == 30 * 4 * 5
     # Same deals, same play stream, random play never reads the minimum rule: the trump emergence of

@@ -126,6 +126,13 @@ def summarize_variants(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
                       "no_trump_lo": lo, "no_trump_hi": hi,
                       "mean_trump_trick": float(appeared.mean()) if len(appeared) else float("nan"),
                       "median_trump_trick": float(appeared.median()) if len(appeared) else float("nan")})
+    # Share of deals by the trick (1-based) at which trump appeared; 0 = never.
+    trick = (per_deal["trump_trick"] + 1).rename("trump_trick")
+    trump_tricks = (per_deal.assign(trump_trick=trick).groupby(["trump_rule", "minimum_rule", "trump_trick"],
+                                                               sort=False).size().rename("deals").reset_index())
+    trump_tricks["share"] = trump_tricks["deals"] / trump_tricks.groupby(["trump_rule", "minimum_rule"])[
+        "deals"].transform("sum")
+    trump_tricks = trump_tricks.sort_values(["trump_rule", "minimum_rule", "trump_trick"], ignore_index=True)
     scores = []
     for (t, m), g in rows.groupby(["trump_rule", "minimum_rule"], sort=False):
         mean, lo, hi = mean_interval(g["score"])
@@ -140,4 +147,5 @@ def summarize_variants(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
         mean, lo, hi = mean_interval(g["score"])
         seats.append({"trump_rule": t, "minimum_rule": m, "seat": int(seat), "mean_score": mean, "score_lo": lo,
                       "score_hi": hi, "advantage": diff[0], "advantage_lo": diff[1], "advantage_hi": diff[2]})
-    return {"trump": pd.DataFrame(trump), "scores": pd.DataFrame(scores), "seats": pd.DataFrame(seats)}
+    return {"trump": pd.DataFrame(trump), "trump_tricks": trump_tricks, "scores": pd.DataFrame(scores),
+            "seats": pd.DataFrame(seats)}
