@@ -8,13 +8,6 @@ and in ``kernels``/``play`` must come out card for card the same.
 import copy
 
 from analyzer.cards.rng import bounded
-from analyzer.games.seconds.rules import (
-    CARD_VALUES,
-    MINIMUM_PER_SUIT,
-    MINIMUM_SCORE,
-    N_SUITS,
-    TRUMP_SEED,
-)
 from analyzer.games.seconds.policies import (
     BELOW_WEIGHT,
     MAX_TRIES,
@@ -25,6 +18,13 @@ from analyzer.games.seconds.policies import (
     RANK_WEIGHT,
     TOP_PENALTY,
     TRUMP_LENGTH_BONUS,
+)
+from analyzer.games.seconds.rules import (
+    CARD_VALUES,
+    MINIMUM_PER_SUIT,
+    MINIMUM_SCORE,
+    N_SUITS,
+    TRUMP_SEED,
 )
 
 SUIT_SIZE = 13
