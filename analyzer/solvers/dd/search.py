@@ -124,6 +124,27 @@ def _representatives(legal, hand, present, called_bit):
 
 
 @njit(cache=True)
+def _holds(card, seat, pos, hands, led_suit, trump, team):
+    """Whether a card now winning the trick stays the winner: no later opponent of ``seat`` can beat it."""
+    mine = (team >> seat) & 1
+    suit = card // 13
+    rank = card % 13
+    for step in range(1, 4 - pos):
+        other = (seat + step) & 3
+        if (team >> other) & 1 == mine:
+            continue
+        follow = (hands[other] >> (13 * led_suit)) & SUIT_BITS
+        trumps = (hands[other] >> (13 * trump)) & SUIT_BITS if trump != NO_TRUMP else 0
+        if follow:
+            if suit == led_suit and HIGHEST[follow] > rank:
+                return False
+        elif trumps:
+            if suit != trump or HIGHEST[trumps] > rank:
+                return False
+    return True
+
+
+@njit(cache=True)
 def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, ctx):
     """Move-ordering weight (higher is tried first); affects speed only, never results."""
     trump = ctx[C_TRUMP]
@@ -158,15 +179,17 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
     beats = _beats(card, win_card, win_seat, led_suit, trump)
     friend_winning = win_seat >= 0 and (team >> win_seat) & 1 == mine
     if want_win:
-        if friend_winning:
+        if friend_winning and _holds(win_card, seat, pos, hands, led_suit, trump, team):
             if beats:
-                return -40 - rank
-            return 20 - rank
+                return -rank
+            return 60 - rank
         if beats:
-            if suit == trump and led_suit != trump:
-                return 50 - rank
-            return 70 - rank
-        return 10 - rank
+            if _holds(card, seat, pos, hands, led_suit, trump, team):
+                return 80 - rank
+            if pos == 1:
+                return 15 - rank
+            return 40 - rank
+        return 30 - rank
     if beats:
         return -rank
     return 40 + rank
@@ -261,6 +284,30 @@ def _quick_tricks(hands, leader, ctx):
             out ^= 1 << top
             used |= np.int64(1) << (13 * suit + top)
     return total, used
+
+
+@njit(cache=True)
+def _top_trumps(hands, trump):
+    """Trumps that must each win a trick: those of the top trump's holder above everyone else's trumps.
+
+    Returns (holder or -1, how many, the cards that make it so: those trumps and the best other trump).
+    """
+    present = (hands[0] | hands[1] | hands[2] | hands[3]) >> (13 * trump) & SUIT_BITS
+    if present == 0:
+        return -1, 0, np.int64(0)
+    top = HIGHEST[present]
+    owner = 0
+    for seat in range(4):
+        if (hands[seat] >> (13 * trump + top)) & 1:
+            owner = seat
+    mine = (hands[owner] >> (13 * trump)) & SUIT_BITS
+    others = present & ~mine
+    if others:
+        best_other = HIGHEST[others]
+        sure = mine >> (best_other + 1)
+        used = (np.int64(sure) << (best_other + 1) | (1 << best_other)) << (13 * trump)
+        return owner, COUNT[sure], np.int64(used)
+    return owner, COUNT[mine], np.int64(mine) << (13 * trump)
 
 
 @njit(cache=True)
@@ -542,6 +589,14 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
                     return _answer(True, used | called_rel)
             elif won + left - quick < lo:
                 return _answer(False, used | called_rel)
+            if trump != NO_TRUMP:
+                owner, sure, used = _top_trumps(hands, trump)
+                if owner >= 0:
+                    if (team >> owner) & 1:
+                        if won + sure >= lo:
+                            return _answer(True, used | called_rel)
+                    elif won + left - sure < lo:
+                        return _answer(False, used | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, ctx), ctx)
         word0, word1, sizes = _position(hands, present)
         verdict, tops = _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds)
