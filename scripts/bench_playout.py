@@ -51,10 +51,10 @@ def rikken_setups(hands: np.ndarray) -> dict:
             "trump": trump, "called_card": called, "blind": blind}
 
 
-def rate(n: int, run) -> float:
-    """Items per CPU-second of ``run()``."""
+def rate(n: int, run, *args, **kwargs) -> float:
+    """Items per CPU-second of ``run(*args, **kwargs)``."""
     start = time.process_time()
-    run()
+    run(*args, **kwargs)
     return n / (time.process_time() - start)
 
 
@@ -72,19 +72,17 @@ def main() -> None:
                       rng_state=state_from_seed(0), tricks_out=np.empty((64, 4), np.int64))
     bare_random_playout(warm, warm_setup["leader"], state_from_seed(0), np.empty((64, 4), np.int64))
 
-    holder = {}
-    deals_rate = rate(n, lambda: holder.setdefault("hands", deal_random(n, args.seed)))
-    hands = holder["hands"]
+    deals_rate = rate(n, deal_random, n, args.seed)
+    hands = deal_random(n, args.seed)
     setup = rikken_setups(hands)
     out = np.empty((n, 4), dtype=np.int64)
-    bare_rate = rate(n, lambda: bare_random_playout(hands, setup["leader"], state_from_seed(args.seed), out))
+    bare_rate = rate(n, bare_random_playout, hands, setup["leader"], state_from_seed(args.seed), out)
     rows = [("dealing (deal_random)", deals_rate, TARGET_DEALS_PER_S),
             ("bare random-legal loop", bare_rate, None)]
     for name, policy in (("rikken random play-out", POLICY_RANDOM), ("rikken heuristic play-out", POLICY_HEURISTIC)):
-        def play(policies=np.full(4, policy, np.int64)):
-            playout_batch(**setup, policy_of_seat=policies, params=default_params(),
-                          rng_state=state_from_seed(args.seed), tricks_out=out)
-        rows.append((name, rate(n, play), TARGET_HEURISTIC_PER_S if policy == POLICY_HEURISTIC else None))
+        value = rate(n, playout_batch, **setup, policy_of_seat=np.full(4, policy, np.int64), params=default_params(),
+                     rng_state=state_from_seed(args.seed), tricks_out=out)
+        rows.append((name, value, TARGET_HEURISTIC_PER_S if policy == POLICY_HEURISTIC else None))
     print(f"{n:,} deals, seed {args.seed}; rates per CPU-second (time.process_time)")
     print(f"{'measure':<28}{'per CPU-s':>14}{'x bare loop':>13}{'target':>22}  ok")
     for name, value, target in rows:

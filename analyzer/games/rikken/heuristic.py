@@ -133,7 +133,7 @@ def _highest_rank(mask):
 
 
 # ---- what a seat may know ------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def visible_hand(st, viewer, other):
     """Hand of ``other`` as ``viewer`` sees it, or -1 if hidden (own hand; exposed hands after trick 1)."""
     if other == viewer or (st[TRICK_NO] >= 1 and (st[EXPOSED] >> other) & 1):
@@ -141,7 +141,7 @@ def visible_hand(st, viewer, other):
     return np.int64(-1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def friends_of(st, seat):
     """Seats (4-bit mask) that ``seat`` knows to be on its side in a trick contract, itself included."""
     bidder = st[BIDDER]

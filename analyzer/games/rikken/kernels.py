@@ -219,13 +219,14 @@ def choose_action(st, seat, up, fd, policy, params, rng_state):
     return choose_card_random(up, fd, rng_state)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_round(st, policy_of_seat, params, rng_state, trace):
-    """Play the 13 tricks of an initialised round; if ``trace`` has 52 rows, record each move in it.
+    """Play the 13 tricks of an initialised round, recording move ``i`` in ``trace[i]``.
 
-    ``trace[i] = (seat, action, legal face-up mask, legal face-down mask)``.
+    ``trace[i] = (seat, action, legal face-up mask, legal face-down mask)``, ``trace`` is int64[52, 4].
+    The batch kernel repeats this loop without the trace: sharing it through an inlined helper costs
+    the batch a fifth of its speed in reference counting.
     """
-    record = trace.shape[0] == 52
     for i in range(52):
         seat = st[TURN]
         up, fd = legal_actions(st, seat)
@@ -233,23 +234,28 @@ def play_round(st, policy_of_seat, params, rng_state, trace):
             action = choose_heuristic(st, seat, up, fd, params)
         else:
             action = choose_card_random(up, fd, rng_state)
-        if record:
-            trace[i, 0] = seat
-            trace[i, 1] = action
-            trace[i, 2] = up
-            trace[i, 3] = fd
         apply_action(st, seat, action)
+        trace[i, 0] = seat
+        trace[i, 1] = action
+        trace[i, 2] = up
+        trace[i, 3] = fd
 
 
 @njit(cache=True)
 def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
                     rng_state, kind_table, exposure_table, tricks_out):
     st = np.empty(STATE_SIZE, dtype=np.int64)
-    no_trace = np.empty((0, 4), dtype=np.int64)
     for d in range(hands.shape[0]):
         init_round(st, hands[d], leader[d], contract_of[d], partner[d], trump[d], called_card[d], blind[d],
                    kind_table, exposure_table)
-        play_round(st, policy_of_seat, params, rng_state, no_trace)
+        for _ in range(52):
+            seat = st[TURN]
+            up, fd = legal_actions(st, seat)
+            if policy_of_seat[seat] == POLICY_HEURISTIC:
+                action = choose_heuristic(st, seat, up, fd, params)
+            else:
+                action = choose_card_random(up, fd, rng_state)
+            apply_action(st, seat, action)
         for s in range(4):
             tricks_out[d, s] = st[TRICKS + s]
 
