@@ -193,3 +193,48 @@ def test_notation_round_trip_and_errors():
                 "hand0=SA; hand1=SK; trump=H; color=1"]:
         with pytest.raises(InputError):
             SchnapsenState.from_text(bad)
+
+
+
+LACKS = ("hand0=SA DJ CK HJ SQ; hand1=CJ CQ DA DQ DK; stock=SJ SK ST HQ HK HT CT CA DT HA; leader=0; "
+         "closed=0,0,0")
+
+
+def test_strict_play_records_what_the_follower_lacks(engine):
+    e = engine(LACKS)  # closed before the first lead, hearts trump
+    e.apply(card("SA"))
+    e.apply(card("CJ"))  # no spade, and not trumping: player 1 holds no spade and no heart
+    assert view(e).not_held == [0, int(R.SUIT_MASKS[3] | R.SUIT_MASKS[2])]
+    e.apply(card("DJ"))
+    e.apply(card("DQ"))  # heading the lead reveals nothing
+    assert view(e).not_held == [0, int(R.SUIT_MASKS[3] | R.SUIT_MASKS[2])]
+    e.apply(card("DK"))  # player 1 won and leads DK
+    e.apply(card("HJ"))  # player 0 trumps: he holds no diamond (any trump would do)
+    assert view(e).not_held[0] == int(R.SUIT_MASKS[1])
+    e.apply(card("CK"))
+    e.apply(card("CQ"))  # following lower: player 1 holds nothing above CK in clubs
+    assert view(e).not_held[1] == int(R.SUIT_MASKS[3] | R.SUIT_MASKS[2]) | cards("CT CA")
+
+
+def test_sampled_worlds_respect_revealed_voids():
+    import numpy as np
+
+    from analyzer.cards.rng import state_from_seed
+    from analyzer.games.schnapsen.search import sample_world
+
+    st = SchnapsenState.from_text(LACKS)
+    st.apply(card("SA"))
+    st.apply(card("CJ"))
+    s = st.to_array()
+    rng = state_from_seed(1)
+    pool = np.zeros(R.N_CARDS, dtype=np.int64)
+    world = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    lacks = int(R.SUIT_MASKS[3] | R.SUIT_MASKS[2])
+    hands = set()
+    for _ in range(200):
+        sample_world(s, 0, rng, pool, world)
+        assert int(world[R.HAND0 + 1]) & lacks == 0
+        hands.add(int(world[R.HAND0 + 1]))
+    # player 1's four cards come from the 7 hidden clubs and diamonds (CQ CT CA DT DA DQ DK; the
+    # spades and hearts must be in the stock): C(7, 4) = 35 possible hands, 200 draws see most
+    assert len(hands) > 25

@@ -29,6 +29,7 @@ _PLAYED = R.PLAYED
 _WINNER = R.WINNER
 _GP = R.GAME_POINTS
 _SHOWN0 = R.SHOWN0
+_NOT_HELD0 = R.NOT_HELD0
 _MOFF = R.MARRIAGE_OFFSET
 _EXCHANGE = R.EXCHANGE
 _CLOSE = R.CLOSE
@@ -178,10 +179,19 @@ def apply_action(s, a):
         return
     card = a - _MOFF if a >= _MOFF else a
     bit = np.int64(1) << card
+    lead = s[_LEAD]
+    if lead >= 0 and (s[_CLOSER] >= 0 or s[_DRAWN] >= 10):
+        # strict play reveals what the follower lacks (no card is drawn afterwards)
+        suit = lead // 5
+        if card // 5 != suit:
+            s[_NOT_HELD0 + p] |= _SUITS[suit]
+            if card // 5 != s[_TRUMP]:
+                s[_NOT_HELD0 + p] |= _SUITS[s[_TRUMP]]
+        elif card < lead:
+            s[_NOT_HELD0 + p] |= _SUITS[suit] & ~((np.int64(1) << (lead + 1)) - 1)
     s[_HAND0 + p] &= ~bit
     s[_SHOWN0 + p] &= s[_HAND0 + p]
     s[_PLAYED] |= bit
-    lead = s[_LEAD]
     if lead < 0:
         s[_LEAD] = card
         s[_TO_MOVE] = 1 - p

@@ -54,7 +54,8 @@ PLAYED = 26          # mask of cards played to tricks (including a led card on t
 WINNER = 27          # winner of the deal, -1 while it runs
 GAME_POINTS = 28     # game points the winner scores
 SHOWN0 = 29          # cards of player p's hand known to the opponent (SHOWN0 + p)
-STATE_SIZE = 31
+NOT_HELD0 = 31       # cards player p has shown he cannot hold, by strict play (NOT_HELD0 + p)
+STATE_SIZE = 33
 
 
 def card_of(suit: int, rank: int) -> int:

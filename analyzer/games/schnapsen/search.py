@@ -6,7 +6,7 @@ bounds, keyed at trick starts, is shared by all searches in one "world" (one ful
 
 ``pimc``: for the player to move, sample the hidden cards consistently with what that player has seen
 (own hand, played cards, the face-up trump card, cards the opponent has shown by exchanging, announcing
-a marriage or drawing the face-up card), solve every legal action in every sampled world with
+a marriage or drawing the face-up card, and suits or ranks his strict play showed he lacks), solve every legal action in every sampled world with
 ``perfect`` and choose the action with the best average. The plain-Python brute-force minimax in the
 tests is this module's independent oracle.
 """
@@ -323,7 +323,8 @@ def sample_world(s, player, rng, pool, world):
     """Write into ``world`` a copy of ``s`` with the hidden cards reshuffled uniformly.
 
     The opponent keeps the cards he has shown; his other cards and the face-down stock cards are
-    redistributed at random among themselves, which is exactly what ``player`` cannot tell apart.
+    redistributed uniformly among the deals ``player`` cannot tell apart: cards the opponent showed
+    he lacks (strict play) go to the stock, the rest anywhere.
     """
     world[:] = s
     opp = 1 - player
@@ -340,12 +341,27 @@ def sample_world(s, player, rng, pool, world):
         pool[j] = t
     known = s[R.SHOWN0 + opp] & s[R.HAND0 + opp]
     n_opp = _popcount(s[R.HAND0 + opp]) - _popcount(known)
+    # cards the opponent showed he lacks can only be in the stock: deal him the others first
+    banned = s[R.NOT_HELD0 + opp]
+    j = 0
+    for i in range(k):
+        if not (banned >> pool[i]) & 1:
+            t = pool[j]
+            pool[j] = pool[i]
+            pool[i] = t
+            j += 1
     hand = known
     for i in range(n_opp):
         hand |= np.int64(1) << pool[i]
     world[R.HAND0 + opp] = hand
     drawn = s[R.DRAWN]
     if drawn < 10:
+        rest = k - n_opp
+        for i in range(rest - 1, 0, -1):
+            j = bounded(rng, i + 1)
+            t = pool[n_opp + i]
+            pool[n_opp + i] = pool[n_opp + j]
+            pool[n_opp + j] = t
         for i in range(9 - drawn):
             world[R.STOCK + drawn + i] = pool[n_opp + i]
     return k

@@ -12,7 +12,8 @@ Notation: ``;``-separated ``key=value`` fields, e.g.::
 ``trump`` (suit letter; required once the stock is empty), ``points=a,b`` (counted points),
 ``pending=a,b`` (marriage points waiting for a first trick), ``tricks=a,b``, ``trick=CARD`` (card led
 to the current trick), ``closed=P,OPP_POINTS,OPP_HAD_TRICK`` (e.g. ``closed=0,12,1``), ``shown=CARDS|CARDS``
-(cards of each hand known to the other player), ``history=CARDS`` (cards played, in order). Cards
+(cards of each hand known to the other player), ``nothold=CARDS|CARDS`` (cards each player has shown
+he does not hold, by strict play), ``history=CARDS`` (cards played, in order). Cards
 not named anywhere count as played.
 """
 
@@ -31,7 +32,9 @@ class SchnapsenState:
     Attributes mirror the rules: ``hands`` (two masks), ``stock`` (draw order, last card face up),
     ``trump`` (suit), ``points``/``pending``/``tricks`` (per player), ``leader``, ``to_move``,
     ``lead_card`` (-1 if none), ``closer`` (-1 if not closed) with the opponent's state at closing,
-    ``played`` (mask), ``shown`` (cards of each hand the opponent knows), ``winner`` (-1 while
+    ``played`` (mask), ``shown`` (cards of each hand the opponent knows), ``not_held`` (cards each
+    player is known not to hold, from strict play: void in the led suit or trumps, nothing higher
+    in the led suit), ``winner`` (-1 while
     running), ``game_points`` and ``history`` (action codes in order).
     """
 
@@ -49,6 +52,7 @@ class SchnapsenState:
     close_opp_trick: bool = False
     played: int = 0
     shown: list = field(default_factory=lambda: [0, 0])
+    not_held: list = field(default_factory=lambda: [0, 0])
     winner: int = -1
     game_points: int = 0
     history: list = field(default_factory=list)
@@ -81,7 +85,7 @@ class SchnapsenState:
             pending=list(self.pending), tricks=list(self.tricks), leader=self.leader, to_move=self.to_move,
             lead_card=self.lead_card, closer=self.closer, close_opp_points=self.close_opp_points,
             close_opp_trick=self.close_opp_trick, played=self.played, shown=list(self.shown),
-            winner=self.winner, game_points=self.game_points, history=list(self.history))
+            not_held=list(self.not_held), winner=self.winner, game_points=self.game_points, history=list(self.history))
 
     # ------------------------------------------------------------------ queries
     @property
@@ -159,6 +163,8 @@ class SchnapsenState:
             self.close_opp_trick = self.tricks[1 - p] > 0
             return
         card = action % R.MARRIAGE_OFFSET if action < R.EXCHANGE else action
+        if self.lead_card >= 0 and self.strict:
+            self._note_not_held(p, self.lead_card, card)
         self.hands[p] &= ~(1 << card)
         self.shown[p] &= self.hands[p]
         self.played |= 1 << card
@@ -178,6 +184,16 @@ class SchnapsenState:
                     self.pending[p] += value
             return
         self._finish_trick(card)
+
+    def _note_not_held(self, p: int, led: int, card: int) -> None:
+        # Strict play reveals what the follower lacks; no card is drawn afterwards, so it stays true.
+        suit = led // 5
+        if card // 5 != suit:
+            self.not_held[p] |= int(R.SUIT_MASKS[suit])
+            if card // 5 != self.trump:
+                self.not_held[p] |= int(R.SUIT_MASKS[self.trump])
+        elif card < led:
+            self.not_held[p] |= int(R.SUIT_MASKS[suit]) & ~((1 << (led + 1)) - 1)
 
     def _finish_trick(self, follow: int) -> None:
         lead = self.lead_card
@@ -237,6 +253,7 @@ class SchnapsenState:
         s[R.WINNER] = self.winner
         s[R.GAME_POINTS] = self.game_points
         s[R.SHOWN0:R.SHOWN0 + 2] = self.shown
+        s[R.NOT_HELD0:R.NOT_HELD0 + 2] = self.not_held
         return s
 
     @classmethod
@@ -250,7 +267,7 @@ class SchnapsenState:
             tricks=[int(x) for x in s[R.TRICKS0:R.TRICKS0 + 2]], leader=int(s[R.LEADER]), to_move=int(s[R.TO_MOVE]),
             lead_card=int(s[R.LEAD_CARD]), closer=int(s[R.CLOSER]), close_opp_points=int(s[R.CLOSE_OPP_POINTS]),
             close_opp_trick=bool(s[R.CLOSE_OPP_TRICK]), played=int(s[R.PLAYED]), shown=[int(s[R.SHOWN0]), int(s[R.SHOWN0 + 1])],
-            winner=int(s[R.WINNER]), game_points=int(s[R.GAME_POINTS]))
+            not_held=[int(s[R.NOT_HELD0]), int(s[R.NOT_HELD0 + 1])], winner=int(s[R.WINNER]), game_points=int(s[R.GAME_POINTS]))
 
     # ------------------------------------------------------------------ notation
     def to_text(self) -> str:
@@ -272,6 +289,8 @@ class SchnapsenState:
             fields.append(f"closed={self.closer},{self.close_opp_points},{int(self.close_opp_trick)}")
         if any(self.shown):
             fields.append("shown=" + "|".join(R.format_cards(R.cards_of(m)) for m in self.shown))
+        if any(self.not_held):
+            fields.append("nothold=" + "|".join(R.format_cards(R.cards_of(m)) for m in self.not_held))
         played = [a % R.MARRIAGE_OFFSET for a in self.history if a < R.EXCHANGE]
         if played:
             fields.append(f"history={R.format_cards(played)}")
@@ -287,7 +306,7 @@ class SchnapsenState:
             On unknown fields, bad cards, duplicated or impossible card counts.
         """
         known = {"hand0", "hand1", "stock", "trump", "leader", "trick", "points", "pending", "tricks",
-                 "closed", "shown", "history"}
+                 "closed", "shown", "nothold", "history"}
         values = {}
         for part in text.split(";"):
             if not part.strip():
@@ -342,6 +361,13 @@ class SchnapsenState:
             if len(parts) != 2:
                 raise InputError("shown= takes two card lists separated by '|'")
             st.shown = [R.mask_of(R.parse_cards(x)) & st.hands[i] for i, x in enumerate(parts)]
+        if "nothold" in values:
+            parts = values["nothold"].split("|")
+            if len(parts) != 2:
+                raise InputError("nothold= takes two card lists separated by '|'")
+            st.not_held = [R.mask_of(R.parse_cards(x)) for x in parts]
+            if any(st.not_held[i] & st.hands[i] for i in (0, 1)):
+                raise InputError("nothold= names a card that player holds")
         st.played = R.FULL_MASK & ~R.mask_of(hands[0] + hands[1] + stock)
         if "history" in values:
             st.history = R.parse_cards(values["history"])
