@@ -12,11 +12,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from analyzer.cli.options import ChunkSize, OutDir, Scheduler, Seed, Workers, out_dir_or_default
 from analyzer.errors import InputError
 from analyzer.experiments.demo import hcp_chunk, hcp_figure, summarize
 from analyzer.experiments.runner import run_chunks
 from analyzer.experiments.runstate import finish_run, read_manifest
-from analyzer.cli.options import ChunkSize, OutDir, Scheduler, Seed, Workers, out_dir_or_default
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.report import build_report
 from analyzer.reports.store import RunStore
@@ -114,10 +114,13 @@ def resume(run_dir: RunDir) -> None:
         if isinstance(recorded_cwd, str) and Path(recorded_cwd).is_dir():
             os.chdir(recorded_cwd)
         sys.argv = [argv[0], *args]
-        root_app(args=args, standalone_mode=False, prog_name="analyzer")
+        code = root_app(args=args, standalone_mode=False, prog_name="analyzer")
     finally:
         sys.argv = previous_argv
         os.chdir(previous_cwd)
+    # Typer reports an interrupted command (Ctrl-C, SIGTERM) as exit code 130 rather than raising.
+    if isinstance(code, int) and code != 0:
+        raise typer.Exit(code)
 
 
 def with_out_dir(args: list[str], run_dir: Path) -> list[str]:
