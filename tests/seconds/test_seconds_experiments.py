@@ -102,3 +102,14 @@ def test_bad_input_is_one_line_input_error(args, tmp_path):
     assert isinstance(result.exception, InputError)
     assert "\n" not in str(result.exception)
     assert not any(tmp_path.iterdir())
+
+
+def test_play_figure_when_one_policy_wins_every_game():
+    # A Wilson interval at a rate of exactly 1 can end a hair below 1: error bars must stay >= 0.
+    from analyzer.games.seconds.charts import play_figure
+    from analyzer.reports.stats import wilson_interval
+
+    lo, hi = wilson_interval(7, 7)
+    table = pd.DataFrame({"policy": ["a"], "seat": [0], "mean_score_per_deal": [10.0], "score_lo": [float("nan")],
+                          "score_hi": [float("nan")], "win_rate": [1.0], "win_lo": [lo], "win_hi": [hi - 1e-12]})
+    play_figure({"by_policy": table, "by_seat": table}, "t")

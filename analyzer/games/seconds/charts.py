@@ -5,10 +5,17 @@ import numpy as np
 import pandas as pd
 
 
+def _error_bars(means, lows, highs) -> np.ndarray:
+    """Error-bar lengths below and above each mean; an interval that rounding left a hair inside its mean
+    (a Wilson bound at a rate of exactly 0 or 1) or that is undefined (one observation) draws none."""
+    means = np.asarray(means, dtype=np.float64)
+    errors = np.vstack([means - np.asarray(lows, dtype=np.float64), np.asarray(highs, dtype=np.float64) - means])
+    return np.clip(np.nan_to_num(errors), 0.0, None)
+
+
 def _bars_with_intervals(ax, labels, means, lows, highs, color):
     x = np.arange(len(labels))
-    errors = np.vstack([np.asarray(means) - np.asarray(lows), np.asarray(highs) - np.asarray(means)])
-    ax.bar(x, means, yerr=np.nan_to_num(errors), capsize=4, color=color)
+    ax.bar(x, means, yerr=_error_bars(means, lows, highs), capsize=4, color=color)
     ax.set_xticks(x, labels)
 
 
@@ -51,9 +58,8 @@ def variants_figure(rows: pd.DataFrame, summary: dict[str, pd.DataFrame], title:
     width = 0.8 / max(len(pairs), 1)
     for i, ((trump, minimum), g) in enumerate(pairs):
         x = g["seat"].to_numpy() + (i - (len(pairs) - 1) / 2) * width
-        errors = np.vstack([g["mean_score"] - g["score_lo"], g["score_hi"] - g["mean_score"]])
-        axes[2].bar(x, g["mean_score"], width=width, yerr=np.nan_to_num(errors), capsize=2,
-                    label=f"{trump} / {minimum}")
+        errors = _error_bars(g["mean_score"], g["score_lo"], g["score_hi"])
+        axes[2].bar(x, g["mean_score"], width=width, yerr=errors, capsize=2, label=f"{trump} / {minimum}")
     axes[2].set_xticks(sorted(seats["seat"].unique()))
     axes[2].set_xlabel("seat (0 leads)")
     axes[2].set_ylabel("mean deal score")
