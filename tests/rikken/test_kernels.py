@@ -215,13 +215,13 @@ def _make_rates(setups, declarer_policy: int, defender_policy: int) -> np.ndarra
     return made
 
 
-@pytest.mark.parametrize("contract", [Contract.RIK, Contract.ALONE_8, Contract.MISERY])
-def test_heuristic_declarers_make_more_than_random_ones(contract):
+def _strength_setups(contract: Contract) -> list[dict]:
+    """Seeded random deals declared as ``contract`` by the bidder of each random trick setup."""
     setups = []
     for s in random_setups(3000, 53, families=("trick",)):
         d = int(np.argmax(s["contract_of"]))
         if contract == Contract.MISERY:
-            s.update(contract_of=[-1] * 4, partner=-1, trump=4, called_card=-1, blind=0)
+            s.update(contract_of=[-1] * 4, partner=-1, trump=NO_TRUMP, called_card=-1, blind=0)
             s["contract_of"][d] = int(Contract.MISERY)
         elif contract == Contract.ALONE_8:
             s.update(partner=-1, called_card=-1, blind=0)
@@ -229,10 +229,29 @@ def test_heuristic_declarers_make_more_than_random_ones(contract):
         elif s["contract_of"][d] != Contract.RIK:
             continue
         setups.append(s)
+    return setups
+
+
+STRENGTH_CONTRACTS = [Contract.RIK, Contract.ALONE_8, Contract.MISERY]
+
+
+@pytest.mark.parametrize("contract", STRENGTH_CONTRACTS)
+def test_heuristic_declarers_make_more_than_random_ones(contract):
+    setups = _strength_setups(contract)
     heuristic = _make_rates(setups, POLICY_HEURISTIC, POLICY_HEURISTIC)
     random = _make_rates(setups, POLICY_RANDOM, POLICY_HEURISTIC)
     mean, lo, hi = paired_difference(heuristic, random)
     # Same deals, same defenders: the heuristic declaring side must make clearly more contracts.
+    assert lo > 0, (mean, lo, hi)
+
+
+@pytest.mark.parametrize("contract", STRENGTH_CONTRACTS)
+def test_heuristic_defenders_beat_more_contracts_than_random_ones(contract):
+    setups = _strength_setups(contract)
+    against_heuristic = _make_rates(setups, POLICY_HEURISTIC, POLICY_HEURISTIC)
+    against_random = _make_rates(setups, POLICY_HEURISTIC, POLICY_RANDOM)
+    mean, lo, hi = paired_difference(against_random, against_heuristic)
+    # Same deals, same declarers: heuristic defenders must let clearly fewer contracts through.
     assert lo > 0, (mean, lo, hi)
 
 
@@ -361,3 +380,16 @@ def test_open_misery_defender_leads_under_the_exposed_hand():
     assert decide(ending(deal, N, contract, trick_no=1)) == parse_card("D4")
     # Before it is shown North only knows his own hand and leads his lowest card, C3.
     assert decide(ending(deal, N, contract, trick_no=0)) == parse_card("C3")
+
+
+@pytest.mark.slow
+def test_many_more_deals_match_the_reference():
+    # The fast tests above at a larger sample: random play move for move, heuristic trick counts.
+    setups = random_setups(3000, 12345)
+    kernel_rng, python_rng = state_from_seed(7), state_from_seed(7)
+    for setup in setups:
+        tricks, trace = playout_one(**setup, policy_of_seat=np.zeros(4, np.int64), params=H.default_params(),
+                                    rng_state=kernel_rng)
+        assert ([_as_pair(a) for a in trace[:, 1]], list(tricks)) == _python_random_round(setup, python_rng)[::-1]
+    for setup in setups[:1000]:
+        _drive_heuristic(setup, [POLICY_HEURISTIC] * 4)
