@@ -272,6 +272,9 @@ def test_playout_batch_rejects_bad_input():
             playout_batch(**{**arrays, "partner": bad_partner}, policy_of_seat=policies,
                           params=H.default_params(), rng_state=state_from_seed(0), tricks_out=out)
     with pytest.raises(InputError):
+        playout_batch(**arrays, policy_of_seat=np.array([0, 1, 7, 0]), params=H.default_params(),
+                      rng_state=state_from_seed(0), tricks_out=out)
+    with pytest.raises(InputError):
         playout_batch(**{**arrays, "leader": arrays["leader"][:2]}, policy_of_seat=policies,
                       params=H.default_params(), rng_state=state_from_seed(0), tricks_out=out)
 

@@ -7,8 +7,9 @@ called one move at a time with exactly the decisions the batch kernel makes.
 
 Actions are card ids 0..51, or ``52 + card`` for leading ``card`` face down after a blind call.
 Policies: 0 random (uniform over the legal actions in card-id order, face-down leads after them, one
-``bounded`` draw per decision even when forced), 1 heuristic (deterministic). Unknown ids fall back
-to random; the double-dummy policy will take id 2.
+``bounded`` draw per decision even when forced), 1 heuristic (deterministic). Another policy (the
+double-dummy solver) slots in as a new id in ``POLICY_IDS`` and one more branch where the loops
+dispatch on ``policy_of_seat``.
 """
 
 import numpy as np
@@ -306,6 +307,8 @@ def _check_batch(hands, leader, contract_of, partner, trump, called_card, blind,
     for name, (array, shape) in arrays.items():
         if not isinstance(array, np.ndarray) or array.dtype != np.int64 or array.shape != shape:
             raise InputError(f"{name} must be an int64 array of shape {shape}")
+    if not np.isin(policy_of_seat, list(POLICY_IDS.values())).all():
+        raise InputError(f"policy ids must be among {POLICY_IDS}")
     error, deal = _first_bad_setup(hands, leader, contract_of, partner, trump, called_card, blind)
     if error >= 0:
         raise InputError(f"deal {deal}: {_SETUP_ERRORS[error]}")
