@@ -15,7 +15,10 @@ Readings settled here (RULES.md leaves them open or the seed document is terse):
   scores that total (all tied players), lower totals score 0. If every player has the same total there
   is no second and all score 0. Minimum ``per-suit``: a suit total below 5 scores 5 for that suit
   whatever its rank. Minimum ``per-hand``: a deal score (sum over suits) below 5 becomes 5.
-* Game: dealer rotates clockwise after every deal, the player left of the dealer leads. A game ends
+* Dealing: after the 2s are removed, the cards are shuffled and dealt equally; dealing one card at a
+  time or in packets from a uniform shuffle gives the same distribution of hands.
+* Game: the first dealer of game ``g`` is seat ``g mod n`` (so seats share the first lead over many
+  games); the dealer rotates clockwise after every deal, the player left of the dealer leads. A game ends
   after the first deal at which some total reaches the target (``>=``) *and* the highest total is held
   by one player only; that player wins. While the top is tied, deals continue.
 """
