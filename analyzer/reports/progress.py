@@ -8,18 +8,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 @contextmanager
-def chunk_progress(description: str, n_chunks: int, n_items: int, *, chunks_done: int = 0, items_done: int = 0):
+def chunk_progress(description: str, n_chunks: int, n_items: int, *, chunks_done: int = 0, items_done: int = 0,
+                   console: Console | None = None):
     """Show a bar over ``n_items`` while chunks complete; yields ``advance(count)``, called once per chunk.
 
     The bar shows items and chunks done, the rate of this session and the ETA. Chunks reused from an
     earlier, interrupted session (``chunks_done``, ``items_done``) start the bar part-full without
-    inflating the rate. The bar is hidden when stderr is not a terminal, so logs and CI output stay readable.
+    inflating the rate. By default the bar goes to stderr and is hidden when stderr is not a terminal,
+    so logs and CI output stay readable; a given ``console`` always shows it.
     """
-    console = Console(stderr=True)
+    hidden = console is None and not sys.stderr.isatty()
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("chunks {task.fields[chunks]}"), TextColumn("{task.fields[rate]}"),
                         TimeElapsedColumn(), TimeRemainingColumn(),
-                        console=console, disable=not sys.stderr.isatty(), transient=False)
+                        console=console or Console(stderr=True), disable=hidden, transient=False)
     state = {"chunks": chunks_done, "items": 0}
     with progress:
         task_id = progress.add_task(description, total=n_items, completed=items_done,
