@@ -25,6 +25,8 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``analyzer`` console script."""
     try:
         code = app(args=argv, standalone_mode=False, prog_name="analyzer")
+        if code == 130:  # typer reports Ctrl-C / SIGTERM as exit code 130 instead of raising
+            print("error: interrupted", file=sys.stderr)
     except typer.Exit as exc:
         code = exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
