@@ -390,14 +390,16 @@ def _trick_lead(up, fd, out, trump, blind_lead, draw, called_suit, ruff_danger):
     tops = _tops(cashable, out)
     if tops != 0:
         return _lowest_rank(tops)
+    # Otherwise low from the longest side suit, preferring suits no opponent ruffs.
     best_suit = -1
-    best_len = 0
+    best_key = 0
     for s in range(4):
         if s == trump:
             continue
         length = pop(up & suit_mask(s))
-        if length > best_len:
-            best_len = length
+        key = length + (16 if length > 0 and not (ruff_danger >> s) & 1 else 0)
+        if key > best_key:
+            best_key = key
             best_suit = s
     if best_suit >= 0:
         return low_bit(up & suit_mask(best_suit))
