@@ -14,6 +14,7 @@ from rich.table import Table
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.pbn import format_deal
 from analyzer.cli.deal_constraints import build_constraints
+from analyzer.cli.rikken_solve import solve_command
 from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, out_dir_or_default
 from analyzer.experiments.rikken_bids import bids_chunk
 from analyzer.experiments.rikken_rounds import play_chunk
@@ -22,6 +23,7 @@ from analyzer.reports import rikken_charts, rikken_play_summary, rikken_summary
 from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
+app.command("solve")(solve_command)
 
 
 class Policy(str, Enum):
