@@ -356,6 +356,19 @@ def test_declarer_draws_trumps_with_his_cheapest_sure_winner():
     assert decide(st) == parse_card("SK")
 
 
+def test_parameters_switch_the_rules_they_name():
+    params = H.default_params()
+    params[H.P_DRAW_TRUMPS_MIN] = 14  # never enough trumps to draw: lead low from the side suit instead
+    st = ending("N:AK5.2.. Q4.3..2 J3.4..3 T2.5..4", N, [int(Contract.ALONE_8), -1, -1, -1], trump=SPADES)
+    up, fd = legal_actions(st, N)
+    assert choose_card_heuristic(st, N, up, fd, params) == parse_card("H2")
+    params[H.P_BLIND_LEAD] = 0  # no face-down lead: the blind bidder leads face up
+    st = ending("N:K.7..3 ..A2.2 2.2..4 3.3..5", N, [int(Contract.RIK), -1, -1, -1], trump=SPADES,
+                called=parse_card("DA"), partner=E, blind=1)
+    up, fd = legal_actions(st, N)
+    assert fd != 0 and choose_card_heuristic(st, N, up, fd, params) < FD
+
+
 def test_void_declarer_ruffs_low_and_overruffs_a_ruff():
     alone = [int(Contract.ALONE_8), -1, -1, -1]
     # E leads HA, S follows, W discards a club: North ruffs with his lowest trump.
