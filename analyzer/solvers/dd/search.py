@@ -252,38 +252,82 @@ def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, s
 
 
 @njit(cache=True)
-def _quick_tricks(hands, leader, ctx):
-    """Tricks the leader's side can cash at once from the leader's own top cards, and those cards.
+def _cash(hands, seat, suit, present, opp_len):
+    """Tricks ``seat`` takes by cashing ``suit`` from the top, and the top cards that make it so.
 
-    A card counts when it is the highest still out in its suit and every card above it in the
-    leader's hand counts too; side-suit winners count only when no opponent holds a trump.
+    Its top run of cards still out wins one trick each; when the run outlasts every opponent's
+    length in the suit, the rest of the suit wins too (nobody can follow any more).
+    """
+    held = (hands[seat] >> (13 * suit)) & SUIT_BITS
+    out = (present >> (13 * suit)) & SUIT_BITS
+    run = 0
+    used = np.int64(0)
+    while held & out:
+        top = HIGHEST[out]
+        if not (held >> top) & 1:
+            break
+        run += 1
+        out ^= 1 << top
+        used |= np.int64(1) << (13 * suit + top)
+    if run == 0:
+        return 0, used
+    if run >= opp_len:
+        return COUNT[held], used
+    return run, used
+
+
+@njit(cache=True)
+def _quick_tricks(hands, leader, ctx):
+    """Tricks the leader's side can cash at once, and the top cards that make it so.
+
+    Counts the leader's own top cards per suit (all of a suit once opponents run out), or, when
+    the leader can reach a partner through a suit whose top card that partner holds, the
+    partner's cashable cards instead if that is more.  Side suits count only when no opponent
+    holds a trump.
     """
     trump = ctx[C_TRUMP]
     team = ctx[C_TEAM]
     mine = (team >> leader) & 1
-    hand = hands[leader]
     present = hands[0] | hands[1] | hands[2] | hands[3]
     opp_trumps = False
-    if trump != NO_TRUMP:
-        for other in range(4):
-            if (team >> other) & 1 != mine and (hands[other] >> (13 * trump)) & SUIT_BITS:
+    opp_lens = np.int64(0)
+    for other in range(4):
+        if (team >> other) & 1 != mine:
+            if trump != NO_TRUMP and (hands[other] >> (13 * trump)) & SUIT_BITS:
                 opp_trumps = True
-    total = 0
-    used = np.int64(0)
-    for suit in range(4):
-        if opp_trumps and suit != trump:
+            for suit in range(4):
+                length = COUNT[(hands[other] >> (13 * suit)) & SUIT_BITS]
+                if length > (opp_lens >> (4 * suit)) & 15:
+                    opp_lens = (opp_lens & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
+    best = 0
+    best_used = np.int64(0)
+    for hand in range(4):
+        if (team >> hand) & 1 != mine:
             continue
-        held = (hand >> (13 * suit)) & SUIT_BITS
-        out = (present >> (13 * suit)) & SUIT_BITS
-        while held:
-            top = HIGHEST[out]
-            if not (held >> top) & 1:
-                break
-            total += 1
-            held ^= 1 << top
-            out ^= 1 << top
-            used |= np.int64(1) << (13 * suit + top)
-    return total, used
+        entry = np.int64(0)
+        if hand != leader:
+            # Reach this partner: the leader leads a small card of a suit the partner tops.
+            for suit in range(4):
+                if opp_trumps and suit != trump:
+                    continue
+                out = (present >> (13 * suit)) & SUIT_BITS
+                if out and (hands[leader] >> (13 * suit)) & SUIT_BITS and (hands[hand] >> (13 * suit + HIGHEST[out])) & 1:
+                    entry = np.int64(1) << (13 * suit + HIGHEST[out])
+                    break
+            if entry == 0:
+                continue
+        total = 0
+        used = entry
+        for suit in range(4):
+            if opp_trumps and suit != trump:
+                continue
+            tricks, cards = _cash(hands, hand, suit, present, (opp_lens >> (4 * suit)) & 15)
+            total += tricks
+            used |= cards
+        if total > best:
+            best = total
+            best_used = used
+    return best, best_used
 
 
 @njit(cache=True)
