@@ -34,6 +34,7 @@ CTX_SIZE = 9
 
 MAX_DEPTH = 56
 MAX_MOVES = 32
+HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
 BUCKET = 8  # table entries per bucket (a power of two)
 CODE_BITS = (1 << 27) - 1
 RESULT_SHIFT = 62
@@ -196,7 +197,7 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
 
 
 @njit(cache=True)
-def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, scores, depth):
+def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, hint, ctx, moves, scores, depth):
     """Fill ``moves[depth]`` with the candidate plays, best-first.
 
     Returns how many, and the legal cards left out as equivalent to a tried one.  Equivalence
@@ -228,6 +229,8 @@ def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, s
         card = popcount(low - 1)
         moves[depth, n] = card
         scores[depth, n] = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, ctx)
+        if card == hint:
+            scores[depth, n] += HINT_BONUS
         n += 1
     if pos == 0 and _blind_allowed(hands, seat, ctx):
         blind_reps = _representatives(hand, hand, present, np.int64(0))
@@ -456,8 +459,9 @@ def _cards_of_tops(tops, present):
 def _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds):
     """Scan the bucket for an entry that matches on its relevant cards and decides the window.
 
-    Returns (verdict 1/0 or -1, the entry's relevance tops).
+    Returns (verdict 1/0 or -1, the entry's relevance tops, the best move of a matching entry or -1).
     """
+    hint = np.int64(-1)
     gen = ctx[C_GEN]
     base = (_hash(pattern, extra) & ctx[C_TT_MASK]) & ~np.int64(BUCKET - 1)
     for slot in range(base, base + BUCKET):
@@ -469,8 +473,10 @@ def _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, t
             continue
         verdict = _tt_verdict(slot, won, lo, hi, ctx, tt_bounds)
         if verdict >= 0:
-            return verdict, tops
-    return -1, np.int64(0)
+            return verdict, tops, hint
+        if hint < 0:
+            hint = tt_keys[slot, 6]
+    return -1, np.int64(0), hint
 
 
 @njit(cache=True)
@@ -495,7 +501,7 @@ def _tt_verdict(slot, won, lo, hi, ctx, tt_bounds):
 
 
 @njit(cache=True)
-def _tt_store(pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, result, ctx, tt_keys, tt_bounds):
+def _tt_store(pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, result, best, ctx, tt_keys, tt_bounds):
     """Record a searched trick-boundary node under its relevant cards: tighten the bounds on future tricks."""
     gen = ctx[C_GEN]
     mode = ctx[C_MODE]
@@ -521,6 +527,9 @@ def _tt_store(pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, resu
         tt_keys[target, 5] = tops
         tt_bounds[target, 0] = 0
         tt_bounds[target, 1] = left
+        tt_keys[target, 6] = -1
+    if best >= 0:
+        tt_keys[target, 6] = best
     if mode == MODE_MAX:
         if result:
             tt_bounds[target, 0] = max(tt_bounds[target, 0], lo - won)
@@ -533,6 +542,33 @@ def _tt_store(pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, resu
             tt_bounds[target, 0] = max(tt_bounds[target, 0], hi - won + 1)
     else:
         tt_bounds[target, 0] = 1 if result else 0
+
+
+@njit(cache=True)
+def _encode_move(move, present):
+    """A lead as (suit, number of cards still out above it), so it carries over to matching positions."""
+    if move < 0 or move >= BLIND:
+        return np.int64(-1)
+    suit = move // 13
+    out = (present >> (13 * suit)) & SUIT_BITS
+    return np.int64(suit * 16 + COUNT[out >> (move % 13 + 1)])
+
+
+@njit(cache=True)
+def _decode_move(code, present):
+    """The card at the encoded place among the cards still out, or -1."""
+    if code < 0:
+        return np.int64(-1)
+    suit = code // 16
+    above = code % 16
+    out = (present >> (13 * suit)) & SUIT_BITS
+    for _ in range(above):
+        if out == 0:
+            return np.int64(-1)
+        out ^= 1 << HIGHEST[out]
+    if out == 0:
+        return np.int64(-1)
+    return np.int64(13 * suit + HIGHEST[out])
 
 
 @njit(cache=True)
@@ -602,6 +638,8 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
     face_down = pos >= 0
     face_up = pos < 0
     root_collect = collect and depth == 0
+    hint = np.int64(-1)
+    best = np.int64(-1)
     pattern = np.int64(0)
     extra = np.int64(0)
     word0 = np.int64(0)
@@ -643,10 +681,11 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
                         return _answer(False, used | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, ctx), ctx)
         word0, word1, sizes = _position(hands, present)
-        verdict, tops = _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds)
+        verdict, tops, hint_code = _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds)
         if verdict >= 0:
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
-    n, pruned = _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, ctx, moves, scores, depth)
+        hint = _decode_move(hint_code, present)
+    n, pruned = _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, hint, ctx, moves, scores, depth)
     if root_collect:
         ctx[C_MOVES] = n
     maximiser = (team >> seat) & 1 == 1
@@ -697,13 +736,14 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
             result = res
             if not root_collect:
                 relevant = (ans & RELEVANT_BITS) | called_rel
+                best = move
                 break
         relevant |= ans & RELEVANT_BITS
     if pos == 0 and not root_collect:
         present = hands[0] | hands[1] | hands[2] | hands[3]
         relevant &= present
         tops = _tops_of(relevant, present)
-        _tt_store(pattern, extra, word0, word1, sizes, tops, popcount(hands[seat]), won, lo, hi, result, ctx, tt_keys, tt_bounds)
+        _tt_store(pattern, extra, word0, word1, sizes, tops, popcount(hands[seat]), won, lo, hi, result, _encode_move(best, present), ctx, tt_keys, tt_bounds)
         relevant = _cards_of_tops(tops, present)
     return _answer(result, relevant)
 
@@ -711,7 +751,7 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
 def new_tables(bits):
     """Allocate an empty transposition table with ``2**bits`` entries and the move buffers."""
     size = 1 << bits
-    tt_keys = np.zeros((size, 6), dtype=np.int64)
+    tt_keys = np.zeros((size, 7), dtype=np.int64)
     tt_bounds = np.zeros((size, 2), dtype=np.int8)
     moves = np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
     scores = np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
