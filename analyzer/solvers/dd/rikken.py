@@ -1,0 +1,69 @@
+"""Double-dummy outcomes of Rikken contract setups (the ``--policy dd`` counterpart of a play-out).
+
+A setup row is one declared contract on one deal, in the arrays the Rikken experiments build
+(``analyzer.experiments.rikken_bids.build_setups``): ``hands``, ``leader``, ``contract_of``,
+``partner``, ``trump``, ``called_card``, ``blind``.  Under perfect play by both sides the
+declaring side's trick count is:
+- trick contracts: the most tricks the side can guarantee (it maximises);
+- Misery: the fewest tricks the lone declarer can hold himself to (he minimises);
+- 1 Alone: 1 when exactly one trick can be forced, else the count the defence can push him to
+  (0, or the fewest he can hold himself to when that is above 1).
+"""
+
+import numpy as np
+
+from analyzer.games.rikken import rules
+from analyzer.solvers.dd.api import solve
+
+
+def declarer_count(hands, leader: int, trump: int, team: int, kind: int, called_card: int = -1,
+                   blind: bool = False) -> int:
+    """The declaring side's trick count under perfect play for one contract (see the module notes).
+
+    Parameters
+    ----------
+    hands : array_like of 4 int64
+        Seat masks at the start of play.
+    leader, trump, team : int
+        Seat on lead, trump (4 = none), seat mask of the declaring side.
+    kind : int
+        ``rules.Kind`` of the contract.
+    called_card : int
+        Called card or -1; ``blind``: the call was blind.
+    """
+    kw = {"called_card": called_card, "blind_call": blind}
+    if kind == rules.Kind.TRICKS:
+        return solve(hands, trump, leader, team, **kw)
+    fewest = 0
+    while not solve(hands, trump, leader, team, goal="le", k=fewest, **kw):
+        fewest += 1
+    if kind == rules.Kind.MISERY:
+        return fewest
+    if fewest <= 1 and solve(hands, trump, leader, team, goal="eq", k=1, **kw):
+        return 1
+    return 0 if fewest <= 1 else fewest
+
+
+def play_setups_dd(setups: dict) -> np.ndarray:
+    """Tricks per seat (``int64[m, 4]``) for each setup row, as the heuristic play-out returns them.
+
+    The declaring side's double-dummy count is credited to the bidder, the rest of the tricks to
+    the first defender, so side totals (what contracts are scored on) are exact.
+    """
+    hands = np.asarray(setups["hands"], dtype=np.int64)
+    tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    for i in range(hands.shape[0]):
+        contract_row = setups["contract_of"][i]
+        bidder = int(np.flatnonzero(contract_row >= 0)[0])
+        contract = int(contract_row[bidder])
+        partner = int(setups["partner"][i])
+        team = 1 << bidder
+        if partner >= 0 and rules.SIDE[contract] != rules.Side.ALONE:
+            team |= 1 << partner
+        count = declarer_count(hands[i], int(setups["leader"][i]), int(setups["trump"][i]), team,
+                               int(rules.KIND[contract]), int(setups["called_card"][i]), bool(setups["blind"][i]))
+        defender = next(s for s in range(4) if not team >> s & 1)
+        total = bin(int(hands[i][0])).count("1")
+        tricks[i, bidder] = count
+        tricks[i, defender] = total - count
+    return tricks
