@@ -20,7 +20,14 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams
 from analyzer.games.schnapsen.kernels import apply_action, deal_into, shuffle_deck
-from analyzer.games.schnapsen.play import HEURISTIC, PIMC, RANDOM, PlayWorkspace, choose_action, play_deals
+from analyzer.games.schnapsen.play import (
+    HEURISTIC,
+    PIMC,
+    RANDOM,
+    PlayWorkspace,
+    choose_action,
+    play_deals,
+)
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, solve_value
 
 

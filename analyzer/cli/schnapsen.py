@@ -7,12 +7,25 @@ from typing import Annotated
 import pandas as pd
 import typer
 
-from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Seed, Workers, out_dir_or_default
+from analyzer.cli.options import (
+    ChunkSize,
+    JsonOut,
+    OutDir,
+    Seed,
+    Workers,
+    out_dir_or_default,
+)
 from analyzer.errors import InputError
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.schnapsen import charts
-from analyzer.games.schnapsen.experiments import (advise as advise_position, closing_task, match_task, parse_bot,
-                                                  summarize_closing, summarize_matches)
+from analyzer.games.schnapsen.experiments import advise as advise_position
+from analyzer.games.schnapsen.experiments import (
+    closing_task,
+    match_task,
+    parse_bot,
+    summarize_closing,
+    summarize_matches,
+)
 from analyzer.games.schnapsen.play import POLICIES
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
 from analyzer.games.schnapsen.state import SchnapsenState

@@ -1,8 +1,8 @@
 """Fixtures for the Schnapsen tests."""
 
 import pytest
-
 from schnapsen_helpers import KernelEngine
+
 from analyzer.games.schnapsen.state import SchnapsenState
 
 

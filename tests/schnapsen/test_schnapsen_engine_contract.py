@@ -3,11 +3,10 @@
 import random
 
 import numpy as np
+from schnapsen_helpers import KernelEngine
 
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.state import SchnapsenState
-
-from schnapsen_helpers import KernelEngine
 
 
 def marriage_total(history, trump):
@@ -18,7 +17,7 @@ def marriage_total(history, trump):
 def check_invariants(st: SchnapsenState, legal):
     # Cards conserved: hands, stock and played cards partition the pack.
     parts = [st.hands[0], st.hands[1], R.mask_of(st.stock), st.played]
-    assert sum(bin(m).count("1") for m in parts) == R.N_CARDS
+    assert sum(m.bit_count() for m in parts) == R.N_CARDS
     assert parts[0] | parts[1] | parts[2] | parts[3] == R.FULL_MASK
     # Points: every completed trick's card points plus announced marriages, nothing else.
     table = st.lead_card if st.lead_card >= 0 else None

@@ -4,12 +4,11 @@ Every expectation below is worked out by hand from RULES.md section 2; the comme
 """
 
 import pytest
+from schnapsen_helpers import card, cards, view
 
 from analyzer.errors import InputError
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.state import SchnapsenState
-
-from schnapsen_helpers import card, cards, view
 
 M = R.MARRIAGE_OFFSET
 

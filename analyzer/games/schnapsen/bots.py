@@ -136,9 +136,9 @@ def heuristic_action(s, params, buf):
                 can_exchange = True
             elif a == R.CLOSE:
                 can_close = True
-            elif a >= R.MARRIAGE_OFFSET and a % 5 == 1:
-                if best_marriage < 0 or (a - R.MARRIAGE_OFFSET) // 5 == trump:
-                    best_marriage = a
+            elif a >= R.MARRIAGE_OFFSET and a % 5 == 1 and (
+                    best_marriage < 0 or (a - R.MARRIAGE_OFFSET) // 5 == trump):
+                best_marriage = a
         if can_exchange:
             return R.EXCHANGE
         if can_close:

@@ -3,11 +3,11 @@
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from analyzer.games.schnapsen.experiments import POINT_LABELS, bin_points  # noqa: E402
+from analyzer.games.schnapsen.experiments import POINT_LABELS, bin_points
 
 
 def _grid(rows: pd.DataFrame, index: str, columns: str, value: str, col_values) -> tuple[np.ndarray, np.ndarray]:

@@ -14,9 +14,22 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
-from analyzer.games.schnapsen.kernels import apply_action, deal_into, random_action, shuffle_deck
-from analyzer.games.schnapsen.play import (HEURISTIC, PERFECT, PIMC, POLICIES, RANDOM, PlayWorkspace,
-                                           evaluate_actions, play_deals, play_match)
+from analyzer.games.schnapsen.kernels import (
+    apply_action,
+    deal_into,
+    random_action,
+    shuffle_deck,
+)
+from analyzer.games.schnapsen.play import (
+    HEURISTIC,
+    PERFECT,
+    PIMC,
+    POLICIES,
+    PlayWorkspace,
+    evaluate_actions,
+    play_deals,
+    play_match,
+)
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval, paired_difference, wilson_interval
@@ -167,7 +180,7 @@ def _closing_row(s: np.ndarray, n: int, worlds: int, acts, sums, wins) -> dict |
     return {"player": p, "stock_size": 10 - int(s[R.DRAWN]), "own_points": int(s[R.POINTS0 + p]),
             "opp_points": int(s[R.POINTS0 + 1 - p]), "own_pending": int(s[R.PENDING0 + p]),
             "own_has_trick": int(s[R.TRICKS0 + p] > 0), "opp_has_trick": int(s[R.TRICKS0 + 1 - p] > 0),
-            "trumps_held": bin(trumps).count("1"), "high_trumps_held": int(high), "worlds": worlds,
+            "trumps_held": trumps.bit_count(), "high_trumps_held": int(high), "worlds": worlds,
             "close_win": wins[c] / worlds, "close_gp": sums[c] / worlds,
             "playon_action": R.action_name(int(acts[best])), "playon_win": wins[best] / worlds,
             "playon_gp": sums[best] / worlds, "gain": (sums[c] - sums[best]) / worlds}
@@ -252,6 +265,3 @@ def advise(state: SchnapsenState, bot: Bot, seed: int) -> pd.DataFrame:
              "win_probability": ws.wins[i] / worlds, "worlds": worlds} for i in range(n)]
     return pd.DataFrame(rows).sort_values("expected_gp", ascending=False, kind="stable").reset_index(drop=True)
 
-
-__all__ = ["Bot", "parse_bot", "match_task", "summarize_matches", "closing_task", "summarize_closing", "advise",
-           "RANDOM", "HEURISTIC", "PERFECT", "PIMC"]

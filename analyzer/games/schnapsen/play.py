@@ -10,10 +10,22 @@ from numba import njit
 
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
-from analyzer.games.schnapsen.kernels import (apply_action, deal_into, legal_actions, random_action, shuffle_deck,
-                                              signed_result)
-from analyzer.games.schnapsen.search import (SearchWorkspace, perfect_action, perfect_values, pimc_action, pimc_values,
-                                             sample_world)
+from analyzer.games.schnapsen.kernels import (
+    apply_action,
+    deal_into,
+    legal_actions,
+    random_action,
+    shuffle_deck,
+    signed_result,
+)
+from analyzer.games.schnapsen.search import (
+    SearchWorkspace,
+    perfect_action,
+    perfect_values,
+    pimc_action,
+    pimc_values,
+    sample_world,
+)
 
 RANDOM, HEURISTIC, PERFECT, PIMC = range(4)
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC}

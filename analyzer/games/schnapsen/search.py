@@ -214,15 +214,13 @@ def _ab(stack, moves, tt, gen, alpha, beta):
                 if v > f[_F_BEST]:
                     f[_F_BEST] = v
                     f[_F_BMOVE] = a
-                    if v > f[_F_ALPHA]:
-                        f[_F_ALPHA] = v
+                    f[_F_ALPHA] = max(f[_F_ALPHA], v)
                 cut = f[_F_BEST] >= f[_F_HI]
             else:
                 if v < f[_F_BEST]:
                     f[_F_BEST] = v
                     f[_F_BMOVE] = a
-                    if v < f[_F_BETA]:
-                        f[_F_BETA] = v
+                    f[_F_BETA] = min(f[_F_BETA], v)
                 cut = f[_F_BEST] <= f[_F_LO]
             f[_F_I] += 1
             if cut or f[_F_ALPHA] >= f[_F_BETA]:
