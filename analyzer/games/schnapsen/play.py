@@ -19,6 +19,7 @@ from analyzer.games.schnapsen.kernels import (
     signed_result,
 )
 from analyzer.games.schnapsen.search import (
+    TT_BITS,
     SearchWorkspace,
     perfect_action,
     perfect_values,
@@ -34,8 +35,8 @@ POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc"
 class PlayWorkspace(SearchWorkspace):
     """Search buffers plus the small per-decision arrays the bots share."""
 
-    def __init__(self, tt_bits: int | None = None):
-        super().__init__() if tt_bits is None else super().__init__(tt_bits)
+    def __init__(self, tt_bits: int = TT_BITS):
+        super().__init__(tt_bits)
         self.state = np.zeros(R.STATE_SIZE, dtype=np.int64)
         self.deck = np.zeros(R.N_CARDS, dtype=np.int64)
         self.acts = np.zeros(16, dtype=np.int64)
