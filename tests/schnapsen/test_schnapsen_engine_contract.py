@@ -3,6 +3,8 @@
 import random
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis.strategies import integers as st_int
 from schnapsen_helpers import KernelEngine
 
 from analyzer.games.schnapsen import rules as R
@@ -67,3 +69,21 @@ def test_kernel_deal_matches_python_deal():
         s = np.zeros(R.STATE_SIZE, dtype=np.int64)
         K.deal_into(np.array(order, dtype=np.int64), dealer, s)
         assert s.tolist() == SchnapsenState.deal(order, dealer).to_array().tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st_int(min_value=0, max_value=2**32 - 1), steps=st_int(min_value=0, max_value=30))
+def test_notation_round_trip_on_random_positions(seed, steps):
+    rnd = random.Random(seed)
+    order = list(range(R.N_CARDS))
+    rnd.shuffle(order)
+    st = SchnapsenState.deal(order, dealer=seed % 2)
+    for _ in range(steps):
+        if st.is_over:
+            break
+        st.apply(rnd.choice(st.legal_actions()))
+    if st.is_over or st.hands == [0, 0]:
+        return
+    again = SchnapsenState.from_text(st.to_text())
+    assert again.to_array().tolist() == st.to_array().tolist()
+    assert again.legal_actions() == st.legal_actions()
