@@ -51,13 +51,16 @@ KIND_MISERY = int(Kind.MISERY)
 KIND_ONE = int(Kind.ONE)
 
 # ---- tuning parameters --------------------------------------------------------------------------
-PARAM_NAMES = ("draw_trumps_min", "blind_lead", "lead_called_suit", "second_hand_low")
+PARAM_NAMES = ("draw_trumps_min", "blind_lead", "lead_called_suit", "second_hand_low", "one_mind", "keep_guard")
 P_DRAW_TRUMPS_MIN = 0  # the declaring side draws trumps while holding at least this many
 P_BLIND_LEAD = 1  # > 0: the blind bidder leads his worst card face down when allowed
 P_LEAD_CALLED = 2  # > 0: the bidder leads low in the called suit to reach his partner
 P_SECOND_HAND_LOW = 3  # > 0: second hand plays low unless it holds a sure winner
+P_ONE_MIND = 4  # > 0: in the "All" contracts defenders who see every hand coordinate (after trick 1)
+P_KEEP_GUARD = 5  # > 0: against Open 13 Alone defenders beat and guard against the exposed hand
 N_PARAMS = len(PARAM_NAMES)
-_DEFAULTS = {"draw_trumps_min": 3.0, "blind_lead": 1.0, "lead_called_suit": 1.0, "second_hand_low": 1.0}
+_DEFAULTS = {"draw_trumps_min": 3.0, "blind_lead": 1.0, "lead_called_suit": 1.0, "second_hand_low": 1.0,
+             "one_mind": 1.0, "keep_guard": 1.0}
 
 
 def default_params() -> np.ndarray:
@@ -206,6 +209,11 @@ def choose_heuristic(st, seat, up, fd, params):
                 stop |= 1 << s
             if st[TRICK + s] < 0:
                 to_play |= 1 << s
+        if params[P_ONE_MIND] > 0 and st[TRICK_NO] >= 1 and st[EXPOSED] == 15:
+            # An "All" contract after trick 1: every hand is shown and the defenders play as one mind.
+            hands = (visible_hand(st, seat, 0), visible_hand(st, seat, 1), visible_hand(st, seat, 2),
+                     visible_hand(st, seat, 3))
+            return _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, 15 & ~st[DECLARERS])
         if n == 0 and force != 0:
             target = -1
             for i in range(1, 4):
@@ -216,8 +224,8 @@ def choose_heuristic(st, seat, up, fd, params):
         return _against_misery(up, out, n, led, win, wc, force, stop, to_play)
     friends = friends_of(st, seat)
     trump = st[TRUMP]
+    bidder = st[BIDDER]
     if n == 0:
-        bidder = st[BIDDER]
         # Cash side suits only where no opponent is known to ruff.
         ruff_danger = 0
         if (out & suit_mask(trump)) != 0:
@@ -230,6 +238,9 @@ def choose_heuristic(st, seat, up, fd, params):
         blind_lead = fd != 0 and params[P_BLIND_LEAD] > 0
         draw = (friends >> bidder) & 1 and pop(hand & suit_mask(trump)) >= params[P_DRAW_TRUMPS_MIN]
         return _trick_lead(up, fd, out, trump, blind_lead, draw, called_suit, ruff_danger)
+    if params[P_KEEP_GUARD] > 0 and not (friends >> bidder) & 1 and visible_hand(st, seat, bidder) >= 0:
+        # Against an exposed lone bidder (Open 13 Alone): beat him where possible, keep the guards.
+        return _guard_follow(up, visible_hand(st, seat, bidder), trump, led, win == bidder, wc)
     return _trick_follow(up, out, trump, led, win, wc, n, friends, params[P_SECOND_HAND_LOW] > 0)
 
 
@@ -439,3 +450,213 @@ def _trick_follow(up, out, trump, led, win, wc, n, friends, second_hand_low):
             return _discard(up, tmask, out)
         return low_bit(my_trumps)
     return _discard(up, tmask, out)
+
+
+# ---- defence with exposed hands -------------------------------------------------------------------
+@njit(cache=True)
+def _forcing_lead(hands, leader, d):
+    """Card ``leader`` can lead so that declarer ``d`` must win the trick, or -1.
+
+    A suit qualifies when ``leader`` holds a card under ``d``'s lowest card of it and every other seat
+    either is void in it or can also play under that card: ``d`` then has to go over all of them.
+    The lead is the highest such card, keeping the lower ones for later forcing leads.
+    """
+    dh = hands[d]
+    for s in range(4):
+        theirs = dh & suit_mask(s)
+        under = hands[leader] & suit_mask(s)
+        if theirs == 0 or under == 0:
+            continue
+        floor = low_bit(theirs)
+        under &= _below(floor)
+        if under == 0:
+            continue
+        ok = True
+        for f in range(4):
+            others = hands[f] & suit_mask(s)
+            if f != leader and f != d and others != 0 and low_bit(others) > floor:
+                ok = False
+        if ok:
+            return high_bit(under)
+    return -1
+
+
+@njit(cache=True)
+def _transfer_lead(up, hands, seat, d, defenders):
+    """Low card that gives the lead to another defender holding a forcing lead against ``d``, or -1.
+
+    The lead goes to that defender when his highest card of the suit led beats every card of it the
+    other defenders hold and ``d`` holds nothing above it (``d`` then ducks under it or is forced to win).
+    """
+    for i in range(1, 4):
+        p = (seat + i) & 3
+        if not (defenders >> p) & 1 or _forcing_lead(hands, p, d) < 0:
+            continue
+        for s in range(4):
+            mine = up & suit_mask(s)
+            theirs = hands[p] & suit_mask(s)
+            if mine == 0 or theirs == 0:
+                continue
+            top = high_bit(theirs)
+            rivals = _ONE << low_bit(mine)
+            for f in range(4):
+                if f != p and f != seat:
+                    rivals |= hands[f] & suit_mask(s)
+            if (rivals & _above(top)) == 0:
+                return low_bit(mine)
+    return -1
+
+
+@njit(cache=True)
+def _first_of(mask, seat):
+    """First seat of ``mask`` clockwise after ``seat``, or -1."""
+    for i in range(1, 4):
+        if (mask >> ((seat + i) & 3)) & 1:
+            return (seat + i) & 3
+    return -1
+
+
+@njit(cache=True)
+def _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, defenders):
+    """Defence of a seat that sees all four ``hands`` (the "All" contracts after trick 1).
+
+    Against declarers who fail by winning a trick (``force``): lead a suit in which the declarer must
+    go over every card the defenders play, else hand the lead to a defender who can; as followers,
+    play under the declarer's lowest card while he still has to play, and let the trick go to a
+    defender who holds such a lead. Against 1 Alone declarers still without a trick (``stop``): lead
+    where he is void or is beaten, and beat him as cheaply as possible. ``force``, ``stop``,
+    ``to_play`` and ``defenders`` are seat masks.
+    """
+    follow = up & suit_mask(led)
+    if force != 0:
+        d = _first_of(force, seat)
+        if n == 0:
+            for i in range(3):
+                if (force >> d) & 1:
+                    card = _forcing_lead(hands, seat, d)
+                    if card >= 0:
+                        return card
+                d = (d + 1) & 3
+            d = _first_of(force, seat)
+            card = _transfer_lead(up, hands, seat, d, defenders)
+            if card >= 0:
+                return card
+            return _lead_under(up, hands[d], 0)
+        if (force >> win) & 1:
+            return _duck(up, led, wc, n)
+        later = _first_of(force & to_play, seat)
+        if later >= 0:
+            theirs = hands[later] & suit_mask(led)
+            if theirs != 0 and wc < low_bit(theirs):
+                # He has to go over every card played so far: everyone stays under his lowest card.
+                if follow == 0:
+                    return _highest_rank(up)
+                under = follow & _below(low_bit(theirs))
+                if under != 0:
+                    return high_bit(under)
+                return low_bit(follow)
+        # The trick goes to a defender: best to one who can then force the declarer.
+        if follow != 0:
+            winner_forces = (defenders >> win) & 1 and _forcing_lead(hands, win, d) >= 0
+            if not winner_forces and (follow & _above(wc)) != 0 and _forcing_lead(hands, seat, d) >= 0:
+                return high_bit(follow)
+            return low_bit(follow)
+        return _highest_rank(up)
+    d = _first_of(stop, seat)
+    if d < 0:
+        if follow != 0:
+            return low_bit(follow)
+        return _lowest_rank(up)
+    dh = hands[d]
+    if n == 0:
+        for s in range(4):
+            if (dh & suit_mask(s)) == 0 and (up & suit_mask(s)) != 0:
+                return low_bit(up & suit_mask(s))
+        for s in range(4):
+            mine = up & suit_mask(s)
+            if mine != 0:
+                over = mine & _above(high_bit(dh & suit_mask(s)))
+                if over != 0:
+                    return low_bit(over)
+        for s in range(4):
+            mine = up & suit_mask(s)
+            if mine == 0:
+                continue
+            top = high_bit(dh & suit_mask(s))
+            for f in range(4):
+                if f != seat and f != d and (hands[f] & _above(top)) != 0:
+                    return low_bit(mine)
+        return _lowest_rank(up)
+    if follow == 0:
+        return _lowest_rank(up)
+    if win == d:
+        beaters = follow & _above(wc)
+        if beaters != 0:
+            return low_bit(beaters)
+    elif (to_play >> d) & 1:
+        theirs = dh & suit_mask(led)
+        if theirs != 0 and wc < high_bit(theirs):
+            over = follow & _above(high_bit(theirs))
+            if over != 0:
+                return low_bit(over)
+    return low_bit(follow)
+
+
+@njit(cache=True)
+def _guard_discard(up, dh, trump):
+    """Discard against the exposed hand ``dh`` of a bidder who must win every trick.
+
+    A card of ours can only win by following his lead, so a side suit is worth keeping when our top
+    card beats his lowest card of it and we hold enough smaller cards to follow to his higher ones.
+    We throw first cards he can never lose to, then the spare cards of guarded suits; trumps last.
+    """
+    spare = np.int64(0)
+    for s in range(4):
+        mine = up & suit_mask(s)
+        theirs = dh & suit_mask(s)
+        if mine == 0 or s == trump:
+            continue
+        top = high_bit(mine)
+        if (theirs & _below(top)) == 0:
+            spare |= mine
+            continue
+        need = pop(theirs & _above(top))
+        if pop(mine) <= need:
+            spare |= mine
+            continue
+        keep = _ONE << top
+        rest = mine & ~keep
+        for _ in range(need):
+            keep |= _ONE << low_bit(rest)
+            rest &= rest - 1
+        spare |= rest
+    if spare != 0:
+        return _lowest_rank(spare)
+    side = up & ~suit_mask(trump)
+    if side != 0:
+        return _lowest_rank(side)
+    return low_bit(up)
+
+
+@njit(cache=True)
+def _guard_follow(up, dh, trump, led, bidder_winning, wc):
+    """Follow as a defender against the exposed hand ``dh`` of a lone bidder who needs every trick.
+
+    Beat or ruff his winning card as cheaply as possible; otherwise follow low or discard by
+    :func:`_guard_discard`.
+    """
+    follow = up & suit_mask(led)
+    if follow != 0:
+        if bidder_winning and wc // 13 == led:
+            beaters = follow & _above(wc)
+            if beaters != 0:
+                return low_bit(beaters)
+        return low_bit(follow)
+    my_trumps = up & suit_mask(trump)
+    if bidder_winning and my_trumps != 0:
+        if wc // 13 != trump:
+            return low_bit(my_trumps)
+        over = my_trumps & _above(wc)
+        if over != 0:
+            return low_bit(over)
+    return _guard_discard(up, dh, trump)
