@@ -132,8 +132,12 @@ def closing(
 
 @app.command()
 def advise(
-    state: Annotated[str, typer.Argument(help="Position in Schnapsen state notation, e.g. 'hand0=SA ST SK HQ CJ; "
-                                              "hand1=...; stock=...; leader=0' (see the state module).")],
+    state: Annotated[str, typer.Argument(help=(
+        "Position in Schnapsen state notation: ';'-separated fields hand0=, hand1=, stock= (draw order, "
+        "face-up trump last), leader=, and optionally trump=, trick=, points=a,b, pending=a,b, tricks=a,b, "
+        "closed=P,PTS,TRICK, shown=A|B, nothold=A|B, history=. Write hand1=? (the hand of the player not "
+        "to move) and ? stock cards for what the player to move cannot see; history= then lists the "
+        "cards played."))],
     bot: Annotated[str, typer.Option("--bot", help=f"Bot whose evaluation is used: {BOT_HELP}.")] = "pimc",
     samples: Samples = 50,
     seed: Seed = 0,

@@ -88,3 +88,24 @@ def test_closing_rows_match_exact_values_with_the_perfect_bot():
     first = rows[rows["deal"] == 0].iloc[0]
     assert first["stock_size"] == 10
     assert first["close_gp"] == (exact if mover == 0 else -exact)
+
+
+
+# Player 1 led DA after winning CQ/CJ and has shown HK. Player 0 cannot see the 10 cards
+# CK CT CA DQ DK DT HQ HT SJ ST (three in player 1's hand, seven face down in the stock).
+FULL = ("hand0=HJ SA SK SQ DJ; hand1=HK CK CT CA; stock=DQ DK DT HQ HT SJ ST HA; leader=1; trick=DA; "
+        "history=CQ CJ; shown=|HK; points=0,5; tricks=0,1")
+HIDDEN = ("hand0=HJ SA SK SQ DJ; hand1=?; stock=? ? ? ? ? ? ? HA; leader=1; trick=DA; history=CQ CJ; "
+          "shown=|HK; points=0,5; tricks=0,1")
+
+
+def test_hidden_cards_notation_gives_the_same_pimc_advice():
+    # PIMC only uses what player 0 sees, so naming the hidden cards or writing '?' must not matter.
+    one = json.loads(invoke(["advise", FULL, "--samples", "6", "--json"]))
+    two = json.loads(invoke(["advise", HIDDEN, "--samples", "6", "--json"]))
+    assert one["actions"] == two["actions"]
+    assert {row["action"] for row in one["actions"]} == {"HJ", "SA", "SK", "SQ", "DJ"}  # free play
+    with pytest.raises(InputError):
+        invoke(["advise", HIDDEN, "--bot", "perfect"])
+    with pytest.raises(InputError):  # the cards played must be listed when some are hidden
+        invoke(["advise", HIDDEN.replace("history=CQ CJ; ", "")])

@@ -257,6 +257,8 @@ def advise(state: SchnapsenState, bot: Bot, seed: int) -> pd.DataFrame:
     """
     if state.is_over:
         raise InputError("the deal is already over")
+    if state.hidden_filled and bot.policy == PERFECT:
+        raise InputError("the perfect bot needs every card: name the opponent's hand and the stock")
     ws = PlayWorkspace()
     rng = state_from_seed(seed)
     s = state.to_array()

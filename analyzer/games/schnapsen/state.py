@@ -8,6 +8,10 @@ Notation: ``;``-separated ``key=value`` fields, e.g.::
 
     hand0=SA ST SK HQ CJ; hand1=DA DT DK DQ DJ; stock=CQ CK CT CA HJ HK HT HA SJ SQ; leader=0
 
+What the player to move cannot see may be written ``?``: ``hand1=?`` (the opponent's hand) and
+``?`` stock cards, e.g. ``stock=? ? ? ? ? ? ? ? ? SQ``; the cards played so far must then be listed
+in ``history=`` so the hidden cards are known as a set.
+
 ``stock`` lists the stock in draw order; its last card is the face-up trump card. Optional fields:
 ``trump`` (suit letter; required once the stock is empty), ``points=a,b`` (counted points),
 ``pending=a,b`` (marriage points waiting for a first trick), ``tricks=a,b``, ``trick=CARD`` (card led
@@ -35,7 +39,8 @@ class SchnapsenState:
     ``played`` (mask), ``shown`` (cards of each hand the opponent knows), ``not_held`` (cards each
     player is known not to hold, from strict play: void in the led suit or trumps, nothing higher
     in the led suit), ``winner`` (-1 while
-    running), ``game_points`` and ``history`` (action codes in order).
+    running), ``game_points``, ``history`` (action codes in order) and ``hidden_filled`` (True when
+    parsed from notation with ``?`` cards, placed arbitrarily: only sampling bots may use it).
     """
 
     hands: list
@@ -56,6 +61,7 @@ class SchnapsenState:
     winner: int = -1
     game_points: int = 0
     history: list = field(default_factory=list)
+    hidden_filled: bool = False
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -320,17 +326,22 @@ class SchnapsenState:
             values[key] = value
         for key in ("hand0", "hand1"):
             if key not in values:
-                raise InputError(f"state needs {key}=CARDS")
-        hands = [R.parse_cards(values["hand0"]), R.parse_cards(values["hand1"])]
-        stock = R.parse_cards(values.get("stock", ""))
+                raise InputError(f"state needs {key}=CARDS (or {key}=? for the hand of the player not to move)")
+        unknown = [values[k].strip() == "?" for k in ("hand0", "hand1")]
+        hands = [[] if unknown[i] else R.parse_cards(values[f"hand{i}"]) for i in (0, 1)]
+        tokens = [t for t in values.get("stock", "").replace(",", " ").split() if t != "-"]
+        stock = [None if t == "?" else R.parse_card(t) for t in tokens]
         lead = R.parse_cards(values.get("trick", ""))
         if len(lead) > 1:
             raise InputError("trick= takes one card (the card led)")
-        named = hands[0] + hands[1] + stock + lead
-        if len(set(named)) != len(named):
+        history = R.parse_cards(values["history"]) if "history" in values else []
+        named = hands[0] + hands[1] + [c for c in stock if c is not None] + lead
+        if len(set(named)) != len(named) or set(named) & (set(history) - set(lead)):
             raise InputError("a card appears twice in the state")
         if len(stock) % 2 or len(stock) > R.STOCK_SIZE:
             raise InputError("the stock holds an even number of cards, at most 10")
+        if stock and stock[-1] is None:
+            raise InputError("the last stock card is face up: name it")
         if "trump" in values:
             t = values["trump"].upper()
             if len(t) != 1 or t not in R.SUIT_LETTERS:
@@ -343,9 +354,22 @@ class SchnapsenState:
         else:
             raise InputError("trump=SUIT is needed once the stock is empty")
         leader = _parse_player(values.get("leader", "0"), "leader")
+        mover = 1 - leader if lead else leader
+        hidden = any(unknown) or None in stock
+        if unknown[mover]:
+            raise InputError("the player to move must name his hand")
+        shown = [0, 0]
+        if "shown" in values:
+            parts = values["shown"].split("|")
+            if len(parts) != 2:
+                raise InputError("shown= takes two card lists separated by '|'")
+            shown = [R.mask_of(R.parse_cards(x)) for x in parts]
+        if hidden:
+            hands, stock = _fill_hidden(hands, stock, unknown, mover, lead, history, shown)
         pair = {k: _parse_pair(values.get(k, "0,0"), k) for k in ("points", "pending", "tricks")}
         st = cls(hands=[R.mask_of(h) for h in hands], stock=stock, trump=trump, points=pair["points"],
                  pending=pair["pending"], tricks=pair["tricks"], leader=leader, to_move=leader)
+        st.hidden_filled = hidden
         if lead:
             st.lead_card = lead[0]
             st.to_move = 1 - leader
@@ -356,11 +380,7 @@ class SchnapsenState:
             st.closer = _parse_player(parts[0], "closer")
             st.close_opp_points = _parse_int(parts[1], "closed points")
             st.close_opp_trick = _parse_int(parts[2], "closed trick flag") != 0
-        if "shown" in values:
-            parts = values["shown"].split("|")
-            if len(parts) != 2:
-                raise InputError("shown= takes two card lists separated by '|'")
-            st.shown = [R.mask_of(R.parse_cards(x)) & st.hands[i] for i, x in enumerate(parts)]
+        st.shown = [shown[i] & st.hands[i] for i in (0, 1)]
         if "nothold" in values:
             parts = values["nothold"].split("|")
             if len(parts) != 2:
@@ -369,8 +389,7 @@ class SchnapsenState:
             if any(st.not_held[i] & st.hands[i] for i in (0, 1)):
                 raise InputError("nothold= names a card that player holds")
         st.played = R.FULL_MASK & ~R.mask_of(hands[0] + hands[1] + stock)
-        if "history" in values:
-            st.history = R.parse_cards(values["history"])
+        st.history = history
         st._validate(len(hands[0]), len(hands[1]))
         return st
 
@@ -386,6 +405,32 @@ class SchnapsenState:
             raise InputError("impossible points in the state")
         if n0 + n1 == 0:
             raise InputError("the deal is over: no cards left in the hands")
+
+
+def _fill_hidden(hands, stock, unknown, mover, lead, history, shown):
+    """Place the cards the player to move cannot see: the opponent's hand given as ``?`` (less the
+    cards he has shown) and ``?`` stock cards get the unplayed cards named nowhere, in card order.
+    Any placement is as good as another: PIMC resamples them and ``perfect`` refuses such states."""
+    other = 1 - mover
+    hands = [list(hands[0]), list(hands[1])]
+    n_other = len(hands[mover]) - (1 if lead else 0)
+    named = set(hands[0] + hands[1] + [c for c in stock if c is not None] + lead)
+    if unknown[other]:
+        hands[other] = R.cards_of(shown[other])
+        if named & set(hands[other]):
+            raise InputError("a card shown by the opponent is also named elsewhere")
+        named |= set(hands[other])
+    pool = [c for c in range(R.N_CARDS) if c not in named and c not in history]
+    need = (n_other - len(hands[other]) if unknown[other] else 0) + stock.count(None)
+    if len(pool) != need:
+        raise InputError(f"{len(pool)} cards are neither named nor in history=, but {need} are hidden "
+                         "(list the played cards in history=)")
+    if unknown[other]:
+        take = n_other - len(hands[other])
+        hands[other] += pool[:take]
+        pool = pool[take:]
+    stock = [pool.pop(0) if c is None else c for c in stock]
+    return hands, stock
 
 
 def _parse_int(text: str, what: str) -> int:
