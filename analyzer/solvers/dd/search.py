@@ -33,6 +33,7 @@ C_MOVES = 8  # number of root moves written by a collecting search
 CTX_SIZE = 9
 
 MAX_DEPTH = 56
+DEUCES = sum(1 << (13 * suit) for suit in range(4))
 MAX_MOVES = 32
 HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
 BUCKET = 8  # table entries per bucket (a power of two)
@@ -99,29 +100,6 @@ def _legal(hands, trick, seat, pos, blind, ctx):
     if follow:
         return follow
     return hand
-
-
-@njit(cache=True)
-def _representatives(legal, hand, present, called_bit):
-    """One card per run of touching cards: drop a card when the next card still out above it is ours.
-
-    The called card carries an obligation its neighbours do not, so it never merges with them.
-    """
-    plain = hand & ~called_bit
-    reps = legal & called_bit
-    for suit in range(4):
-        held = (legal >> (13 * suit)) & SUIT_BITS & ~(called_bit >> (13 * suit))
-        if held == 0:
-            continue
-        mine = (plain >> (13 * suit)) & SUIT_BITS
-        out = (present >> (13 * suit)) & SUIT_BITS
-        while held:
-            rank = HIGHEST[held]
-            held ^= 1 << rank
-            above = out >> (rank + 1)
-            if above == 0 or not (mine >> (rank + 1 + popcount((above & -above) - 1))) & 1:
-                reps |= np.int64(1) << (13 * suit + rank)
-    return reps
 
 
 @njit(cache=True)
@@ -200,10 +178,8 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
 def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, hint, ctx, moves, scores, depth):
     """Fill ``moves[depth]`` with the candidate plays, best-first.
 
-    Returns how many, and the legal cards left out as equivalent to a tried one.  Equivalence
-    rests on the absence of cards between them, so a result that needed every move to fail must
-    count those cards as relevant (else a table entry would also cover positions where a card
-    sits in the gap).
+    Returns how many, and the legal cards left out because the next higher card of the same hand
+    was tried instead (touching ranks in one hand are equivalent in every position).
     """
     hand = hands[seat]
     present = hands[0] | hands[1] | hands[2] | hands[3]
@@ -217,8 +193,9 @@ def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, hint, ctx, mo
     if called >= 0 and (hand >> called) & 1:
         called_bit = np.int64(1) << called
     legal = _legal(hands, trick, seat, pos, blind, ctx)
-    reps = _representatives(legal, hand, present, called_bit)
-    pruned = legal & ~reps
+    # One card per run of touching ranks in this hand (the top one); the called card stands alone.
+    pruned = legal & (((hand & ~called_bit) & ~np.int64(DEUCES)) >> 1) & ~called_bit
+    reps = legal & ~pruned
     led_suit = -1
     if pos > 0:
         led_suit = called // 13 if blind else trick[0] // 13
@@ -233,8 +210,8 @@ def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, hint, ctx, mo
             scores[depth, n] += HINT_BONUS
         n += 1
     if pos == 0 and _blind_allowed(hands, seat, ctx):
-        blind_reps = _representatives(hand, hand, present, np.int64(0))
-        pruned |= hand & ~blind_reps
+        # Face-down leads are rare: try every card rather than reason about equivalence.
+        blind_reps = hand
         while blind_reps:
             low = blind_reps & -blind_reps
             blind_reps ^= low
@@ -690,7 +667,7 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
         ctx[C_MOVES] = n
     maximiser = (team >> seat) & 1 == 1
     result = not maximiser
-    relevant = called_rel | pruned
+    relevant = called_rel
     for i in range(n):
         move = moves[depth, i]
         card = move - BLIND if move >= BLIND else move
@@ -739,6 +716,16 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
                 best = move
                 break
         relevant |= ans & RELEVANT_BITS
+    if result != maximiser and pruned:
+        # Every move failed, the left-out ones by equivalence to a tried card: when that card's rank
+        # mattered, so does theirs (a matching position may hold a different small card there).
+        spread = relevant & hands[seat]
+        while True:
+            grown = spread | ((spread >> 1) & pruned)
+            if grown == spread:
+                break
+            spread = grown
+        relevant |= spread
     if pos == 0 and not root_collect:
         present = hands[0] | hands[1] | hands[2] | hands[3]
         relevant &= present
