@@ -13,15 +13,18 @@ from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.games.seconds.kernels import (
-    M_LEFT,
+    M_IN_HANDS,
+    M_LEADER,
+    M_POS,
     M_TRUMP,
     M_TRUMP_TRICK,
+    apply_card,
+    load_scalars,
     new_state_arrays,
-    play_card,
     score_deal,
     seat_after,
     start_deal,
-    to_play,
+    store_scalars,
 )
 from analyzer.games.seconds.policies import (
     POLICY_HEURISTIC,
@@ -45,18 +48,21 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     hands, taken, voids, trick, meta = state
     n = dealt.shape[0]
     start_deal(dealt, leader, hands, taken, voids, trick, meta)
+    scalars = load_scalars(meta)
     k = 0
-    while meta[M_LEFT] > 0:
-        policy = seat_policies[to_play(meta, n)]
+    while scalars[M_IN_HANDS] != 0:
+        policy = seat_policies[seat_after(scalars[M_LEADER], scalars[M_POS], n)]
         if policy == POLICY_RANDOM:
-            card = choose_random(hands, trick, meta, rng)
+            card = choose_random(hands, rng, scalars)
         elif policy == POLICY_HEURISTIC:
-            card = choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params, stats)
+            card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars, stats)
         else:
+            store_scalars(meta, scalars)
             card = choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
         history[k] = card
         k += 1
-        play_card(hands, taken, voids, trick, meta, card, variant, values)
+        scalars = apply_card(hands, taken, voids, trick, values, variant, card, scalars)
+    store_scalars(meta, scalars)
 
 
 @njit(cache=True)

@@ -43,12 +43,13 @@ from analyzer.errors import InputError
 from analyzer.games.seconds.kernels import (
     M_IN_HANDS,
     M_LEADER,
-    M_LEFT,
+    M_LED,
     M_POS,
-    M_TRUMP,
+    apply_card,
     beats,
     copy_state,
     legal_mask,
+    load_scalars,
     new_state_arrays,
     nth_card,
     play_card,
@@ -56,7 +57,6 @@ from analyzer.games.seconds.kernels import (
     seat_after,
     suit_mask,
     trump_after,
-    winning_position,
 )
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS
 from analyzer.games.trick import low_bit, pop
@@ -234,44 +234,26 @@ def potential_if_other_takes(stats, suit, points, minimum, params):
     return potential(mine, second, max(q1, w), minimum, params)
 
 
-@njit(cache=True)
-def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params, stats):
+@njit(cache=True, inline="always")
+def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars, stats):
     """Card chosen by the heuristic policy for the seat to play (see the module docstring).
 
-    ``stats`` is scratch from ``new_stats``.
+    ``scalars`` is the deal's scalar tuple (``kernels``); ``stats`` is scratch from ``new_stats``.
     """
+    leader, pos, led, best, best_seat, trump, broken, _, trick_no, in_hands, points = scalars
     n = hands.shape[0]
-    pos = meta[M_POS]
-    seat = seat_after(meta[M_LEADER], pos, n)
+    seat = seat_after(leader, pos, n)
     hand = hands[seat]
-    legal = legal_mask(hand, trick, pos)
+    legal = legal_mask(hand, led)
     if legal & (legal - 1) == 0:
         return low_bit(legal)
-    unseen = meta[M_IN_HANDS] & ~hand
-    trump = meta[M_TRUMP]
-    led = -1
-    best = -1
-    other = -1
-    if pos > 0:
-        led = trick[0] // 13
-        w = winning_position(trick, pos, trump)
-        best = trick[w]
-        other = seat_after(meta[M_LEADER], w, n)
-    # Points already in the trick by suit; totals and current potential only for the suits a candidate
-    # can touch.
-    pc = pd = ph = ps = 0
-    for i in range(pos):
-        c = trick[i]
-        v = values[c]
-        s = c // 13
-        if s == 0:
-            pc += v
-        elif s == 1:
-            pd += v
-        elif s == 2:
-            ph += v
-        else:
-            ps += v
+    unseen = in_hands & ~hand
+    other = best_seat if pos > 0 else -1
+    pc = points & 0xFFFF
+    pd = (points >> 16) & 0xFFFF
+    ph = (points >> 32) & 0xFFFF
+    ps = (points >> 48) & 0xFFFF
+    # Totals and current potential only for the suits a candidate can touch.
     bc = bd = bh = bs = 0.0
     trick_suits = np.int64(0)
     for s in range(N_SUITS):
@@ -291,55 +273,67 @@ def choose_heuristic(hands, taken, trick, meta, variant, minimum, values, params
                 bs = base
     best_card = -1
     best_value = -1e300
-    rest = legal
-    while rest != 0:
-        card = low_bit(rest)
-        rest &= rest - 1
-        suit = card // 13
-        new_trump = trump_after(suit, led, pos, meta, variant)
-        # A card that makes trump is the only trump in its trick, so it is winning when played.
-        winning = pos == 0 or new_trump != trump or beats(card, best, trump)
-        if not winning:
-            p_me = 0.0
-        elif pos == n - 1:
-            p_me = 1.0
-        else:
-            higher = suit_mask(suit) & ~((np.int64(2) << card) - 1) & unseen
-            if higher == 0 and suit == new_trump:
-                p_me = params[P_SURE]
-            elif higher == 0:
-                p_me = params[P_TOP]
+    # Suit by suit, then up the ranks: the lowest card id first, as the tie rule wants.
+    for suit in range(N_SUITS):
+        rest = (legal >> (13 * suit)) & 0x1FFF
+        if rest == 0:
+            continue
+        new_trump = trump_after(suit, led, trump, broken, trick_no, variant)
+        while rest != 0:
+            rank = low_bit(rest)
+            rest &= rest - 1
+            card = 13 * suit + rank
+            # A card that makes trump is the only trump in its trick, so it is winning when played.
+            winning = pos == 0 or new_trump != trump or beats(card, best, trump)
+            if not winning:
+                p_me = 0.0
+            elif pos == n - 1:
+                p_me = 1.0
             else:
-                p_me = params[P_UNSURE]
-        value = params[RANK_WEIGHT] * (card % 13)
-        suits = trick_suits | (np.int64(1) << suit)
-        while suits != 0:
-            s = low_bit(suits)
-            suits &= suits - 1
-            points = _of_suit(s, pc, pd, ph, ps)
-            if s == suit:
-                points += values[card]
-            if points == 0:
-                continue
-            base = _of_suit(s, bc, bd, bh, bs)
-            if winning:
-                value += p_me * (potential_if_i_take(stats, s, points, minimum, params) - base)
-            else:
-                value += potential_if_other_takes(stats, s, points, minimum, params) - base
-        if new_trump != trump:
-            value += params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1)
-        if value > best_value:
-            best_value = value
-            best_card = card
+                higher = suit_mask(suit) & ~((np.int64(2) << card) - 1) & unseen
+                if higher == 0 and suit == new_trump:
+                    p_me = params[P_SURE]
+                elif higher == 0:
+                    p_me = params[P_TOP]
+                else:
+                    p_me = params[P_UNSURE]
+            value = params[RANK_WEIGHT] * rank
+            suits = trick_suits | (np.int64(1) << suit)
+            while suits != 0:
+                s = low_bit(suits)
+                suits &= suits - 1
+                pts = _of_suit(s, pc, pd, ph, ps)
+                if s == suit:
+                    pts += values[card]
+                if pts == 0:
+                    continue
+                base = _of_suit(s, bc, bd, bh, bs)
+                if winning:
+                    value += p_me * (potential_if_i_take(stats, s, pts, minimum, params) - base)
+                else:
+                    value += potential_if_other_takes(stats, s, pts, minimum, params) - base
+            if new_trump != trump:
+                value += params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1)
+            if value > best_value:
+                best_value = value
+                best_card = card
     return best_card
 
 
 @njit(cache=True, inline="always")
-def choose_random(hands, trick, meta, rng):
+def choose_random(hands, rng, scalars):
     """A uniform legal card: index ``bounded(rng, count)`` into the legal cards, lowest id first."""
-    pos = meta[M_POS]
-    legal = legal_mask(hands[seat_after(meta[M_LEADER], pos, hands.shape[0])], trick, pos)
+    leader, pos, led = scalars[M_LEADER], scalars[M_POS], scalars[M_LED]
+    legal = legal_mask(hands[seat_after(leader, pos, hands.shape[0])], led)
     return nth_card(legal, bounded(rng, pop(legal)))
+
+
+@njit(cache=True)
+def heuristic_playout(hands, taken, voids, trick, values, params, variant, minimum, scalars, stats):
+    """Play a deal from ``scalars`` to its end with the heuristic at every seat (fills ``taken``)."""
+    while scalars[M_IN_HANDS] != 0:
+        card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars, stats)
+        scalars = apply_card(hands, taken, voids, trick, values, variant, card, scalars)
 
 
 @njit(cache=True)
@@ -405,9 +399,9 @@ def sample_world(hands, voids, seat, rng, params, world, cards, need):
 def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng):
     """Card chosen by the sampling policy for the seat to play (see the module docstring)."""
     n = hands.shape[0]
-    pos = meta[M_POS]
-    seat = seat_after(meta[M_LEADER], pos, n)
-    legal = legal_mask(hands[seat], trick, pos)
+    scalars = load_scalars(meta)
+    seat = seat_after(scalars[M_LEADER], scalars[M_POS], n)
+    legal = legal_mask(hands[seat], scalars[M_LED])
     n_legal = pop(legal)
     if n_legal == 1:
         return nth_card(legal, 0)
@@ -423,9 +417,7 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
         for k in range(n_legal):
             copy_state(world, taken, voids, trick, meta, h2, t2, v2, tr2, m2)
             play_card(h2, t2, v2, tr2, m2, nth_card(legal, k), variant, values)
-            while m2[M_LEFT] > 0:
-                card = choose_heuristic(h2, t2, tr2, m2, variant, minimum, values, params, stats)
-                play_card(h2, t2, v2, tr2, m2, card, variant, values)
+            heuristic_playout(h2, t2, v2, tr2, values, params, variant, minimum, load_scalars(m2), stats)
             score_deal(t2, minimum, scores)
             totals[k] += scores[seat]
     best = 0
