@@ -26,10 +26,11 @@ plain-Python twin the tests compare against.
 """
 
 import numpy as np
-from numba import njit
+from numba import carray, njit, types
+from numba.extending import intrinsic
 
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS, TRUMP_SEED
-from analyzer.games.trick import low_bit, pop
+from analyzer.games.trick import low_bit
 
 M_LEADER = 0
 M_POS = 1
@@ -58,6 +59,25 @@ def new_state_arrays(n_players):
     """Allocate the five arrays of a deal state for ``n_players``."""
     return (np.zeros(n_players, np.int64), np.zeros((n_players, N_SUITS), np.int64),
             np.zeros(n_players, np.int64), np.full(n_players, -1, np.int64), np.zeros(META_SIZE, np.int64))
+
+
+@intrinsic
+def _data_pointer(typingctx, arr):
+    """Pointer to the first element of a C-contiguous array."""
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+    return types.CPointer(arr.dtype)(arr), codegen
+
+
+@njit(cache=True, inline="always")
+def unmanaged(arr):
+    """A view of the C-contiguous ``arr`` that carries no reference count.
+
+    Numba increments and decrements (atomically) the reference count of every array a function body
+    touches, inlined bodies included; in the play loops that cost more than the play itself. Views made
+    here skip it. ``arr`` must outlive the view: play loops take views of their own arguments only.
+    """
+    return carray(_data_pointer(arr), arr.shape)
 
 
 @njit(cache=True)

@@ -25,6 +25,7 @@ from analyzer.games.seconds.kernels import (
     seat_after,
     start_deal,
     store_scalars,
+    unmanaged,
 )
 from analyzer.games.seconds.policies import (
     POLICY_HEURISTIC,
@@ -48,6 +49,9 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     hands, taken, voids, trick, meta = state
     n = dealt.shape[0]
     start_deal(dealt, leader, hands, taken, voids, trick, meta)
+    hands, taken, voids, trick, meta = unmanaged(hands), unmanaged(taken), unmanaged(voids), unmanaged(trick), unmanaged(meta)
+    seat_policies, values, params = unmanaged(seat_policies), unmanaged(values), unmanaged(params)
+    rng, stats, history = unmanaged(rng), unmanaged(stats), unmanaged(history)
     scalars = load_scalars(meta)
     k = 0
     while scalars[M_IN_HANDS] != 0:

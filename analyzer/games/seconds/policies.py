@@ -57,6 +57,7 @@ from analyzer.games.seconds.kernels import (
     seat_after,
     suit_mask,
     trump_after,
+    unmanaged,
 )
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS
 from analyzer.games.trick import low_bit, pop
@@ -140,26 +141,15 @@ def parse_policies(text: str, n_players: int) -> list[int]:
     return ids
 
 
-@njit(cache=True, inline="always")
-def _of_suit(suit, a, b, c, d):
-    if suit == 0:
-        return a
-    if suit == 1:
-        return b
-    return c if suit == 2 else d
-
-
-ST_MINE, ST_O1, ST_O2, ST_Q1, ST_Q2, ST_W = range(6)
-
-
 @njit(cache=True)
 def new_stats():
-    """Scratch for ``choose_heuristic``: per suit, the totals it needs (see ``suit_stats``)."""
-    return np.zeros((N_SUITS, 6), np.int64)
+    """Scratch for ``choose_heuristic``: per suit, the change of potential if I take the trick's points in
+    that suit (row 0) or the current winner does (row 1)."""
+    return np.zeros((2, N_SUITS), np.float64)
 
 
 @njit(cache=True, inline="always")
-def potential(mine, second, max_other, minimum, params):
+def potential(mine, second, max_other, minimum, top_penalty, below_weight):
     """Heuristic value of a suit holding ``mine`` points, with the table's ``second`` and best other total."""
     value = 0.0
     if minimum == MINIMUM_PER_SUIT and mine < MINIMUM_SCORE:
@@ -167,28 +157,27 @@ def potential(mine, second, max_other, minimum, params):
     elif mine == second:
         value = float(mine)
     if mine > max_other:
-        value -= params[TOP_PENALTY] * (mine - max_other)
+        value -= top_penalty * (mine - max_other)
     elif mine < second:
-        value += params[BELOW_WEIGHT] * mine
+        value += below_weight * mine
     return value
 
 
 @njit(cache=True, inline="always")
 def _push(top, second, v):
-    """Top two distinct values after seeing ``v`` (-1 stands for none; totals are >= 0)."""
-    if v > top:
-        return v, top
-    if second < v < top:
-        return top, v
-    return top, second
+    """Top two distinct values after seeing ``v`` (-1 stands for none; totals are >= 0); written as
+    selects, since which branch is taken is data-dependent and unpredictable."""
+    new_second = top if v > top else (max(second, v) if v < top else second)
+    return max(top, v), new_second
 
 
 @njit(cache=True, inline="always")
-def suit_stats(taken, suit, me, other, stats):
-    """Fill ``stats[suit]``: my total, the top two distinct totals of the others (O1 > O2), the top two
-    distinct totals of the others but ``other`` (Q1 > Q2), and ``other``'s total (W); -1 for none."""
-    o1 = o2 = q1 = q2 = -1
-    mine = tw = 0
+def suit_stats(taken, suit, me, other):
+    """Totals of ``suit`` the heuristic needs: my total, the top two distinct totals of the others
+    (O1 > O2), the top two distinct totals of the others but ``other`` (Q1 > Q2), and ``other``'s total (W);
+    -1 for none."""
+    o1 = o2 = q1 = q2 = np.int64(-1)
+    mine = tw = np.int64(0)
     for p in range(taken.shape[0]):
         v = taken[p, suit]
         if p == me:
@@ -199,39 +188,29 @@ def suit_stats(taken, suit, me, other, stats):
             tw = v
         else:
             q1, q2 = _push(q1, q2, v)
-    stats[suit, ST_MINE] = mine
-    stats[suit, ST_O1] = o1
-    stats[suit, ST_O2] = o2
-    stats[suit, ST_Q1] = q1
-    stats[suit, ST_Q2] = q2
-    stats[suit, ST_W] = tw
+    return mine, o1, o2, q1, q2, tw
 
 
 @njit(cache=True, inline="always")
-def potential_if_i_take(stats, suit, points, minimum, params):
-    """``potential`` of ``suit`` once I take ``points`` more (0: as it stands)."""
-    mine = stats[suit, ST_MINE] + points
-    o1 = stats[suit, ST_O1]
-    o2 = stats[suit, ST_O2]
+def potential_if_i_take(mine, o1, o2, points, minimum, top_penalty, below_weight):
+    """``potential`` of a suit (totals from ``suit_stats``) once I take ``points`` more (0: as it stands)."""
+    mine += points
     if mine > o1:
         second = o1
     elif mine == o1:
         second = o2
     else:
         second = max(o2, mine)
-    return potential(mine, second, o1, minimum, params)
+    return potential(mine, second, o1, minimum, top_penalty, below_weight)
 
 
 @njit(cache=True, inline="always")
-def potential_if_other_takes(stats, suit, points, minimum, params):
-    """``potential`` of ``suit`` once the seat in ``suit_stats``'s ``other`` takes ``points`` more."""
-    mine = stats[suit, ST_MINE]
-    q1 = stats[suit, ST_Q1]
-    q2 = stats[suit, ST_Q2]
-    w = stats[suit, ST_W] + points
+def potential_if_other_takes(mine, q1, q2, w, points, minimum, top_penalty, below_weight):
+    """``potential`` of a suit once the seat ``other`` of ``suit_stats`` takes ``points`` more."""
+    w += points
     top, second = _push(q1, q2, w)
     top, second = _push(top, second, mine)
-    return potential(mine, second, max(q1, w), minimum, params)
+    return potential(mine, second, max(q1, w), minimum, top_penalty, below_weight)
 
 
 @njit(cache=True, inline="always")
@@ -239,6 +218,10 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
     """Card chosen by the heuristic policy for the seat to play (see the module docstring).
 
     ``scalars`` is the deal's scalar tuple (``kernels``); ``stats`` is scratch from ``new_stats``.
+    The terms of the suits already in the trick are the same for every candidate, so they are worked
+    out once; a candidate's own suit is evaluated with that suit's totals held in registers. The sums
+    are still formed suit by suit in ascending order, as the plain definition does, so the values (and
+    the choices between near-equal cards) are the same to the last bit.
     """
     leader, pos, led, best, best_seat, trump, broken, _, trick_no, in_hands, points = scalars
     n = hands.shape[0]
@@ -249,28 +232,19 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
         return low_bit(legal)
     unseen = in_hands & ~hand
     other = best_seat if pos > 0 else -1
-    pc = points & 0xFFFF
-    pd = (points >> 16) & 0xFFFF
-    ph = (points >> 32) & 0xFFFF
-    ps = (points >> 48) & 0xFFFF
-    # Totals and current potential only for the suits a candidate can touch.
-    bc = bd = bh = bs = 0.0
+    top_penalty = params[TOP_PENALTY]
+    below_weight = params[BELOW_WEIGHT]
+    rank_weight = params[RANK_WEIGHT]
     trick_suits = np.int64(0)
     for s in range(N_SUITS):
-        in_trick = _of_suit(s, pc, pd, ph, ps) > 0
-        if in_trick:
-            trick_suits |= np.int64(1) << s
-        if in_trick or legal & suit_mask(s) != 0:
-            suit_stats(taken, s, seat, other, stats)
-            base = potential_if_i_take(stats, s, 0, minimum, params)
-            if s == 0:
-                bc = base
-            elif s == 1:
-                bd = base
-            elif s == 2:
-                bh = base
-            else:
-                bs = base
+        pts = (points >> (16 * s)) & 0xFFFF
+        if pts == 0:
+            continue
+        trick_suits |= np.int64(1) << s
+        mine, o1, o2, q1, q2, w = suit_stats(taken, s, seat, other)
+        base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
+        stats[0, s] = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base
+        stats[1, s] = potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
     best_card = -1
     best_value = -1e300
     # Suit by suit, then up the ranks: the lowest card id first, as the tie rule wants.
@@ -279,39 +253,47 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
         if rest == 0:
             continue
         new_trump = trump_after(suit, led, trump, broken, trick_no, variant)
+        mine, o1, o2, q1, q2, w = suit_stats(taken, suit, seat, other)
+        base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
+        in_trick = (points >> (16 * suit)) & 0xFFFF
+        below = trick_suits & ((np.int64(1) << suit) - 1)
+        above = trick_suits & ~((np.int64(2) << suit) - 1)
+        suit_unseen = (unseen >> (13 * suit)) & 0x1FFF
         while rest != 0:
             rank = low_bit(rest)
             rest &= rest - 1
             card = 13 * suit + rank
+            pts = in_trick + values[card]
+            value = rank_weight * rank
             # A card that makes trump is the only trump in its trick, so it is winning when played.
-            winning = pos == 0 or new_trump != trump or beats(card, best, trump)
-            if not winning:
-                p_me = 0.0
-            elif pos == n - 1:
-                p_me = 1.0
-            else:
-                higher = suit_mask(suit) & ~((np.int64(2) << card) - 1) & unseen
-                if higher == 0 and suit == new_trump:
-                    p_me = params[P_SURE]
-                elif higher == 0:
-                    p_me = params[P_TOP]
-                else:
+            if pos == 0 or new_trump != trump or beats(card, best, trump):
+                if pos == n - 1:
+                    p_me = 1.0
+                elif suit_unseen >> (rank + 1) != 0:
                     p_me = params[P_UNSURE]
-            value = params[RANK_WEIGHT] * rank
-            suits = trick_suits | (np.int64(1) << suit)
-            while suits != 0:
-                s = low_bit(suits)
-                suits &= suits - 1
-                pts = _of_suit(s, pc, pd, ph, ps)
-                if s == suit:
-                    pts += values[card]
-                if pts == 0:
-                    continue
-                base = _of_suit(s, bc, bd, bh, bs)
-                if winning:
-                    value += p_me * (potential_if_i_take(stats, s, pts, minimum, params) - base)
+                elif suit == new_trump:
+                    p_me = params[P_SURE]
                 else:
-                    value += potential_if_other_takes(stats, s, pts, minimum, params) - base
+                    p_me = params[P_TOP]
+                others = below
+                while others != 0:
+                    value += p_me * stats[0, low_bit(others)]
+                    others &= others - 1
+                value += p_me * (potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base)
+                others = above
+                while others != 0:
+                    value += p_me * stats[0, low_bit(others)]
+                    others &= others - 1
+            else:
+                others = below
+                while others != 0:
+                    value += stats[1, low_bit(others)]
+                    others &= others - 1
+                value += potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
+                others = above
+                while others != 0:
+                    value += stats[1, low_bit(others)]
+                    others &= others - 1
             if new_trump != trump:
                 value += params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1)
             if value > best_value:
@@ -331,6 +313,8 @@ def choose_random(hands, rng, scalars):
 @njit(cache=True)
 def heuristic_playout(hands, taken, voids, trick, values, params, variant, minimum, scalars, stats):
     """Play a deal from ``scalars`` to its end with the heuristic at every seat (fills ``taken``)."""
+    hands, taken, voids, trick = unmanaged(hands), unmanaged(taken), unmanaged(voids), unmanaged(trick)
+    values, params, stats = unmanaged(values), unmanaged(params), unmanaged(stats)
     while scalars[M_IN_HANDS] != 0:
         card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars, stats)
         scalars = apply_card(hands, taken, voids, trick, values, variant, card, scalars)
