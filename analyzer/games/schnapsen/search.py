@@ -393,10 +393,11 @@ def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sum
 
 @njit(cache=True)
 def pimc_action(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Return the action with the best average ``perfect`` value over sampled worlds."""
-    n, _ = pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
-    if n == 1:
+    """Return the action with the best average ``perfect`` value over sampled worlds (forced moves
+    are returned without search)."""
+    if legal_actions(s, acts) == 1:
         return acts[0]
+    n, _ = pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     best = 0
     for i in range(1, n):
         if sums[i] > sums[best]:
