@@ -87,3 +87,22 @@ def test_notation_round_trip_on_random_positions(seed, steps):
     again = SchnapsenState.from_text(st.to_text())
     assert again.to_array().tolist() == st.to_array().tolist()
     assert again.legal_actions() == st.legal_actions()
+
+
+def test_heuristic_only_picks_legal_actions():
+    from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
+
+    rnd = random.Random(17)
+    buf = np.zeros(16, dtype=np.int64)
+    variants = [HeuristicParams(), HeuristicParams(close_points=0, close_trumps=0, close_high_trumps=0,
+                                                   win_with_high=0, trump_min=0, keep_marriage=0)]
+    for game in range(200):
+        order = list(range(R.N_CARDS))
+        rnd.shuffle(order)
+        st = SchnapsenState.deal(order, dealer=game % 2)
+        params = variants[game % 2].to_array()
+        while not st.is_over:
+            choice = int(heuristic_action(st.to_array(), params, buf))
+            assert choice in st.legal_actions(), st.to_text()
+            # mix in random moves so the heuristic meets positions it would not steer into
+            st.apply(choice if rnd.random() < 0.5 else rnd.choice(st.legal_actions()))
