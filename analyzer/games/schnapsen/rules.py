@@ -34,7 +34,6 @@ HAND_SIZE = 5
 MARRIAGE_OFFSET = 20
 EXCHANGE = 40
 CLOSE = 41
-N_ACTIONS = 42
 
 # Flat state layout (int64 array).
 HAND0 = 0            # hand masks of player 0 and 1 (HAND0 + p)
@@ -128,21 +127,6 @@ def action_name(action: int) -> str:
     if 0 <= action < N_CARDS:
         return card_name(action)
     raise InputError(f"not a Schnapsen action code: {action}")
-
-
-def parse_action(text: str) -> int:
-    """Parse an action name as written by :func:`action_name` (``"SQ+m"`` also marries)."""
-    t = text.strip().lower()
-    if t == "exchange":
-        return EXCHANGE
-    if t == "close":
-        return CLOSE
-    if "+" in t:
-        card, suffix = t.split("+", 1)
-        if suffix not in ("m", "marriage"):
-            raise InputError(f"not a Schnapsen action: {text!r}")
-        return parse_card(card) + MARRIAGE_OFFSET
-    return parse_card(t)
 
 
 def deal_game_points(winner_is_closer: bool, closed: bool, loser_points: int, loser_has_trick: bool,
