@@ -1,6 +1,7 @@
 """``analyzer schnapsen ...``: Bummerl matches between bots, closing odds, and advice for one position."""
 
 import json
+import sys
 import time
 from typing import Annotated
 
@@ -11,6 +12,7 @@ from analyzer.cli.options import (
     ChunkSize,
     JsonOut,
     OutDir,
+    Scheduler,
     Seed,
     Workers,
     out_dir_or_default,
@@ -57,6 +59,7 @@ def match(
     = 100,
     samples: Samples = DEFAULT_SAMPLES,
     seed: Seed = 0,
+    scheduler: Scheduler = None,
     chunk_size: ChunkSize = 10,
     out: OutDir = None,
     json_out: JsonOut = False,
@@ -68,17 +71,18 @@ def match(
     """
     a, b = (parse_bot(x, samples) for x in bots)
     params = {"a": a.as_dict(), "b": b.as_dict()}
+    store = RunStore(out_dir_or_default(out, "schnapsen-match"))
+    store.write_manifest({"experiment": "schnapsen-match", "seed": seed, "chunk_size": chunk_size, "params": params})
     started = time.perf_counter()
     chunks = run_chunks(match_task, params, matches, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="schnapsen matches")
+                        description="schnapsen matches", store=store, backend=scheduler)
     elapsed = time.perf_counter() - started
     rows = pd.concat(chunks, ignore_index=True)
     summary = summarize_matches(rows, a.label, b.label)
-    store = RunStore(out_dir_or_default(out, "schnapsen-match"))
     store.write_table("matches", rows)
     for name, table in summary.items():
         store.write_csv(f"summary_{name}", table)
-    store.write_manifest({"command": "schnapsen match", "seed": seed, "chunk_size": chunk_size, "matches": matches,
+    store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "matches": matches,
                           "bots": params, "rules": "RULES.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})
     if json_out:
@@ -95,6 +99,7 @@ def closing(
     bot: Annotated[str, typer.Option("--bot", help=f"Bot that plays and evaluates: {BOT_HELP}.")] = "pimc",
     samples: Samples = DEFAULT_SAMPLES,
     seed: Seed = 0,
+    scheduler: Scheduler = None,
     chunk_size: ChunkSize = 10,
     out: OutDir = None,
     json_out: JsonOut = False,
@@ -106,21 +111,22 @@ def closing(
     """
     chosen = parse_bot(bot, samples)
     params = {"bot": chosen.as_dict()}
+    store = RunStore(out_dir_or_default(out, "schnapsen-closing"))
+    store.write_manifest({"experiment": "schnapsen-closing", "seed": seed, "chunk_size": chunk_size, "params": params})
     started = time.perf_counter()
     chunks = run_chunks(closing_task, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="schnapsen closing")
+                        description="schnapsen closing", store=store, backend=scheduler)
     elapsed = time.perf_counter() - started
     rows = pd.concat(chunks, ignore_index=True)
     if rows.empty:
         raise InputError("no position with a legal closing was reached; play more deals")
     summary = summarize_closing(rows)
-    store = RunStore(out_dir_or_default(out, "schnapsen-closing"))
     store.write_table("closing_positions", rows)
     store.write_csv("summary_closing", summary)
     store.save_figure(charts.success_heatmap(rows, chosen.label), "closing_success")
     store.save_figure(charts.gain_heatmap(rows, chosen.label), "closing_gain")
     store.save_figure(charts.close_when_map(rows, chosen.label), "close_when")
-    store.write_manifest({"command": "schnapsen closing", "seed": seed, "chunk_size": chunk_size, "deals": deals,
+    store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "deals": deals,
                           "bot": params["bot"], "positions": len(rows), "rules": "RULES.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})
     if json_out:
