@@ -150,17 +150,19 @@ def new_stats():
 
 @njit(cache=True, inline="always")
 def potential(mine, second, max_other, minimum, top_penalty, below_weight):
-    """Heuristic value of a suit holding ``mine`` points, with the table's ``second`` and best other total."""
-    value = 0.0
+    """Heuristic value of a suit holding ``mine`` points, with the table's ``second`` and best other total.
+
+    Written as selects (both sides are a multiply at most): which case applies is data-dependent, and
+    mispredicted branches cost the play-outs more than the arithmetic. Adding ``-x`` or ``0.0`` gives the
+    same doubles as subtracting ``x`` or leaving the value alone.
+    """
     if minimum == MINIMUM_PER_SUIT and mine < MINIMUM_SCORE:
         value = float(MINIMUM_SCORE)
-    elif mine == second:
-        value = float(mine)
-    if mine > max_other:
-        value -= top_penalty * (mine - max_other)
-    elif mine < second:
-        value += below_weight * mine
-    return value
+    else:
+        value = float(mine) if mine == second else 0.0
+    above = -(top_penalty * (mine - max_other))
+    below = below_weight * mine if mine < second else 0.0
+    return value + (above if mine > max_other else below)
 
 
 @njit(cache=True, inline="always")
@@ -172,28 +174,28 @@ def _push(top, second, v):
 
 
 @njit(cache=True, inline="always")
-def suit_stats(taken, suit, me, other):
-    """Totals of ``suit`` the heuristic needs: my total, the top two distinct totals of the others
-    (O1 > O2), the top two distinct totals of the others but ``other`` (Q1 > Q2), and ``other``'s total (W);
-    -1 for none."""
-    o1 = o2 = q1 = q2 = np.int64(-1)
-    mine = tw = np.int64(0)
+def others_top(taken, suit, me):
+    """My total in ``suit`` and the top two distinct totals of the others (O1 > O2; -1 for none)."""
+    o1 = o2 = np.int64(-1)
     for p in range(taken.shape[0]):
-        v = taken[p, suit]
-        if p == me:
-            mine = v
-            continue
-        o1, o2 = _push(o1, o2, v)
-        if p == other:
-            tw = v
-        else:
-            q1, q2 = _push(q1, q2, v)
-    return mine, o1, o2, q1, q2, tw
+        # -1 leaves the pair as it is: skips my own total without a branch.
+        o1, o2 = _push(o1, o2, taken[p, suit] if p != me else np.int64(-1))
+    return taken[me, suit], o1, o2
+
+
+@njit(cache=True, inline="always")
+def rest_top(taken, suit, me, other):
+    """The top two distinct totals in ``suit`` of the seats but ``me`` and ``other`` (Q1 > Q2; -1 for
+    none) and ``other``'s total (W)."""
+    q1 = q2 = np.int64(-1)
+    for p in range(taken.shape[0]):
+        q1, q2 = _push(q1, q2, taken[p, suit] if p != me and p != other else np.int64(-1))
+    return q1, q2, taken[other, suit]
 
 
 @njit(cache=True, inline="always")
 def potential_if_i_take(mine, o1, o2, points, minimum, top_penalty, below_weight):
-    """``potential`` of a suit (totals from ``suit_stats``) once I take ``points`` more (0: as it stands)."""
+    """``potential`` of a suit (totals from ``others_top``) once I take ``points`` more (0: as it stands)."""
     mine += points
     if mine > o1:
         second = o1
@@ -206,7 +208,8 @@ def potential_if_i_take(mine, o1, o2, points, minimum, top_penalty, below_weight
 
 @njit(cache=True, inline="always")
 def potential_if_other_takes(mine, q1, q2, w, points, minimum, top_penalty, below_weight):
-    """``potential`` of a suit once the seat ``other`` of ``suit_stats`` takes ``points`` more."""
+    """``potential`` of a suit (totals from ``others_top`` and ``rest_top``) once the current winner
+    ``other`` takes ``points`` more."""
     w += points
     top, second = _push(q1, q2, w)
     top, second = _push(top, second, mine)
@@ -236,69 +239,94 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
     below_weight = params[BELOW_WEIGHT]
     rank_weight = params[RANK_WEIGHT]
     trick_suits = np.int64(0)
+    legal_suits = np.int64(0)
     for s in range(N_SUITS):
+        trick_suits |= np.int64((points >> (16 * s)) & 0xFFFF != 0) << s
+        legal_suits |= np.int64(legal & suit_mask(s) != 0) << s
+    # Only candidates of another suit use a trick suit's terms (following suit to a one-suit trick: none).
+    shared = trick_suits & ~legal_suits if legal_suits & (legal_suits - 1) == 0 else trick_suits
+    while shared != 0:
+        s = low_bit(shared)
+        shared &= shared - 1
         pts = (points >> (16 * s)) & 0xFFFF
-        if pts == 0:
-            continue
-        trick_suits |= np.int64(1) << s
-        mine, o1, o2, q1, q2, w = suit_stats(taken, s, seat, other)
+        mine, o1, o2 = others_top(taken, s, seat)
+        q1, q2, w = rest_top(taken, s, seat, other)
         base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
         stats[0, s] = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base
         stats[1, s] = potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
+    p_last = pos == n - 1
+    p_unsure = 1.0 if p_last else params[P_UNSURE]
     best_card = -1
     best_value = -1e300
+    best_suit = best // 13 if pos > 0 else -1
     # Suit by suit, then up the ranks: the lowest card id first, as the tie rule wants.
-    for suit in range(N_SUITS):
+    while legal_suits != 0:
+        suit = low_bit(legal_suits)
+        legal_suits &= legal_suits - 1
         rest = (legal >> (13 * suit)) & 0x1FFF
-        if rest == 0:
-            continue
         new_trump = trump_after(suit, led, trump, broken, trick_no, variant)
-        mine, o1, o2, q1, q2, w = suit_stats(taken, suit, seat, other)
+        # Ranks from ``win_rank`` up take the lead of the trick; a card that makes trump is the only trump
+        # in its trick, so it is winning when played.
+        if pos == 0 or new_trump != trump:
+            win_rank = 0
+        elif suit == best_suit:
+            win_rank = best - 13 * suit + 1
+        elif suit == trump:
+            win_rank = 0
+        else:
+            win_rank = 13
+        bonus = params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1) if new_trump != trump else 0.0
+        mine, o1, o2 = others_top(taken, suit, seat)
         base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
         in_trick = (points >> (16 * suit)) & 0xFFFF
         below = trick_suits & ((np.int64(1) << suit) - 1)
         above = trick_suits & ~((np.int64(2) << suit) - 1)
-        suit_unseen = (unseen >> (13 * suit)) & 0x1FFF
-        while rest != 0:
-            rank = low_bit(rest)
-            rest &= rest - 1
-            card = 13 * suit + rank
-            pts = in_trick + values[card]
-            value = rank_weight * rank
-            # A card that makes trump is the only trump in its trick, so it is winning when played.
-            if pos == 0 or new_trump != trump or beats(card, best, trump):
-                if pos == n - 1:
-                    p_me = 1.0
-                elif suit_unseen >> (rank + 1) != 0:
-                    p_me = params[P_UNSURE]
-                elif suit == new_trump:
-                    p_me = params[P_SURE]
-                else:
-                    p_me = params[P_TOP]
-                others = below
-                while others != 0:
-                    value += p_me * stats[0, low_bit(others)]
-                    others &= others - 1
-                value += p_me * (potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base)
-                others = above
-                while others != 0:
-                    value += p_me * stats[0, low_bit(others)]
-                    others &= others - 1
-            else:
+        losing = rest & ((np.int64(1) << win_rank) - 1)
+        if losing != 0:
+            q1, q2, w = rest_top(taken, suit, seat, other)
+            while losing != 0:
+                rank = low_bit(losing)
+                losing &= losing - 1
+                value = rank_weight * rank
                 others = below
                 while others != 0:
                     value += stats[1, low_bit(others)]
                     others &= others - 1
+                pts = in_trick + values[13 * suit + rank]
                 value += potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
                 others = above
                 while others != 0:
                     value += stats[1, low_bit(others)]
                     others &= others - 1
-            if new_trump != trump:
-                value += params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1)
-            if value > best_value:
-                best_value = value
-                best_card = card
+                value += bonus
+                better = value > best_value
+                best_card = 13 * suit + rank if better else best_card
+                best_value = value if better else best_value
+        winning = rest >> win_rank << win_rank
+        if winning == 0:
+            continue
+        # Holding the top outstanding card of the suit: sure in trumps, likely otherwise.
+        p_top = 1.0 if p_last else (params[P_SURE] if suit == new_trump else params[P_TOP])
+        suit_unseen = (unseen >> (13 * suit)) & 0x1FFF
+        while winning != 0:
+            rank = low_bit(winning)
+            winning &= winning - 1
+            p_me = p_unsure if suit_unseen >> (rank + 1) != 0 else p_top
+            value = rank_weight * rank
+            others = below
+            while others != 0:
+                value += p_me * stats[0, low_bit(others)]
+                others &= others - 1
+            pts = in_trick + values[13 * suit + rank]
+            value += p_me * (potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base)
+            others = above
+            while others != 0:
+                value += p_me * stats[0, low_bit(others)]
+                others &= others - 1
+            value += bonus
+            better = value > best_value
+            best_card = 13 * suit + rank if better else best_card
+            best_value = value if better else best_value
     return best_card
 
 
