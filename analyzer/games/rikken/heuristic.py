@@ -517,6 +517,24 @@ def _first_of(mask, seat):
 
 
 @njit(cache=True)
+def _unblock(up, dh):
+    """Discard against a declarer with hand ``dh`` who must not win a trick.
+
+    A suit of his is blocked for forcing leads while we hold cards of it above his lowest one and none
+    below: the highest such card goes first, so that we come down to a void; else the highest card.
+    """
+    blocking = np.int64(0)
+    for s in range(4):
+        mine = up & suit_mask(s)
+        theirs = dh & suit_mask(s)
+        if mine != 0 and theirs != 0 and low_bit(mine) > low_bit(theirs):
+            blocking |= mine
+    if blocking != 0:
+        return _highest_rank(blocking)
+    return _highest_rank(up)
+
+
+@njit(cache=True)
 def _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, defenders):
     """Defence of a seat that sees all four ``hands`` (the "All" contracts after trick 1).
 
@@ -550,7 +568,7 @@ def _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, defenders)
             if theirs != 0 and wc < low_bit(theirs):
                 # He has to go over every card played so far: everyone stays under his lowest card.
                 if follow == 0:
-                    return _highest_rank(up)
+                    return _unblock(up, hands[d])
                 under = follow & _below(low_bit(theirs))
                 if under != 0:
                     return high_bit(under)
@@ -561,7 +579,7 @@ def _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, defenders)
             if not winner_forces and (follow & _above(wc)) != 0 and _forcing_lead(hands, seat, d) >= 0:
                 return high_bit(follow)
             return low_bit(follow)
-        return _highest_rank(up)
+        return _unblock(up, hands[d])
     d = _first_of(stop, seat)
     if d < 0:
         if follow != 0:
