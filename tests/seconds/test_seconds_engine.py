@@ -2,11 +2,14 @@
 
 import numpy as np
 import pytest
+from numba import njit
 
 from analyzer.cards.dealing import deal_random, shuffle_into_hands
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
+from analyzer.errors import InputError
 from analyzer.games.seconds import reference
+from analyzer.games.seconds.kernels import unmanaged
 from analyzer.games.seconds.play import game_over, game_states, simulate_deals, simulate_games
 from analyzer.games.seconds.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING, params_array
 from analyzer.games.seconds.rules import CARD_VALUES, SecondsRules
@@ -109,6 +112,29 @@ def test_sampled_worlds_respect_sizes_and_shown_voids():
             assert len(cards_of(world[p])) == len(cards_of(state.hands[p]))
             for c in cards_of(world[p]):
                 assert p == seat or not state.voids[p] >> (c // 13) & 1
+
+
+def test_deals_with_unequal_hands_are_rejected():
+    rules = SecondsRules(n_players=4)
+    deals = deal_random(3, 2, 4)
+    deals[1, 2] &= deals[1, 2] - 1  # drop one card from one hand of the second deal
+    with pytest.raises(InputError, match="same number of cards"):
+        simulate_deals(deals, np.zeros(3, np.int64), [POLICY_RANDOM] * 4, rules, seed=0)
+
+
+def test_unmanaged_view_writes_through_to_its_array():
+    owner = np.zeros((2, 3), np.int64)
+    _fill_through_view(owner)
+    # The view shares the buffer: every write lands in ``owner`` at the same index.
+    assert owner.tolist() == [[0, 1, 2], [10, 11, 12]]
+
+
+@njit
+def _fill_through_view(owner):
+    view = unmanaged(owner)
+    for i in range(2):
+        for j in range(3):
+            view[i, j] = 10 * i + j
 
 
 def test_game_over_rules():
