@@ -11,8 +11,8 @@ A deal in progress is five arrays, so that policies can copy it cheaply for play
 Play loops do not work on ``meta`` card by card: they load its scalars once into a tuple
 (``load_scalars``), advance the tuple with ``apply_card`` (inlined, so the scalars stay in registers) and
 store it back at the end (``store_scalars``). Read through memory, every card cost several dependent
-loads and stores of ``meta`` and a rescan of the trick; with the tuple a play-out runs about four times
-faster. The scalar tuple holds, in this order (``M_*`` index both the tuple and ``meta``):
+loads and stores of ``meta`` and a rescan of the trick; with the tuple a lowest-card play-out loop runs
+about 2.8 times faster (4 players). The scalar tuple holds, in this order (``M_*`` index both the tuple and ``meta``):
 
 ``leader, pos, led, best, best_seat, trump, broken, trump_trick, trick_no, in_hands, trick_points``
 

@@ -214,7 +214,8 @@ def play_deal(hands, leader, trump_variant, choose, rng) -> DealState:
 
 
 def suit_potential(taken, suit, me, add_seat, add_points, minimum, params) -> float:
-    """Twin of ``policies.suit_potential``: heuristic value of ``suit`` for ``me`` after a trick."""
+    """Twin of ``policies.potential_if_i_take`` / ``potential_if_other_takes``: heuristic value of ``suit``
+    for ``me`` once ``add_seat`` takes ``add_points`` more."""
     totals = [row[suit] + (add_points if p == add_seat else 0) for p, row in enumerate(taken)]
     mine = totals[me]
     max_other = max(v for p, v in enumerate(totals) if p != me)
