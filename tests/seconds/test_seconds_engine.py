@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from numba import njit
+from numba.core.errors import TypingError
 
 from analyzer.cards.dealing import deal_random, shuffle_into_hands
 from analyzer.cards.masks import cards_of
@@ -127,6 +128,12 @@ def test_unmanaged_view_writes_through_to_its_array():
     _fill_through_view(owner)
     # The view shares the buffer: every write lands in ``owner`` at the same index.
     assert owner.tolist() == [[0, 1, 2], [10, 11, 12]]
+
+
+def test_unmanaged_view_refuses_strided_arrays():
+    # A strided view would be read as if it were contiguous: typing must refuse it.
+    with pytest.raises(TypingError):
+        _fill_through_view(np.zeros((2, 6), np.int64)[:, ::2])
 
 
 @njit

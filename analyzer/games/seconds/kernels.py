@@ -27,6 +27,7 @@ plain-Python twin the tests compare against.
 
 import numpy as np
 from numba import carray, njit, types
+from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS, TRUMP_SEED
@@ -63,7 +64,10 @@ def new_state_arrays(n_players):
 
 @intrinsic
 def _data_pointer(typingctx, arr):
-    """Pointer to the first element of a C-contiguous array."""
+    """Pointer to the first element of a C-contiguous array (other layouts do not compile)."""
+    if not isinstance(arr, types.Array) or arr.layout != "C":
+        raise TypingError(f"unmanaged needs a C-contiguous array, got {arr}")
+
     def codegen(context, builder, signature, args):
         return context.make_array(signature.args[0])(context, builder, args[0]).data
     return types.CPointer(arr.dtype)(arr), codegen
