@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from analyzer.cards.dealing import deal_random
-from analyzer.cards.deck import parse_card
+from analyzer.cards.deck import parse_card, parse_card_list
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import heuristic as H
@@ -25,7 +25,7 @@ from analyzer.games.rikken.kernels import (
 from analyzer.games.rikken.rules import NO_TRUMP, Contract
 from analyzer.reports.stats import paired_difference
 
-from .test_contract_invariants import random_setups
+from .test_contract_invariants import _give, random_setups
 from .test_kernels import decide, ending
 
 N, E, S, W = 0, 1, 2, 3
@@ -237,3 +237,28 @@ def test_without_one_mind_the_all_contracts_play_like_the_open_ones():
                                         (Contract.OPEN_ONE_ALONE_ALL, Contract.OPEN_ONE_ALONE)):
         assert np.array_equal(_declarer_tricks(hands, all_contract, params),
                               _declarer_tricks(hands, open_contract, params))
+
+
+def test_defenders_who_see_the_13_alone_hand_beat_more_contracts():
+    # North holds SA-ST, HA HK HQ, DA DK, CA and two random cards, leads, and plays with spades trump:
+    # his danger is mostly a defender keeping a card over one of his small ones to the end. Seeing his
+    # hand, defenders know which cards those are and keep them, so on the same deals Open 13 Alone
+    # must be made less often than 13 Alone.
+    core = parse_card_list("SA SK SQ SJ ST HA HK HQ DA DK CA")
+    hands = deal_random(5000, 79)
+    for row in hands:
+        seats = [int(h) for h in row]
+        _give(seats, N, core)
+        row[:] = seats
+    n = hands.shape[0]
+    made = {}
+    for contract in (Contract.OPEN_ALONE_13, Contract.ALONE_13):
+        contract_of = np.full((n, 4), -1, dtype=np.int64)
+        contract_of[:, N] = int(contract)
+        out = np.empty((n, 4), dtype=np.int64)
+        playout_batch(hands, np.full(n, N, np.int64), contract_of, np.full(n, -1, np.int64),
+                      np.full(n, SPADES, np.int64), np.full(n, -1, np.int64), np.zeros(n, np.int64),
+                      np.full(4, POLICY_HEURISTIC, np.int64), H.default_params(), state_from_seed(0), out)
+        made[contract] = out[:, N] == 13
+    mean, lo, hi = paired_difference(made[Contract.ALONE_13], made[Contract.OPEN_ALONE_13])
+    assert lo > 0, (mean, lo, hi)
