@@ -72,13 +72,15 @@ def test_all_defender_follows_under_the_declarers_lowest_card():
 
 
 def test_all_defender_hands_the_lead_to_a_partner_who_can_force():
-    # North has no forcing lead (his clubs are over West's C5, no hearts, West is void in diamonds).
-    # East has one: H3, under West's H5 with South's H2 under it too. North leads his low club CK:
-    # East's CA beats every other club, West ducks, and East leads the forcing heart.
-    deal = "N:..32.K .3.Q.A .2.K.Q .95..5"
+    # West holds S3 H5 C5. North has no forcing lead: his CK and S9 are over West's C5 and S3, he has no
+    # heart, and West is void in diamonds. East has one: H3, under West's H5 with South's H2 under it
+    # too. North leads his low club CK: East's CA beats every other club, West ducks, and East leads
+    # the forcing heart.
+    deal = "N:9..2.K .3.Q.A .2.K.Q 3.5..5"
     assert decide(ending(deal, N, _declared(Contract.OPEN_MISERY_ALL, W), trick_no=1)) == parse_card("CK")
-    # In Open Misery North sees only West: no card of his is under West's, so he leads his lowest, D2.
-    assert decide(ending(deal, N, _declared(Contract.OPEN_MISERY, W), trick_no=1)) == parse_card("D2")
+    # In Open Misery North sees only West: no card of his is under West's, and a diamond would let West
+    # throw a dangerous card, so he leads his lowest card of the other suits, S9.
+    assert decide(ending(deal, N, _declared(Contract.OPEN_MISERY, W), trick_no=1)) == parse_card("S9")
 
 
 def test_all_defender_leads_where_the_one_alone_declarer_is_void():

@@ -341,12 +341,15 @@ def _lead_under(up, shown, voids):
     """Lead so that a declarer who must not win a trick has to go over: under his lowest card if ``shown``.
 
     ``shown`` is the declarer's hand if exposed, else -1; ``voids`` the suits he has shown out of.
+    Suits he is void in come last: there he would throw his most dangerous card.
     """
     if shown >= 0:
         for s in range(4):
             mine = up & suit_mask(s)
             theirs = shown & suit_mask(s)
-            if mine != 0 and theirs != 0 and low_bit(mine) < low_bit(theirs):
+            if theirs == 0:
+                voids |= 1 << s
+            elif mine != 0 and low_bit(mine) < low_bit(theirs):
                 return low_bit(mine)
     usable = np.int64(0)
     for s in range(4):
