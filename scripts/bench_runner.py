@@ -20,7 +20,7 @@ import pandas as pd
 from analyzer.experiments.rikken_bids import bids_chunk
 from analyzer.experiments.runner import run_chunks
 
-PARAMS = {"policy": "heuristic", "dealing": "random"}
+PARAMS = {"policy": "heuristic", "dealing": "random", "contracts": list(range(16))}
 
 
 def timed(deals: int, chunk_size: int, seed: int, workers: int, backend: str | None) -> tuple[float, pd.DataFrame]:

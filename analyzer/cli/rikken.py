@@ -19,6 +19,7 @@ from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Scheduler, Seed, Wo
 from analyzer.experiments.rikken_bids import bids_chunk
 from analyzer.experiments.rikken_rounds import play_chunk
 from analyzer.experiments.runner import run_chunks
+from analyzer.games.rikken.rules import Contract, parse_contract
 from analyzer.reports import rikken_charts, rikken_play_summary, rikken_summary
 from analyzer.reports.store import RunStore
 
@@ -82,6 +83,8 @@ def bids(
     workers: Workers,
     policy: PolicyOption = Policy.heuristic,
     dealing: DealingOption = Dealing.random,
+    contracts: Annotated[str, typer.Option("--contracts", help="Comma-separated contracts to evaluate, e.g. "
+                                           "rik,9-alone,misery (default: all).")] = "all",
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: ChunkSize = 20_000,
@@ -89,7 +92,8 @@ def bids(
     json_out: JsonOut = False,
 ) -> None:
     """Every contract every hand could declare, played out: success rates, scores, charts."""
-    params = {"policy": policy.value, "dealing": dealing.value}
+    chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
+    params = {"policy": policy.value, "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen})}
     store = _start_run("rikken-bids", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(bids_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,

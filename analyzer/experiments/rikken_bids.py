@@ -28,7 +28,11 @@ from analyzer.reports.rikken_summary import NOT_PLAYABLE
 # Contracts played out once per hand; each other contract copies the play of its representative.
 SHARED_PLAY = {K.ALONE_9: K.ALONE_8, K.ALONE_10: K.ALONE_8, K.ALONE_11: K.ALONE_8, K.ALONE_12: K.ALONE_8,
                K.ALONE_13: K.ALONE_8}
-PLAYED = [c for c in K if c not in SHARED_PLAY]
+
+
+def played_for(contracts) -> list[int]:
+    """The contracts that must be played out to settle ``contracts``."""
+    return sorted({int(SHARED_PLAY.get(c, c)) for c in contracts})
 
 
 def _holder_of(deals: np.ndarray, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
@@ -37,8 +41,9 @@ def _holder_of(deals: np.ndarray, rows: np.ndarray, card: np.ndarray) -> np.ndar
     return np.where(card >= 0, np.argmax(holds, axis=1), -1)
 
 
-def build_setups(deals: np.ndarray, leader: np.ndarray) -> dict[str, np.ndarray]:
-    """Round setups for every (hand, played contract), as flat arrays for ``playout_batch``.
+def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K)) -> dict[str, np.ndarray]:
+    """Round setups for every (hand, contract played out to settle ``contracts``), as flat arrays for
+    ``playout_batch``.
 
     Returns a dict with ``hand`` (index into the flattened ``deals`` hands: ``deal * 4 + seat``),
     ``contract`` and the ``playout_batch`` arguments.
@@ -49,7 +54,7 @@ def build_setups(deals: np.ndarray, leader: np.ndarray) -> dict[str, np.ndarray]
     hands = deals.reshape(-1)
     trump = choose_trump_batch(hands)
     parts = []
-    for contract in PLAYED:
+    for contract in played_for(contracts):
         rows, bidder = deal_of, seat_of
         if contract == K.TROELA:
             has_three = popcounts(hands & ACE_MASK) == 3
@@ -87,7 +92,7 @@ def play_setups(setups: dict, policy: str, rng_state: np.ndarray) -> np.ndarray:
     return tricks
 
 
-def result_columns(setups: dict, tricks: np.ndarray, n_hands: int) -> dict[str, np.ndarray]:
+def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tuple(K)) -> dict[str, np.ndarray]:
     """Per-hand columns ``tricks_<c>``, ``made_<c>``, ``money_<c>``, ``points_<c>`` for every contract.
 
     ``tricks`` counts the declaring side (bidder plus partner); -1 marks a contract the hand cannot
@@ -101,7 +106,7 @@ def result_columns(setups: dict, tricks: np.ndarray, n_hands: int) -> dict[str, 
     side = tricks[rows, bidder] + np.where(paired, tricks[rows, np.maximum(partner, 0)], 0)
     money = score_rounds(setups["contract_of"], partner, tricks, ScoringMode.MONEY)[rows, bidder]
     columns = {}
-    for contract in K:
+    for contract in contracts:
         played = SHARED_PLAY.get(contract, contract)
         mask = setups["contract"] == played
         hand = setups["hand"][mask]
@@ -150,7 +155,8 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     deal_number = start + np.arange(count)
     dealer = deal_number % 4
     leader = (dealer + 1) % 4
-    setups = build_setups(deals, leader)
+    contracts = [K(c) for c in params["contracts"]]
+    setups = build_setups(deals, leader, contracts)
     tricks = play_setups(setups, params["policy"], state_from_seed(play_seed))
     hands = deals.reshape(-1)
     policy_trump = choose_trump_batch(hands)
@@ -172,6 +178,6 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     no_call[setups["hand"][rik]] = setups["called_card"][rik] < 0
     frame["rik_blind_call"] = blind
     frame["rik_no_call"] = no_call
-    for key, column in result_columns(setups, tricks, hands.size).items():
+    for key, column in result_columns(setups, tricks, hands.size, contracts).items():
         frame[key] = column
     return frame

@@ -34,6 +34,8 @@ def contract_rows(table: pd.DataFrame, contract: int) -> pd.DataFrame:
     ``policy_trumps`` the number in the suit the bidding policy would name.
     """
     name = CONTRACT_CLI_NAMES[contract]
+    if f"tricks_{name}" not in table.columns:
+        return pd.DataFrame(columns=["contract", "contract_id", "hcp", "hcp_bin", "made", "score_money"])
     if contract == Contract.RIK_BETER:
         trumps_column = "hearts"
     elif contract == Contract.TROELA:

@@ -25,7 +25,18 @@ def test_bids_writes_tables_charts_and_manifest(tmp_path):
                  "success_by_trumps_hcp.png", "misery_one_alone_by_low_cards.svg"):
         assert (out / name).is_file(), name
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["seed"] == 0 and manifest["params"] == {"policy": "heuristic", "dealing": "random"}
+    assert manifest["seed"] == 0
+    assert manifest["params"] == {"policy": "heuristic", "dealing": "random", "contracts": list(range(16))}
+
+
+def test_bids_on_chosen_contracts_only(tmp_path):
+    out = tmp_path / "some"
+    result = run_cli("rikken", "bids", "--deals", "40", "--workers", "1", "--contracts", "misery,11-alone",
+                     "--out", str(out), "--json")
+    assert result.returncode == 0, result.stderr
+    assert [row["contract"] for row in json.loads(result.stdout)["contracts"]] == ["misery", "11-alone"]
+    columns = pd.read_parquet(out / "hands.parquet").columns
+    assert "made_11-alone" in columns and "made_rik" not in columns
 
 
 def test_play_reports_contracts_and_seats(tmp_path):
@@ -42,6 +53,7 @@ def test_play_reports_contracts_and_seats(tmp_path):
     ["rikken", "bids", "--deals", "10", "--policy", "psychic"],
     ["rikken", "play", "--rounds", "10", "--dealing", "shuffled"],
     ["rikken", "bids"],
+    ["rikken", "bids", "--deals", "10", "--contracts", "rik,12-alone,grand-slam"],
 ])
 def test_bad_experiment_input_exits_2_with_one_line(args):
     result = run_cli(*args)

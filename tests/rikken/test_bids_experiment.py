@@ -15,7 +15,7 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.reports.rikken_summary import best_contracts, contract_rows, summarize_bids
 from analyzer.reports.stats import wilson_interval
 
-PARAMS = {"policy": "heuristic", "dealing": "random"}
+PARAMS = {"policy": "heuristic", "dealing": "random", "contracts": list(range(16))}
 
 
 @pytest.fixture(scope="module")
