@@ -4,7 +4,9 @@ A policy sees one int64 array ``st`` (layout below, filled and advanced by ``ker
 legal actions the kernel computed. It must only read what its seat may know:
 
 - its own hand, the cards played face up, the current trick, tricks taken, shown-out suits;
-- another seat's hand only through :func:`visible_hand` (exposed hands of open contracts after trick 1);
+- another seat's hand only through :func:`visible_hand` (exposed hands of open contracts after trick 1:
+  the declarer's in Open Misery / Open 1 Alone / Open 13 Alone, every hand in the "All" contracts,
+  where the defenders then play as one mind);
 - the partner seat only through :func:`friends_of`, which reveals it once the called card has shown
   (or at once in Troela and when the bidder plays alone); the holder of the called card knows he is
   the partner because he holds it.
