@@ -83,6 +83,16 @@ def test_all_defender_hands_the_lead_to_a_partner_who_can_force():
     assert decide(ending(deal, N, _declared(Contract.OPEN_MISERY, W), trick_no=1)) == parse_card("S9")
 
 
+def test_all_defender_without_a_forcing_lead_leads_where_fewest_cards_block():
+    # West holds C5 C6 H5; North's C2 and H2 are under them, but East must go over in both suits: with
+    # CA CK in clubs and H7 in hearts, and nobody has a forcing lead to be given the lead for. Hearts,
+    # with one blocking card against two, is where the blockers wear down soonest: North leads H2.
+    deal = "N:A.2..2 .7..AK ..432. .5..65"
+    assert decide(ending(deal, N, _declared(Contract.OPEN_MISERY_ALL, W), trick_no=1)) == parse_card("H2")
+    # In Open Misery North cannot see East's clubs and leads under West in the first suit, clubs.
+    assert decide(ending(deal, N, _declared(Contract.OPEN_MISERY, W), trick_no=1)) == parse_card("C2")
+
+
 def test_all_defender_leads_where_the_one_alone_declarer_is_void():
     # West (1 Alone All, no trick yet) holds SA H5 H9 and no club: a club lead cannot give him a trick.
     # In Open 1 Alone North does not know who holds the clubs and leads his lowest card (H2 before S2).

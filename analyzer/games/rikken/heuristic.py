@@ -513,6 +513,35 @@ def _transfer_lead(up, hands, seat, d, defenders):
 
 
 @njit(cache=True)
+def _probe_lead(up, hands, seat, d):
+    """Card under declarer ``d``'s lowest card of its suit, or -1, when no lead forces him yet.
+
+    Of the suits where ``seat`` can lead under his lowest card, the one where the other seats hold the
+    fewest cards that would have to go over it: each trick there wears those blockers down.
+    """
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        theirs = hands[d] & suit_mask(s)
+        under = up & suit_mask(s)
+        if theirs == 0 or under == 0:
+            continue
+        floor = low_bit(theirs)
+        under &= _below(floor)
+        if under == 0:
+            continue
+        blockers = 0
+        for f in range(4):
+            others = hands[f] & suit_mask(s)
+            if f != seat and f != d and others != 0 and low_bit(others) > floor:
+                blockers += pop(others)
+        if blockers < best_key:
+            best_key = blockers
+            best = high_bit(under)
+    return best
+
+
+@njit(cache=True)
 def _first_of(mask, seat):
     """First seat of ``mask`` clockwise after ``seat``, or -1."""
     for i in range(1, 4):
@@ -544,7 +573,8 @@ def _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, defenders)
     """Defence of a seat that sees all four ``hands`` (the "All" contracts after trick 1).
 
     Against declarers who fail by winning a trick (``force``): lead a suit in which the declarer must
-    go over every card the defenders play, else hand the lead to a defender who can; as followers,
+    go over every card the defenders play, else hand the lead to a defender who can, else lead under
+    him where the fewest defenders' cards block (:func:`_probe_lead`); as followers,
     play under the declarer's lowest card while he still has to play, and let the trick go to a
     defender who holds such a lead. Against 1 Alone declarers still without a trick (``stop``): lead
     where he is void or is beaten, and beat him as cheaply as possible. ``force``, ``stop``,
@@ -562,6 +592,9 @@ def _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, defenders)
                 d = (d + 1) & 3
             d = _first_of(force, seat)
             card = _transfer_lead(up, hands, seat, d, defenders)
+            if card >= 0:
+                return card
+            card = _probe_lead(up, hands, seat, d)
             if card >= 0:
                 return card
             return _lead_under(up, hands[d], 0)
