@@ -115,6 +115,12 @@ def test_open_13_alone_defender_keeps_the_guard_against_the_exposed_hand():
     # In (closed) 13 Alone East does not see the HA H3 and throws his lowest card, H2.
     st = ending(GUARD_DEAL, N, _declared(Contract.ALONE_13, N), plays="DA", trick_no=1, trump=SPADES)
     assert decide(st) == parse_card("H2")
+    # So does he in Open 13 Alone with the keep_guard parameter off.
+    params = H.default_params()
+    params[H.P_KEEP_GUARD] = 0
+    st = ending(GUARD_DEAL, N, _declared(Contract.OPEN_ALONE_13, N), plays="DA", trick_no=1, trump=SPADES)
+    up, fd = legal_actions(st, E)
+    assert choose_card_heuristic(st, E, up, fd, params) == parse_card("H2")
 
 
 def test_open_13_alone_second_hand_beats_the_bidder_at_once():
