@@ -93,14 +93,22 @@ def test_all_defender_without_a_forcing_lead_leads_where_fewest_cards_block():
     assert decide(ending(deal, N, _declared(Contract.OPEN_MISERY, W), trick_no=1)) == parse_card("C2")
 
 
-def test_all_defender_leads_where_the_one_alone_declarer_is_void():
-    # West (1 Alone All, no trick yet) holds SA H5 H9 and no club: a club lead cannot give him a trick.
-    # In Open 1 Alone North does not know who holds the clubs and leads his lowest card (H2 before S2).
+@pytest.mark.parametrize("contract", [Contract.OPEN_ONE_ALONE, Contract.OPEN_ONE_ALONE_ALL])
+def test_defender_leads_where_the_shown_one_alone_declarer_is_void(contract):
+    # West (no trick yet) holds SA H5 H9 and no club: a club lead cannot give him his trick.
     deal = "N:2.2..3 3.3..K 4.4..Q A.95.."
-    st = ending(deal, N, _declared(Contract.OPEN_ONE_ALONE_ALL, W), trick_no=1)
-    assert decide(st) == parse_card("C3")
-    st = ending(deal, N, _declared(Contract.OPEN_ONE_ALONE, W), trick_no=1)
-    assert decide(st) == parse_card("H2")
+    assert decide(ending(deal, N, _declared(contract, W), trick_no=1)) == parse_card("C3")
+    # Before trick 1 his hand is not shown: North leads his lowest card (H2 and S2 tie; hearts first).
+    assert decide(ending(deal, N, _declared(contract, W), trick_no=0)) == parse_card("H2")
+
+
+def test_all_defender_leads_where_a_partner_beats_the_one_alone_declarer():
+    # West (no trick yet) holds SQ HK C9 and North S2 H4 C3: no suit West is void in, no card over his.
+    # South's HA beats West's HK, so North leads the H4 and South wins the trick if West plays the HK.
+    deal = "N:2.4..3 3.3..4 .A.32. Q.K..9"
+    assert decide(ending(deal, N, _declared(Contract.OPEN_ONE_ALONE_ALL, W), trick_no=1)) == parse_card("H4")
+    # In Open 1 Alone North does not know where the HA is and leads his lowest card, S2.
+    assert decide(ending(deal, N, _declared(Contract.OPEN_ONE_ALONE, W), trick_no=1)) == parse_card("S2")
 
 
 # North leads DA in 13 Alone (spades trump); East has no diamond and no trump.

@@ -223,6 +223,10 @@ def choose_heuristic(st, seat, up, fd, params):
                     target = (seat + i) & 3
                     break
             return _lead_under(up, visible_hand(st, seat, target), st[VOIDS + target])
+        if n == 0 and stop != 0:
+            card = _lead_void(up, visible_hand(st, seat, _first_of(stop, seat)))
+            if card >= 0:
+                return card
         return _against_misery(up, out, n, led, win, wc, force, stop, to_play)
     friends = friends_of(st, seat)
     trump = st[TRUMP]
@@ -360,6 +364,18 @@ def _lead_under(up, shown, voids):
     if usable != 0:
         return _lowest_rank(usable)
     return _lowest_rank(up)
+
+
+@njit(cache=True)
+def _lead_void(up, shown):
+    """Lowest card of a suit the shown hand ``shown`` is void in (a trick he cannot win), or -1."""
+    if shown < 0:
+        return -1
+    for s in range(4):
+        mine = up & suit_mask(s)
+        if mine != 0 and (shown & suit_mask(s)) == 0:
+            return low_bit(mine)
+    return -1
 
 
 @njit(cache=True)
