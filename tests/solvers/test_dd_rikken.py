@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from analyzer.games.rikken import rules
-from analyzer.solvers.dd.rikken import declarer_count, play_setups_dd
+from analyzer.solvers.dd.rikken import FAILED_MISERY, FAILED_ONE_ALONE, declarer_count, play_setups_dd
 
 from .reference_minimax import Rules, can_force, max_tricks
 
@@ -17,20 +17,15 @@ def _ending(seed, size=4):
     return hands, masks, int(rng.integers(4)), int(rng.integers(4))
 
 
-def _fewest(rules_, hands, leader, size):
-    """Fewest tricks the team can hold itself to, straight from the reference."""
-    return next(k for k in range(size + 1) if can_force(rules_, hands, leader, -99, k))
-
-
 @pytest.mark.parametrize("seed", range(10))
-def test_misery_and_one_alone_counts(seed):
+def test_misery_and_one_alone_outcomes(seed):
     hands, masks, leader, declarer = _ending(seed)
     ref = Rules(4, [declarer])
-    fewest = _fewest(ref, hands, leader, 4)
-    assert declarer_count(masks, leader, 4, 1 << declarer, rules.Kind.MISERY) == fewest
-    exact_one = can_force(ref, hands, leader, 1, 1)
-    expected = 1 if exact_one else (0 if fewest <= 1 else fewest)
-    assert declarer_count(masks, leader, 4, 1 << declarer, rules.Kind.ONE) == expected
+    # Misery: can the lone declarer hold himself to no trick; 1 Alone: to exactly one.
+    misery = 0 if can_force(ref, hands, leader, -99, 0) else FAILED_MISERY
+    one = 1 if can_force(ref, hands, leader, 1, 1) else FAILED_ONE_ALONE
+    assert declarer_count(masks, leader, 4, 1 << declarer, rules.Kind.MISERY) == misery
+    assert declarer_count(masks, leader, 4, 1 << declarer, rules.Kind.ONE) == one
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -53,5 +48,6 @@ def test_play_setups_credit_the_side_count():
     tricks = play_setups_dd(setups)
     pair = Rules(2, [declarer, partner])
     assert tricks[0, declarer] + tricks[0, partner] == max_tricks(pair, hands, leader)
-    assert tricks[1, declarer] == _fewest(Rules(4, [declarer]), hands, leader, 4)
+    made = can_force(Rules(4, [declarer]), hands, leader, -99, 0)
+    assert tricks[1, declarer] == (0 if made else FAILED_MISERY)
     assert (tricks.sum(axis=1) == 4).all()

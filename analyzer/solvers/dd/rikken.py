@@ -2,18 +2,21 @@
 
 A setup row is one declared contract on one deal, in the arrays the Rikken experiments build
 (``analyzer.experiments.rikken_bids.build_setups``): ``hands``, ``leader``, ``contract_of``,
-``partner``, ``trump``, ``called_card``, ``blind``.  Under perfect play by both sides the
-declaring side's trick count is:
-- trick contracts: the most tricks the side can guarantee (it maximises);
-- Misery: the fewest tricks the lone declarer can hold himself to (he minimises);
-- 1 Alone: 1 when exactly one trick can be forced, else the count the defence can push him to
-  (0, or the fewest he can hold himself to when that is above 1).
+``partner``, ``trump``, ``called_card``, ``blind``.  Under perfect play by both sides:
+- trick contracts: the declaring side's count is the most tricks it can guarantee;
+- Misery and 1 Alone: only made or failed is settled (these contracts score no undertricks, and
+  refining a lost Misery's count costs far more search): the count is the target (0 / 1) when
+  the declarer can force it, else ``FAILED_MISERY`` (1) / ``FAILED_ONE_ALONE`` (2), markers that
+  fail the contract, not trick counts.
 """
 
 import numpy as np
 
 from analyzer.games.rikken import rules
 from analyzer.solvers.dd.api import solve
+
+FAILED_MISERY = 1
+FAILED_ONE_ALONE = 2
 
 
 def declarer_count(hands, leader: int, trump: int, team: int, kind: int, called_card: int = -1,
@@ -34,14 +37,9 @@ def declarer_count(hands, leader: int, trump: int, team: int, kind: int, called_
     kw = {"called_card": called_card, "blind_call": blind}
     if kind == rules.Kind.TRICKS:
         return solve(hands, trump, leader, team, **kw)
-    fewest = 0
-    while not solve(hands, trump, leader, team, goal="le", k=fewest, **kw):
-        fewest += 1
     if kind == rules.Kind.MISERY:
-        return fewest
-    if fewest <= 1 and solve(hands, trump, leader, team, goal="eq", k=1, **kw):
-        return 1
-    return 0 if fewest <= 1 else fewest
+        return 0 if solve(hands, trump, leader, team, goal="le", k=0, **kw) else FAILED_MISERY
+    return 1 if solve(hands, trump, leader, team, goal="eq", k=1, **kw) else FAILED_ONE_ALONE
 
 
 def play_setups_dd(setups: dict) -> np.ndarray:
