@@ -5,7 +5,10 @@ answer (a) "how many tricks for the side on lead" and (b) "does the side on lead
 the true count for half the deals (answer yes) and one more for the other half (answer no).
 Prints mean and median CPU milliseconds per solve and the our/DDS ratio for each question.
 
-Usage: python scripts/bench_dd.py [--deals 100] [--seed 1]
+With ``--bids N`` it also times the double-dummy outcomes of every contract setup the Rikken
+bids experiment builds for N deals (``play_setups_dd``, the work behind ``rikken bids --policy dd``).
+
+Usage: python scripts/bench_dd.py [--deals 100] [--seed 1] [--bids 0]
 """
 
 import argparse
@@ -35,6 +38,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bids", type=int, default=0, help="also time DD outcomes of the bids setups of N deals")
     args = parser.parse_args()
 
     from endplay.dds import solve_board
@@ -99,6 +103,34 @@ def main() -> None:
         om, dm = 1000 * statistics.mean(ours_t), 1000 * statistics.mean(dds_t)
         omed, dmed = 1000 * statistics.median(ours_t), 1000 * statistics.median(dds_t)
         print(f"{name:10} {om:10.2f} {dm:10.2f} {om / dm:7.2f} {omed:10.2f} {dmed:10.2f} {omed / dmed:7.2f}")
+
+
+    if args.bids:
+        _bench_bids(args.bids, args.seed)
+
+
+def _bench_bids(n_deals: int, seed: int) -> None:
+    """CPU time of the DD outcomes of every setup the bids experiment plays on ``n_deals`` deals."""
+    from analyzer.experiments.rikken_bids import build_setups
+    from analyzer.solvers.dd.rikken import play_setups_dd
+
+    rng = np.random.default_rng(seed + 1)
+    deals = np.zeros((n_deals, 4), dtype=np.int64)
+    for i in range(n_deals):
+        cards = rng.permutation(52)
+        for seat in range(4):
+            for card in cards[13 * seat:13 * seat + 13]:
+                deals[i, seat] |= np.int64(1) << int(card)
+    setups = build_setups(deals, np.zeros(n_deals, dtype=np.int64))
+    per_deal = []
+    for i in range(n_deals):
+        rows = np.flatnonzero(setups["hand"] // 4 == i)
+        start = time.process_time()
+        play_setups_dd({key: value[rows] for key, value in setups.items()})
+        per_deal.append(time.process_time() - start)
+    print(f"bids --policy dd work: {n_deals} deals, {setups['hand'].size} contract setups, "
+          f"mean {statistics.mean(per_deal):.2f} s, median {statistics.median(per_deal):.2f} s, "
+          f"max {max(per_deal):.2f} s CPU per deal (one core)")
 
 
 if __name__ == "__main__":

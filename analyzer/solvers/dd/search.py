@@ -2,9 +2,13 @@
 
 The search answers one yes/no question: can the team force its final trick count into the window
 ``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
-(window already decided, quick tricks) and a transposition table keyed by who holds each card
-*by its rank among the cards still out*, so positions that differ only in already played cards
-share one entry.  Entries store bounds on the team's future tricks for the scalar games
+(window already decided, quick tricks, sure top trumps, the last trick scored directly) and a
+transposition table.  Table entries follow partition search: a node's answer comes back with the
+cards whose ranks decided it (winners by rank, counted quick tricks, the called card), and the
+entry fixes only the owners of the cards still out at or above the lowest of those per suit,
+compared by rank among the cards still out; every hand's suit lengths and the leader pick the
+bucket.  So one entry answers for every position that differs only in small cards or in cards
+already played.  Entries store bounds on the team's future tricks for the scalar games
 (``MODE_MAX``: team maximises, ``MODE_MIN``: team minimises) and a win/loss bit for windows with
 two finite ends (``MODE_EXACT``), keyed with the count still needed.
 

@@ -6,7 +6,6 @@ freezes module-level arrays as constants, which is what we want for fixed lookup
 
 import numpy as np
 
-N_SEATS = 4
 NO_TRUMP = 4
 SUIT_BITS = 0x1FFF
 
