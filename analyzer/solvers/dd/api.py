@@ -152,7 +152,7 @@ def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1,
     ctx = _k.new_ctx(int(trump), int(team), _GOAL_MODE[goal], int(called_card), bidder, tt_keys.shape[0] - 1)
     ctx[_k.C_GEN] = _next_generation()
     if goal == "max":
-        guess = _k.future_tricks(masks) // 2
+        guess = _k.guess_tricks(masks, int(team))
         return int(_k.solve_max(masks, arr, trick_leader, pos, bool(trick_blind), guess, ctx, tt_keys, tt_bounds, moves, scores, out))
     lo, hi = _window(goal, k)
     return bool(_k.solve_window(masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, False, ctx, tt_keys, tt_bounds, moves, scores, out))
@@ -192,7 +192,7 @@ def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_car
     mover = int(leader)
     on_team = bool(int(team) >> mover & 1)
     if goal == "max":
-        value = _k.solve_max(masks, arr, trick_leader, pos, bool(trick_blind), _k.future_tricks(masks) // 2, ctx, tt_keys, tt_bounds, moves, scores, out)
+        value = _k.solve_max(masks, arr, trick_leader, pos, bool(trick_blind), _k.guess_tricks(masks, int(team)), ctx, tt_keys, tt_bounds, moves, scores, out)
         # The team's best moves keep >= value; the others' best moves keep the team below value + 1.
         lo = value if on_team else value + 1
         hi = UNBOUNDED
@@ -234,7 +234,7 @@ def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bi
         ctx = _k.new_ctx(trump, team, mode, called, bidders[i], tt_keys.shape[0] - 1)
         ctx[_k.C_GEN] = first_gen + i
         if want_max:
-            results[i] = _k.solve_max(hands, trick, leader, 0, False, _k.future_tricks(hands) // 2, ctx, tt_keys, tt_bounds, moves, scores, out)
+            results[i] = _k.solve_max(hands, trick, leader, 0, False, _k.guess_tricks(hands, team), ctx, tt_keys, tt_bounds, moves, scores, out)
         else:
             results[i] = 1 if _k.solve_window(hands, trick, leader, 0, False, lo, hi, False, ctx, tt_keys, tt_bounds, moves, scores, out) else 0
 

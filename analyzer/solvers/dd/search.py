@@ -315,27 +315,48 @@ def _quick_tricks(hands, leader, ctx):
 
 
 @njit(cache=True)
-def _top_trumps(hands, trump):
-    """Trumps that must each win a trick: those of the top trump's holder above everyone else's trumps.
+def _sure_trumps(hands, trump, team):
+    """Tricks each side's trumps must win whatever anyone plays, and the trumps that make it so.
 
-    Returns (holder or -1, how many, the cards that make it so: those trumps and the best other trump).
+    Take a seat's top ``i`` trumps and the ``h`` trumps of other seats above the lowest of them:
+    each of those ``i`` cards is played some time and wins unless a higher trump falls on the same
+    trick, and each higher trump can beat only one of them, so the seat wins at least ``i - h``
+    tricks.  Two seats of a side may win in the same trick, so a side counts its best seat only.
+
+    Returns (team's sure tricks, others' sure tricks, relevant trumps).
     """
-    present = (hands[0] | hands[1] | hands[2] | hands[3]) >> (13 * trump) & SUIT_BITS
-    if present == 0:
-        return -1, 0, np.int64(0)
-    top = HIGHEST[present]
-    owner = 0
+    present = ((hands[0] | hands[1] | hands[2] | hands[3]) >> (13 * trump)) & SUIT_BITS
+    best_team = 0
+    best_other = 0
+    lowest = 13
     for seat in range(4):
-        if (hands[seat] >> (13 * trump + top)) & 1:
-            owner = seat
-    mine = (hands[owner] >> (13 * trump)) & SUIT_BITS
-    others = present & ~mine
-    if others:
-        best_other = HIGHEST[others]
-        sure = mine >> (best_other + 1)
-        used = (np.int64(sure) << (best_other + 1) | (1 << best_other)) << (13 * trump)
-        return owner, COUNT[sure], np.int64(used)
-    return owner, COUNT[mine], np.int64(mine) << (13 * trump)
+        mine = (hands[seat] >> (13 * trump)) & SUIT_BITS
+        count = 0
+        higher = 0
+        best = 0
+        best_rank = 13
+        out = present
+        while out:
+            rank = HIGHEST[out]
+            out ^= 1 << rank
+            if (mine >> rank) & 1:
+                count += 1
+                if count - higher > best:
+                    best = count - higher
+                    best_rank = rank
+            else:
+                higher += 1
+        if (team >> seat) & 1:
+            if best > best_team:
+                best_team = best
+        elif best > best_other:
+            best_other = best
+        if best > 0 and best_rank < lowest:
+            lowest = best_rank
+    relevant = np.int64(0)
+    if lowest < 13:
+        relevant = np.int64(present >> lowest << lowest) << (13 * trump)
+    return best_team, best_other, relevant
 
 
 @njit(cache=True)
@@ -645,6 +666,15 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
             if rank_card >= 0:
                 relevant |= np.int64(1) << rank_card
             return _answer(lo <= final <= hi, relevant)
+        if trump != NO_TRUMP:
+            # Whatever anyone plays, the team ends with a count in [least, most].
+            ours, theirs, used = _sure_trumps(hands, trump, team)
+            least = won + ours
+            most = won + left - theirs
+            if lo <= least and most <= hi:
+                return _answer(True, used | called_rel)
+            if most < lo or least > hi:
+                return _answer(False, used | called_rel)
         if ctx[C_MODE] == MODE_MAX:
             quick, used = _quick_tricks(hands, seat, ctx)
             if (team >> seat) & 1:
@@ -652,14 +682,6 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
                     return _answer(True, used | called_rel)
             elif won + left - quick < lo:
                 return _answer(False, used | called_rel)
-            if trump != NO_TRUMP:
-                owner, sure, used = _top_trumps(hands, trump)
-                if owner >= 0:
-                    if (team >> owner) & 1:
-                        if won + sure >= lo:
-                            return _answer(True, used | called_rel)
-                    elif won + left - sure < lo:
-                        return _answer(False, used | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, ctx), ctx)
         word0, word1, sizes = _position(hands, present)
         verdict, tops, hint_code = _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds)
@@ -757,6 +779,25 @@ def future_tricks(hands):
     for seat in range(4):
         best = max(best, popcount(hands[seat]))
     return best
+
+
+@njit(cache=True)
+def guess_tricks(hands, team):
+    """First probe of the trick-count search: the team's share of high-card points (A 4 K 3 Q 2 J 1)
+    among the cards still out, times the tricks left.  Only the search's speed depends on it."""
+    total = 0
+    mine = 0
+    for seat in range(4):
+        points = 0
+        for suit in range(4):
+            held = (hands[seat] >> (13 * suit)) & SUIT_BITS
+            points += 4 * ((held >> 12) & 1) + 3 * ((held >> 11) & 1) + 2 * ((held >> 10) & 1) + ((held >> 9) & 1)
+        total += points
+        if (team >> seat) & 1:
+            mine += points
+    if total == 0:
+        return future_tricks(hands) // 2
+    return (future_tricks(hands) * mine + total // 2) // total
 
 
 @njit(cache=True)
