@@ -14,8 +14,17 @@ from rich.table import Table
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.pbn import format_deal
 from analyzer.cli.deal_constraints import build_constraints
+from analyzer.cli.options import (
+    ChunkSize,
+    JsonOut,
+    OutDir,
+    Scheduler,
+    Seed,
+    Workers,
+    out_dir_or_default,
+)
 from analyzer.cli.rikken_solve import solve_command
-from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, out_dir_or_default
+from analyzer.errors import InputError
 from analyzer.experiments.rikken_bids import bids_chunk
 from analyzer.experiments.rikken_rounds import play_chunk
 from analyzer.experiments.runner import run_chunks
@@ -28,10 +37,11 @@ app.command("solve")(solve_command)
 
 
 class Policy(str, Enum):
-    """Card-play policies available to Rikken experiments."""
+    """Card-play policies of Rikken experiments; ``dd`` is perfect play by both sides (double dummy)."""
 
     heuristic = "heuristic"
     random = "random"
+    dd = "dd"
 
 
 class Dealing(str, Enum):
@@ -41,7 +51,16 @@ class Dealing(str, Enum):
     packets = "packets"
 
 
-PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of all four seats.")]
+class PlayPolicy(str, Enum):
+    """Card-play policies that play full rounds card by card."""
+
+    heuristic = "heuristic"
+    random = "random"
+
+
+PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of all four seats; dd = perfect "
+                                                                 "play by both sides (slow: minutes per deal).")]
+PlayPolicyOption = Annotated[PlayPolicy, typer.Option("--policy", help="Card-play policy of all four seats.")]
 DealingOption = Annotated[Dealing, typer.Option("--dealing", help="Dealing model.")]
 
 
@@ -93,6 +112,8 @@ def bids(
 ) -> None:
     """Every contract every hand could declare, played out: success rates, scores, charts."""
     chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
+    if policy == Policy.dd and dealing == Dealing.packets:
+        raise InputError("--dealing packets gathers the cards of played tricks: use --policy heuristic or random")
     params = {"policy": policy.value, "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen})}
     store = _start_run("rikken-bids", out, params, seed, chunk_size)
     started = time.time()
@@ -127,7 +148,7 @@ def bids(
 def play(
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Number of full rounds.")],
     workers: Workers,
-    policy: PolicyOption = Policy.heuristic,
+    policy: PlayPolicyOption = PlayPolicy.heuristic,
     dealing: DealingOption = Dealing.random,
     seed: Seed = 0,
     scheduler: Scheduler = None,

@@ -13,6 +13,7 @@ import pandas as pd
 from analyzer.cards.dealing import ACE_MASK, deal_random
 from analyzer.cards.masks import popcounts
 from analyzer.cards.rng import state_from_seed
+from analyzer.experiments.rikken_rounds import packet_deals
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_batch
 from analyzer.games.rikken.calling import choose_call_batch
@@ -22,8 +23,8 @@ from analyzer.games.rikken.kernels import POLICY_IDS, playout_batch
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.games.rikken.rules import ScoringMode
 from analyzer.games.rikken.scoring import score_rounds
-from analyzer.experiments.rikken_rounds import packet_deals
 from analyzer.reports.rikken_summary import NOT_PLAYABLE
+from analyzer.solvers.dd.rikken import play_setups_dd
 
 # Contracts played out once per hand; each other contract copies the play of its representative.
 SHARED_PLAY = {K.ALONE_9: K.ALONE_8, K.ALONE_10: K.ALONE_8, K.ALONE_11: K.ALONE_8, K.ALONE_12: K.ALONE_8,
@@ -157,7 +158,10 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     leader = (dealer + 1) % 4
     contracts = [K(c) for c in params["contracts"]]
     setups = build_setups(deals, leader, contracts)
-    tricks = play_setups(setups, params["policy"], state_from_seed(play_seed))
+    if params["policy"] == "dd":
+        tricks = play_setups_dd(setups)
+    else:
+        tricks = play_setups(setups, params["policy"], state_from_seed(play_seed))
     hands = deals.reshape(-1)
     policy_trump = choose_trump_batch(hands)
     frame = hand_feature_frame(hands, policy_trump)

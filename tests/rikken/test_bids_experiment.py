@@ -146,3 +146,18 @@ def test_packet_chain_deals_the_previous_rounds_tricks():
             deal_packets_kernel(pack, cut, first_seat, out)
             matches.append((out == deals[i + 1]).all())
         assert any(matches)
+
+
+def test_double_dummy_outcomes_fill_the_same_columns():
+    from analyzer.experiments.rikken_bids import result_columns
+    from analyzer.solvers.dd.rikken import play_setups_dd
+
+    # Each seat holds one whole suit, so whoever declares alone with his suit as trumps ruffs the
+    # opening lead (or leads trumps) and takes all 13 tricks under perfect play.
+    deals = np.array([[(1 << 13) - 1 << 13 * suit for suit in (3, 2, 1, 0)]], dtype=np.int64)
+    contracts = [K.ALONE_8, K.ALONE_13]
+    setups = build_setups(deals, np.array([1], dtype=np.int64), contracts)
+    columns = result_columns(setups, play_setups_dd(setups), 4, contracts)
+    assert (columns["tricks_8-alone"] == 13).all()
+    assert columns["made_13-alone"].all()
+    assert (columns["money_13-alone"] == 3 * 15).all()
