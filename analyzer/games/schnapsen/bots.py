@@ -9,6 +9,7 @@ from dataclasses import astuple, dataclass
 import numpy as np
 from numba import njit
 
+from analyzer.cards.masks import popcount
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.kernels import legal_actions
 
@@ -51,15 +52,6 @@ class HeuristicParams:
     def to_array(self) -> np.ndarray:
         """Return the parameters as the float64 array the kernels take."""
         return np.array(astuple(self), dtype=np.float64)
-
-
-@njit(cache=True)
-def _count(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
 
 
 @njit(cache=True)
@@ -142,8 +134,8 @@ def heuristic_action(s, params, buf):
         if can_exchange:
             return R.EXCHANGE
         if can_close:
-            high = _count(trumps & ((np.int64(1) << (trump * 5 + 3)) | (np.int64(1) << (trump * 5 + 4))))
-            if (s[R.POINTS0 + p] >= params[_CLOSE_POINTS] and _count(trumps) >= params[_CLOSE_TRUMPS]
+            high = popcount(trumps & ((np.int64(1) << (trump * 5 + 3)) | (np.int64(1) << (trump * 5 + 4))))
+            if (s[R.POINTS0 + p] >= params[_CLOSE_POINTS] and popcount(trumps) >= params[_CLOSE_TRUMPS]
                     and high >= params[_CLOSE_HIGH_TRUMPS]):
                 return R.CLOSE
         if best_marriage >= 0:

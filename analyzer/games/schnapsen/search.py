@@ -14,6 +14,7 @@ tests is this module's independent oracle.
 import numpy as np
 from numba import njit
 
+from analyzer.cards.masks import popcount
 from analyzer.cards.rng import bounded
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.kernels import apply_action, legal_actions
@@ -298,15 +299,6 @@ def perfect_action(s, stack, moves, tt, gen, acts, vals):
 
 
 @njit(cache=True)
-def _popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def hidden_pool(s, player):
     """Mask of the cards ``player`` cannot place: the opponent's unshown cards and the face-down stock."""
     opp = 1 - player
@@ -338,7 +330,7 @@ def sample_world(s, player, rng, pool, world):
         pool[i] = pool[j]
         pool[j] = t
     known = s[R.SHOWN0 + opp] & s[R.HAND0 + opp]
-    n_opp = _popcount(s[R.HAND0 + opp]) - _popcount(known)
+    n_opp = popcount(s[R.HAND0 + opp]) - popcount(known)
     # cards the opponent showed he lacks can only be in the stock: deal him the others first
     banned = s[R.NOT_HELD0 + opp]
     j = 0
