@@ -1,35 +1,52 @@
 """Bit-mask helpers: a set of cards is an int64 with bit ``card`` set."""
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from analyzer.errors import InputError
 
 
-@njit(cache=True)
+# Bit counts as single LLVM instructions (popcnt / tzcnt / lzcnt): kernels call them several
+# times per card, where portable loops cost a few times more.
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, inline="always")
 def popcount(x):
-    """Number of set bits of a non-negative int64 (SWAR count, branch-free)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
+    """Number of set bits of an int64 (LLVM ``ctpop``)."""
+    return _ctpop(x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_bit_index(x):
-    """Index of the lowest set bit of ``x`` (> 0)."""
-    return popcount((x & -x) - 1)
+    """Index of the lowest set bit of an int64 > 0 (LLVM ``cttz``)."""
+    return _cttz(x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def highest_bit_index(x):
-    """Index of the highest set bit of ``x`` (> 0)."""
-    index = 0
-    for shift in (32, 16, 8, 4, 2, 1):
-        if x >> shift:
-            x >>= shift
-            index += shift
-    return index
+    """Index of the highest set bit of an int64 > 0 (LLVM ``ctlz``)."""
+    return 63 - _ctlz(x)
 
 
 def mask_of(cards) -> int:

@@ -6,45 +6,16 @@ trump else highest of the led suit wins", so benchmarks use it as the machine's 
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+# The play kernels use the bit intrinsics of analyzer.cards.masks under these short names.
+from analyzer.cards.masks import highest_bit_index as high_bit  # noqa: F401
+from analyzer.cards.masks import lowest_bit_index as low_bit
+from analyzer.cards.masks import popcount as pop
 from analyzer.cards.rng import bounded
 
 NO_TRUMP = 4
 _SUIT_BITS = np.int64(0x1FFF)
-
-
-# Bit counts as single LLVM instructions (popcnt / tzcnt / lzcnt): the play-out kernels call them
-# several times per card, where the portable versions in ``analyzer.cards.masks`` cost a few times more.
-@intrinsic
-def pop(typingctx, x):
-    """Number of set bits of an int64 (LLVM ``ctpop``)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def low_bit(typingctx, x):
-    """Index of the lowest set bit of an int64 > 0 (LLVM ``cttz``)."""
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def _leading_zeros(typingctx, x):
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-    return types.int64(types.int64), codegen
-
-
-@njit(cache=True, inline="always")
-def high_bit(x):
-    """Index of the highest set bit of an int64 > 0 (LLVM ``ctlz``)."""
-    return 63 - _leading_zeros(x)
 
 
 @njit(cache=True, inline="always")
