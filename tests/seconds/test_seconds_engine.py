@@ -65,13 +65,14 @@ def test_engine_contract(n, trump):
 def test_random_and_heuristic_kernels_match_reference_card_for_card(n, trump, minimum):
     rules = SecondsRules(n_players=n, trump=trump, minimum=minimum)
     params = params_array()
-    deals = deal_random(6, 7 * n, n, rules.deck)
-    leaders = np.arange(6) % n
+    n_deals = 40
+    deals = deal_random(n_deals, 7 * n, n, rules.deck)
+    leaders = np.arange(n_deals) % n
     policies = [POLICY_HEURISTIC if p % 2 == 0 else POLICY_RANDOM for p in range(n)]
     out = simulate_deals(deals, leaders, policies, rules, seed=11, params=params)
     rng = state_from_seed(11)
     choose = reference_chooser(policies, rules.minimum_id, params)
-    for d in range(6):
+    for d in range(n_deals):
         state = reference.play_deal(deals[d].tolist(), int(leaders[d]), rules.trump_id, choose, rng)
         assert state.history == out["history"][d].tolist()
         assert state.scores(rules.minimum_id) == out["scores"][d].tolist()

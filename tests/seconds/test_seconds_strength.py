@@ -12,21 +12,27 @@ from analyzer.reports.stats import paired_difference
 pytestmark = pytest.mark.slow
 
 
-def seat_swap_difference(n_deals, strong, weak, params=None, seed=0):
-    """Mean deal score of ``strong`` minus ``weak``, each deal played twice with the seats swapped."""
-    rules = SecondsRules(n_players=4)
-    deals = deal_random(n_deals, seed, 4, rules.deck)
-    leaders = np.arange(n_deals) % 4
-    first = simulate_deals(deals, leaders, [strong, weak] * 2, rules, seed + 1, params)["scores"]
-    second = simulate_deals(deals, leaders, [weak, strong] * 2, rules, seed + 1, params)["scores"]
-    strong_scores = (first[:, 0] + first[:, 2] + second[:, 1] + second[:, 3]) / 2
-    weak_scores = (first[:, 1] + first[:, 3] + second[:, 0] + second[:, 2]) / 2
+def seat_swap_difference(n_deals, strong, weak, params=None, seed=0, n_players=4):
+    """Mean deal score per seat of ``strong`` minus ``weak`` (alternating seats), each deal played twice with
+    the seats swapped."""
+    rules = SecondsRules(n_players=n_players)
+    deals = deal_random(n_deals, seed, n_players, rules.deck)
+    leaders = np.arange(n_deals) % n_players
+    even = np.arange(n_players) % 2 == 0
+    first = simulate_deals(deals, leaders, np.where(even, strong, weak), rules, seed + 1, params)["scores"]
+    second = simulate_deals(deals, leaders, np.where(even, weak, strong), rules, seed + 1, params)["scores"]
+    strong_scores = (first[:, even].mean(axis=1) + second[:, ~even].mean(axis=1)) / 2
+    weak_scores = (first[:, ~even].mean(axis=1) + second[:, even].mean(axis=1)) / 2
     return paired_difference(strong_scores, weak_scores)
 
 
-def test_heuristic_beats_random():
-    mean, low, _ = seat_swap_difference(20_000, POLICY_HEURISTIC, POLICY_RANDOM)
-    assert low > 0, mean
+@pytest.mark.parametrize(("n_players", "margin"), [(3, 6.0), (4, 4.0), (6, 1.0)])
+def test_heuristic_beats_random(n_players, margin):
+    # Measured on these deals: +8.1, +5.6 and +1.8 points per deal (3, 4, 6 players); the margins leave
+    # room for retuning but catch a heuristic that has lost its edge.
+    mean, low, _ = seat_swap_difference(20_000, POLICY_HEURISTIC, POLICY_RANDOM, params_array(n_players),
+                                        n_players=n_players)
+    assert low > margin, mean
 
 
 def test_sampling_beats_heuristic():

@@ -3,7 +3,7 @@
 All tunable numbers live in ``DEFAULT_PARAMS`` and reach the kernels as one float64 array.
 
 heuristic
-    Scores each legal card by how the points of the trick would change the player's *suit potential*,
+    Scores candidate cards by how the points of the trick would change the player's *suit potential*,
     a one-deal look at "be second in each suit":
 
     * the score the suit would give if the deal ended now (second-highest distinct total scores it,
@@ -21,6 +21,14 @@ heuristic
     controls. ``rank_weight`` per rank (2 = 0 .. A = 12) favours getting rid of high cards: they are
     the cards that would otherwise win unwanted tricks later, low cards keep the choice open. Exact ties
     go to the lowest card id.
+
+    Candidates are classes, not every card: the legal cards of a suit split into those that lose the
+    trick, those that win it so far but an unseen card of the suit is higher, and those nothing unseen
+    beats (``outcome_classes``). Within a class the value differs only through rank and card points, so
+    only its lowest and highest card are scored; scoring just the highest lost 0.4 points per deal.
+    Against scoring every legal card, on the same 20,000 deals with seats swapped:
+    -0.03 (95% interval -0.08 .. +0.02) points per deal with 4 players, +0.06 (-0.06 .. +0.19) with 3 and
+    -0.02 (-0.05 .. +0.02) with 6, i.e. no measurable loss.
 
     Defaults come from a sweep against random play (4 players, 20,000 deals per setting, same deals):
     shedding high cards (``rank_weight`` 1 instead of a tie-breaking 0.01) is worth about +4 points per
@@ -46,7 +54,6 @@ from analyzer.games.seconds.kernels import (
     M_LED,
     M_POS,
     apply_card,
-    beats,
     copy_state,
     legal_mask,
     load_scalars,
@@ -60,7 +67,7 @@ from analyzer.games.seconds.kernels import (
     unmanaged,
 )
 from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS
-from analyzer.games.trick import low_bit, pop
+from analyzer.games.trick import high_bit, low_bit, pop
 
 POLICY_NAMES = ("random", "heuristic", "sampling")
 POLICY_RANDOM = 0
@@ -174,28 +181,24 @@ def _push(top, second, v):
 
 
 @njit(cache=True, inline="always")
-def others_top(taken, suit, me):
-    """My total in ``suit`` and the top two distinct totals of the others (O1 > O2; -1 for none)."""
-    o1 = o2 = np.int64(-1)
-    for p in range(taken.shape[0]):
-        # -1 leaves the pair as it is: skips my own total without a branch.
-        o1, o2 = _push(o1, o2, taken[p, suit] if p != me else np.int64(-1))
-    return taken[me, suit], o1, o2
+def standings(taken, suit, me, other):
+    """One pass over the table for ``suit``: my total, the top two distinct totals of the seats but ``me``
+    and ``other`` (Q1 > Q2; -1 for none) and ``other``'s total W (-1 when ``other`` is -1, no winner yet).
 
-
-@njit(cache=True, inline="always")
-def rest_top(taken, suit, me, other):
-    """The top two distinct totals in ``suit`` of the seats but ``me`` and ``other`` (Q1 > Q2; -1 for
-    none) and ``other``'s total (W)."""
+    The others' top two (with W) are ``_push(Q1, Q2, W)``, so one pass serves both "I take" and "the
+    winner takes".
+    """
     q1 = q2 = np.int64(-1)
     for p in range(taken.shape[0]):
+        # -1 leaves the pair as it is: skips the two seats without a branch.
         q1, q2 = _push(q1, q2, taken[p, suit] if p != me and p != other else np.int64(-1))
-    return q1, q2, taken[other, suit]
+    w = taken[max(other, 0), suit] if other >= 0 else np.int64(-1)
+    return taken[me, suit], q1, q2, w
 
 
 @njit(cache=True, inline="always")
 def potential_if_i_take(mine, o1, o2, points, minimum, top_penalty, below_weight):
-    """``potential`` of a suit (totals from ``others_top``) once I take ``points`` more (0: as it stands)."""
+    """``potential`` of a suit (others' top two distinct totals O1 > O2) once I take ``points`` more."""
     mine += points
     if mine > o1:
         second = o1
@@ -208,8 +211,7 @@ def potential_if_i_take(mine, o1, o2, points, minimum, top_penalty, below_weight
 
 @njit(cache=True, inline="always")
 def potential_if_other_takes(mine, q1, q2, w, points, minimum, top_penalty, below_weight):
-    """``potential`` of a suit (totals from ``others_top`` and ``rest_top``) once the current winner
-    ``other`` takes ``points`` more."""
+    """``potential`` of a suit (totals from ``standings``) once the current winner takes ``points`` more."""
     w += points
     top, second = _push(q1, q2, w)
     top, second = _push(top, second, mine)
@@ -217,116 +219,124 @@ def potential_if_other_takes(mine, q1, q2, w, points, minimum, top_penalty, belo
 
 
 @njit(cache=True, inline="always")
+def extremes(mask):
+    """The lowest and the highest bit of ``mask`` (one bit when it holds one; 0 when empty)."""
+    return (mask & -mask) | (np.int64(1) << high_bit(mask)) if mask != 0 else mask
+
+
+@njit(cache=True, inline="always")
+def outcome_classes(suit, legal, unseen, last, scalars, variant):
+    """Split the legal cards of ``suit`` by what they do to the trick, as rank masks (bit ``r``: rank ``r``).
+
+    Returns ``(losing, unsure, sure, new_trump)``: the cards that cannot take the lead of the trick; those
+    that take it but an unseen card of the suit is higher; those that take it and nothing unseen can beat
+    (above every unseen card of the suit, or played ``last``); and the trump in force once a card of
+    ``suit`` is played.
+    """
+    _, pos, led, best, _, trump, broken, _, trick_no, _, _ = scalars
+    rest = (legal >> (13 * suit)) & 0x1FFF
+    new_trump = trump_after(suit, led, trump, broken, trick_no, variant)
+    # Ranks from ``win_rank`` up take the lead; a card that makes trump is the only trump in its trick.
+    if pos == 0 or new_trump != trump:
+        win_rank = 0
+    elif suit == best // 13:
+        win_rank = best - 13 * suit + 1
+    elif suit == trump:
+        win_rank = 0
+    else:
+        win_rank = 13
+    winning = rest >> win_rank << win_rank
+    suit_unseen = (unseen >> (13 * suit)) & 0x1FFF
+    above = high_bit(suit_unseen) + 1 if suit_unseen != 0 and not last else 0
+    sure = winning >> above << above
+    return rest & ~winning, winning & ~sure, sure, new_trump
+
+
+@njit(cache=True, inline="always")
 def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars, stats):
     """Card chosen by the heuristic policy for the seat to play (see the module docstring).
 
     ``scalars`` is the deal's scalar tuple (``kernels``); ``stats`` is scratch from ``new_stats``.
-    The terms of the suits already in the trick are the same for every candidate, so they are worked
-    out once; a candidate's own suit is evaluated with that suit's totals held in registers. The sums
-    are still formed suit by suit in ascending order, as the plain definition does, so the values (and
-    the choices between near-equal cards) are the same to the last bit.
+    Candidates are the lowest and the highest card of each outcome class of each legal suit
+    (``outcome_classes``); the trick's other suits are valued once per decision and each legal suit's
+    standings are read in one pass over the table.
     """
-    leader, pos, led, best, best_seat, trump, broken, _, trick_no, in_hands, points = scalars
+    leader, pos, led, _, best_seat, trump, _, _, _, in_hands, points = scalars
     n = hands.shape[0]
     seat = seat_after(leader, pos, n)
     hand = hands[seat]
     legal = legal_mask(hand, led)
     if legal & (legal - 1) == 0:
         return low_bit(legal)
+    last = pos == n - 1
     unseen = in_hands & ~hand
+    legal_suits = np.int64(0)
+    trick_suits = np.int64(0)
+    for s in range(N_SUITS):
+        legal_suits |= np.int64(legal & suit_mask(s) != 0) << s
+        trick_suits |= np.int64((points >> (16 * s)) & 0xFFFF != 0) << s
+    one_suit = legal_suits & (legal_suits - 1) == 0
     other = best_seat if pos > 0 else -1
     top_penalty = params[TOP_PENALTY]
     below_weight = params[BELOW_WEIGHT]
     rank_weight = params[RANK_WEIGHT]
-    trick_suits = np.int64(0)
-    legal_suits = np.int64(0)
-    for s in range(N_SUITS):
-        trick_suits |= np.int64((points >> (16 * s)) & 0xFFFF != 0) << s
-        legal_suits |= np.int64(legal & suit_mask(s) != 0) << s
-    # Only candidates of another suit use a trick suit's terms (following suit to a one-suit trick: none).
-    shared = trick_suits & ~legal_suits if legal_suits & (legal_suits - 1) == 0 else trick_suits
+    # A candidate adds the terms of the trick's other suits; following suit, the led suit's own terms are
+    # never used.
+    shared = trick_suits & ~legal_suits if one_suit else trick_suits
     while shared != 0:
         s = low_bit(shared)
         shared &= shared - 1
         pts = (points >> (16 * s)) & 0xFFFF
-        mine, o1, o2 = others_top(taken, s, seat)
-        q1, q2, w = rest_top(taken, s, seat, other)
+        mine, q1, q2, w = standings(taken, s, seat, other)
+        o1, o2 = _push(q1, q2, w)
         base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
         stats[0, s] = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base
         stats[1, s] = potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
-    p_last = pos == n - 1
-    p_unsure = 1.0 if p_last else params[P_UNSURE]
+    p_unsure = params[P_UNSURE]
     best_card = -1
     best_value = -1e300
-    best_suit = best // 13 if pos > 0 else -1
-    # Suit by suit, then up the ranks: the lowest card id first, as the tie rule wants.
+    # Suits ascending, and in a suit the classes from low to high: the lowest card id first, as the tie
+    # rule wants.
     while legal_suits != 0:
         suit = low_bit(legal_suits)
         legal_suits &= legal_suits - 1
-        rest = (legal >> (13 * suit)) & 0x1FFF
-        new_trump = trump_after(suit, led, trump, broken, trick_no, variant)
-        # Ranks from ``win_rank`` up take the lead of the trick; a card that makes trump is the only trump
-        # in its trick, so it is winning when played.
-        if pos == 0 or new_trump != trump:
-            win_rank = 0
-        elif suit == best_suit:
-            win_rank = best - 13 * suit + 1
-        elif suit == trump:
-            win_rank = 0
-        else:
-            win_rank = 13
+        losing, unsure, sure, new_trump = outcome_classes(suit, legal, unseen, last, scalars, variant)
         bonus = params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1) if new_trump != trump else 0.0
-        mine, o1, o2 = others_top(taken, suit, seat)
+        mine, q1, q2, w = standings(taken, suit, seat, other)
+        o1, o2 = _push(q1, q2, w)
         base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
         in_trick = (points >> (16 * suit)) & 0xFFFF
-        below = trick_suits & ((np.int64(1) << suit) - 1)
-        above = trick_suits & ~((np.int64(2) << suit) - 1)
-        losing = rest & ((np.int64(1) << win_rank) - 1)
-        if losing != 0:
-            q1, q2, w = rest_top(taken, suit, seat, other)
-            while losing != 0:
-                rank = low_bit(losing)
-                losing &= losing - 1
-                value = rank_weight * rank
-                others = below
-                while others != 0:
-                    value += stats[1, low_bit(others)]
-                    others &= others - 1
-                pts = in_trick + values[13 * suit + rank]
-                value += potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
-                others = above
-                while others != 0:
-                    value += stats[1, low_bit(others)]
-                    others &= others - 1
-                value += bonus
-                better = value > best_value
-                best_card = 13 * suit + rank if better else best_card
-                best_value = value if better else best_value
-        winning = rest >> win_rank << win_rank
-        if winning == 0:
-            continue
-        # Holding the top outstanding card of the suit: sure in trumps, likely otherwise.
-        p_top = 1.0 if p_last else (params[P_SURE] if suit == new_trump else params[P_TOP])
-        suit_unseen = (unseen >> (13 * suit)) & 0x1FFF
-        while winning != 0:
-            rank = low_bit(winning)
-            winning &= winning - 1
-            p_me = p_unsure if suit_unseen >> (rank + 1) != 0 else p_top
-            value = rank_weight * rank
-            others = below
-            while others != 0:
-                value += p_me * stats[0, low_bit(others)]
-                others &= others - 1
+        # The trick's other suits, ascending: what I gain if I take their points, and if the winner does.
+        take_rest = 0.0
+        give_rest = 0.0
+        others = trick_suits & ~(np.int64(1) << suit)
+        while others != 0:
+            take_rest += stats[0, low_bit(others)]
+            give_rest += stats[1, low_bit(others)]
+            others &= others - 1
+        ends = extremes(losing)
+        while ends != 0:
+            rank = low_bit(ends)
+            ends &= ends - 1
             pts = in_trick + values[13 * suit + rank]
-            value += p_me * (potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base)
-            others = above
-            while others != 0:
-                value += p_me * stats[0, low_bit(others)]
-                others &= others - 1
-            value += bonus
+            gain = potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
+            value = rank_weight * rank + bonus + (give_rest + gain)
             better = value > best_value
             best_card = 13 * suit + rank if better else best_card
             best_value = value if better else best_value
+        # Nothing unseen beats a sure card: sure in trumps, likely otherwise.
+        p_sure = 1.0 if last else (params[P_SURE] if suit == new_trump else params[P_TOP])
+        for cls, p_me in ((unsure, p_unsure), (sure, p_sure)):
+            ends = extremes(cls)
+            while ends != 0:
+                rank = low_bit(ends)
+                ends &= ends - 1
+                pts = in_trick + values[13 * suit + rank]
+                gain = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base
+                value = rank_weight * rank + bonus + p_me * (take_rest + gain)
+                better = value > best_value
+                best_card = 13 * suit + rank if better else best_card
+                best_value = value if better else best_value
     return best_card
 
 

@@ -232,46 +232,79 @@ def suit_potential(taken, suit, me, add_seat, add_points, minimum, params) -> fl
     return value
 
 
-def heuristic_choice(state: DealState, minimum: int, params) -> int:
-    """Twin of ``policies.choose_heuristic`` (see that module's docstring for the idea)."""
+def heuristic_candidates(state: DealState) -> list[tuple[int, str, int]]:
+    """The heuristic's candidates for the seat to play: the highest legal card of each (suit, outcome class).
+
+    Returns ``(card, outcome, taker)`` tuples, lowest card first. Outcome classes, as in
+    ``policies.outcome_classes``: ``"losing"`` (cannot take the lead of the trick; ``taker`` is the seat
+    winning it so far), ``"unsure"`` (takes the lead, but an unseen card of the suit is higher) and
+    ``"sure"`` (takes the lead and nothing unseen beats it: above the unseen cards of its suit, or last);
+    for the last two ``taker`` is the seat to play.
+    """
     seat = state.to_play
     hidden = [c for p in range(state.n) if p != seat for c in cards_in(state.hands[p])]
-    best_card, best_value = -1, -1e300
+    last = len(state.trick) == state.n - 1
+    chosen = {}
     for card in state.legal():
         suit = suit_of(card)
         trump = state.trump_if_played(card)
         if not state.trick:
-            winning, other = True, -1
+            winning, taker = True, seat
         else:
             w = winning_position(state.trick, trump)
             winning = beats(card, state.trick[w], trump)
-            other = (state.leader + w) % state.n
+            taker = seat if winning else (state.leader + w) % state.n
         if not winning:
-            p_me = 0.0
-        elif len(state.trick) == state.n - 1:
-            p_me = 1.0
+            outcome = "losing"
+        elif last or not [c for c in hidden if suit_of(c) == suit and c > card]:
+            outcome = "sure"
         else:
-            higher = [c for c in hidden if suit_of(c) == suit and c > card]
-            if not higher and suit == trump:
-                p_me = params[P_SURE]
-            elif not higher:
-                p_me = params[P_TOP]
-            else:
-                p_me = params[P_UNSURE]
-        value = params[RANK_WEIGHT] * rank_of(card)
-        trick = state.trick + [card]
-        for s in range(N_SUITS):
-            points = sum(int(CARD_VALUES[c]) for c in trick if suit_of(c) == s)
-            if points == 0:
-                continue
+            outcome = "unsure"
+        # Legal cards come lowest first: the first and the last card seen in a class are its ends.
+        chosen.setdefault((suit, outcome), []).append((card, outcome, taker))
+    return sorted({ends for members in chosen.values() for ends in (members[0], members[-1])})
+
+
+def heuristic_choice(state: DealState, minimum: int, params) -> int:
+    """Twin of ``policies.choose_heuristic`` (see that module's docstring for the idea)."""
+    seat = state.to_play
+    candidates = heuristic_candidates(state)
+    if len(candidates) == 1:
+        return candidates[0][0]
+    last = len(state.trick) == state.n - 1
+    winner = (state.leader + winning_position(state.trick, state.trump)) % state.n if state.trick else -1
+    trick_points = [sum(int(CARD_VALUES[c]) for c in state.trick if suit_of(c) == s) for s in range(N_SUITS)]
+    take_gain, give_gain = {}, {}
+    for s in range(N_SUITS):
+        if trick_points[s]:
             base = suit_potential(state.taken, s, seat, -1, 0, minimum, params)
-            if winning:
-                value += p_me * (suit_potential(state.taken, s, seat, seat, points, minimum, params) - base)
+            take_gain[s] = suit_potential(state.taken, s, seat, seat, trick_points[s], minimum, params) - base
+            give_gain[s] = suit_potential(state.taken, s, seat, winner, trick_points[s], minimum, params) - base
+    best_card, best_value = -1, -1e300
+    for card, outcome, taker in candidates:
+        suit = suit_of(card)
+        base = suit_potential(state.taken, suit, seat, -1, 0, minimum, params)
+        gain = suit_potential(state.taken, suit, seat, taker, trick_points[suit] + int(CARD_VALUES[card]), minimum,
+                              params) - base
+        gains = give_gain if outcome == "losing" else take_gain
+        rest = 0.0
+        for s in sorted(gains):
+            if s != suit:
+                rest += gains[s]
+        bonus = 0.0
+        if state.trump < 0 and state.trump_if_played(card) >= 0:
+            bonus = params[TRUMP_LENGTH_BONUS] * (len([c for c in cards_in(state.hands[seat]) if suit_of(c) == suit]) - 1)
+        value = params[RANK_WEIGHT] * rank_of(card) + bonus
+        if outcome == "losing":
+            value += rest + gain
+        else:
+            if outcome == "unsure":
+                p_me = params[P_UNSURE]
+            elif last:
+                p_me = 1.0
             else:
-                value += suit_potential(state.taken, s, seat, other, points, minimum, params) - base
-        if trump >= 0 and state.trump < 0:
-            same_suit = [c for c in cards_in(state.hands[seat]) if suit_of(c) == suit]
-            value += params[TRUMP_LENGTH_BONUS] * (len(same_suit) - 1)
+                p_me = params[P_SURE] if suit == state.trump_if_played(card) else params[P_TOP]
+            value += p_me * (rest + gain)
         if value > best_value:
             best_card, best_value = card, value
     return best_card
