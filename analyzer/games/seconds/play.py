@@ -33,25 +33,23 @@ from analyzer.games.seconds.policies import (
     choose_heuristic,
     choose_random,
     choose_sampling,
-    new_stats,
     params_array,
 )
 from analyzer.games.seconds.rules import CARD_VALUES, SecondsRules
 
 
 @njit(cache=True)
-def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rng, state, stats, history):
+def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rng, state, history):
     """Play one deal from hands ``dealt`` with ``leader`` to lead; cards played go to ``history``.
 
     ``state`` is the 5-tuple of deal-state arrays (see ``kernels``); on return it holds the end of the deal.
-    ``stats`` is the heuristic's scratch (``policies.new_stats``).
     """
     hands, taken, voids, trick, meta = state
     n = dealt.shape[0]
     start_deal(dealt, leader, hands, taken, voids, trick, meta)
     hands, taken, voids, trick, meta = unmanaged(hands), unmanaged(taken), unmanaged(voids), unmanaged(trick), unmanaged(meta)
     seat_policies, values, params = unmanaged(seat_policies), unmanaged(values), unmanaged(params)
-    rng, stats, history = unmanaged(rng), unmanaged(stats), unmanaged(history)
+    rng, history = unmanaged(rng), unmanaged(history)
     scalars = load_scalars(meta)
     k = 0
     while scalars[M_IN_HANDS] != 0:
@@ -59,7 +57,7 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
         if policy == POLICY_RANDOM:
             card = choose_random(hands, rng, scalars)
         elif policy == POLICY_HEURISTIC:
-            card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars, stats)
+            card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars)
         else:
             store_scalars(meta, scalars)
             card = choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
@@ -75,11 +73,9 @@ def play_deals_kernel(deals, leaders, seat_policies, variant, minimum, values, p
     """Play ``deals[d, n]`` with ``leaders[d]``; fill scores, taken points, (trump suit, trump trick), plays."""
     n = deals.shape[1]
     state = new_state_arrays(n)
-    stats = new_stats()
     taken = state[1]
     for d in range(deals.shape[0]):
-        play_deal(deals[d], leaders[d], seat_policies, variant, minimum, values, params, rng, state, stats,
-                  histories[d])
+        play_deal(deals[d], leaders[d], seat_policies, variant, minimum, values, params, rng, state, histories[d])
         score_deal(taken, minimum, scores[d])
         for p in range(n):
             for s in range(taken.shape[1]):
@@ -109,7 +105,6 @@ def play_games_kernel(deck_cards, n_players, first_dealers, seat_policies, varia
                       params, deal_states, play_states, totals, n_deals, winners):
     """Play one game per row of ``deal_states``/``play_states``; fill totals, deal counts and winners."""
     state = new_state_arrays(n_players)
-    stats = new_stats()
     dealt = np.zeros(n_players, np.int64)
     scores = np.zeros(n_players, np.int64)
     history = np.zeros(deck_cards.shape[0], np.int64)
@@ -125,7 +120,7 @@ def play_games_kernel(deck_cards, n_players, first_dealers, seat_policies, varia
         while winner < 0:
             shuffle_into_hands(deal_rng, cards, n_players, dealt)
             leader = seat_after(dealer, 1, n_players)
-            play_deal(dealt, leader, seat_policies, variant, minimum, values, params, play_rng, state, stats, history)
+            play_deal(dealt, leader, seat_policies, variant, minimum, values, params, play_rng, state, history)
             score_deal(state[1], minimum, scores)
             totals[g, :] += scores
             count += 1

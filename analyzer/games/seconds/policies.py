@@ -26,9 +26,9 @@ heuristic
     trick, those that win it so far but an unseen card of the suit is higher, and those nothing unseen
     beats (``outcome_classes``). Within a class the value differs only through rank and card points, so
     only its lowest and highest card are scored; scoring just the highest lost 0.4 points per deal.
-    Against scoring every legal card, on the same 20,000 deals with seats swapped:
-    -0.03 (95% interval -0.08 .. +0.02) points per deal with 4 players, +0.06 (-0.06 .. +0.19) with 3 and
-    -0.02 (-0.05 .. +0.02) with 6, i.e. no measurable loss.
+    Against scoring every legal card, on the same 50,000 deals with seats swapped: -0.03 (95% interval
+    -0.06 .. +0.01) points per deal with 4 players, +0.06 (-0.02 .. +0.14) with 3 and -0.01
+    (-0.03 .. +0.01) with 6, i.e. no measurable loss.
 
     Defaults come from a sweep against random play (4 players, 20,000 deals per setting, same deals):
     shedding high cards (``rank_weight`` 1 instead of a tie-breaking 0.01) is worth about +4 points per
@@ -148,13 +148,6 @@ def parse_policies(text: str, n_players: int) -> list[int]:
     return ids
 
 
-@njit(cache=True)
-def new_stats():
-    """Scratch for ``choose_heuristic``: per suit, the change of potential if I take the trick's points in
-    that suit (row 0) or the current winner does (row 1)."""
-    return np.zeros((2, N_SUITS), np.float64)
-
-
 @njit(cache=True, inline="always")
 def potential(mine, second, max_other, minimum, top_penalty, below_weight):
     """Heuristic value of a suit holding ``mine`` points, with the table's ``second`` and best other total.
@@ -253,13 +246,14 @@ def outcome_classes(suit, legal, unseen, last, scalars, variant):
 
 
 @njit(cache=True, inline="always")
-def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars, stats):
+def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars):
     """Card chosen by the heuristic policy for the seat to play (see the module docstring).
 
-    ``scalars`` is the deal's scalar tuple (``kernels``); ``stats`` is scratch from ``new_stats``.
+    ``scalars`` is the deal's scalar tuple (``kernels``).
     Candidates are the lowest and the highest card of each outcome class of each legal suit
-    (``outcome_classes``); the trick's other suits are valued once per decision and each legal suit's
-    standings are read in one pass over the table.
+    (``outcome_classes``). A candidate is valued by what its own card changes in its suit on top of the
+    trick as it stands; the trick as it stands is valued (over its suits) only when the candidates
+    differ in who takes the trick and how surely, since otherwise it adds the same to each.
     """
     leader, pos, led, _, best_seat, trump, _, _, _, in_hands, points = scalars
     n = hands.shape[0]
@@ -275,55 +269,61 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
     for s in range(N_SUITS):
         legal_suits |= np.int64(legal & suit_mask(s) != 0) << s
         trick_suits |= np.int64((points >> (16 * s)) & 0xFFFF != 0) << s
-    one_suit = legal_suits & (legal_suits - 1) == 0
     other = best_seat if pos > 0 else -1
     top_penalty = params[TOP_PENALTY]
     below_weight = params[BELOW_WEIGHT]
     rank_weight = params[RANK_WEIGHT]
-    # A candidate adds the terms of the trick's other suits; following suit, the led suit's own terms are
-    # never used.
-    shared = trick_suits & ~legal_suits if one_suit else trick_suits
-    while shared != 0:
-        s = low_bit(shared)
-        shared &= shared - 1
-        pts = (points >> (16 * s)) & 0xFFFF
-        mine, q1, q2, w = standings(taken, s, seat, other)
-        o1, o2 = _push(q1, q2, w)
-        base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
-        stats[0, s] = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base
-        stats[1, s] = potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
+    # What taking the trick as it stands is worth is the same for every candidate with the same taker and
+    # chance; only when the candidates differ in that (``kinds``: losing, unsure, sure, sure in trumps) is
+    # it worked out, over the trick's suits.
+    kinds = 0
+    rest = legal_suits
+    while rest != 0:
+        suit = low_bit(rest)
+        rest &= rest - 1
+        losing, unsure, sure, new_trump = outcome_classes(suit, legal, unseen, last, scalars, variant)
+        kinds |= (losing != 0) | (unsure != 0) << 1 | (sure != 0) << (3 if suit == new_trump and not last else 2)
+    take_all = 0.0
+    give_all = 0.0
+    if kinds & (kinds - 1) != 0:
+        rest = trick_suits
+        while rest != 0:
+            s = low_bit(rest)
+            rest &= rest - 1
+            pts = (points >> (16 * s)) & 0xFFFF
+            mine, q1, q2, w = standings(taken, s, seat, other)
+            o1, o2 = _push(q1, q2, w)
+            base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
+            take_all += potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base
+            give_all += potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
     p_unsure = params[P_UNSURE]
     best_card = -1
     best_value = -1e300
     # Suits ascending, and in a suit the classes from low to high: the lowest card id first, as the tie
-    # rule wants.
+    # rule wants. A candidate adds what its own card changes, on top of the trick as it stands.
     while legal_suits != 0:
         suit = low_bit(legal_suits)
         legal_suits &= legal_suits - 1
         losing, unsure, sure, new_trump = outcome_classes(suit, legal, unseen, last, scalars, variant)
         bonus = params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1) if new_trump != trump else 0.0
         mine, q1, q2, w = standings(taken, suit, seat, other)
-        o1, o2 = _push(q1, q2, w)
-        base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
         in_trick = (points >> (16 * suit)) & 0xFFFF
-        # The trick's other suits, ascending: what I gain if I take their points, and if the winner does.
-        take_rest = 0.0
-        give_rest = 0.0
-        others = trick_suits & ~(np.int64(1) << suit)
-        while others != 0:
-            take_rest += stats[0, low_bit(others)]
-            give_rest += stats[1, low_bit(others)]
-            others &= others - 1
-        ends = extremes(losing)
-        while ends != 0:
-            rank = low_bit(ends)
-            ends &= ends - 1
-            pts = in_trick + values[13 * suit + rank]
-            gain = potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - base
-            value = rank_weight * rank + bonus + (give_rest + gain)
-            better = value > best_value
-            best_card = 13 * suit + rank if better else best_card
-            best_value = value if better else best_value
+        if losing != 0:
+            before = potential_if_other_takes(mine, q1, q2, w, in_trick, minimum, top_penalty, below_weight)
+            ends = extremes(losing)
+            while ends != 0:
+                rank = low_bit(ends)
+                ends &= ends - 1
+                pts = in_trick + values[13 * suit + rank]
+                gain = potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - before
+                value = rank_weight * rank + bonus + (give_all + gain)
+                better = value > best_value
+                best_card = 13 * suit + rank if better else best_card
+                best_value = value if better else best_value
+        if unsure | sure == 0:
+            continue
+        o1, o2 = _push(q1, q2, w)
+        before = potential_if_i_take(mine, o1, o2, in_trick, minimum, top_penalty, below_weight)
         # Nothing unseen beats a sure card: sure in trumps, likely otherwise.
         p_sure = 1.0 if last else (params[P_SURE] if suit == new_trump else params[P_TOP])
         for cls, p_me in ((unsure, p_unsure), (sure, p_sure)):
@@ -332,8 +332,8 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
                 rank = low_bit(ends)
                 ends &= ends - 1
                 pts = in_trick + values[13 * suit + rank]
-                gain = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base
-                value = rank_weight * rank + bonus + p_me * (take_rest + gain)
+                gain = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - before
+                value = rank_weight * rank + bonus + p_me * (take_all + gain)
                 better = value > best_value
                 best_card = 13 * suit + rank if better else best_card
                 best_value = value if better else best_value
@@ -349,12 +349,12 @@ def choose_random(hands, rng, scalars):
 
 
 @njit(cache=True)
-def heuristic_playout(hands, taken, voids, trick, values, params, variant, minimum, scalars, stats):
+def heuristic_playout(hands, taken, voids, trick, values, params, variant, minimum, scalars):
     """Play a deal from ``scalars`` to its end with the heuristic at every seat (fills ``taken``)."""
     hands, taken, voids, trick = unmanaged(hands), unmanaged(taken), unmanaged(voids), unmanaged(trick)
-    values, params, stats = unmanaged(values), unmanaged(params), unmanaged(stats)
+    values, params = unmanaged(values), unmanaged(params)
     while scalars[M_IN_HANDS] != 0:
-        card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars, stats)
+        card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars)
         scalars = apply_card(hands, taken, voids, trick, values, variant, card, scalars)
 
 
@@ -433,13 +433,12 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
     need = np.zeros(n, np.int64)
     scores = np.zeros(n, np.int64)
     h2, t2, v2, tr2, m2 = new_state_arrays(n)
-    stats = new_stats()
     for _ in range(int(params[N_SAMPLES])):
         sample_world(hands, voids, seat, rng, params, world, cards, need)
         for k in range(n_legal):
             copy_state(world, taken, voids, trick, meta, h2, t2, v2, tr2, m2)
             play_card(h2, t2, v2, tr2, m2, nth_card(legal, k), variant, values)
-            heuristic_playout(h2, t2, v2, tr2, values, params, variant, minimum, load_scalars(m2), stats)
+            heuristic_playout(h2, t2, v2, tr2, values, params, variant, minimum, load_scalars(m2))
             score_deal(t2, minimum, scores)
             totals[k] += scores[seat]
     best = 0

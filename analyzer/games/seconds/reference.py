@@ -272,39 +272,46 @@ def heuristic_choice(state: DealState, minimum: int, params) -> int:
     if len(candidates) == 1:
         return candidates[0][0]
     last = len(state.trick) == state.n - 1
+
+    def chance(card, outcome):
+        if outcome == "losing":
+            return None
+        if outcome == "unsure":
+            return params[P_UNSURE]
+        if last:
+            return 1.0
+        return params[P_SURE] if suit_of(card) == state.trump_if_played(card) else params[P_TOP]
+
+    def kind(card, outcome):
+        if outcome != "sure":
+            return outcome
+        return "sure in trumps" if not last and suit_of(card) == state.trump_if_played(card) else "sure"
+
     winner = (state.leader + winning_position(state.trick, state.trump)) % state.n if state.trick else -1
     trick_points = [sum(int(CARD_VALUES[c]) for c in state.trick if suit_of(c) == s) for s in range(N_SUITS)]
-    take_gain, give_gain = {}, {}
-    for s in range(N_SUITS):
-        if trick_points[s]:
-            base = suit_potential(state.taken, s, seat, -1, 0, minimum, params)
-            take_gain[s] = suit_potential(state.taken, s, seat, seat, trick_points[s], minimum, params) - base
-            give_gain[s] = suit_potential(state.taken, s, seat, winner, trick_points[s], minimum, params) - base
+    # The trick as it stands adds the same to every candidate of one kind: worked out only for mixed kinds.
+    take_all = give_all = 0.0
+    if len({kind(card, outcome) for card, outcome, _ in candidates}) > 1:
+        for s in range(N_SUITS):
+            if trick_points[s]:
+                base = suit_potential(state.taken, s, seat, -1, 0, minimum, params)
+                take_all += suit_potential(state.taken, s, seat, seat, trick_points[s], minimum, params) - base
+                give_all += suit_potential(state.taken, s, seat, winner, trick_points[s], minimum, params) - base
     best_card, best_value = -1, -1e300
     for card, outcome, taker in candidates:
         suit = suit_of(card)
-        base = suit_potential(state.taken, suit, seat, -1, 0, minimum, params)
-        gain = suit_potential(state.taken, suit, seat, taker, trick_points[suit] + int(CARD_VALUES[card]), minimum,
-                              params) - base
-        gains = give_gain if outcome == "losing" else take_gain
-        rest = 0.0
-        for s in sorted(gains):
-            if s != suit:
-                rest += gains[s]
+        before = suit_potential(state.taken, suit, seat, taker, trick_points[suit], minimum, params)
+        after = suit_potential(state.taken, suit, seat, taker, trick_points[suit] + int(CARD_VALUES[card]), minimum,
+                               params)
         bonus = 0.0
         if state.trump < 0 and state.trump_if_played(card) >= 0:
             bonus = params[TRUMP_LENGTH_BONUS] * (len([c for c in cards_in(state.hands[seat]) if suit_of(c) == suit]) - 1)
         value = params[RANK_WEIGHT] * rank_of(card) + bonus
-        if outcome == "losing":
-            value += rest + gain
+        p_me = chance(card, outcome)
+        if p_me is None:
+            value += give_all + (after - before)
         else:
-            if outcome == "unsure":
-                p_me = params[P_UNSURE]
-            elif last:
-                p_me = 1.0
-            else:
-                p_me = params[P_SURE] if suit == state.trump_if_played(card) else params[P_TOP]
-            value += p_me * (rest + gain)
+            value += p_me * (take_all + (after - before))
         if value > best_value:
             best_card, best_value = card, value
     return best_card
