@@ -5,22 +5,22 @@ from numba import njit
 
 from analyzer.errors import InputError
 from analyzer.solvers.dd import search as _k
-from analyzer.solvers.dd.tables import BLIND, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, TT_BITS, UNBOUNDED
+from analyzer.solvers.dd.tables import BLIND, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, TT_BITS, UNBOUNDED
 
 GOALS = ("max", "ge", "le", "eq")
 _GOAL_MODE = {"max": MODE_MAX, "ge": MODE_MAX, "le": MODE_MIN, "eq": MODE_EXACT}
 GOAL_IDS = {name: i for i, name in enumerate(GOALS)}
 
-_tables = None
+_mem = None
 _generation = 0
 
 
 def _work():
-    """Process-wide transposition table and buffers (allocated once; generations keep solves apart)."""
-    global _tables
-    if _tables is None:
-        _tables = _k.new_tables(TT_BITS)
-    return _tables
+    """Process-wide work array with the transposition table (allocated once; generations keep solves apart)."""
+    global _mem
+    if _mem is None:
+        _mem = _k.new_mem(TT_BITS)
+    return _mem
 
 
 def _next_generation() -> int:
@@ -148,14 +148,13 @@ def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1,
     """
     masks, arr, trick_leader, pos = _validate(hands, trump, leader, team, goal, k, trick, called_card, trick_blind)
     bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
-    tt_keys, tt_bounds, moves, scores, out = _work()
-    ctx = _k.new_ctx(int(trump), int(team), _GOAL_MODE[goal], int(called_card), bidder, tt_keys.shape[0] - 1)
-    ctx[_k.C_GEN] = _next_generation()
+    mem = _work()
+    _k.set_context(mem, int(trump), int(team), _GOAL_MODE[goal], int(called_card), bidder, _next_generation())
     if goal == "max":
         guess = _k.guess_tricks(masks, int(team))
-        return int(_k.solve_max(masks, arr, trick_leader, pos, bool(trick_blind), guess, ctx, tt_keys, tt_bounds, moves, scores, out))
+        return int(_k.solve_max(mem, masks, arr, trick_leader, pos, bool(trick_blind), guess))
     lo, hi = _window(goal, k)
-    return bool(_k.solve_window(masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, False, ctx, tt_keys, tt_bounds, moves, scores, out))
+    return bool(_k.solve_window(mem, masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, False))
 
 
 def _run_of(card, hand, present, called_card):
@@ -186,22 +185,21 @@ def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_car
     masks, arr, trick_leader, pos = _validate(hands, trump, leader, team, goal, k, trick, called_card, trick_blind)
     bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
     mode = _GOAL_MODE[goal]
-    tt_keys, tt_bounds, moves, scores, out = _work()
-    ctx = _k.new_ctx(int(trump), int(team), mode, int(called_card), bidder, tt_keys.shape[0] - 1)
-    ctx[_k.C_GEN] = _next_generation()
+    mem = _work()
+    _k.set_context(mem, int(trump), int(team), mode, int(called_card), bidder, _next_generation())
     mover = int(leader)
     on_team = bool(int(team) >> mover & 1)
     if goal == "max":
-        value = _k.solve_max(masks, arr, trick_leader, pos, bool(trick_blind), _k.guess_tricks(masks, int(team)), ctx, tt_keys, tt_bounds, moves, scores, out)
+        value = _k.solve_max(mem, masks, arr, trick_leader, pos, bool(trick_blind), _k.guess_tricks(masks, int(team)))
         # The team's best moves keep >= value; the others' best moves keep the team below value + 1.
         lo = value if on_team else value + 1
         hi = UNBOUNDED
     else:
         lo, hi = _window(goal, k)
-    _k.solve_window(masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, True, ctx, tt_keys, tt_bounds, moves, scores, out)
-    n = int(ctx[_k.C_MOVES])
-    results = out[:n].copy()
-    candidates = moves[0, :n].copy()
+    _k.solve_window(mem, masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, True)
+    n = int(mem[_k.M_CTX + _k.C_MOVES])
+    results = mem[_k.M_OUT:_k.M_OUT + n] != 0
+    candidates = mem[_k.M_MOVES:_k.M_MOVES + n].copy()
     wanted = on_team
     if not (results == wanted).any():
         wanted = not wanted
@@ -227,16 +225,15 @@ def best_cards(hands, trump, leader, team, goal="max", k=0, trick=(), called_car
 
 
 @njit(cache=True)
-def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bidders, first_gen, tt_keys, tt_bounds, moves, scores, out, results):
+def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bidders, first_gen, mem, results):
     trick = np.full(4, -1, dtype=np.int64)
     for i in range(deals.shape[0]):
         hands = deals[i].copy()
-        ctx = _k.new_ctx(trump, team, mode, called, bidders[i], tt_keys.shape[0] - 1)
-        ctx[_k.C_GEN] = first_gen + i
+        _k.set_context(mem, trump, team, mode, called, bidders[i], first_gen + i)
         if want_max:
-            results[i] = _k.solve_max(hands, trick, leader, 0, False, _k.guess_tricks(hands, team), ctx, tt_keys, tt_bounds, moves, scores, out)
+            results[i] = _k.solve_max(mem, hands, trick, leader, 0, False, _k.guess_tricks(hands, team))
         else:
-            results[i] = 1 if _k.solve_window(hands, trick, leader, 0, False, lo, hi, False, ctx, tt_keys, tt_bounds, moves, scores, out) else 0
+            results[i] = 1 if _k.solve_window(mem, hands, trick, leader, 0, False, lo, hi, False) else 0
 
 
 def solve_batch(deals, trump, leader, team, goal="max", k=0, called_card=-1, blind_call=False):
@@ -264,8 +261,7 @@ def solve_batch(deals, trump, leader, team, goal="max", k=0, called_card=-1, bli
         bidders[i] = _blind_bidder(hands, int(team), int(called_card), blind_call)
     lo, hi = _window(goal, k)
     results = np.zeros(len(arr), dtype=np.int64)
-    tt_keys, tt_bounds, moves, scores, out = _work()
     first = _generation + 1
     _generation += len(arr)
-    _batch_kernel(arr, int(trump), int(leader), int(team), _GOAL_MODE[goal], goal == "max", lo, hi, int(called_card), bidders, first, tt_keys, tt_bounds, moves, scores, out, results)
+    _batch_kernel(arr, int(trump), int(leader), int(team), _GOAL_MODE[goal], goal == "max", lo, hi, int(called_card), bidders, first, _work(), results)
     return results

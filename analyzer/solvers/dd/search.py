@@ -12,10 +12,11 @@ already played.  Entries store bounds on the team's future tricks for the scalar
 (``MODE_MAX``: team maximises, ``MODE_MIN``: team minimises) and a win/loss bit for windows with
 two finite ends (``MODE_EXACT``), keyed with the count still needed.
 
-State passed down the recursion: ``hands`` (int64[4] masks, changed and restored in place),
-``trick`` (int64[4] cards of the current trick in play order; a blind lead is ``card + BLIND``),
-the trick's leader and position, the current winner (seat, card; -1 before any card can win) and
-``won`` (team tricks so far).  Constant facts ride in ``ctx`` (see the ``C_*`` slots).
+State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (changed and restored in
+place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
+facts (``C_*`` slots), the move buffers and the table.  The recursion passes the trick's leader and
+position, the current winner (seat, card; -1 before any card can win), ``won`` (team tricks so
+far) and the window.
 """
 
 import numpy as np
@@ -24,7 +25,12 @@ from numba import njit
 from analyzer.cards.masks import popcount
 from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, UNBOUNDED
 
-# ctx slots
+# Slots of the one work array ``mem``: the hands, the trick in progress, the solve's context,
+# the move buffers per depth, then the transposition table.  A single array keeps the recursion
+# cheap: numba reference-counts every array argument on every call.
+M_HANDS = 0  # four seat masks, changed and restored in place
+M_TRICK = 4  # the current trick's cards in play order (a blind lead is ``card + BLIND``)
+M_CTX = 8
 C_TRUMP = 0
 C_TEAM = 1
 C_MODE = 2
@@ -32,13 +38,29 @@ C_CALLED = 3  # called card id, -1 for none
 C_BIDDER = 4  # seat allowed a blind lead, -1 for none
 C_GEN = 5  # transposition-table generation: entries of older generations are empty
 C_NODES = 6  # node counter (statistics)
-C_TT_MASK = 7
+C_TT_MASK = 7  # table entries - 1
 C_MOVES = 8  # number of root moves written by a collecting search
-CTX_SIZE = 9
+C_TRICKS = 9  # completed tricks searched (statistics)
+CTX_SIZE = 16
 
 MAX_DEPTH = 56
-DEUCES = sum(1 << (13 * suit) for suit in range(4))
 MAX_MOVES = 32
+M_OUT = M_CTX + CTX_SIZE  # per root move: its answer (collecting search)
+M_MOVES = M_OUT + MAX_MOVES
+M_SCORES = M_MOVES + MAX_DEPTH * MAX_MOVES
+ENTRY = 8  # int64 words per table entry
+M_TT = (M_SCORES + MAX_DEPTH * MAX_MOVES + ENTRY - 1) // ENTRY * ENTRY
+# Table entry words.
+E_PATTERN = 0
+E_EXTRA = 1
+E_GEN = 2
+E_WORD0 = 3
+E_WORD1 = 4
+E_TOPS = 5
+E_BEST = 6
+E_BOUNDS = 7  # lower bound + 256 * upper bound on the team's future tricks (win bit in MODE_EXACT)
+
+DEUCES = sum(1 << (13 * suit) for suit in range(4))
 HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
 BUCKET = 32  # table entries per bucket (a power of two)
 CODE_BITS = (1 << 27) - 1
@@ -46,18 +68,31 @@ RESULT_SHIFT = 62
 RELEVANT_BITS = (1 << 52) - 1
 
 
+def new_mem(bits):
+    """Allocate the work array with a transposition table of ``2**bits`` entries."""
+    return np.zeros(M_TT + ENTRY * (1 << bits), dtype=np.int64)
+
+
 @njit(cache=True)
-def new_ctx(trump, team, mode, called, bidder, tt_mask):
-    """Allocate a context array for one solve."""
-    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+def set_context(mem, trump, team, mode, called, bidder, generation):
+    """Start a solve: its constant facts, a fresh table generation, zeroed statistics."""
+    ctx = mem[M_CTX:M_CTX + CTX_SIZE]
+    ctx[:] = 0
     ctx[C_TRUMP] = trump
     ctx[C_TEAM] = team
     ctx[C_MODE] = mode
     ctx[C_CALLED] = called
     ctx[C_BIDDER] = bidder
-    ctx[C_GEN] = 1
-    ctx[C_TT_MASK] = tt_mask
-    return ctx
+    ctx[C_GEN] = generation
+    ctx[C_TT_MASK] = (mem.shape[0] - M_TT) // ENTRY - 1
+
+
+@njit(cache=True)
+def set_position(mem, hands, trick):
+    """Copy the hands and the trick in progress into the work array."""
+    for i in range(4):
+        mem[M_HANDS + i] = hands[i]
+        mem[M_TRICK + i] = trick[i]
 
 
 @njit(cache=True, inline="always")
@@ -73,10 +108,9 @@ def _beats(card, win_card, win_seat, led_suit, trump):
 
 
 @njit(cache=True)
-def _blind_allowed(hands, seat, ctx):
+def _blind_allowed(hands, seat, called, bidder):
     """A blind lead needs the bidder on lead, void in the called suit, with the called card still out."""
-    called = ctx[C_CALLED]
-    if seat != ctx[C_BIDDER] or called < 0:
+    if seat != bidder or called < 0:
         return False
     out = hands[0] | hands[1] | hands[2] | hands[3]
     if not (out >> called) & 1:
@@ -85,10 +119,8 @@ def _blind_allowed(hands, seat, ctx):
 
 
 @njit(cache=True)
-def _legal(hands, trick, seat, pos, blind, ctx):
-    """Mask of the cards ``seat`` may play (face up) at this point of the trick."""
-    hand = hands[seat]
-    called = ctx[C_CALLED]
+def _legal(hand, pos, led, called):
+    """Mask of the cards in ``hand`` that may be played face up at this point of the trick (``led``: the led suit)."""
     called_bit = 0
     if called >= 0 and (hand >> called) & 1:
         called_bit = np.int64(1) << called
@@ -97,7 +129,6 @@ def _legal(hands, trick, seat, pos, blind, ctx):
             # Leading the called suit means leading the called card.
             return hand & ~((np.int64(SUIT_BITS) << (13 * (called // 13))) & ~called_bit)
         return hand
-    led = called // 13 if blind else trick[0] // 13
     if called_bit and led == called // 13:
         return called_bit
     follow = hand & (np.int64(SUIT_BITS) << (13 * led))
@@ -128,11 +159,8 @@ def _holds(card, seat, pos, hands, led_suit, trump, team):
 
 
 @njit(cache=True)
-def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, ctx):
+def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode):
     """Move-ordering weight (higher is tried first); affects speed only, never results."""
-    trump = ctx[C_TRUMP]
-    team = ctx[C_TEAM]
-    mode = ctx[C_MODE]
     if card >= BLIND:
         return 0
     suit = card // 13
@@ -179,70 +207,63 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
 
 
 @njit(cache=True)
-def _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, hint, ctx, moves, scores, depth):
-    """Fill ``moves[depth]`` with the candidate plays, best-first.
+def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called, bidder):
+    """Fill the move buffer of ``depth`` with the candidate plays, best-first.
 
-    Returns how many, and the legal cards left out because the next higher card of the same hand
-    was tried instead (touching ranks in one hand are equivalent in every position).
+    ``present``: the cards still in hands plus those of the trick in progress.  Returns how many,
+    and the legal cards left out because the next higher card of the same hand was tried instead
+    (touching ranks in one hand are equivalent in every position).
     """
     hand = hands[seat]
-    present = hands[0] | hands[1] | hands[2] | hands[3]
-    for i in range(pos):
-        card = trick[i]
-        if card >= BLIND:
-            card -= BLIND
-        present |= np.int64(1) << card
-    called = ctx[C_CALLED]
     called_bit = np.int64(0)
     if called >= 0 and (hand >> called) & 1:
         called_bit = np.int64(1) << called
-    legal = _legal(hands, trick, seat, pos, blind, ctx)
+    legal = _legal(hand, pos, led_suit, called)
     # One card per run of touching ranks in this hand (the top one); the called card stands alone.
     pruned = legal & (((hand & ~called_bit) & ~np.int64(DEUCES)) >> 1) & ~called_bit
     reps = legal & ~pruned
-    led_suit = -1
-    if pos > 0:
-        led_suit = called // 13 if blind else trick[0] // 13
+    base = depth * MAX_MOVES
     n = 0
     while reps:
         low = reps & -reps
         reps ^= low
         card = popcount(low - 1)
-        moves[depth, n] = card
-        scores[depth, n] = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, ctx)
+        score = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode)
         if card == hint:
-            scores[depth, n] += HINT_BONUS
+            score += HINT_BONUS
+        mem[M_MOVES + base + n] = card
+        mem[M_SCORES + base + n] = score
         n += 1
-    if pos == 0 and _blind_allowed(hands, seat, ctx):
+    if pos == 0 and _blind_allowed(hands, seat, called, bidder):
         # Face-down leads are rare: try every card rather than reason about equivalence.
         blind_reps = hand
         while blind_reps:
             low = blind_reps & -blind_reps
             blind_reps ^= low
-            moves[depth, n] = popcount(low - 1) + BLIND
-            scores[depth, n] = _order_score(popcount(low - 1) + BLIND, seat, pos, hands, present, win_seat, win_card, led_suit, ctx)
+            mem[M_MOVES + base + n] = popcount(low - 1) + BLIND
+            mem[M_SCORES + base + n] = 0
             n += 1
     for i in range(1, n):
-        move = moves[depth, i]
-        score = scores[depth, i]
+        move = mem[M_MOVES + base + i]
+        score = mem[M_SCORES + base + i]
         j = i - 1
-        while j >= 0 and scores[depth, j] < score:
-            moves[depth, j + 1] = moves[depth, j]
-            scores[depth, j + 1] = scores[depth, j]
+        while j >= 0 and mem[M_SCORES + base + j] < score:
+            mem[M_MOVES + base + j + 1] = mem[M_MOVES + base + j]
+            mem[M_SCORES + base + j + 1] = mem[M_SCORES + base + j]
             j -= 1
-        moves[depth, j + 1] = move
-        scores[depth, j + 1] = score
+        mem[M_MOVES + base + j + 1] = move
+        mem[M_SCORES + base + j + 1] = score
     return n, pruned
 
 
 @njit(cache=True)
-def _cash(hands, seat, suit, present, opp_len):
+def _cash(hand, suit, present, opp_len):
     """Tricks ``seat`` takes by cashing ``suit`` from the top, and the top cards that make it so.
 
     Its top run of cards still out wins one trick each; when the run outlasts every opponent's
     length in the suit, the rest of the suit wins too (nobody can follow any more).
     """
-    held = (hands[seat] >> (13 * suit)) & SUIT_BITS
+    held = (hand >> (13 * suit)) & SUIT_BITS
     out = (present >> (13 * suit)) & SUIT_BITS
     run = 0
     used = np.int64(0)
@@ -261,7 +282,7 @@ def _cash(hands, seat, suit, present, opp_len):
 
 
 @njit(cache=True)
-def _quick_tricks(hands, leader, ctx):
+def _quick_tricks(hands, leader, trump, team):
     """Tricks the leader's side can cash at once, and the top cards that make it so.
 
     Counts the leader's own top cards per suit (all of a suit once opponents run out), or, when
@@ -269,8 +290,6 @@ def _quick_tricks(hands, leader, ctx):
     partner's cashable cards instead if that is more.  Side suits count only when no opponent
     holds a trump.
     """
-    trump = ctx[C_TRUMP]
-    team = ctx[C_TEAM]
     mine = (team >> leader) & 1
     present = hands[0] | hands[1] | hands[2] | hands[3]
     opp_trumps = False
@@ -305,7 +324,7 @@ def _quick_tricks(hands, leader, ctx):
         for suit in range(4):
             if opp_trumps and suit != trump:
                 continue
-            tricks, cards = _cash(hands, hand, suit, present, (opp_lens >> (4 * suit)) & 15)
+            tricks, cards = _cash(hands[hand], suit, present, (opp_lens >> (4 * suit)) & 15)
             total += tricks
             used |= cards
         if total > best:
@@ -407,13 +426,12 @@ def _masked(word0, word1, sizes, tops):
 
 
 @njit(cache=True)
-def _pattern(hands, seat, window, ctx):
+def _pattern(hands, seat, window, called):
     """Bucket identity: every hand's suit lengths, the leader, the called card's rank among cards out, the window."""
     pattern = np.int64(0)
     for owner in range(4):
         for suit in range(4):
             pattern |= COUNT[(hands[owner] >> (13 * suit)) & SUIT_BITS] << (4 * (4 * owner + suit))
-    called = ctx[C_CALLED]
     called_code = 0
     present = hands[0] | hands[1] | hands[2] | hands[3]
     if called >= 0 and (present >> called) & 1:
@@ -458,35 +476,34 @@ def _cards_of_tops(tops, present):
 
 
 @njit(cache=True)
-def _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds):
+def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     """Scan the bucket for an entry that matches on its relevant cards and decides the window.
 
     Returns (verdict 1/0 or -1, the entry's relevance tops, the best move of a matching entry or -1).
     """
     hint = np.int64(-1)
-    gen = ctx[C_GEN]
-    base = (_hash(pattern, extra) & ctx[C_TT_MASK]) & ~np.int64(BUCKET - 1)
-    for slot in range(base, base + BUCKET):
-        if tt_keys[slot, 2] != gen or tt_keys[slot, 0] != pattern or tt_keys[slot, 1] != extra:
+    gen = mem[M_CTX + C_GEN]
+    base = M_TT + ENTRY * ((_hash(pattern, extra) & mem[M_CTX + C_TT_MASK]) & ~np.int64(BUCKET - 1))
+    for entry in range(base, base + ENTRY * BUCKET, ENTRY):
+        if mem[entry + E_GEN] != gen or mem[entry + E_PATTERN] != pattern or mem[entry + E_EXTRA] != extra:
             continue
-        tops = tt_keys[slot, 5]
+        tops = mem[entry + E_TOPS]
         m0, m1 = _masked(word0, word1, sizes, tops)
-        if m0 != tt_keys[slot, 3] or m1 != tt_keys[slot, 4]:
+        if m0 != mem[entry + E_WORD0] or m1 != mem[entry + E_WORD1]:
             continue
-        verdict = _tt_verdict(slot, won, lo, hi, ctx, tt_bounds)
+        verdict = _tt_verdict(mem[entry + E_BOUNDS], won, lo, hi, mode)
         if verdict >= 0:
             return verdict, tops, hint
         if hint < 0:
-            hint = tt_keys[slot, 6]
+            hint = mem[entry + E_BEST]
     return -1, np.int64(0), hint
 
 
-@njit(cache=True)
-def _tt_verdict(slot, won, lo, hi, ctx, tt_bounds):
-    """What a table entry says about this window: 1 yes, 0 no, -1 not enough."""
-    mode = ctx[C_MODE]
-    low = tt_bounds[slot, 0]
-    high = tt_bounds[slot, 1]
+@njit(cache=True, inline="always")
+def _tt_verdict(bounds, won, lo, hi, mode):
+    """What a table entry's bounds say about this window: 1 yes, 0 no, -1 not enough."""
+    low = bounds & 255
+    high = bounds >> 8
     if mode == MODE_MAX:
         if won + low >= lo:
             return 1
@@ -503,47 +520,49 @@ def _tt_verdict(slot, won, lo, hi, ctx, tt_bounds):
 
 
 @njit(cache=True)
-def _tt_store(pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, result, best, ctx, tt_keys, tt_bounds):
+def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, result, best, mode):
     """Record a searched trick-boundary node under its relevant cards: tighten the bounds on future tricks."""
-    gen = ctx[C_GEN]
-    mode = ctx[C_MODE]
-    base = (_hash(pattern, extra) & ctx[C_TT_MASK]) & ~np.int64(BUCKET - 1)
+    gen = mem[M_CTX + C_GEN]
+    base = M_TT + ENTRY * ((_hash(pattern, extra) & mem[M_CTX + C_TT_MASK]) & ~np.int64(BUCKET - 1))
     m0, m1 = _masked(word0, word1, sizes, tops)
     target = -1
-    for slot in range(base, base + BUCKET):
-        if tt_keys[slot, 2] != gen:
+    for entry in range(base, base + ENTRY * BUCKET, ENTRY):
+        if mem[entry + E_GEN] != gen:
             if target < 0:
-                target = slot
+                target = entry
             continue
-        if tt_keys[slot, 0] == pattern and tt_keys[slot, 1] == extra and tt_keys[slot, 5] == tops and tt_keys[slot, 3] == m0 and tt_keys[slot, 4] == m1:
-            target = slot
+        if (mem[entry + E_PATTERN] == pattern and mem[entry + E_EXTRA] == extra and mem[entry + E_TOPS] == tops
+                and mem[entry + E_WORD0] == m0 and mem[entry + E_WORD1] == m1):
+            target = entry
             break
-    if target < 0 or tt_keys[target, 2] != gen:
+    if target < 0 or mem[target + E_GEN] != gen:
         if target < 0:
-            target = base + (ctx[C_NODES] & (BUCKET - 1))
-        tt_keys[target, 0] = pattern
-        tt_keys[target, 1] = extra
-        tt_keys[target, 2] = gen
-        tt_keys[target, 3] = m0
-        tt_keys[target, 4] = m1
-        tt_keys[target, 5] = tops
-        tt_bounds[target, 0] = 0
-        tt_bounds[target, 1] = left
-        tt_keys[target, 6] = -1
+            target = base + ENTRY * (mem[M_CTX + C_NODES] & (BUCKET - 1))
+        mem[target + E_PATTERN] = pattern
+        mem[target + E_EXTRA] = extra
+        mem[target + E_GEN] = gen
+        mem[target + E_WORD0] = m0
+        mem[target + E_WORD1] = m1
+        mem[target + E_TOPS] = tops
+        mem[target + E_BOUNDS] = left << 8
+        mem[target + E_BEST] = -1
     if best >= 0:
-        tt_keys[target, 6] = best
+        mem[target + E_BEST] = best
+    low = mem[target + E_BOUNDS] & 255
+    high = mem[target + E_BOUNDS] >> 8
     if mode == MODE_MAX:
         if result:
-            tt_bounds[target, 0] = max(tt_bounds[target, 0], lo - won)
+            low = max(low, lo - won)
         else:
-            tt_bounds[target, 1] = min(tt_bounds[target, 1], lo - won - 1)
+            high = min(high, lo - won - 1)
     elif mode == MODE_MIN:
         if result:
-            tt_bounds[target, 1] = min(tt_bounds[target, 1], hi - won)
+            high = min(high, hi - won)
         else:
-            tt_bounds[target, 0] = max(tt_bounds[target, 0], hi - won + 1)
+            low = max(low, hi - won + 1)
     else:
-        tt_bounds[target, 0] = 1 if result else 0
+        low = 1 if result else 0
+    mem[target + E_BOUNDS] = low | (high << 8)
 
 
 @njit(cache=True)
@@ -598,9 +617,9 @@ def _rank_winner(trick_cards, win_card):
 
 
 @njit(cache=True)
-def _window_code(won, lo, hi, ctx):
+def _window_code(won, lo, hi, mode):
     """Part of the key that depends on the window: only windows with two finite ends need it."""
-    if ctx[C_MODE] != MODE_EXACT:
+    if mode != MODE_EXACT:
         return 0
     return ((lo - won + 16) & 31) | (((hi - won + 16) & 31) << 5)
 
@@ -611,26 +630,28 @@ def _answer(result, relevant):
     return relevant | (np.int64(1 if result else 0) << RESULT_SHIFT)
 
 
-_SEARCH_SIG = (
-    "int64(int64[::1], int64[::1], int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean,"
-    " int64[::1], int64[:, ::1], int8[:, ::1], int64[:, ::1], int64[:, ::1], boolean[::1])"
-)
+_SEARCH_SIG = "int64(int64[::1], int64, int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean)"
 
 
 # An explicit signature keeps the recursion to one compiled specialisation (literal arguments
 # would otherwise spawn mutually recursive variants).
 @njit(_SEARCH_SIG, cache=True)
-def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, depth, collect, ctx, tt_keys, tt_bounds, moves, scores, out):
+def search(mem, present, leader, pos, win_seat, win_card, blind, won, lo, hi, depth, collect):
     """Whether the team can force its final trick count into ``[lo, hi]`` from this node.
 
-    Returns the answer in bit ``RESULT_SHIFT`` and, below it, the cards whose ranks decided it
-    (partition search: a table entry only fixes the owners of cards at or above the lowest of them).
-    With ``collect`` set, the root node (depth 0) tries every candidate move and writes each
-    move's answer to ``out[i]`` (the moves are in ``moves[0, :n]``, ``n`` in ``ctx[C_MOVES]``).
+    ``present``: the cards in hands at the start of the current trick.  Returns the answer in bit
+    ``RESULT_SHIFT`` and, below it, the cards whose ranks decided it (partition search: a table
+    entry only fixes the owners of cards at or above the lowest of them).  With ``collect`` set,
+    the root node (depth 0) tries every candidate move and writes each move's answer to the
+    ``M_OUT`` slots (the moves are in the ``M_MOVES`` slots of depth 0, their number in ``C_MOVES``).
     """
-    ctx[C_NODES] += 1
-    team = ctx[C_TEAM]
-    trump = ctx[C_TRUMP]
+    mem[M_CTX + C_NODES] += 1
+    team = mem[M_CTX + C_TEAM]
+    trump = mem[M_CTX + C_TRUMP]
+    mode = mem[M_CTX + C_MODE]
+    called = mem[M_CTX + C_CALLED]
+    bidder = mem[M_CTX + C_BIDDER]
+    hands = (mem[M_HANDS], mem[M_HANDS + 1], mem[M_HANDS + 2], mem[M_HANDS + 3])
     seat = (leader + pos) & 3
     # Typed (non-literal) constants for the recursive calls: literal arguments would make numba
     # compile extra specialisations that the on-disk cache cannot link back.
@@ -647,7 +668,6 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
     word0 = np.int64(0)
     word1 = np.int64(0)
     sizes = np.int64(0)
-    called = ctx[C_CALLED]
     # The called card carries an obligation, so its owner always matters.
     called_rel = np.int64(0)
     if pos == 0 and not root_collect:
@@ -656,10 +676,9 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
             return _answer(True, 0)
         if won > hi or won + left < lo:
             return _answer(False, 0)
-        present = hands[0] | hands[1] | hands[2] | hands[3]
         if called >= 0 and (present >> called) & 1:
             called_rel = np.int64(1) << called
-        if left == 1 and not _blind_allowed(hands, seat, ctx):
+        if left == 1 and not _blind_allowed(hands, seat, called, bidder):
             taker, rank_card = _last_trick(hands, seat, trump)
             final = won + ((team >> taker) & 1)
             relevant = called_rel
@@ -675,66 +694,72 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
                 return _answer(True, used | called_rel)
             if most < lo or least > hi:
                 return _answer(False, used | called_rel)
-        if ctx[C_MODE] == MODE_MAX:
-            quick, used = _quick_tricks(hands, seat, ctx)
+        if mode == MODE_MAX:
+            quick, used = _quick_tricks(hands, seat, trump, team)
             if (team >> seat) & 1:
                 if won + quick >= lo:
                     return _answer(True, used | called_rel)
             elif won + left - quick < lo:
                 return _answer(False, used | called_rel)
-        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, ctx), ctx)
+        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called)
         word0, word1, sizes = _position(hands, present)
-        verdict, tops, hint_code = _tt_lookup(pattern, extra, word0, word1, sizes, won, lo, hi, ctx, tt_keys, tt_bounds)
+        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode)
         if verdict >= 0:
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         hint = _decode_move(hint_code, present)
-    n, pruned = _gen_moves(hands, trick, seat, pos, blind, win_seat, win_card, hint, ctx, moves, scores, depth)
+    led_suit = -1
+    if pos > 0:
+        led_suit = called // 13 if blind else mem[M_TRICK] // 13
+    n, pruned = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
+                           trump, team, mode, called, bidder)
     if root_collect:
-        ctx[C_MOVES] = n
+        mem[M_CTX + C_MOVES] = n
     maximiser = (team >> seat) & 1 == 1
     result = not maximiser
     relevant = called_rel
+    base = M_MOVES + depth * MAX_MOVES
     for i in range(n):
-        move = moves[depth, i]
+        move = mem[base + i]
         card = move - BLIND if move >= BLIND else move
         bit = np.int64(1) << card
-        hands[seat] ^= bit
-        trick[pos] = move
+        mem[M_HANDS + seat] ^= bit
+        mem[M_TRICK + pos] = move
         if pos == 0:
             if move >= BLIND:
-                ans = search(hands, trick, leader, first, none, none, face_down, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+                ans = search(mem, present, leader, first, none, none, face_down, won, lo, hi, depth + 1, collect)
             else:
-                ans = search(hands, trick, leader, first, seat, card, face_up, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+                ans = search(mem, present, leader, first, seat, card, face_up, won, lo, hi, depth + 1, collect)
         else:
-            led_suit = called // 13 if blind else trick[0] // 13
             new_seat = win_seat
             new_card = win_card
             if _beats(card, win_card, win_seat, led_suit, trump):
                 new_seat = seat
                 new_card = card
             if pos == 3:
+                mem[M_CTX + C_TRICKS] += 1
                 gained = won + ((team >> new_seat) & 1)
                 trick_cards = np.int64(0)
                 for j in range(4):
                     if not (blind and j == 0):
-                        trick_cards |= np.int64(1) << trick[j]
-                # The next trick reuses the trick array: keep this trick's cards for the sibling moves.
-                t0 = trick[0]
-                t1 = trick[1]
-                t2 = trick[2]
-                ans = search(hands, trick, new_seat, start, none, none, face_up, gained, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
-                trick[0] = t0
-                trick[1] = t1
-                trick[2] = t2
+                        trick_cards |= np.int64(1) << mem[M_TRICK + j]
+                # The next trick reuses the trick slots: keep this trick's cards for the sibling moves.
+                t0 = mem[M_TRICK]
+                t1 = mem[M_TRICK + 1]
+                t2 = mem[M_TRICK + 2]
+                remaining = mem[M_HANDS] | mem[M_HANDS + 1] | mem[M_HANDS + 2] | mem[M_HANDS + 3]
+                ans = search(mem, remaining, new_seat, start, none, none, face_up, gained, lo, hi, depth + 1, collect)
+                mem[M_TRICK] = t0
+                mem[M_TRICK + 1] = t1
+                mem[M_TRICK + 2] = t2
                 rank_card = _rank_winner(trick_cards, new_card)
                 if rank_card >= 0:
                     ans |= np.int64(1) << rank_card
             else:
-                ans = search(hands, trick, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
-        hands[seat] ^= bit
+                ans = search(mem, present, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect)
+        mem[M_HANDS + seat] ^= bit
         res = (ans >> RESULT_SHIFT) & 1 == 1
         if root_collect:
-            out[i] = res
+            mem[M_OUT + i] = res
         if res == maximiser:
             result = res
             if not root_collect:
@@ -753,23 +778,12 @@ def search(hands, trick, leader, pos, win_seat, win_card, blind, won, lo, hi, de
             spread = grown
         relevant |= spread
     if pos == 0 and not root_collect:
-        present = hands[0] | hands[1] | hands[2] | hands[3]
         relevant &= present
         tops = _tops_of(relevant, present)
-        _tt_store(pattern, extra, word0, word1, sizes, tops, popcount(hands[seat]), won, lo, hi, result, _encode_move(best, present), ctx, tt_keys, tt_bounds)
+        _tt_store(mem, pattern, extra, word0, word1, sizes, tops, popcount(hands[seat]), won, lo, hi, result,
+                  _encode_move(best, present), mode)
         relevant = _cards_of_tops(tops, present)
     return _answer(result, relevant)
-
-
-def new_tables(bits):
-    """Allocate an empty transposition table with ``2**bits`` entries and the move buffers."""
-    size = 1 << bits
-    tt_keys = np.zeros((size, 7), dtype=np.int64)
-    tt_bounds = np.zeros((size, 2), dtype=np.int8)
-    moves = np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
-    scores = np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
-    out = np.zeros(MAX_MOVES, dtype=np.bool_)
-    return tt_keys, tt_bounds, moves, scores, out
 
 
 @njit(cache=True)
@@ -801,10 +815,9 @@ def guess_tricks(hands, team):
 
 
 @njit(cache=True)
-def start_winner(trick, leader, pos, blind, ctx):
+def start_winner(trick, leader, pos, blind, trump, called):
     """Current winner (seat, card) of a trick in progress; (-1, -1) before any card can win."""
-    trump = ctx[C_TRUMP]
-    led_suit = ctx[C_CALLED] // 13 if blind else trick[0] // 13
+    led_suit = called // 13 if blind else trick[0] // 13
     win_seat = -1
     win_card = -1
     for i in range(pos):
@@ -818,18 +831,22 @@ def start_winner(trick, leader, pos, blind, ctx):
 
 
 @njit(cache=True)
-def solve_window(hands, trick, leader, pos, blind, lo, hi, collect, ctx, tt_keys, tt_bounds, moves, scores, out):
+def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect):
     """Root of one yes/no search: can the team's tricks from here land in ``[lo, hi]``?"""
+    set_position(mem, hands, trick)
     win_seat = -1
     win_card = -1
+    present = hands[0] | hands[1] | hands[2] | hands[3]
     if pos > 0:
-        win_seat, win_card = start_winner(trick, leader, pos, blind, ctx)
-    answer = search(hands, trick, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect, ctx, tt_keys, tt_bounds, moves, scores, out)
+        win_seat, win_card = start_winner(trick, leader, pos, blind, mem[M_CTX + C_TRUMP], mem[M_CTX + C_CALLED])
+        for i in range(pos):
+            present |= np.int64(1) << (trick[i] % BLIND)
+    answer = search(mem, present, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect)
     return (answer >> RESULT_SHIFT) & 1 == 1
 
 
 @njit(cache=True)
-def solve_max(hands, trick, leader, pos, blind, guess, ctx, tt_keys, tt_bounds, moves, scores, out):
+def solve_max(mem, hands, trick, leader, pos, blind, guess):
     """Team's guaranteed tricks from here (team maximises, the others minimise); needs ``MODE_MAX``.
 
     Steps a yes/no probe from ``guess`` up or down until the bounds meet; the table keeps
@@ -839,7 +856,7 @@ def solve_max(hands, trick, leader, pos, blind, guess, ctx, tt_keys, tt_bounds, 
     high = future_tricks(hands)
     target = min(max(guess, low + 1), high)
     while low < high:
-        if solve_window(hands, trick, leader, pos, blind, target, UNBOUNDED, False, ctx, tt_keys, tt_bounds, moves, scores, out):
+        if solve_window(mem, hands, trick, leader, pos, blind, target, UNBOUNDED, False):
             low = target
             target += 1
         else:
