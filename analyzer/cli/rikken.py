@@ -52,15 +52,24 @@ class Dealing(str, Enum):
 
 
 class PlayPolicy(str, Enum):
-    """Card-play policies that play full rounds card by card."""
+    """Card-play policies that play full rounds card by card; ``dd`` asks the solver at every turn."""
 
     heuristic = "heuristic"
     random = "random"
+    dd = "dd"
+
+
+# A double-dummy round takes seconds, not microseconds: small chunks keep every worker busy and
+# checkpoint often.
+PLAY_CHUNK_SIZE = {PlayPolicy.heuristic: 20_000, PlayPolicy.random: 20_000, PlayPolicy.dd: 2}
 
 
 PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of all four seats; dd = perfect "
                                                                  "play by both sides (slow: minutes per deal).")]
-PlayPolicyOption = Annotated[PlayPolicy, typer.Option("--policy", help="Card-play policy of all four seats.")]
+PlayPolicyOption = Annotated[PlayPolicy, typer.Option("--policy", help="Card-play policy of all four seats; dd = "
+                                                                         "perfect play by both sides (seconds per round).")]
+PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Rounds per chunk; results depend on it.",
+                                                   show_default="20000; 2 with --policy dd")]
 DealingOption = Annotated[Dealing, typer.Option("--dealing", help="Dealing model.")]
 
 
@@ -152,11 +161,12 @@ def play(
     dealing: DealingOption = Dealing.random,
     seed: Seed = 0,
     scheduler: Scheduler = None,
-    chunk_size: ChunkSize = 20_000,
+    chunk_size: PlayChunkSize = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
     """Full rounds: auction, calls, play and scoring in both modes."""
+    chunk_size = chunk_size or PLAY_CHUNK_SIZE[policy]
     params = {"policy": policy.value, "dealing": dealing.value}
     store = _start_run("rikken-play", out, params, seed, chunk_size)
     started = time.time()

@@ -7,6 +7,8 @@ random place and dealt 6 then 7 from the dealer's left. A passed-out deal is gat
 uniformly shuffled pack.
 """
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -19,6 +21,7 @@ from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import POLICY_IDS, playout_batch, playout_one
 from analyzer.games.rikken.rules import ScoringMode
 from analyzer.games.rikken.scoring import score_rounds
+from analyzer.solvers.dd.policy import playout_batch_dd, playout_one_dd
 
 FACE_DOWN_OFFSET = 52
 
@@ -30,8 +33,23 @@ def _gathered_pack(hands, trace) -> np.ndarray:
     return trace[:, 1] % FACE_DOWN_OFFSET
 
 
+def _players(policy: str):
+    """``(play_batch, play_one)`` for ``policy``: the kernels for heuristic / random, the solver for ``dd``.
+
+    Both take the round arrays and ``rng_state`` (the xoshiro state); ``play_batch`` fills
+    ``tricks_out``, ``play_one`` returns ``(tricks, trace)``.
+    """
+    if policy == "dd":
+        return playout_batch_dd, playout_one_dd
+    fixed = {"policy_of_seat": np.full(4, POLICY_IDS[policy], dtype=np.int64), "params": default_params()}
+    return partial(playout_batch, **fixed), partial(playout_one, **fixed)
+
+
 def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing: str):
     """Play ``count`` full rounds; the dealer of round ``r`` is seat ``r % 4``.
+
+    ``policy`` is ``heuristic`` or ``random`` (the kernels, all four seats) or ``dd`` (double dummy,
+    ``analyzer.solvers.dd.policy``).
 
     Returns
     -------
@@ -40,8 +58,7 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing
     """
     deal_seed, play_seed, cut_seed = seed_seq.spawn(3)
     rng_state = state_from_seed(play_seed)
-    policy_of_seat = np.full(4, POLICY_IDS[policy], dtype=np.int64)
-    params = default_params()
+    play_batch, play_one = _players(policy)
     dealers = (first_round + np.arange(count)) % 4
     if dealing == "random":
         deals = deal_random(count, deal_seed)
@@ -49,9 +66,9 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing
         arrays["tricks"] = np.zeros((count, 4), dtype=np.int64)
         rows = np.flatnonzero(~arrays["passed_out"])
         tricks = np.zeros((rows.size, 4), dtype=np.int64)
-        playout_batch(deals[rows], arrays["leader"][rows], arrays["contract_of"][rows], arrays["partner"][rows],
-                      arrays["trump"][rows], arrays["called_card"][rows], arrays["blind"][rows], policy_of_seat,
-                      params, rng_state, tricks)
+        play_batch(deals[rows], arrays["leader"][rows], arrays["contract_of"][rows], arrays["partner"][rows],
+                   arrays["trump"][rows], arrays["called_card"][rows], arrays["blind"][rows], rng_state=rng_state,
+                   tricks_out=tricks)
         arrays["tricks"][rows] = tricks
         return deals, arrays
     cuts = np.random.default_rng(cut_seed)
@@ -64,9 +81,9 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing
         setup["tricks"] = np.zeros((1, 4), dtype=np.int64)
         trace = None
         if not setup["passed_out"][0]:
-            tricks, trace = playout_one(deals[i], setup["leader"][0], setup["contract_of"][0], setup["partner"][0],
-                                        setup["trump"][0], setup["called_card"][0], setup["blind"][0],
-                                        policy_of_seat, params, rng_state)
+            tricks, trace = play_one(deals[i], setup["leader"][0], setup["contract_of"][0], setup["partner"][0],
+                                     setup["trump"][0], setup["called_card"][0], setup["blind"][0],
+                                     rng_state=rng_state)
             setup["tricks"][0] = tricks
         rounds.append(setup)
         pack = _gathered_pack(deals[i], trace)
