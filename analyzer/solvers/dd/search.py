@@ -60,7 +60,8 @@ E_TOPS = 5
 E_BEST = 6
 E_BOUNDS = 7  # lower bound + 256 * upper bound on the team's future tricks (win bit in MODE_EXACT)
 
-DEUCES = sum(1 << (13 * suit) for suit in range(4))
+ACES = sum(1 << (13 * suit + 12) for suit in range(4))
+ALL_CARDS = (1 << 52) - 1
 HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
 BUCKET = 32  # table entries per bucket (a power of two)
 CODE_BITS = (1 << 27) - 1
@@ -206,21 +207,50 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
     return 40 + rank
 
 
+@njit(cache=True, inline="always")
+def _touching(held, present):
+    """Cards of ``held`` whose next higher card still out (``present``) is also in ``held``.
+
+    Such a card and the one above it are equivalent in every position (no card still out lies
+    between them), so only the top card of each run needs trying.
+    """
+    gaps = ~present & np.int64(ALL_CARDS) & ~np.int64(ACES)
+    above = held
+    while True:
+        grown = above | ((above >> 1) & gaps)
+        if grown == above:
+            break
+        above = grown
+    return held & (above >> 1) & ~np.int64(ACES)
+
+
+@njit(cache=True, inline="always")
+def _run_spread(cards, pruned, present):
+    """``cards`` plus the ``pruned`` cards in runs below them (each run's cards only gaps apart)."""
+    through = pruned | (~present & np.int64(ALL_CARDS) & ~np.int64(ACES))
+    spread = cards
+    while True:
+        grown = spread | ((spread >> 1) & through)
+        if grown == spread:
+            break
+        spread = grown
+    return cards | (spread & pruned)
+
+
 @njit(cache=True)
 def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called, bidder):
     """Fill the move buffer of ``depth`` with the candidate plays, best-first.
 
     ``present``: the cards still in hands plus those of the trick in progress.  Returns how many,
     and the legal cards left out because the next higher card of the same hand was tried instead
-    (touching ranks in one hand are equivalent in every position).
+    (see :func:`_touching`).
     """
     hand = hands[seat]
     called_bit = np.int64(0)
     if called >= 0 and (hand >> called) & 1:
         called_bit = np.int64(1) << called
     legal = _legal(hand, pos, led_suit, called)
-    # One card per run of touching ranks in this hand (the top one); the called card stands alone.
-    pruned = legal & (((hand & ~called_bit) & ~np.int64(DEUCES)) >> 1) & ~called_bit
+    pruned = legal & _touching(hand & ~called_bit, present)
     reps = legal & ~pruned
     base = depth * MAX_MOVES
     n = 0
@@ -718,8 +748,12 @@ def search(mem, present, leader, pos, win_seat, win_card, blind, won, lo, hi, de
     result = not maximiser
     relevant = called_rel
     base = M_MOVES + depth * MAX_MOVES
+    # Cards shown equivalent to a failed move: their suit's cards that mattered all rank above both.
+    covered = np.int64(0)
     for i in range(n):
         move = mem[base + i]
+        if move < BLIND and (covered >> move) & 1:
+            continue
         card = move - BLIND if move >= BLIND else move
         bit = np.int64(1) << card
         mem[M_HANDS + seat] ^= bit
@@ -767,16 +801,16 @@ def search(mem, present, leader, pos, win_seat, win_card, blind, won, lo, hi, de
                 best = move
                 break
         relevant |= ans & RELEVANT_BITS
+        if move < BLIND and not root_collect:
+            suit = card // 13
+            mattered = (ans >> (13 * suit)) & SUIT_BITS
+            floor = 13 if mattered == 0 else popcount((mattered & -mattered) - 1)
+            if card % 13 < floor:
+                covered |= hands[seat] & (((np.int64(1) << floor) - 1) << (13 * suit))
     if result != maximiser and pruned:
         # Every move failed, the left-out ones by equivalence to a tried card: when that card's rank
         # mattered, so does theirs (a matching position may hold a different small card there).
-        spread = relevant & hands[seat]
-        while True:
-            grown = spread | ((spread >> 1) & pruned)
-            if grown == spread:
-                break
-            spread = grown
-        relevant |= spread
+        relevant = _run_spread(relevant & hands[seat], pruned, present) | relevant
     if pos == 0 and not root_collect:
         relevant &= present
         tops = _tops_of(relevant, present)
