@@ -38,9 +38,11 @@ C_CALLED = 3  # called card id, -1 for none
 C_BIDDER = 4  # seat allowed a blind lead, -1 for none
 C_GEN = 5  # transposition-table generation: entries of older generations are empty
 C_NODES = 6  # node counter (statistics)
-C_TT_MASK = 7  # table entries - 1
+C_TT_MASK = 7  # table buckets - 1
 C_MOVES = 8  # number of root moves written by a collecting search
 C_TRICKS = 9  # completed tricks searched (statistics)
+C_TAGS = 10  # where the entries' tags start
+C_ENTRIES = 11  # where the entries start
 CTX_SIZE = 16
 
 MAX_DEPTH = 56
@@ -48,22 +50,24 @@ MAX_MOVES = 32
 M_OUT = M_CTX + CTX_SIZE  # per root move: its answer (collecting search)
 M_MOVES = M_OUT + MAX_MOVES
 M_SCORES = M_MOVES + MAX_DEPTH * MAX_MOVES
-ENTRY = 8  # int64 words per table entry
-M_TT = (M_SCORES + MAX_DEPTH * MAX_MOVES + ENTRY - 1) // ENTRY * ENTRY
-# Table entry words.
+# The table: one fill word per bucket (generation << 16 | entries used), one tag (the key's hash)
+# per entry, then the entries, ``ENTRY`` words each.
+M_TT = M_SCORES + MAX_DEPTH * MAX_MOVES
+ENTRY = 7
 E_PATTERN = 0
 E_EXTRA = 1
-E_GEN = 2
-E_WORD0 = 3
-E_WORD1 = 4
-E_TOPS = 5
-E_BEST = 6
-E_BOUNDS = 7  # lower bound + 256 * upper bound on the team's future tricks (win bit in MODE_EXACT)
+E_WORD0 = 2
+E_WORD1 = 3
+E_TOPS = 4
+E_BEST = 5
+E_BOUNDS = 6  # lower bound + 256 * upper bound on the team's future tricks (win bit in MODE_EXACT)
+FILL_BITS = 0xFFFF
 
 ACES = sum(1 << (13 * suit + 12) for suit in range(4))
 ALL_CARDS = (1 << 52) - 1
 HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
 BUCKET = 32  # table entries per bucket (a power of two)
+MAX_CHAIN = 16  # buckets one key may spill over
 CODE_BITS = (1 << 27) - 1
 RESULT_SHIFT = 62
 RELEVANT_BITS = (1 << 52) - 1
@@ -71,7 +75,8 @@ RELEVANT_BITS = (1 << 52) - 1
 
 def new_mem(bits):
     """Allocate the work array with a transposition table of ``2**bits`` entries."""
-    return np.zeros(M_TT + ENTRY * (1 << bits), dtype=np.int64)
+    entries = 1 << bits
+    return np.zeros(M_TT + entries // BUCKET + entries * (1 + ENTRY), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -85,7 +90,10 @@ def set_context(mem, trump, team, mode, called, bidder, generation):
     ctx[C_CALLED] = called
     ctx[C_BIDDER] = bidder
     ctx[C_GEN] = generation
-    ctx[C_TT_MASK] = (mem.shape[0] - M_TT) // ENTRY - 1
+    entries = (mem.shape[0] - M_TT) * BUCKET // (1 + BUCKET * (1 + ENTRY))
+    ctx[C_TT_MASK] = entries // BUCKET - 1
+    ctx[C_TAGS] = M_TT + entries // BUCKET
+    ctx[C_ENTRIES] = ctx[C_TAGS] + entries
 
 
 @njit(cache=True)
@@ -505,27 +513,45 @@ def _cards_of_tops(tops, present):
     return cards
 
 
+@njit(cache=True, inline="always")
+def _fill(mem, bucket, gen):
+    """Entries of this solve in ``bucket`` (a bucket filled by an older solve counts as empty)."""
+    word = mem[M_TT + bucket]
+    return word & FILL_BITS if word >> 16 == gen else 0
+
+
 @njit(cache=True)
 def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
-    """Scan the bucket for an entry that matches on its relevant cards and decides the window.
+    """Scan the bucket chain for an entry that matches on its relevant cards and decides the window.
 
     Returns (verdict 1/0 or -1, the entry's relevance tops, the best move of a matching entry or -1).
     """
     hint = np.int64(-1)
     gen = mem[M_CTX + C_GEN]
-    base = M_TT + ENTRY * ((_hash(pattern, extra) & mem[M_CTX + C_TT_MASK]) & ~np.int64(BUCKET - 1))
-    for entry in range(base, base + ENTRY * BUCKET, ENTRY):
-        if mem[entry + E_GEN] != gen or mem[entry + E_PATTERN] != pattern or mem[entry + E_EXTRA] != extra:
-            continue
-        tops = mem[entry + E_TOPS]
-        m0, m1 = _masked(word0, word1, sizes, tops)
-        if m0 != mem[entry + E_WORD0] or m1 != mem[entry + E_WORD1]:
-            continue
-        verdict = _tt_verdict(mem[entry + E_BOUNDS], won, lo, hi, mode)
-        if verdict >= 0:
-            return verdict, tops, hint
-        if hint < 0:
-            hint = mem[entry + E_BEST]
+    tag = _hash(pattern, extra)
+    buckets = mem[M_CTX + C_TT_MASK]
+    tags = mem[M_CTX + C_TAGS]
+    entries = mem[M_CTX + C_ENTRIES]
+    for step in range(MAX_CHAIN):
+        bucket = (tag + step) & buckets
+        count = _fill(mem, bucket, gen)
+        for slot in range(bucket * BUCKET, bucket * BUCKET + count):
+            if mem[tags + slot] != tag:
+                continue
+            entry = entries + ENTRY * slot
+            if mem[entry + E_PATTERN] != pattern or mem[entry + E_EXTRA] != extra:
+                continue
+            tops = mem[entry + E_TOPS]
+            m0, m1 = _masked(word0, word1, sizes, tops)
+            if m0 != mem[entry + E_WORD0] or m1 != mem[entry + E_WORD1]:
+                continue
+            verdict = _tt_verdict(mem[entry + E_BOUNDS], won, lo, hi, mode)
+            if verdict >= 0:
+                return verdict, tops, hint
+            if hint < 0:
+                hint = mem[entry + E_BEST]
+        if count < BUCKET:
+            break
     return -1, np.int64(0), hint
 
 
@@ -551,35 +577,52 @@ def _tt_verdict(bounds, won, lo, hi, mode):
 
 @njit(cache=True)
 def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, result, best, mode):
-    """Record a searched trick-boundary node under its relevant cards: tighten the bounds on future tricks."""
+    """Record a searched trick-boundary node under its relevant cards: tighten the bounds on future tricks.
+
+    A full bucket spills into the next one, up to ``MAX_CHAIN`` buckets; past that a random entry
+    of the last bucket gives way.
+    """
     gen = mem[M_CTX + C_GEN]
-    base = M_TT + ENTRY * ((_hash(pattern, extra) & mem[M_CTX + C_TT_MASK]) & ~np.int64(BUCKET - 1))
+    tag = _hash(pattern, extra)
+    buckets = mem[M_CTX + C_TT_MASK]
+    tags = mem[M_CTX + C_TAGS]
+    entries = mem[M_CTX + C_ENTRIES]
     m0, m1 = _masked(word0, word1, sizes, tops)
     target = -1
-    for entry in range(base, base + ENTRY * BUCKET, ENTRY):
-        if mem[entry + E_GEN] != gen:
-            if target < 0:
-                target = entry
-            continue
-        if (mem[entry + E_PATTERN] == pattern and mem[entry + E_EXTRA] == extra and mem[entry + E_TOPS] == tops
-                and mem[entry + E_WORD0] == m0 and mem[entry + E_WORD1] == m1):
-            target = entry
+    fresh = False
+    for step in range(MAX_CHAIN):
+        bucket = (tag + step) & buckets
+        count = _fill(mem, bucket, gen)
+        for slot in range(bucket * BUCKET, bucket * BUCKET + count):
+            entry = entries + ENTRY * slot
+            if (mem[tags + slot] == tag and mem[entry + E_PATTERN] == pattern and mem[entry + E_EXTRA] == extra
+                    and mem[entry + E_TOPS] == tops and mem[entry + E_WORD0] == m0 and mem[entry + E_WORD1] == m1):
+                target = slot
+                break
+        if target >= 0:
             break
-    if target < 0 or mem[target + E_GEN] != gen:
-        if target < 0:
-            target = base + ENTRY * (mem[M_CTX + C_NODES] & (BUCKET - 1))
-        mem[target + E_PATTERN] = pattern
-        mem[target + E_EXTRA] = extra
-        mem[target + E_GEN] = gen
-        mem[target + E_WORD0] = m0
-        mem[target + E_WORD1] = m1
-        mem[target + E_TOPS] = tops
-        mem[target + E_BOUNDS] = left << 8
-        mem[target + E_BEST] = -1
+        if count < BUCKET:
+            target = bucket * BUCKET + count
+            mem[M_TT + bucket] = (gen << 16) | (count + 1)
+            fresh = True
+            break
+        if step == MAX_CHAIN - 1:
+            target = bucket * BUCKET + (mem[M_CTX + C_NODES] & (BUCKET - 1))
+            fresh = True
+    entry = entries + ENTRY * target
+    if fresh:
+        mem[tags + target] = tag
+        mem[entry + E_PATTERN] = pattern
+        mem[entry + E_EXTRA] = extra
+        mem[entry + E_WORD0] = m0
+        mem[entry + E_WORD1] = m1
+        mem[entry + E_TOPS] = tops
+        mem[entry + E_BOUNDS] = left << 8
+        mem[entry + E_BEST] = -1
     if best >= 0:
-        mem[target + E_BEST] = best
-    low = mem[target + E_BOUNDS] & 255
-    high = mem[target + E_BOUNDS] >> 8
+        mem[entry + E_BEST] = best
+    low = mem[entry + E_BOUNDS] & 255
+    high = mem[entry + E_BOUNDS] >> 8
     if mode == MODE_MAX:
         if result:
             low = max(low, lo - won)
@@ -592,7 +635,7 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
             low = max(low, hi - won + 1)
     else:
         low = 1 if result else 0
-    mem[target + E_BOUNDS] = low | (high << 8)
+    mem[entry + E_BOUNDS] = low | (high << 8)
 
 
 @njit(cache=True)
