@@ -151,7 +151,7 @@ def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1,
     mem = _work()
     _k.set_context(mem, int(trump), int(team), _GOAL_MODE[goal], int(called_card), bidder, _next_generation())
     if goal == "max":
-        guess = _k.guess_tricks(masks, int(team))
+        guess = _k.guess_tricks(masks, int(team), int(trump))
         return int(_k.solve_max(mem, masks, arr, trick_leader, pos, bool(trick_blind), guess))
     lo, hi = _window(goal, k)
     return bool(_k.solve_window(mem, masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, False))
@@ -190,7 +190,7 @@ def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_car
     mover = int(leader)
     on_team = bool(int(team) >> mover & 1)
     if goal == "max":
-        value = _k.solve_max(mem, masks, arr, trick_leader, pos, bool(trick_blind), _k.guess_tricks(masks, int(team)))
+        value = _k.solve_max(mem, masks, arr, trick_leader, pos, bool(trick_blind), _k.guess_tricks(masks, int(team), int(trump)))
         # The team's best moves keep >= value; the others' best moves keep the team below value + 1.
         lo = value if on_team else value + 1
         hi = UNBOUNDED
@@ -231,7 +231,7 @@ def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bi
         hands = deals[i].copy()
         _k.set_context(mem, trump, team, mode, called, bidders[i], first_gen + i)
         if want_max:
-            results[i] = _k.solve_max(mem, hands, trick, leader, 0, False, _k.guess_tricks(hands, team))
+            results[i] = _k.solve_max(mem, hands, trick, leader, 0, False, _k.guess_tricks(hands, team, trump))
         else:
             results[i] = 1 if _k.solve_window(mem, hands, trick, leader, 0, False, lo, hi, False) else 0
 

