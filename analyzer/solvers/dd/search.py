@@ -180,14 +180,22 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
     if pos == 0:
         is_top = HIGHEST[out_suit] == rank
         if want_win:
+            ruffed = False
+            friend_ruffs = False
+            if trump != NO_TRUMP and suit != trump:
+                for other in range(4):
+                    if (other != seat and (hands[other] >> (13 * suit)) & SUIT_BITS == 0
+                            and (hands[other] >> (13 * trump)) & SUIT_BITS):
+                        if (team >> other) & 1 != mine:
+                            ruffed = True
+                        else:
+                            friend_ruffs = True
+            if ruffed:
+                return (5 if is_top else -rank)
             if is_top:
-                score = 60
-                if trump != NO_TRUMP and suit != trump:
-                    for other in range(4):
-                        if (team >> other) & 1 != mine and (hands[other] >> (13 * suit)) & SUIT_BITS == 0:
-                            if (hands[other] >> (13 * trump)) & SUIT_BITS:
-                                score = 5
-                return score + rank
+                return 60 + rank
+            if friend_ruffs:
+                return 50 - rank
             top_rank = HIGHEST[out_suit]
             for other in range(4):
                 if other != seat and (team >> other) & 1 == mine and (hands[other] >> (13 * suit + top_rank)) & 1:
@@ -209,6 +217,9 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
             if pos == 1:
                 return 15 - rank
             return 40 - rank
+        if suit != led_suit:
+            # A discard: from a long suit, low.
+            return 25 - rank + 3 * COUNT[(hands[seat] >> (13 * suit)) & SUIT_BITS]
         return 30 - rank
     if beats:
         return -rank
