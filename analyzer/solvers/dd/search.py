@@ -256,7 +256,7 @@ def _run_spread(cards, pruned, present):
     return cards | (spread & pruned)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called, bidder):
     """Fill the move buffer of ``depth`` with the candidate plays, best-first.
 
@@ -531,7 +531,7 @@ def _fill(mem, bucket, gen):
     return word & FILL_BITS if word >> 16 == gen else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     """Scan the bucket chain for an entry that matches on its relevant cards and decides the window.
 
@@ -586,7 +586,7 @@ def _tt_verdict(bounds, won, lo, hi, mode):
     return low
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, result, best, mode):
     """Record a searched trick-boundary node under its relevant cards: tighten the bounds on future tricks.
 
