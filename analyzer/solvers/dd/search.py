@@ -20,7 +20,8 @@ far) and the window.
 """
 
 import numpy as np
-from numba import njit
+from numba import carray, njit, types
+from numba.extending import intrinsic
 
 from analyzer.cards.masks import popcount
 from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, UNBOUNDED
@@ -161,9 +162,8 @@ def _holds(card, seat, pos, hands, led_suit, trump, team):
         if follow:
             if suit == led_suit and HIGHEST[follow] > rank:
                 return False
-        elif trumps:
-            if suit != trump or HIGHEST[trumps] > rank:
-                return False
+        elif trumps and (suit != trump or HIGHEST[trumps] > rank):
+            return False
     return True
 
 
@@ -415,8 +415,7 @@ def _sure_trumps(hands, trump, team):
             else:
                 higher += 1
         if (team >> seat) & 1:
-            if best > best_team:
-                best_team = best
+            best_team = max(best_team, best)
         elif best > best_other:
             best_other = best
         if best > 0 and best_rank < lowest:
@@ -714,13 +713,21 @@ def _answer(result, relevant):
     return relevant | (np.int64(1 if result else 0) << RESULT_SHIFT)
 
 
-_SEARCH_SIG = "int64(int64[::1], int64, int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean)"
+_SEARCH_SIG = "int64(int64, int64, int64, int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean)"
+
+
+@intrinsic
+def _words_at(typingctx, address):
+    """The int64 words at a raw address (of the work array, which the caller keeps alive)."""
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+    return types.CPointer(types.int64)(types.int64), codegen
 
 
 # An explicit signature keeps the recursion to one compiled specialisation (literal arguments
 # would otherwise spawn mutually recursive variants).
 @njit(_SEARCH_SIG, cache=True)
-def search(mem, present, leader, pos, win_seat, win_card, blind, won, lo, hi, depth, collect):
+def search(address, size, present, leader, pos, win_seat, win_card, blind, won, lo, hi, depth, collect):
     """Whether the team can force its final trick count into ``[lo, hi]`` from this node.
 
     ``present``: the cards in hands at the start of the current trick.  Returns the answer in bit
@@ -729,6 +736,9 @@ def search(mem, present, leader, pos, win_seat, win_card, blind, won, lo, hi, de
     the root node (depth 0) tries every candidate move and writes each move's answer to the
     ``M_OUT`` slots (the moves are in the ``M_MOVES`` slots of depth 0, their number in ``C_MOVES``).
     """
+    # The work array travels as its address: numba would otherwise reference-count it on every
+    # call, which costs more than the rest of a typical node.
+    mem = carray(_words_at(address), size)
     mem[M_CTX + C_NODES] += 1
     team = mem[M_CTX + C_TEAM]
     trump = mem[M_CTX + C_TRUMP]
@@ -814,9 +824,9 @@ def search(mem, present, leader, pos, win_seat, win_card, blind, won, lo, hi, de
         mem[M_TRICK + pos] = move
         if pos == 0:
             if move >= BLIND:
-                ans = search(mem, present, leader, first, none, none, face_down, won, lo, hi, depth + 1, collect)
+                ans = search(address, size, present, leader, first, none, none, face_down, won, lo, hi, depth + 1, collect)
             else:
-                ans = search(mem, present, leader, first, seat, card, face_up, won, lo, hi, depth + 1, collect)
+                ans = search(address, size, present, leader, first, seat, card, face_up, won, lo, hi, depth + 1, collect)
         else:
             new_seat = win_seat
             new_card = win_card
@@ -835,7 +845,7 @@ def search(mem, present, leader, pos, win_seat, win_card, blind, won, lo, hi, de
                 t1 = mem[M_TRICK + 1]
                 t2 = mem[M_TRICK + 2]
                 remaining = mem[M_HANDS] | mem[M_HANDS + 1] | mem[M_HANDS + 2] | mem[M_HANDS + 3]
-                ans = search(mem, remaining, new_seat, start, none, none, face_up, gained, lo, hi, depth + 1, collect)
+                ans = search(address, size, remaining, new_seat, start, none, none, face_up, gained, lo, hi, depth + 1, collect)
                 mem[M_TRICK] = t0
                 mem[M_TRICK + 1] = t1
                 mem[M_TRICK + 2] = t2
@@ -843,7 +853,7 @@ def search(mem, present, leader, pos, win_seat, win_card, blind, won, lo, hi, de
                 if rank_card >= 0:
                     ans |= np.int64(1) << rank_card
             else:
-                ans = search(mem, present, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect)
+                ans = search(address, size, present, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect)
         mem[M_HANDS + seat] ^= bit
         res = (ans >> RESULT_SHIFT) & 1 == 1
         if root_collect:
@@ -939,7 +949,7 @@ def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect):
         win_seat, win_card = start_winner(trick, leader, pos, blind, mem[M_CTX + C_TRUMP], mem[M_CTX + C_CALLED])
         for i in range(pos):
             present |= np.int64(1) << (trick[i] % BLIND)
-    answer = search(mem, present, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect)
+    answer = search(mem.ctypes.data, mem.shape[0], present, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect)
     return (answer >> RESULT_SHIFT) & 1 == 1
 
 
