@@ -336,21 +336,26 @@ def _quick_tricks(hands, leader, trump, team):
 
     Counts the leader's own top cards per suit (all of a suit once opponents run out), or, when
     the leader can reach a partner through a suit whose top card that partner holds, the
-    partner's cashable cards instead if that is more.  Side suits count only when no opponent
-    holds a trump.
+    partner's cashable cards instead if that is more.  While opponents hold trumps, a side suit
+    counts only for as many rounds as every opponent with trumps can follow (so none can ruff;
+    the hands' suit lengths are part of the table key, so only the top cards are relevant).
     """
     mine = (team >> leader) & 1
     present = hands[0] | hands[1] | hands[2] | hands[3]
-    opp_trumps = False
     opp_lens = np.int64(0)
+    # Per suit, rounds before an opponent holding trumps can ruff (4 bits each; 13 = never).
+    safe = np.int64(0)
+    for suit in range(4):
+        safe |= np.int64(13) << (4 * suit)
     for other in range(4):
         if (team >> other) & 1 != mine:
-            if trump != NO_TRUMP and (hands[other] >> (13 * trump)) & SUIT_BITS:
-                opp_trumps = True
+            ruffs = trump != NO_TRUMP and (hands[other] >> (13 * trump)) & SUIT_BITS != 0
             for suit in range(4):
                 length = COUNT[(hands[other] >> (13 * suit)) & SUIT_BITS]
                 if length > (opp_lens >> (4 * suit)) & 15:
                     opp_lens = (opp_lens & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
+                if ruffs and suit != trump and length < (safe >> (4 * suit)) & 15:
+                    safe = (safe & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
     best = 0
     best_used = np.int64(0)
     for hand in range(4):
@@ -360,7 +365,7 @@ def _quick_tricks(hands, leader, trump, team):
         if hand != leader:
             # Reach this partner: the leader leads a small card of a suit the partner tops.
             for suit in range(4):
-                if opp_trumps and suit != trump:
+                if (safe >> (4 * suit)) & 15 == 0:
                     continue
                 out = (present >> (13 * suit)) & SUIT_BITS
                 if out and (hands[leader] >> (13 * suit)) & SUIT_BITS and (hands[hand] >> (13 * suit + HIGHEST[out])) & 1:
@@ -371,10 +376,12 @@ def _quick_tricks(hands, leader, trump, team):
         total = 0
         used = entry
         for suit in range(4):
-            if opp_trumps and suit != trump:
-                continue
             tricks, cards = _cash(hands[hand], suit, present, (opp_lens >> (4 * suit)) & 15)
-            total += tricks
+            counted = min(tricks, (safe >> (4 * suit)) & 15)
+            total += counted
+            # Only the top cards of the rounds counted decide the count.
+            while popcount(cards) > counted:
+                cards &= cards - 1
             used |= cards
         if total > best:
             best = total
