@@ -8,6 +8,7 @@ Every play-out is replayed on the plain-Python reference engine, which must acce
 import numpy as np
 import pandas as pd
 import pytest
+from rikken.test_contract_invariants import as_arrays, random_setups
 
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
@@ -19,7 +20,6 @@ from analyzer.games.rikken.state import RoundSetup, RoundState
 from analyzer.solvers.dd import solve
 from analyzer.solvers.dd.policy import playout_batch_dd, playout_one_dd
 
-from rikken.test_contract_invariants import as_arrays, random_setups
 from .reference_minimax import Rules, can_force, max_tricks
 
 FAMILIES = ("trick", "troela", "misery", "blind", "king", "nocall")
