@@ -233,7 +233,8 @@ def suit_potential(taken, suit, me, add_seat, add_points, minimum, params) -> fl
 
 
 def heuristic_candidates(state: DealState) -> list[tuple[int, str, int]]:
-    """The heuristic's candidates for the seat to play: the highest legal card of each (suit, outcome class).
+    """The heuristic's candidates for the seat to play: the lowest and the highest legal card of each (suit,
+    outcome class).
 
     Returns ``(card, outcome, taker)`` tuples, lowest card first. Outcome classes, as in
     ``policies.outcome_classes``: ``"losing"`` (cannot take the lead of the trick; ``taker`` is the seat
