@@ -15,7 +15,6 @@ from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.pbn import format_deal
 from analyzer.cli.deal_constraints import build_constraints
 from analyzer.cli.options import (
-    ChunkSize,
     JsonOut,
     OutDir,
     Scheduler,
@@ -59,13 +58,16 @@ class PlayPolicy(str, Enum):
     dd = "dd"
 
 
-# A double-dummy round takes seconds, not microseconds: small chunks keep every worker busy and
-# checkpoint often.
+# A double-dummy round or deal takes seconds, not microseconds: small chunks keep every worker busy
+# and checkpoint often.
 PLAY_CHUNK_SIZE = {PlayPolicy.heuristic: 20_000, PlayPolicy.random: 20_000, PlayPolicy.dd: 2}
+BIDS_CHUNK_SIZE = {Policy.heuristic: 20_000, Policy.random: 20_000, Policy.dd: 2}
 
 
 PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of all four seats; dd = perfect "
-                                                                 "play by both sides (slow: minutes per deal).")]
+                                                                 "play by both sides (seconds per deal).")]
+BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Deals per chunk; results depend on it.",
+                                                   show_default="20000; 2 with --policy dd")]
 PlayPolicyOption = Annotated[PlayPolicy, typer.Option("--policy", help="Card-play policy of all four seats; dd = "
                                                                          "perfect play by both sides (seconds per round).")]
 PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Rounds per chunk; results depend on it.",
@@ -115,11 +117,12 @@ def bids(
                                            "rik,9-alone,misery (default: all).")] = "all",
     seed: Seed = 0,
     scheduler: Scheduler = None,
-    chunk_size: ChunkSize = 20_000,
+    chunk_size: BidsChunkSize = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
     """Every contract every hand could declare, played out: success rates, scores, charts."""
+    chunk_size = chunk_size or BIDS_CHUNK_SIZE[policy]
     chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
     if policy == Policy.dd and dealing == Dealing.packets:
         raise InputError("--dealing packets gathers the cards of played tricks: use --policy heuristic or random")

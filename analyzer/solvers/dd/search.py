@@ -227,33 +227,35 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
 
 
 @njit(cache=True, inline="always")
+def _smear_down(cards, through):
+    """``cards`` extended downwards, rank by rank, over the positions in ``through``."""
+    while True:
+        grown = cards | ((cards >> 1) & through)
+        if grown == cards:
+            return cards
+        cards = grown
+
+
+@njit(cache=True, inline="always")
+def _gaps(present):
+    """Positions of cards no longer out; aces excluded so nothing smears across a suit boundary."""
+    return ~present & np.int64(ALL_CARDS) & ~np.int64(ACES)
+
+
+@njit(cache=True, inline="always")
 def _touching(held, present):
     """Cards of ``held`` whose next higher card still out (``present``) is also in ``held``.
 
     Such a card and the one above it are equivalent in every position (no card still out lies
     between them), so only the top card of each run needs trying.
     """
-    gaps = ~present & np.int64(ALL_CARDS) & ~np.int64(ACES)
-    above = held
-    while True:
-        grown = above | ((above >> 1) & gaps)
-        if grown == above:
-            break
-        above = grown
-    return held & (above >> 1) & ~np.int64(ACES)
+    return held & (_smear_down(held, _gaps(present)) >> 1) & ~np.int64(ACES)
 
 
 @njit(cache=True, inline="always")
 def _run_spread(cards, pruned, present):
     """``cards`` plus the ``pruned`` cards in runs below them (each run's cards only gaps apart)."""
-    through = pruned | (~present & np.int64(ALL_CARDS) & ~np.int64(ACES))
-    spread = cards
-    while True:
-        grown = spread | ((spread >> 1) & through)
-        if grown == spread:
-            break
-        spread = grown
-    return cards | (spread & pruned)
+    return cards | (_smear_down(cards, pruned | _gaps(present)) & pruned)
 
 
 @njit(cache=True, inline="always")
