@@ -7,14 +7,12 @@ called one move at a time with exactly the decisions the batch kernel makes.
 
 Actions are card ids 0..51, or ``52 + card`` for leading ``card`` face down after a blind call.
 Policies: 0 random (uniform over the legal actions in card-id order, face-down leads after them, one
-``bounded`` draw per decision even when forced), 1 heuristic (deterministic). Another policy (the
-double-dummy solver) slots in as a new id in ``POLICY_IDS`` and one more branch where the loops
-dispatch on ``policy_of_seat``.
+``bounded`` draw per decision even when forced), 1 heuristic (deterministic). The double-dummy
+policy (``analyzer.solvers.dd.policy``) is a Python driver over the same three functions.
 """
 
 import numpy as np
-from numba import carray, njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
@@ -49,6 +47,7 @@ from analyzer.games.rikken.heuristic import (
     choose_heuristic,
 )
 from analyzer.games.trick import nth_card, pop, suit_mask
+from analyzer.raw_memory import int64_view
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -243,14 +242,6 @@ def play_round(st, policy_of_seat, params, rng_state, trace):
         trace[i, 3] = fd
 
 
-@intrinsic
-def _int64_pointer(typingctx, address):
-    """Reinterpret an integer address as an int64 pointer (for ``carray``)."""
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return types.CPointer(types.int64)(types.intp), codegen
-
-
 @njit(cache=True)
 def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
                     rng_state, kind_table, exposure_table, tricks_out):
@@ -258,7 +249,7 @@ def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, bli
     # calls would otherwise cost an atomic increment and decrement (a sixth of the batch's time).
     # ``owner`` is touched after the loop so that its buffer outlives the view.
     owner = np.empty(STATE_SIZE, dtype=np.int64)
-    st = carray(_int64_pointer(owner.ctypes.data), STATE_SIZE)
+    st = int64_view(owner.ctypes.data, STATE_SIZE)
     for d in range(hands.shape[0]):
         init_round(st, hands[d], leader[d], contract_of[d], partner[d], trump[d], called_card[d], blind[d],
                    kind_table, exposure_table)

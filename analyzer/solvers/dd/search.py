@@ -20,10 +20,10 @@ far) and the window.
 """
 
 import numpy as np
-from numba import carray, njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from analyzer.cards.masks import popcount
+from analyzer.raw_memory import int64_view
 from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, UNBOUNDED
 
 # Slots of the one work array ``mem``: the hands, the trick in progress, the solve's context,
@@ -725,14 +725,6 @@ def _answer(result, relevant):
 _SEARCH_SIG = "int64(int64, int64, int64, int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean)"
 
 
-@intrinsic
-def _words_at(typingctx, address):
-    """The int64 words at a raw address (of the work array, which the caller keeps alive)."""
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return types.CPointer(types.int64)(types.int64), codegen
-
-
 # An explicit signature keeps the recursion to one compiled specialisation (literal arguments
 # would otherwise spawn mutually recursive variants).
 @njit(_SEARCH_SIG, cache=True)
@@ -745,9 +737,9 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     the root node (depth 0) tries every candidate move and writes each move's answer to the
     ``M_OUT`` slots (the moves are in the ``M_MOVES`` slots of depth 0, their number in ``C_MOVES``).
     """
-    # The work array travels as its address: numba would otherwise reference-count it on every
-    # call, which costs more than the rest of a typical node.
-    mem = carray(_words_at(address), size)
+    # The work array travels as its address: reference-counting it on every call cost about a
+    # tenth of the search's time.
+    mem = int64_view(address, size)
     mem[M_CTX + C_NODES] += 1
     team = mem[M_CTX + C_TEAM]
     trump = mem[M_CTX + C_TRUMP]
