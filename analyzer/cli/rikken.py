@@ -60,8 +60,7 @@ class PlayPolicy(str, Enum):
 
 # A double-dummy round or deal takes seconds, not microseconds: small chunks keep every worker busy
 # and checkpoint often.
-PLAY_CHUNK_SIZE = {PlayPolicy.heuristic: 20_000, PlayPolicy.random: 20_000, PlayPolicy.dd: 2}
-BIDS_CHUNK_SIZE = {Policy.heuristic: 20_000, Policy.random: 20_000, Policy.dd: 2}
+CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "dd": 2}
 
 
 PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of all four seats; dd = perfect "
@@ -122,7 +121,7 @@ def bids(
     json_out: JsonOut = False,
 ) -> None:
     """Every contract every hand could declare, played out: success rates, scores, charts."""
-    chunk_size = chunk_size or BIDS_CHUNK_SIZE[policy]
+    chunk_size = chunk_size or CHUNK_SIZE[policy.value]
     chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
     if policy == Policy.dd and dealing == Dealing.packets:
         raise InputError("--dealing packets gathers the cards of played tricks: use --policy heuristic or random")
@@ -169,7 +168,7 @@ def play(
     json_out: JsonOut = False,
 ) -> None:
     """Full rounds: auction, calls, play and scoring in both modes."""
-    chunk_size = chunk_size or PLAY_CHUNK_SIZE[policy]
+    chunk_size = chunk_size or CHUNK_SIZE[policy.value]
     params = {"policy": policy.value, "dealing": dealing.value}
     store = _start_run("rikken-play", out, params, seed, chunk_size)
     started = time.time()

@@ -17,13 +17,11 @@ from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
-from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.heuristic import FACE_DOWN_OFFSET, default_params
 from analyzer.games.rikken.kernels import POLICY_IDS, playout_batch, playout_one
 from analyzer.games.rikken.rules import ScoringMode
 from analyzer.games.rikken.scoring import score_rounds
 from analyzer.solvers.dd.policy import playout_batch_dd, playout_one_dd
-
-FACE_DOWN_OFFSET = 52
 
 
 def _gathered_pack(hands, trace) -> np.ndarray:

@@ -28,6 +28,7 @@ from analyzer.games.rikken import rules
 from analyzer.games.rikken.heuristic import FACE_DOWN_OFFSET, HAND, TRICKS, TURN
 from analyzer.games.rikken.kernels import apply_action, choose_card_random, legal_actions, new_round
 from analyzer.solvers.dd.api import best_moves, solve
+from analyzer.solvers.dd.rikken import declaring_team
 
 
 class _Question:
@@ -36,9 +37,7 @@ class _Question:
     def __init__(self, declarer: int, contract: int, partner: int):
         self.declarer = declarer
         self.kind = int(rules.KIND[contract])
-        self.team = 1 << declarer
-        if partner >= 0 and rules.SIDE[contract] != rules.Side.ALONE:
-            self.team |= 1 << partner
+        self.team = declaring_team(declarer, contract, partner)
         self.value = 0  # trick contracts: the team's double-dummy count from the start
 
     def won(self, st) -> int:

@@ -19,6 +19,14 @@ FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
 
 
+def declaring_team(bidder: int, contract: int, partner: int) -> int:
+    """Seat mask of the side playing ``contract``: the bidder, plus the partner unless it is played alone."""
+    team = 1 << bidder
+    if partner >= 0 and rules.SIDE[contract] != rules.Side.ALONE:
+        team |= 1 << partner
+    return team
+
+
 def declarer_count(hands, leader: int, trump: int, team: int, kind: int, called_card: int = -1,
                    blind: bool = False) -> int:
     """The declaring side's trick count under perfect play for one contract (see the module notes).
@@ -55,9 +63,7 @@ def play_setups_dd(setups: dict) -> np.ndarray:
         bidder = int(np.flatnonzero(contract_row >= 0)[0])
         contract = int(contract_row[bidder])
         partner = int(setups["partner"][i])
-        team = 1 << bidder
-        if partner >= 0 and rules.SIDE[contract] != rules.Side.ALONE:
-            team |= 1 << partner
+        team = declaring_team(bidder, contract, partner)
         count = declarer_count(hands[i], int(setups["leader"][i]), int(setups["trump"][i]), team,
                                int(rules.KIND[contract]), int(setups["called_card"][i]), bool(setups["blind"][i]))
         defender = next(s for s in range(4) if not team >> s & 1)

@@ -41,9 +41,8 @@ C_GEN = 5  # transposition-table generation: entries of older generations are em
 C_NODES = 6  # node counter (statistics)
 C_TT_MASK = 7  # table buckets - 1
 C_MOVES = 8  # number of root moves written by a collecting search
-C_TRICKS = 9  # completed tricks searched (statistics)
-C_TAGS = 10  # where the entries' tags start
-C_ENTRIES = 11  # where the entries start
+C_TAGS = 9  # where the entries' tags start
+C_ENTRIES = 10  # where the entries start
 CTX_SIZE = 16
 
 MAX_DEPTH = 56
@@ -835,7 +834,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 new_seat = seat
                 new_card = card
             if pos == 3:
-                mem[M_CTX + C_TRICKS] += 1
                 gained = won + ((team >> new_seat) & 1)
                 trick_cards = np.int64(0)
                 for j in range(4):
