@@ -24,7 +24,10 @@ from numba import njit
 
 from analyzer.cards.masks import popcount
 from analyzer.raw_memory import int64_view
-from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SUIT_BITS, UNBOUNDED
+from analyzer.solvers.dd.tables import (
+    BLIND, COMPRESS_HIGH, COMPRESS_LOW, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SPREAD, SUIT_BITS,
+    UNBOUNDED,
+)
 
 # Slots of the one work array ``mem``: the hands, the trick in progress, the solve's context,
 # the move buffers per depth, then the transposition table.  A single array keeps the recursion
@@ -50,9 +53,10 @@ MAX_MOVES = 32
 M_OUT = M_CTX + CTX_SIZE  # per root move: its answer (collecting search)
 M_MOVES = M_OUT + MAX_MOVES
 M_SCORES = M_MOVES + MAX_DEPTH * MAX_MOVES
+M_KILLERS = M_SCORES + MAX_DEPTH * MAX_MOVES  # per depth: the lead that last cut off there, -1 for none
 # The table: one fill word per bucket (generation << 16 | entries used), one tag (the key's hash)
 # per entry, then the entries, ``ENTRY`` words each.
-M_TT = M_SCORES + MAX_DEPTH * MAX_MOVES
+M_TT = M_KILLERS + MAX_DEPTH
 ENTRY = 7
 E_PATTERN = 0
 E_EXTRA = 1
@@ -66,6 +70,11 @@ FILL_BITS = 0xFFFF
 ACES = sum(1 << (13 * suit + 12) for suit in range(4))
 ALL_CARDS = (1 << 52) - 1
 HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
+KILLER_BONUS = 500  # then the lead that last cut off at the same depth
+# A lead is tried later the more cards the opponents can answer it with (a void counts as
+# ``VOID_CARDS``: a discard or a ruff from anywhere in the hand): fewer answers, smaller tree.
+ANSWER_WEIGHT = 6
+VOID_CARDS = 10
 BUCKET = 32  # table entries per bucket (a power of two)
 MAX_CHAIN = 16  # buckets one key may spill over
 CODE_BITS = (1 << 27) - 1
@@ -90,6 +99,7 @@ def set_context(mem, trump, team, mode, called, bidder, generation):
     ctx[C_CALLED] = called
     ctx[C_BIDDER] = bidder
     ctx[C_GEN] = generation
+    mem[M_KILLERS:M_KILLERS + MAX_DEPTH] = -1
     entries = (mem.shape[0] - M_TT) * BUCKET // (1 + BUCKET * (1 + ENTRY))
     ctx[C_TT_MASK] = entries // BUCKET - 1
     ctx[C_TAGS] = M_TT + entries // BUCKET
@@ -166,6 +176,49 @@ def _holds(card, seat, pos, hands, led_suit, trump, team):
     return True
 
 
+@njit(cache=True, inline="always")
+def _answers(suit, seat, hands, team):
+    """How many cards the opponents of ``seat`` can answer a lead in ``suit`` with (see ``VOID_CARDS``)."""
+    mine = (team >> seat) & 1
+    total = 0
+    for other in range(4):
+        if (team >> other) & 1 != mine:
+            n = COUNT[(hands[other] >> (13 * suit)) & SUIT_BITS]
+            total += n if n else VOID_CARDS
+    return total
+
+
+@njit(cache=True, inline="always")
+def _lead_score(card, seat, hands, present, trump, team):
+    """Weight of a lead when both sides want tricks: winners first, leads into a ruff last."""
+    suit = card // 13
+    rank = card % 13
+    mine = (team >> seat) & 1
+    out_suit = (present >> (13 * suit)) & SUIT_BITS
+    is_top = HIGHEST[out_suit] == rank
+    ruffed = False
+    friend_ruffs = False
+    if trump != NO_TRUMP and suit != trump:
+        for other in range(4):
+            if (other != seat and (hands[other] >> (13 * suit)) & SUIT_BITS == 0
+                    and (hands[other] >> (13 * trump)) & SUIT_BITS):
+                if (team >> other) & 1 != mine:
+                    ruffed = True
+                else:
+                    friend_ruffs = True
+    if ruffed:
+        return (5 if is_top else -rank)
+    if is_top:
+        return 60 + rank
+    if friend_ruffs:
+        return 50 - rank
+    top_rank = HIGHEST[out_suit]
+    for other in range(4):
+        if other != seat and (team >> other) & 1 == mine and (hands[other] >> (13 * suit + top_rank)) & 1:
+            return 40 - rank
+    return 20 - rank
+
+
 @njit(cache=True)
 def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode):
     """Move-ordering weight (higher is tried first); affects speed only, never results."""
@@ -179,27 +232,7 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
     if pos == 0:
         is_top = HIGHEST[out_suit] == rank
         if want_win:
-            ruffed = False
-            friend_ruffs = False
-            if trump != NO_TRUMP and suit != trump:
-                for other in range(4):
-                    if (other != seat and (hands[other] >> (13 * suit)) & SUIT_BITS == 0
-                            and (hands[other] >> (13 * trump)) & SUIT_BITS):
-                        if (team >> other) & 1 != mine:
-                            ruffed = True
-                        else:
-                            friend_ruffs = True
-            if ruffed:
-                return (5 if is_top else -rank)
-            if is_top:
-                return 60 + rank
-            if friend_ruffs:
-                return 50 - rank
-            top_rank = HIGHEST[out_suit]
-            for other in range(4):
-                if other != seat and (team >> other) & 1 == mine and (hands[other] >> (13 * suit + top_rank)) & 1:
-                    return 40 - rank
-            return 20 - rank
+            return _lead_score(card, seat, hands, present, trump, team) - ANSWER_WEIGHT * _answers(suit, seat, hands, team)
         if is_top:
             return -20 - rank
         return 30 - rank
@@ -281,6 +314,8 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
         score = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode)
         if card == hint:
             score += HINT_BONUS
+        if pos == 0 and card == mem[M_KILLERS + depth]:
+            score += KILLER_BONUS
         mem[M_MOVES + base + n] = card
         mem[M_SCORES + base + n] = score
         n += 1
@@ -394,10 +429,11 @@ def _quick_tricks(hands, leader, trump, team):
 def _sure_trumps(hands, trump, team):
     """Tricks each side's trumps must win whatever anyone plays, and the trumps that make it so.
 
-    Take a seat's top ``i`` trumps and the ``h`` trumps of other seats above the lowest of them:
-    each of those ``i`` cards is played some time and wins unless a higher trump falls on the same
-    trick, and each higher trump can beat only one of them, so the seat wins at least ``i - h``
-    tricks.  Two seats of a side may win in the same trick, so a side counts its best seat only.
+    Take a seat's top ``i`` trumps and the ``h`` trumps of the other side above the lowest of them:
+    each of those ``i`` cards is played some time, in ``i`` different tricks, and its side takes
+    that trick unless an opponent's higher trump falls on it; each higher trump beats only one of
+    them, so the side wins at least ``i - h`` tricks.  Two seats of a side may win in the same
+    trick, so a side counts its best seat only.
 
     Returns (team's sure tricks, others' sure tricks, relevant trumps).
     """
@@ -407,6 +443,12 @@ def _sure_trumps(hands, trump, team):
     lowest = 13
     for seat in range(4):
         mine = (hands[seat] >> (13 * trump)) & SUIT_BITS
+        side = (team >> seat) & 1
+        enemy = np.int64(0)
+        for other in range(4):
+            if (team >> other) & 1 != side:
+                enemy |= hands[other]
+        enemy = (enemy >> (13 * trump)) & SUIT_BITS
         count = 0
         higher = 0
         best = 0
@@ -420,7 +462,7 @@ def _sure_trumps(hands, trump, team):
                 if count - higher > best:
                     best = count - higher
                     best_rank = rank
-            else:
+            elif (enemy >> rank) & 1:
                 higher += 1
         if (team >> seat) & 1:
             best_team = max(best_team, best)
@@ -434,12 +476,20 @@ def _sure_trumps(hands, trump, team):
     return best_team, best_other, relevant
 
 
+@njit(cache=True, inline="always")
+def _gather(x, mask):
+    """The bits of the 13-bit ``x`` at the set positions of ``mask``, packed from bit 0 up."""
+    return (np.int64(COMPRESS_LOW[mask & 127, x & 127])
+            | (np.int64(COMPRESS_HIGH[mask >> 7, (x >> 7) & 63]) << COUNT[mask & 127]))
+
+
 @njit(cache=True)
 def _position(hands, present):
     """Owners of the cards still out, per suit from the top (2 bits each after a sentinel 1).
 
-    Returns the codes of suits C D packed in one word, of H S in another, and the suit sizes
-    (4 bits per suit).
+    Owner bits are gathered at the cards still out, so the lowest card out sits in bits 0-1 and
+    cards compare by rank among the cards still out.  Returns the codes of suits C D packed in
+    one word, of H S in another, and the suit sizes (4 bits per suit).
     """
     lo_bits = hands[1] | hands[3]
     hi_bits = hands[2] | hands[3]
@@ -448,14 +498,11 @@ def _position(hands, present):
     sizes = np.int64(0)
     for suit in range(4):
         out = (present >> (13 * suit)) & SUIT_BITS
-        lo = (lo_bits >> (13 * suit)) & SUIT_BITS
-        hi = (hi_bits >> (13 * suit)) & SUIT_BITS
-        sizes |= COUNT[out] << (4 * suit)
-        code = np.int64(1)
-        while out:
-            rank = HIGHEST[out]
-            out ^= 1 << rank
-            code = (code << 2) | ((lo >> rank) & 1) | (((hi >> rank) & 1) << 1)
+        size = COUNT[out]
+        sizes |= size << (4 * suit)
+        lo = _gather((lo_bits >> (13 * suit)) & SUIT_BITS, out)
+        hi = _gather((hi_bits >> (13 * suit)) & SUIT_BITS, out)
+        code = (np.int64(1) << (2 * size)) | SPREAD[lo] | (np.int64(SPREAD[hi]) << 1)
         if suit < 2:
             word0 |= code << (27 * suit)
         else:
@@ -779,6 +826,11 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             if rank_card >= 0:
                 relevant |= np.int64(1) << rank_card
             return _answer(lo <= final <= hi, relevant)
+        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called)
+        word0, word1, sizes = _position(hands, present)
+        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode)
+        if verdict >= 0:
+            return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         if trump != NO_TRUMP:
             # Whatever anyone plays, the team ends with a count in [least, most].
             ours, theirs, used = _sure_trumps(hands, trump, team)
@@ -795,11 +847,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                     return _answer(True, used | called_rel)
             elif won + left - quick < lo:
                 return _answer(False, used | called_rel)
-        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called)
-        word0, word1, sizes = _position(hands, present)
-        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode)
-        if verdict >= 0:
-            return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         hint = _decode_move(hint_code, present)
     led_suit = -1
     if pos > 0:
@@ -862,6 +909,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             if not root_collect:
                 relevant = (ans & RELEVANT_BITS) | called_rel
                 best = move
+                if pos == 0:
+                    mem[M_KILLERS + depth] = move
                 break
         relevant |= ans & RELEVANT_BITS
         if move < BLIND and not root_collect:

@@ -31,5 +31,24 @@ def _highest_table() -> np.ndarray:
     return table
 
 
+def _compress_table(bits: int) -> np.ndarray:
+    """``table[mask, x]``: the bits of ``x`` at the set positions of ``mask``, packed from bit 0 up."""
+    table = np.zeros((1 << bits, 1 << bits), dtype=np.int8)
+    for mask in range(1 << bits):
+        places = [i for i in range(bits) if mask >> i & 1]
+        for x in range(1 << bits):
+            table[mask, x] = sum(1 << j for j, i in enumerate(places) if x >> i & 1)
+    return table
+
+
+def _spread_table() -> np.ndarray:
+    """``table[x]``: bit ``i`` of a 13-bit ``x`` moved to bit ``2 i``."""
+    return np.array([sum(1 << (2 * i) for i in range(13) if x >> i & 1) for x in range(1 << 13)], dtype=np.int32)
+
+
 HIGHEST = _highest_table()
 COUNT = np.array([bin(h).count('1') for h in range(1 << 13)], dtype=np.int64)
+# A 13-bit gather (the bits of ``x`` where ``mask`` is set, packed) in two steps: ranks 0-6, ranks 7-12.
+COMPRESS_LOW = _compress_table(7)
+COMPRESS_HIGH = _compress_table(6)
+SPREAD = _spread_table()
