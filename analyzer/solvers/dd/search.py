@@ -25,8 +25,8 @@ from numba import njit
 from analyzer.cards.masks import popcount
 from analyzer.raw_memory import int64_view
 from analyzer.solvers.dd.tables import (
-    BLIND, COMPRESS_HIGH, COMPRESS_LOW, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SPREAD, SUIT_BITS,
-    UNBOUNDED,
+    BLIND, COMPRESS_HIGH, COMPRESS_LOW, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SELECT, SPREAD, SUIT_BITS,
+    SURE_AT, SURE_BEST, UNBOUNDED,
 )
 
 # Slots of the one work array ``mem``: the hands, the trick in progress, the solve's context,
@@ -52,32 +52,36 @@ MAX_DEPTH = 56
 MAX_MOVES = 32
 M_OUT = M_CTX + CTX_SIZE  # per root move: its answer (collecting search)
 M_MOVES = M_OUT + MAX_MOVES
-M_SCORES = M_MOVES + MAX_DEPTH * MAX_MOVES
-M_KILLERS = M_SCORES + MAX_DEPTH * MAX_MOVES  # per depth: the lead that last cut off there, -1 for none
+M_KILLERS = M_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the lead that last cut off there, -1 for none
 # The table: one fill word per bucket (generation << 16 | entries used), one tag (the key's hash)
-# per entry, then the entries, ``ENTRY`` words each.
+# per entry, then the entries, ``ENTRY`` words each.  An entry matches a position whose codes,
+# masked to the entry's relevant cards, equal the entry's words.
 M_TT = M_KILLERS + MAX_DEPTH
 ENTRY = 7
 E_PATTERN = 0
 E_EXTRA = 1
 E_WORD0 = 2
 E_WORD1 = 3
-E_TOPS = 4
-E_BEST = 5
-E_BOUNDS = 6  # lower bound + 256 * upper bound on the team's future tricks (win bit in MODE_EXACT)
+E_MASK0 = 4
+E_MASK1 = 5
+E_INFO = 6  # bounds (16 bits) | best move + 1 (8 bits) << 16 | relevance tops (16 bits) << 24
+BOUNDS_BITS = 0xFFFF  # lower bound + 256 * upper bound on the team's future tricks (win bit in MODE_EXACT)
 FILL_BITS = 0xFFFF
 
 ACES = sum(1 << (13 * suit + 12) for suit in range(4))
 ALL_CARDS = (1 << 52) - 1
+SCORE_OFFSET = 1 << 16  # keeps ordering weights positive inside move keys
 HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
 KILLER_BONUS = 500  # then the lead that last cut off at the same depth
-# A lead is tried later the more cards the opponents can answer it with (a void counts as
-# ``VOID_CARDS``: a discard or a ruff from anywhere in the hand): fewer answers, smaller tree.
+# Lead weights (see _lead_suits): the kinds of suit, and the cost of each answering card.
+LEAD_PLAIN = 0
+LEAD_RUFFED = 1  # an opponent can ruff it
+LEAD_FRIEND_RUFFS = 2  # a partner can ruff it, no opponent can
+LEAD_FRIEND_TOPS = 3  # a partner holds the top card
 ANSWER_WEIGHT = 6
 VOID_CARDS = 10
 BUCKET = 32  # table entries per bucket (a power of two)
 MAX_CHAIN = 16  # buckets one key may spill over
-CODE_BITS = (1 << 27) - 1
 RESULT_SHIFT = 62
 RELEVANT_BITS = (1 << 52) - 1
 
@@ -176,47 +180,62 @@ def _holds(card, seat, pos, hands, led_suit, trump, team):
     return True
 
 
-@njit(cache=True, inline="always")
-def _answers(suit, seat, hands, team):
-    """How many cards the opponents of ``seat`` can answer a lead in ``suit`` with (see ``VOID_CARDS``)."""
+@njit(cache=True)
+def _lead_suits(seat, hands, present, trump, team):
+    """Per suit (16 bits each), the part of a lead's weight that depends only on its suit.
+
+    Bits 0-2 give the suit's kind (``LEAD_*``), bits 3-15 hold ``ANSWER_WEIGHT`` times the cards the
+    opponents can answer it with (a void counts ``VOID_CARDS``: a discard or a ruff from anywhere
+    in the hand), since fewer answers make a smaller tree.
+    """
     mine = (team >> seat) & 1
-    total = 0
-    for other in range(4):
-        if (team >> other) & 1 != mine:
-            n = COUNT[(hands[other] >> (13 * suit)) & SUIT_BITS]
-            total += n if n else VOID_CARDS
-    return total
+    packed = np.int64(0)
+    for suit in range(4):
+        kind = LEAD_PLAIN
+        answers = 0
+        top_rank = HIGHEST[(present >> (13 * suit)) & SUIT_BITS]
+        for other in range(4):
+            if other == seat:
+                continue
+            held = (hands[other] >> (13 * suit)) & SUIT_BITS
+            friend = (team >> other) & 1 == mine
+            ruffs = held == 0 and trump != NO_TRUMP and suit != trump and (hands[other] >> (13 * trump)) & SUIT_BITS != 0
+            if not friend:
+                answers += COUNT[held] if held else VOID_CARDS
+                if ruffs:
+                    kind = LEAD_RUFFED
+            elif kind != LEAD_RUFFED:
+                if ruffs:
+                    kind = LEAD_FRIEND_RUFFS
+                elif kind == LEAD_PLAIN and top_rank >= 0 and (held >> top_rank) & 1:
+                    kind = LEAD_FRIEND_TOPS
+        packed |= np.int64(kind | (ANSWER_WEIGHT * answers) << 3) << (16 * suit)
+    return packed
 
 
 @njit(cache=True, inline="always")
-def _lead_score(card, seat, hands, present, trump, team):
-    """Weight of a lead when both sides want tricks: winners first, leads into a ruff last."""
+def _lead_score(card, suits, present):
+    """Weight of a lead when both sides want tricks (``suits`` from :func:`_lead_suits`).
+
+    Winners first, then leads to a partner's ruff, then to a partner's winner; a lead into an
+    opponent's ruff comes last.
+    """
     suit = card // 13
     rank = card % 13
-    mine = (team >> seat) & 1
-    out_suit = (present >> (13 * suit)) & SUIT_BITS
-    is_top = HIGHEST[out_suit] == rank
-    ruffed = False
-    friend_ruffs = False
-    if trump != NO_TRUMP and suit != trump:
-        for other in range(4):
-            if (other != seat and (hands[other] >> (13 * suit)) & SUIT_BITS == 0
-                    and (hands[other] >> (13 * trump)) & SUIT_BITS):
-                if (team >> other) & 1 != mine:
-                    ruffed = True
-                else:
-                    friend_ruffs = True
-    if ruffed:
-        return (5 if is_top else -rank)
-    if is_top:
-        return 60 + rank
-    if friend_ruffs:
-        return 50 - rank
-    top_rank = HIGHEST[out_suit]
-    for other in range(4):
-        if other != seat and (team >> other) & 1 == mine and (hands[other] >> (13 * suit + top_rank)) & 1:
-            return 40 - rank
-    return 20 - rank
+    info = (suits >> (16 * suit)) & 0xFFFF
+    kind = info & 7
+    is_top = HIGHEST[(present >> (13 * suit)) & SUIT_BITS] == rank
+    if kind == LEAD_RUFFED:
+        score = 5 if is_top else -rank
+    elif is_top:
+        score = 60 + rank
+    elif kind == LEAD_FRIEND_RUFFS:
+        score = 50 - rank
+    elif kind == LEAD_FRIEND_TOPS:
+        score = 40 - rank
+    else:
+        score = 20 - rank
+    return score - (info >> 3)
 
 
 @njit(cache=True)
@@ -230,9 +249,8 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
     want_win = mode == MODE_MAX
     out_suit = (present >> (13 * suit)) & SUIT_BITS
     if pos == 0:
+        # Leads when both sides want tricks are weighed by _lead_score.
         is_top = HIGHEST[out_suit] == rank
-        if want_win:
-            return _lead_score(card, seat, hands, present, trump, team) - ANSWER_WEIGHT * _answers(suit, seat, hands, team)
         if is_top:
             return -20 - rank
         return 30 - rank
@@ -292,7 +310,7 @@ def _run_spread(cards, pruned, present):
 
 @njit(cache=True, inline="always")
 def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called, bidder):
-    """Fill the move buffer of ``depth`` with the candidate plays, best-first.
+    """Fill the move buffer of ``depth`` with the candidate plays as keys (see :func:`_move_key`).
 
     ``present``: the cards still in hands plus those of the trick in progress.  Returns how many,
     and the legal cards left out because the next higher card of the same hand was tried instead
@@ -307,17 +325,21 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
     reps = legal & ~pruned
     base = depth * MAX_MOVES
     n = 0
+    max_lead = pos == 0 and mode == MODE_MAX
+    suits = _lead_suits(seat, hands, present, trump, team) if max_lead else np.int64(0)
     while reps:
         low = reps & -reps
         reps ^= low
         card = popcount(low - 1)
-        score = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode)
+        if max_lead:
+            score = _lead_score(card, suits, present)
+        else:
+            score = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode)
         if card == hint:
             score += HINT_BONUS
         if pos == 0 and card == mem[M_KILLERS + depth]:
             score += KILLER_BONUS
-        mem[M_MOVES + base + n] = card
-        mem[M_SCORES + base + n] = score
+        mem[M_MOVES + base + n] = _move_key(score, card)
         n += 1
     if pos == 0 and _blind_allowed(hands, seat, called, bidder):
         # Face-down leads are rare: try every card rather than reason about equivalence.
@@ -325,20 +347,32 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
         while blind_reps:
             low = blind_reps & -blind_reps
             blind_reps ^= low
-            mem[M_MOVES + base + n] = popcount(low - 1) + BLIND
-            mem[M_SCORES + base + n] = 0
+            mem[M_MOVES + base + n] = _move_key(0, popcount(low - 1) + BLIND)
             n += 1
-    for i in range(1, n):
-        move = mem[M_MOVES + base + i]
-        score = mem[M_SCORES + base + i]
-        j = i - 1
-        while j >= 0 and mem[M_SCORES + base + j] < score:
-            mem[M_MOVES + base + j + 1] = mem[M_MOVES + base + j]
-            mem[M_SCORES + base + j + 1] = mem[M_SCORES + base + j]
-            j -= 1
-        mem[M_MOVES + base + j + 1] = move
-        mem[M_SCORES + base + j + 1] = score
     return n, pruned
+
+
+@njit(cache=True, inline="always")
+def _move_key(score, move):
+    """A candidate play and its ordering weight in one word: larger keys first, ties lowest move first."""
+    return ((score + SCORE_OFFSET) << 8) | (255 - move)
+
+
+@njit(cache=True, inline="always")
+def _next_move(mem, base, i, n):
+    """Bring the largest key of slots ``i..n-1`` to slot ``i``, replace it by its move, and return that.
+
+    Picking one move at a time is cheaper than sorting: most nodes cut off on their first move.
+    """
+    best = i
+    for j in range(i + 1, n):
+        if mem[base + j] > mem[base + best]:
+            best = j
+    key = mem[base + best]
+    mem[base + best] = mem[base + i]
+    move = 255 - (key & 255)
+    mem[base + i] = move
+    return move
 
 
 @njit(cache=True)
@@ -438,38 +472,29 @@ def _sure_trumps(hands, trump, team):
     Returns (team's sure tricks, others' sure tricks, relevant trumps).
     """
     present = ((hands[0] | hands[1] | hands[2] | hands[3]) >> (13 * trump)) & SUIT_BITS
+    team_trumps = np.int64(0)
+    for seat in range(4):
+        if (team >> seat) & 1:
+            team_trumps |= hands[seat]
+    team_trumps = (team_trumps >> (13 * trump)) & SUIT_BITS
+    other_trumps = present & ~team_trumps
     best_team = 0
     best_other = 0
     lowest = 13
     for seat in range(4):
         mine = (hands[seat] >> (13 * trump)) & SUIT_BITS
-        side = (team >> seat) & 1
-        enemy = np.int64(0)
-        for other in range(4):
-            if (team >> other) & 1 != side:
-                enemy |= hands[other]
-        enemy = (enemy >> (13 * trump)) & SUIT_BITS
-        count = 0
-        higher = 0
-        best = 0
-        best_rank = 13
-        out = present
-        while out:
-            rank = HIGHEST[out]
-            out ^= 1 << rank
-            if (mine >> rank) & 1:
-                count += 1
-                if count - higher > best:
-                    best = count - higher
-                    best_rank = rank
-            elif (enemy >> rank) & 1:
-                higher += 1
+        if mine == 0:
+            continue
+        listed = mine | (other_trumps if (team >> seat) & 1 else team_trumps)
+        code = (np.int64(1) << COUNT[listed]) | _gather(mine, listed)
+        best = SURE_BEST[code]
+        if best == 0:
+            continue
         if (team >> seat) & 1:
             best_team = max(best_team, best)
-        elif best > best_other:
-            best_other = best
-        if best > 0 and best_rank < lowest:
-            lowest = best_rank
+        else:
+            best_other = max(best_other, best)
+        lowest = min(lowest, SELECT[listed, SURE_AT[code]])
     relevant = np.int64(0)
     if lowest < 13:
         relevant = np.int64(present >> lowest << lowest) << (13 * trump)
@@ -511,21 +536,19 @@ def _position(hands, present):
 
 
 @njit(cache=True, inline="always")
-def _masked(word0, word1, sizes, tops):
-    """The position codes cut down to the top ``tops`` cards of each suit (4 bits per suit)."""
-    out0 = np.int64(0)
-    out1 = np.int64(0)
+def _keep_masks(sizes, tops):
+    """Masks of the position codes' bits for the top ``tops`` cards of each suit, sentinels included."""
+    mask0 = np.int64(0)
+    mask1 = np.int64(0)
     for suit in range(4):
-        word = word0 if suit < 2 else word1
-        shift = 27 * (suit & 1)
-        code = (word >> shift) & CODE_BITS
-        drop = ((sizes >> (4 * suit)) & 15) - ((tops >> (4 * suit)) & 15)
-        code >>= 2 * drop
+        size = (sizes >> (4 * suit)) & 15
+        drop = size - ((tops >> (4 * suit)) & 15)
+        keep = ((np.int64(2) << (2 * size)) - 1) & ~((np.int64(1) << (2 * drop)) - 1)
         if suit < 2:
-            out0 |= code << shift
+            mask0 |= keep << (27 * suit)
         else:
-            out1 |= code << shift
-    return out0, out1
+            mask1 |= keep << (27 * (suit - 2))
+    return mask0, mask1
 
 
 @njit(cache=True)
@@ -586,7 +609,7 @@ def _fill(mem, bucket, gen):
 
 
 @njit(cache=True, inline="always")
-def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
+def _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode):
     """Scan the bucket chain for an entry that matches on its relevant cards and decides the window.
 
     Returns (verdict 1/0 or -1, the entry's relevance tops, the best move of a matching entry or -1).
@@ -604,17 +627,15 @@ def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
             if mem[tags + slot] != tag:
                 continue
             entry = entries + ENTRY * slot
-            if mem[entry + E_PATTERN] != pattern or mem[entry + E_EXTRA] != extra:
+            if (word0 & mem[entry + E_MASK0] != mem[entry + E_WORD0] or word1 & mem[entry + E_MASK1] != mem[entry + E_WORD1]
+                    or mem[entry + E_PATTERN] != pattern or mem[entry + E_EXTRA] != extra):
                 continue
-            tops = mem[entry + E_TOPS]
-            m0, m1 = _masked(word0, word1, sizes, tops)
-            if m0 != mem[entry + E_WORD0] or m1 != mem[entry + E_WORD1]:
-                continue
-            verdict = _tt_verdict(mem[entry + E_BOUNDS], won, lo, hi, mode)
+            info = mem[entry + E_INFO]
+            verdict = _tt_verdict(info & BOUNDS_BITS, won, lo, hi, mode)
             if verdict >= 0:
-                return verdict, tops, hint
+                return verdict, info >> 24, hint
             if hint < 0:
-                hint = mem[entry + E_BEST]
+                hint = ((info >> 16) & 255) - 1
         if count < BUCKET:
             break
     return -1, np.int64(0), hint
@@ -652,7 +673,9 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
     buckets = mem[M_CTX + C_TT_MASK]
     tags = mem[M_CTX + C_TAGS]
     entries = mem[M_CTX + C_ENTRIES]
-    m0, m1 = _masked(word0, word1, sizes, tops)
+    m0, m1 = _keep_masks(sizes, tops)
+    w0 = word0 & m0
+    w1 = word1 & m1
     target = -1
     fresh = False
     for step in range(MAX_CHAIN):
@@ -660,8 +683,9 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
         count = _fill(mem, bucket, gen)
         for slot in range(bucket * BUCKET, bucket * BUCKET + count):
             entry = entries + ENTRY * slot
-            if (mem[tags + slot] == tag and mem[entry + E_PATTERN] == pattern and mem[entry + E_EXTRA] == extra
-                    and mem[entry + E_TOPS] == tops and mem[entry + E_WORD0] == m0 and mem[entry + E_WORD1] == m1):
+            if (mem[tags + slot] == tag and mem[entry + E_WORD0] == w0 and mem[entry + E_WORD1] == w1
+                    and mem[entry + E_MASK0] == m0 and mem[entry + E_MASK1] == m1
+                    and mem[entry + E_PATTERN] == pattern and mem[entry + E_EXTRA] == extra):
                 target = slot
                 break
         if target >= 0:
@@ -679,15 +703,16 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
         mem[tags + target] = tag
         mem[entry + E_PATTERN] = pattern
         mem[entry + E_EXTRA] = extra
-        mem[entry + E_WORD0] = m0
-        mem[entry + E_WORD1] = m1
-        mem[entry + E_TOPS] = tops
-        mem[entry + E_BOUNDS] = left << 8
-        mem[entry + E_BEST] = -1
+        mem[entry + E_WORD0] = w0
+        mem[entry + E_WORD1] = w1
+        mem[entry + E_MASK0] = m0
+        mem[entry + E_MASK1] = m1
+        mem[entry + E_INFO] = (left << 8) | (tops << 24)
+    info = mem[entry + E_INFO]
     if best >= 0:
-        mem[entry + E_BEST] = best
-    low = mem[entry + E_BOUNDS] & 255
-    high = mem[entry + E_BOUNDS] >> 8
+        info = (info & ~(np.int64(255) << 16)) | ((best + 1) << 16)
+    low = info & 255
+    high = (info >> 8) & 255
     if mode == MODE_MAX:
         if result:
             low = max(low, lo - won)
@@ -700,7 +725,7 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
             low = max(low, hi - won + 1)
     else:
         low = 1 if result else 0
-    mem[entry + E_BOUNDS] = low | (high << 8)
+    mem[entry + E_INFO] = (info & ~np.int64(BOUNDS_BITS)) | low | (high << 8)
 
 
 @njit(cache=True)
@@ -828,7 +853,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             return _answer(lo <= final <= hi, relevant)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called)
         word0, word1, sizes = _position(hands, present)
-        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode)
+        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode)
         if verdict >= 0:
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         if trump != NO_TRUMP:
@@ -862,7 +887,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     # Cards shown equivalent to a failed move: their suit's cards that mattered all rank above both.
     covered = np.int64(0)
     for i in range(n):
-        move = mem[base + i]
+        move = _next_move(mem, base, i, n)
         if move < BLIND and (covered >> move) & 1:
             continue
         card = move - BLIND if move >= BLIND else move
