@@ -57,7 +57,7 @@ M_KILLERS = M_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the lead that last cut
 # per entry, then the entries, ``ENTRY`` words each.  An entry matches a position whose codes,
 # masked to the entry's relevant cards, equal the entry's words.
 M_TT = M_KILLERS + MAX_DEPTH
-ENTRY = 7
+ENTRY = 8
 E_PATTERN = 0
 E_EXTRA = 1
 E_WORD0 = 2
