@@ -63,10 +63,9 @@ from analyzer.games.seconds.kernels import (
     score_deal,
     seat_after,
     suit_mask,
-    trump_after,
     unmanaged,
 )
-from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS
+from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS, TRUMP_SEED
 from analyzer.games.trick import high_bit, low_bit, pop
 
 POLICY_NAMES = ("random", "heuristic", "sampling")
@@ -184,8 +183,9 @@ def standings(taken, suit, me, other):
     q1 = q2 = np.int64(-1)
     for p in range(taken.shape[0]):
         # -1 leaves the pair as it is: skips the two seats without a branch.
-        q1, q2 = _push(q1, q2, taken[p, suit] if p != me and p != other else np.int64(-1))
-    w = taken[max(other, 0), suit] if other >= 0 else np.int64(-1)
+        v = taken[p, suit]
+        q1, q2 = _push(q1, q2, v | -np.int64((p == me) | (p == other)))
+    w = taken[max(other, 0), suit] | -np.int64(other < 0)
     return taken[me, suit], q1, q2, w
 
 
@@ -211,38 +211,51 @@ def potential_if_other_takes(mine, q1, q2, w, points, minimum, top_penalty, belo
     return potential(mine, second, max(q1, w), minimum, top_penalty, below_weight)
 
 
-@njit(cache=True, inline="always")
-def extremes(mask):
-    """The lowest and the highest bit of ``mask`` (one bit when it holds one; 0 when empty)."""
-    return (mask & -mask) | (np.int64(1) << high_bit(mask)) if mask != 0 else mask
+# Bits ``b`` whose card ``b + k`` is in the same suit, for k = 1, 2, 4, 8: shifting a mask down by k and
+# keeping these bits moves no card into the suit below.
+_SAME_SUIT_1 = np.int64(sum(0x0FFF << (13 * s) for s in range(N_SUITS)))
+_SAME_SUIT_2 = np.int64(sum(0x07FF << (13 * s) for s in range(N_SUITS)))
+_SAME_SUIT_4 = np.int64(sum(0x01FF << (13 * s) for s in range(N_SUITS)))
+_SAME_SUIT_8 = np.int64(sum(0x001F << (13 * s) for s in range(N_SUITS)))
+_ALL_SUITS = np.int64((1 << 52) - 1)
 
 
 @njit(cache=True, inline="always")
-def outcome_classes(suit, legal, unseen, last, scalars, variant):
-    """Split the legal cards of ``suit`` by what they do to the trick, as rank masks (bit ``r``: rank ``r``).
+def at_or_below_top(mask):
+    """Per suit, every card at or below the highest card ``mask`` holds in that suit (none if it holds none)."""
+    mask |= (mask >> 1) & _SAME_SUIT_1
+    mask |= (mask >> 2) & _SAME_SUIT_2
+    mask |= (mask >> 4) & _SAME_SUIT_4
+    return mask | ((mask >> 8) & _SAME_SUIT_8)
 
-    Returns ``(losing, unsure, sure, new_trump)``: the cards that cannot take the lead of the trick; those
-    that take it but an unseen card of the suit is higher; those that take it and nothing unseen can beat
-    (above every unseen card of the suit, or played ``last``); and the trump in force once a card of
-    ``suit`` is played.
+
+@njit(cache=True, inline="always")
+def outcome_classes(legal, unseen, last, scalars, variant):
+    """Split the legal cards by what they do to the trick, as card masks over all suits at once.
+
+    Returns ``(losing, unsure, sure, trumps)``: the cards that cannot take the lead of the trick; those
+    that take it but an unseen card of their suit is higher; those that take it and nothing unseen can
+    beat (above every unseen card of their suit, or played ``last``); and the cards of the suits that are
+    trump once played (the trump in force, or a suit that the card would make trump).
     """
     _, pos, led, best, _, trump, broken, _, trick_no, _, _ = scalars
-    rest = (legal >> (13 * suit)) & 0x1FFF
-    new_trump = trump_after(suit, led, trump, broken, trick_no, variant)
-    # Ranks from ``win_rank`` up take the lead; a card that makes trump is the only trump in its trick.
-    if pos == 0 or new_trump != trump:
-        win_rank = 0
-    elif suit == best // 13:
-        win_rank = best - 13 * suit + 1
-    elif suit == trump:
-        win_rank = 0
+    if pos == 0:
+        winning = legal
+        trumps = suit_mask(trump) if trump >= 0 else np.int64(0)
     else:
-        win_rank = 13
-    winning = rest >> win_rank << win_rank
-    suit_unseen = (unseen >> (13 * suit)) & 0x1FFF
-    above = high_bit(suit_unseen) + 1 if suit_unseen != 0 and not last else 0
-    sure = winning >> above << above
-    return rest & ~winning, winning & ~sure, sure, new_trump
+        if trump >= 0:
+            makers = np.int64(0)
+        elif variant == TRUMP_SEED:
+            makers = _ALL_SUITS & ~suit_mask(led) if trick_no >= 1 else np.int64(0)
+        else:
+            makers = _ALL_SUITS & ~suit_mask(led) & ~suit_mask(broken) if broken >= 0 else np.int64(0)
+        trumps = makers | (suit_mask(trump) if trump >= 0 else np.int64(0))
+        # A card that makes trump is the only trump in its trick; a trump wins a trick topped by another suit.
+        above_best = suit_mask(best // 13) & ~((np.int64(2) << best) - 1)
+        ruffs = trumps & ~suit_mask(best // 13)
+        winning = legal & (above_best | ruffs)
+    sure = winning if last else winning & ~at_or_below_top(unseen)
+    return legal & ~winning, winning & ~sure, sure, trumps
 
 
 @njit(cache=True, inline="always")
@@ -263,34 +276,23 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
     if legal & (legal - 1) == 0:
         return low_bit(legal)
     last = pos == n - 1
-    unseen = in_hands & ~hand
-    legal_suits = np.int64(0)
-    trick_suits = np.int64(0)
-    for s in range(N_SUITS):
-        legal_suits |= np.int64(legal & suit_mask(s) != 0) << s
-        trick_suits |= np.int64((points >> (16 * s)) & 0xFFFF != 0) << s
+    losing, unsure, sure, trumps = outcome_classes(legal, hand ^ in_hands, last, scalars, variant)
     other = best_seat if pos > 0 else -1
     top_penalty = params[TOP_PENALTY]
     below_weight = params[BELOW_WEIGHT]
     rank_weight = params[RANK_WEIGHT]
     # What taking the trick as it stands is worth is the same for every candidate with the same taker and
-    # chance; only when the candidates differ in that (``kinds``: losing, unsure, sure, sure in trumps) is
-    # it worked out, over the trick's suits.
-    kinds = 0
-    rest = legal_suits
-    while rest != 0:
-        suit = low_bit(rest)
-        rest &= rest - 1
-        losing, unsure, sure, new_trump = outcome_classes(suit, legal, unseen, last, scalars, variant)
-        kinds |= (losing != 0) | (unsure != 0) << 1 | (sure != 0) << (3 if suit == new_trump and not last else 2)
+    # chance; only when the candidates differ in that (losing, unsure, sure, sure in trumps) is it worked
+    # out, over the trick's suits.
+    sure_trumps = np.int64(0) if last else sure & trumps
+    kinds = (losing != 0) + (unsure != 0) + (sure_trumps != sure) + (sure_trumps != 0)
     take_all = 0.0
     give_all = 0.0
-    if kinds & (kinds - 1) != 0:
-        rest = trick_suits
-        while rest != 0:
-            s = low_bit(rest)
-            rest &= rest - 1
+    if kinds > 1:
+        for s in range(N_SUITS):
             pts = (points >> (16 * s)) & 0xFFFF
+            if pts == 0:
+                continue
             mine, q1, q2, w = standings(taken, s, seat, other)
             o1, o2 = _push(q1, q2, w)
             base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
@@ -299,41 +301,50 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
     p_unsure = params[P_UNSURE]
     best_card = -1
     best_value = -1e300
-    # Suits ascending, and in a suit the classes from low to high: the lowest card id first, as the tie
-    # rule wants. A candidate adds what its own card changes, on top of the trick as it stands.
-    while legal_suits != 0:
-        suit = low_bit(legal_suits)
-        legal_suits &= legal_suits - 1
-        losing, unsure, sure, new_trump = outcome_classes(suit, legal, unseen, last, scalars, variant)
-        bonus = params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1) if new_trump != trump else 0.0
+    # Suits ascending, and in a suit the classes from low to high, each by its lowest then its highest card:
+    # the lowest card id first, as the tie rule wants (a class of one card is scored twice, the second time
+    # is never strictly better). A candidate adds what its own card changes, on top of the trick as it stands.
+    suits = np.int64(0)
+    for s in range(N_SUITS):
+        suits |= np.int64(legal & suit_mask(s) != 0) << s
+    while suits != 0:
+        suit = low_bit(suits)
+        suits &= suits - 1
+        s_losing = (losing >> (13 * suit)) & 0x1FFF
+        s_unsure = (unsure >> (13 * suit)) & 0x1FFF
+        s_sure = (sure >> (13 * suit)) & 0x1FFF
+        makes_trump = trump < 0 and (trumps >> (13 * suit)) & 1 != 0
+        bonus = params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1) if makes_trump else 0.0
         mine, q1, q2, w = standings(taken, suit, seat, other)
         in_trick = (points >> (16 * suit)) & 0xFFFF
-        if losing != 0:
+        if s_losing != 0:
             before = potential_if_other_takes(mine, q1, q2, w, in_trick, minimum, top_penalty, below_weight)
-            ends = extremes(losing)
-            while ends != 0:
-                rank = low_bit(ends)
-                ends &= ends - 1
+            for rank in (low_bit(s_losing), high_bit(s_losing)):
                 pts = in_trick + values[13 * suit + rank]
                 gain = potential_if_other_takes(mine, q1, q2, w, pts, minimum, top_penalty, below_weight) - before
                 value = rank_weight * rank + bonus + (give_all + gain)
                 better = value > best_value
                 best_card = 13 * suit + rank if better else best_card
                 best_value = value if better else best_value
-        if unsure | sure == 0:
+        if s_unsure | s_sure == 0:
             continue
         o1, o2 = _push(q1, q2, w)
         before = potential_if_i_take(mine, o1, o2, in_trick, minimum, top_penalty, below_weight)
-        # Nothing unseen beats a sure card: sure in trumps, likely otherwise.
-        p_sure = 1.0 if last else (params[P_SURE] if suit == new_trump else params[P_TOP])
-        for cls, p_me in ((unsure, p_unsure), (sure, p_sure)):
-            ends = extremes(cls)
-            while ends != 0:
-                rank = low_bit(ends)
-                ends &= ends - 1
+        if s_unsure != 0:
+            for rank in (low_bit(s_unsure), high_bit(s_unsure)):
                 pts = in_trick + values[13 * suit + rank]
                 gain = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - before
-                value = rank_weight * rank + bonus + p_me * (take_all + gain)
+                value = rank_weight * rank + bonus + p_unsure * (take_all + gain)
+                better = value > best_value
+                best_card = 13 * suit + rank if better else best_card
+                best_value = value if better else best_value
+        if s_sure != 0:
+            # Nothing unseen beats a sure card: sure in trumps, likely otherwise.
+            p_sure = 1.0 if last else (params[P_SURE] if (trumps >> (13 * suit)) & 1 != 0 else params[P_TOP])
+            for rank in (low_bit(s_sure), high_bit(s_sure)):
+                pts = in_trick + values[13 * suit + rank]
+                gain = potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - before
+                value = rank_weight * rank + bonus + p_sure * (take_all + gain)
                 better = value > best_value
                 best_card = 13 * suit + rank if better else best_card
                 best_value = value if better else best_value
