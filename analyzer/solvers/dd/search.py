@@ -426,37 +426,52 @@ def _quick_tricks(hands, leader, trump, team):
                     opp_lens = (opp_lens & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
                 if ruffs and suit != trump and length < (safe >> (4 * suit)) & 15:
                     safe = (safe & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
-    best = 0
-    best_used = np.int64(0)
+    opp_trumps = False
+    for other in range(4):
+        if (team >> other) & 1 != mine and trump != NO_TRUMP and (hands[other] >> (13 * trump)) & SUIT_BITS:
+            opp_trumps = True
+    own, own_used = _cash_hand(hands[leader], present, opp_lens, safe)
+    best = own
+    best_used = own_used
     for hand in range(4):
-        if (team >> hand) & 1 != mine:
+        if hand == leader or (team >> hand) & 1 != mine:
             continue
+        # Reach this partner: the leader leads a small card of a suit the partner tops.
         entry = np.int64(0)
-        if hand != leader:
-            # Reach this partner: the leader leads a small card of a suit the partner tops.
-            for suit in range(4):
-                if (safe >> (4 * suit)) & 15 == 0:
-                    continue
-                out = (present >> (13 * suit)) & SUIT_BITS
-                if out and (hands[leader] >> (13 * suit)) & SUIT_BITS and (hands[hand] >> (13 * suit + HIGHEST[out])) & 1:
-                    entry = np.int64(1) << (13 * suit + HIGHEST[out])
-                    break
-            if entry == 0:
-                continue
-        total = 0
-        used = entry
         for suit in range(4):
-            tricks, cards = _cash(hands[hand], suit, present, (opp_lens >> (4 * suit)) & 15)
-            counted = min(tricks, (safe >> (4 * suit)) & 15)
-            total += counted
-            # Only the top cards of the rounds counted decide the count.
-            while popcount(cards) > counted:
-                cards &= cards - 1
-            used |= cards
+            if (safe >> (4 * suit)) & 15 == 0:
+                continue
+            out = (present >> (13 * suit)) & SUIT_BITS
+            if out and (hands[leader] >> (13 * suit)) & SUIT_BITS and (hands[hand] >> (13 * suit + HIGHEST[out])) & 1:
+                entry = np.int64(1) << (13 * suit + HIGHEST[out])
+                break
+        if entry == 0:
+            continue
+        total, used = _cash_hand(hands[hand], present, opp_lens, safe)
+        used |= entry
+        if not opp_trumps and own and popcount(hands[hand]) - total >= own:
+            total += own
+            used |= own_used
         if total > best:
             best = total
             best_used = used
     return best, best_used
+
+
+@njit(cache=True, inline="always")
+def _cash_hand(hand, present, opp_lens, safe):
+    """Tricks one hand can cash from the top in every suit, and the top cards counted."""
+    total = 0
+    used = np.int64(0)
+    for suit in range(4):
+        tricks, cards = _cash(hand, suit, present, (opp_lens >> (4 * suit)) & 15)
+        counted = min(tricks, (safe >> (4 * suit)) & 15)
+        total += counted
+        # Only the top cards of the rounds counted decide the count.
+        while popcount(cards) > counted:
+            cards &= cards - 1
+        used |= cards
+    return total, used
 
 
 @njit(cache=True)
