@@ -266,7 +266,8 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
                 return 80 - rank
             if pos == 1:
                 return 15 - rank
-            return 40 - rank
+            # Third hand high: force out the last hand's best card.
+            return 40 + rank
         if suit != led_suit:
             # A discard: from a long suit, low.
             return 25 - rank + 3 * COUNT[(hands[seat] >> (13 * suit)) & SUIT_BITS]
