@@ -265,7 +265,8 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
             if _holds(card, seat, pos, hands, led_suit, trump, team):
                 return 80 - rank
             if pos == 1:
-                return 15 - rank
+                # Second hand takes the lead cheaply rather than ducking: partner still plays last.
+                return 50 - rank
             # Third hand high: force out the last hand's best card.
             return 40 + rank
         if suit != led_suit:
