@@ -9,7 +9,7 @@ from analyzer.cards.dealing import deal_random, shuffle_into_hands
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.games.seconds import reference
+from analyzer.games.seconds import kernels, policies, reference
 from analyzer.games.seconds.kernels import unmanaged
 from analyzer.games.seconds.play import game_over, game_states, simulate_deals, simulate_games
 from analyzer.games.seconds.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING, params_array
@@ -183,3 +183,33 @@ def test_same_seed_same_games():
     c = simulate_games(4, [POLICY_HEURISTIC, POLICY_RANDOM] * 2, rules, 22)
     assert all((a[k] == b[k]).all() for k in a)
     assert not (a["totals"] == c["totals"]).all()
+
+
+def _brute_standings(taken, suit, me, other):
+    """Top two distinct totals of the seats but ``me`` and ``other`` in ``suit``, and ``other``'s total."""
+    rest = sorted({row[suit] for p, row in enumerate(taken) if p not in (me, other)}, reverse=True) + [-1, -1]
+    return taken[me][suit], rest[0], rest[1], taken[other][suit] if other >= 0 else -1
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8])
+def test_standings_table_matches_the_totals_after_every_card(n):
+    # The table is kept trick by trick (stale suits refreshed when looked up); every look-up, for every
+    # seat, suit and current winner, must agree with a direct count over ``taken``.
+    rules = SecondsRules(n_players=n)
+    rng = state_from_seed(n)
+    for deal in deal_random(6, 40 + n, n, rules.deck):
+        arrays = kernels.new_state_arrays(n)
+        kernels.start_deal(deal, 0, *arrays)
+        ref = reference.DealState(deal.tolist(), 0, rules.trump_id)
+        while not ref.done:
+            card = reference.random_choice(ref, rng)
+            ref.play(card)
+            kernels.play_card(*arrays, card, rules.trump_id, CARD_VALUES)
+            taken, meta = arrays[1], arrays[4]
+            for me in range(n):
+                for other in [-1, *range(n)]:
+                    if other == me:
+                        continue
+                    for suit in range(4):
+                        got = policies.standings(taken, meta, suit, me, other)
+                        assert tuple(int(x) for x in got) == _brute_standings(ref.taken, suit, me, other)

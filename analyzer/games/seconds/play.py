@@ -23,6 +23,7 @@ from analyzer.games.seconds.kernels import (
     new_state_arrays,
     score_deal,
     seat_after,
+    settle_standings,
     start_deal,
     store_scalars,
     unmanaged,
@@ -43,6 +44,7 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     """Play one deal from hands ``dealt`` with ``leader`` to lead; cards played go to ``history``.
 
     ``state`` is the 5-tuple of deal-state arrays (see ``kernels``); on return it holds the end of the deal.
+    The standings table is kept only when a seat other than a random one is at the table.
     """
     hands, taken, voids, trick, meta = state
     n = dealt.shape[0]
@@ -51,19 +53,24 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     seat_policies, values, params = unmanaged(seat_policies), unmanaged(values), unmanaged(params)
     rng, history = unmanaged(rng), unmanaged(history)
     scalars = load_scalars(meta)
+    track = False
+    for p in range(n):
+        track |= seat_policies[p] != POLICY_RANDOM
     k = 0
     while scalars[M_IN_HANDS] != 0:
         policy = seat_policies[seat_after(scalars[M_LEADER], scalars[M_POS], n)]
         if policy == POLICY_RANDOM:
             card = choose_random(hands, rng, scalars)
         elif policy == POLICY_HEURISTIC:
-            card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars)
+            card = choose_heuristic(hands, taken, trick, meta, values, params, variant, minimum, scalars)
         else:
             store_scalars(meta, scalars)
             card = choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
         history[k] = card
         k += 1
         scalars = apply_card(hands, taken, voids, trick, values, variant, card, scalars)
+        if track and scalars[M_POS] == 0:
+            settle_standings(taken, meta, trick)
     store_scalars(meta, scalars)
 
 

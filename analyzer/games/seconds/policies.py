@@ -55,6 +55,7 @@ from analyzer.games.seconds.kernels import (
     M_POS,
     apply_card,
     copy_state,
+    current_standings,
     legal_mask,
     load_scalars,
     new_state_arrays,
@@ -62,10 +63,17 @@ from analyzer.games.seconds.kernels import (
     play_card,
     score_deal,
     seat_after,
+    settle_standings,
     suit_mask,
     unmanaged,
+    unpack_view,
 )
-from analyzer.games.seconds.rules import MINIMUM_PER_SUIT, MINIMUM_SCORE, N_SUITS, TRUMP_SEED
+from analyzer.games.seconds.rules import (
+    MINIMUM_PER_SUIT,
+    MINIMUM_SCORE,
+    N_SUITS,
+    TRUMP_SEED,
+)
 from analyzer.games.trick import high_bit, low_bit, pop
 
 POLICY_NAMES = ("random", "heuristic", "sampling")
@@ -173,20 +181,19 @@ def _push(top, second, v):
 
 
 @njit(cache=True, inline="always")
-def standings(taken, suit, me, other):
-    """One pass over the table for ``suit``: my total, the top two distinct totals of the seats but ``me``
-    and ``other`` (Q1 > Q2; -1 for none) and ``other``'s total W (-1 when ``other`` is -1, no winner yet).
+def standings(taken, meta, suit, me, other):
+    """My total in ``suit``, the top two distinct totals of the seats but ``me`` and ``other`` (Q1 > Q2; -1 for
+    none) and ``other``'s total W (-1 when ``other`` is -1, no winner yet), from the standings table.
 
-    The others' top two (with W) are ``_push(Q1, Q2, W)``, so one pass serves both "I take" and "the
-    winner takes".
+    My view of the others (``kernels.pack_view``) loses a level only when ``other`` is its one holder. The
+    others' top two (with W) are ``_push(Q1, Q2, W)``, so one look-up serves both "I take" and "the winner
+    takes".
     """
-    q1 = q2 = np.int64(-1)
-    for p in range(taken.shape[0]):
-        # -1 leaves the pair as it is: skips the two seats without a branch.
-        v = taken[p, suit]
-        q1, q2 = _push(q1, q2, v | -np.int64((p == me) | (p == other)))
+    t1, t2, t3, c1, c2 = unpack_view(current_standings(taken, meta, me, suit))
     w = taken[max(other, 0), suit] | -np.int64(other < 0)
-    return taken[me, suit], q1, q2, w
+    drop1 = (w == t1) & (c1 == 1)
+    drop2 = (w == t2) & (c2 == 1)
+    return taken[me, suit], t2 if drop1 else t1, t3 if drop1 | drop2 else t2, w
 
 
 @njit(cache=True, inline="always")
@@ -259,10 +266,10 @@ def outcome_classes(legal, unseen, last, scalars, variant):
 
 
 @njit(cache=True, inline="always")
-def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars):
+def choose_heuristic(hands, taken, trick, meta, values, params, variant, minimum, scalars):
     """Card chosen by the heuristic policy for the seat to play (see the module docstring).
 
-    ``scalars`` is the deal's scalar tuple (``kernels``).
+    ``scalars`` is the deal's scalar tuple and ``meta`` holds its standings table (``kernels``).
     Candidates are the lowest and the highest card of each outcome class of each legal suit
     (``outcome_classes``). A candidate is valued by what its own card changes in its suit on top of the
     trick as it stands; the trick as it stands is valued (over its suits) only when the candidates
@@ -293,7 +300,7 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
             pts = (points >> (16 * s)) & 0xFFFF
             if pts == 0:
                 continue
-            mine, q1, q2, w = standings(taken, s, seat, other)
+            mine, q1, q2, w = standings(taken, meta, s, seat, other)
             o1, o2 = _push(q1, q2, w)
             base = potential_if_i_take(mine, o1, o2, 0, minimum, top_penalty, below_weight)
             take_all += potential_if_i_take(mine, o1, o2, pts, minimum, top_penalty, below_weight) - base
@@ -315,7 +322,7 @@ def choose_heuristic(hands, taken, trick, values, params, variant, minimum, scal
         s_sure = (sure >> (13 * suit)) & 0x1FFF
         makes_trump = trump < 0 and (trumps >> (13 * suit)) & 1 != 0
         bonus = params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1) if makes_trump else 0.0
-        mine, q1, q2, w = standings(taken, suit, seat, other)
+        mine, q1, q2, w = standings(taken, meta, suit, seat, other)
         in_trick = (points >> (16 * suit)) & 0xFFFF
         if s_losing != 0:
             before = potential_if_other_takes(mine, q1, q2, w, in_trick, minimum, top_penalty, below_weight)
@@ -360,13 +367,18 @@ def choose_random(hands, rng, scalars):
 
 
 @njit(cache=True)
-def heuristic_playout(hands, taken, voids, trick, values, params, variant, minimum, scalars):
-    """Play a deal from ``scalars`` to its end with the heuristic at every seat (fills ``taken``)."""
+def heuristic_playout(hands, taken, voids, trick, meta, values, params, variant, minimum, scalars):
+    """Play a deal from ``scalars`` to its end with the heuristic at every seat (fills ``taken``).
+
+    ``meta``'s standings must be up to date; its scalars are not read (``scalars`` stands for them).
+    """
     hands, taken, voids, trick = unmanaged(hands), unmanaged(taken), unmanaged(voids), unmanaged(trick)
-    values, params = unmanaged(values), unmanaged(params)
+    meta, values, params = unmanaged(meta), unmanaged(values), unmanaged(params)
     while scalars[M_IN_HANDS] != 0:
-        card = choose_heuristic(hands, taken, trick, values, params, variant, minimum, scalars)
+        card = choose_heuristic(hands, taken, trick, meta, values, params, variant, minimum, scalars)
         scalars = apply_card(hands, taken, voids, trick, values, variant, card, scalars)
+        if scalars[M_POS] == 0:
+            settle_standings(taken, meta, trick)
 
 
 @njit(cache=True)
@@ -449,7 +461,7 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
         for k in range(n_legal):
             copy_state(world, taken, voids, trick, meta, h2, t2, v2, tr2, m2)
             play_card(h2, t2, v2, tr2, m2, nth_card(legal, k), variant, values)
-            heuristic_playout(h2, t2, v2, tr2, values, params, variant, minimum, load_scalars(m2))
+            heuristic_playout(h2, t2, v2, tr2, m2, values, params, variant, minimum, load_scalars(m2))
             score_deal(t2, minimum, scores)
             totals[k] += scores[seat]
     best = 0
