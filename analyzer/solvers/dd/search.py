@@ -267,7 +267,11 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
             if pos == 1:
                 # Second hand takes the lead cheaply rather than ducking: partner still plays last.
                 return 50 - rank
-            # Third hand high: force out the last hand's best card.
+            # Third hand: the cheapest card that forces out the last hand's top card.
+            fourth = (hands[(seat + 1) & 3] >> (13 * led_suit)) & SUIT_BITS
+            if suit == led_suit and COUNT[fourth] >= 2:
+                second = HIGHEST[fourth ^ (1 << HIGHEST[fourth])]
+                return 50 - rank if rank > second else 20 - rank
             return 40 + rank
         if suit != led_suit:
             # A discard: from a long suit, low.
