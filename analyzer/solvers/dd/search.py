@@ -274,7 +274,9 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
                 return 50 - rank if rank > second else 20 - rank
             return 40 + rank
         if suit != led_suit:
-            # A discard: from a long suit, low.
+            # A discard: from a long suit, low; a trump that does not win is wasted.
+            if suit == trump:
+                return -20 - rank
             return 25 - rank + 3 * COUNT[(hands[seat] >> (13 * suit)) & SUIT_BITS]
         return 30 - rank
     if beats:
