@@ -2,8 +2,8 @@
 
 The search answers one yes/no question: can the team force its final trick count into the window
 ``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
-(window already decided, quick tricks, sure top trumps, the last trick scored directly) and a
-transposition table.  Table entries follow partition search: a node's answer comes back with the
+(window already decided, the last trick scored directly), then a transposition table, then sure
+top trumps and quick tricks.  Table entries follow partition search: a node's answer comes back with the
 cards whose ranks decided it (winners by rank, counted quick tricks, the called card), and the
 entry fixes only the owners of the cards still out at or above the lowest of those per suit,
 compared by rank among the cards still out; every hand's suit lengths and the leader pick the
@@ -249,7 +249,8 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
     want_win = mode == MODE_MAX
     out_suit = (present >> (13 * suit)) & SUIT_BITS
     if pos == 0:
-        # Leads when both sides want tricks are weighed by _lead_score.
+        # Leads to keep the team's count low or exact (trick-maximising leads use _lead_score):
+        # low cards first, winners last.
         is_top = HIGHEST[out_suit] == rank
         if is_top:
             return -20 - rank
@@ -265,7 +266,7 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
             if _holds(card, seat, pos, hands, led_suit, trump, team):
                 return 80 - rank
             if pos == 1:
-                # Second hand takes the lead cheaply rather than ducking: partner still plays last.
+                # Second hand takes the lead cheaply rather than ducking.
                 return 50 - rank
             # Third hand: the cheapest card that forces out the last hand's top card.
             fourth = (hands[(seat + 1) & 3] >> (13 * led_suit)) & SUIT_BITS
