@@ -33,6 +33,15 @@ def chunk_progress(description: str, n_chunks: int, n_items: int, *, chunks_done
             progress.update(task_id, advance=count, chunks=f"{state['chunks']}/{n_chunks}")
             elapsed = progress.tasks[0].elapsed or 0.0
             if elapsed > 0:
-                progress.update(task_id, rate=f"{state['items'] / elapsed:,.0f}/s")
+                progress.update(task_id, rate=format_rate(state["items"] / elapsed))
 
         yield advance
+
+
+def format_rate(per_second: float) -> str:
+    """A rate that stays readable for slow runs: ``12,346/s``, ``3.5/s``, or per minute below one a second."""
+    if per_second >= 10:
+        return f"{per_second:,.0f}/s"
+    if per_second >= 1:
+        return f"{per_second:.1f}/s"
+    return f"{60 * per_second:.2g}/min"

@@ -5,7 +5,7 @@ import re
 
 from rich.console import Console
 
-from analyzer.reports.progress import chunk_progress
+from analyzer.reports.progress import chunk_progress, format_rate
 
 
 def test_bar_counts_items_and_chunks_from_a_resumed_start():
@@ -27,3 +27,11 @@ def test_bar_is_hidden_without_a_terminal(capsys):
         advance(10)
         advance(10)
     assert capsys.readouterr().err == ""
+
+
+def test_rate_stays_readable_for_slow_runs():
+    # Whole items per second hid slow double-dummy runs behind "0/s".
+    assert format_rate(12345.6) == "12,346/s"
+    assert format_rate(3.456) == "3.5/s"
+    assert format_rate(0.2) == "12/min"
+    assert format_rate(0.0125) == "0.75/min"
