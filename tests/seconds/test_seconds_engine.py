@@ -61,10 +61,11 @@ def test_engine_contract(n, trump):
 
 
 @pytest.mark.parametrize(("n", "trump", "minimum"), [(3, "seed", "per-suit"), (4, "original", "per-hand"),
-                                                     (6, "seed", "per-hand")])
+                                                     (6, "seed", "per-hand"), (6, "original", "per-suit")])
 def test_random_and_heuristic_kernels_match_reference_card_for_card(n, trump, minimum):
+    # Table-size parameters: the per-suit floor counts in the heuristic's values from 6 players on only.
     rules = SecondsRules(n_players=n, trump=trump, minimum=minimum)
-    params = params_array()
+    params = params_array(n)
     n_deals = 40
     deals = deal_random(n_deals, 7 * n, n, rules.deck)
     leaders = np.arange(n_deals) % n

@@ -16,6 +16,7 @@ from analyzer.games.seconds.policies import (
     P_TOP,
     P_UNSURE,
     RANK_WEIGHT,
+    SUIT_FLOOR,
     TOP_PENALTY,
     TRUMP_LENGTH_BONUS,
 )
@@ -215,13 +216,13 @@ def play_deal(hands, leader, trump_variant, choose, rng) -> DealState:
 
 def suit_potential(taken, suit, me, add_seat, add_points, minimum, params) -> float:
     """Twin of ``policies.potential_if_i_take`` / ``potential_if_other_takes``: heuristic value of ``suit``
-    for ``me`` once ``add_seat`` takes ``add_points`` more."""
+    for ``me`` once ``add_seat`` takes ``add_points`` more (the per-suit floor counts only with ``suit_floor``)."""
     totals = [row[suit] + (add_points if p == add_seat else 0) for p, row in enumerate(taken)]
     mine = totals[me]
     max_other = max(v for p, v in enumerate(totals) if p != me)
     below_top = [v for v in totals if v < max(totals)]
     second = max(below_top) if below_top else -1
-    if minimum == MINIMUM_PER_SUIT and mine < MINIMUM_SCORE:
+    if minimum == MINIMUM_PER_SUIT and params[SUIT_FLOOR] != 0.0 and mine < MINIMUM_SCORE:
         value = float(MINIMUM_SCORE)
     else:
         value = float(mine) if mine == second else 0.0
