@@ -2,8 +2,8 @@
 
 The search answers one yes/no question: can the team force its final trick count into the window
 ``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
-(window already decided, the last trick scored directly), then a transposition table, then sure
-top trumps and quick tricks.  Table entries follow partition search: a node's answer comes back with the
+(window already decided, the last trick scored directly, sure top trumps), then a transposition
+table, then quick tricks.  Table entries follow partition search: a node's answer comes back with the
 cards whose ranks decided it (winners by rank, counted quick tricks, the called card), and the
 entry fixes only the owners of the cards still out at or above the lowest of those per suit,
 compared by rank among the cards still out; every hand's suit lengths and the leader pick the
@@ -875,11 +875,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             if rank_card >= 0:
                 relevant |= np.int64(1) << rank_card
             return _answer(lo <= final <= hi, relevant)
-        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called)
-        word0, word1, sizes = _position(hands, present)
-        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode)
-        if verdict >= 0:
-            return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         if trump != NO_TRUMP:
             # Whatever anyone plays, the team ends with a count in [least, most].
             ours, theirs, used = _sure_trumps(hands, trump, team)
@@ -889,6 +884,11 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 return _answer(True, used | called_rel)
             if most < lo or least > hi:
                 return _answer(False, used | called_rel)
+        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called)
+        word0, word1, sizes = _position(hands, present)
+        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode)
+        if verdict >= 0:
+            return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         if mode == MODE_MAX:
             quick, used = _quick_tricks(hands, seat, trump, team)
             if (team >> seat) & 1:
