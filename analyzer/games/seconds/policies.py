@@ -360,24 +360,29 @@ def _choose_heuristic(hands, taken, trick, meta, values, params, variant, floor,
         o1, o2 = _push(q1, q2, w)
         before = potential_if_i_take(mine, o1, o2, in_trick, floor, top_penalty, below_weight)
         if s_unsure != 0:
-            for rank in (low_bit(s_unsure), high_bit(s_unsure)):
-                pts = in_trick + values[13 * suit + rank]
-                gain = potential_if_i_take(mine, o1, o2, pts, floor, top_penalty, below_weight) - before
-                value = rank_weight * rank + bonus + p_unsure * (take_all + gain)
-                better = value > best_value
-                best_card = 13 * suit + rank if better else best_card
-                best_value = value if better else best_value
+            best_card, best_value = _best_taking(s_unsure, p_unsure, suit, in_trick, values, mine, o1, o2, before,
+                                                 floor, params, bonus, take_all, best_card, best_value)
         if s_sure != 0:
             # Nothing unseen beats a sure card: sure in trumps, likely otherwise.
             p_sure = 1.0 if last else (params[P_SURE] if (trumps >> (13 * suit)) & 1 != 0 else params[P_TOP])
-            for rank in (low_bit(s_sure), high_bit(s_sure)):
-                pts = in_trick + values[13 * suit + rank]
-                gain = potential_if_i_take(mine, o1, o2, pts, floor, top_penalty, below_weight) - before
-                value = rank_weight * rank + bonus + p_sure * (take_all + gain)
-                better = value > best_value
-                best_card = 13 * suit + rank if better else best_card
-                best_value = value if better else best_value
+            best_card, best_value = _best_taking(s_sure, p_sure, suit, in_trick, values, mine, o1, o2, before,
+                                                 floor, params, bonus, take_all, best_card, best_value)
     return best_card
+
+
+@njit(cache=True, inline="always")
+def _best_taking(cards, chance, suit, in_trick, values, mine, o1, o2, before, floor, params, bonus, take_all,
+                 best_card, best_value):
+    """The better of (best_card, best_value) and the lowest and highest of ``cards``, which take the trick
+    with probability ``chance`` (see :func:`_choose_heuristic` for the scoring and the tie rule)."""
+    for rank in (low_bit(cards), high_bit(cards)):
+        pts = in_trick + values[13 * suit + rank]
+        gain = potential_if_i_take(mine, o1, o2, pts, floor, params[TOP_PENALTY], params[BELOW_WEIGHT]) - before
+        value = params[RANK_WEIGHT] * rank + bonus + chance * (take_all + gain)
+        better = value > best_value
+        best_card = 13 * suit + rank if better else best_card
+        best_value = value if better else best_value
+    return best_card, best_value
 
 
 @njit(cache=True, inline="always")
