@@ -7,6 +7,7 @@ Endings of 3-4 cards per hand are dealt from the full deck with a seeded generat
 import numpy as np
 import pytest
 
+from analyzer.cards.pbn import parse_deal
 from analyzer.solvers.dd import best_moves, solve
 from .reference_minimax import Rules, can_force, max_tricks
 
@@ -165,3 +166,17 @@ def test_best_moves_keep_the_value(seed):
         if not team >> leader & 1:
             keeps = keeps and not can_force(rules, after, (leader + 1) % 4, value + 1, 99, trick)
         assert bool(face_up >> card & 1) == keeps, card
+
+
+def test_long_suit_blocked_by_partners_higher_cards():
+    """West's hearts K765 cash only while East, on lead with 98, cannot be made to overtake them.
+
+    East leads a heart to the king; on the next heart East must play the 9 and is left on lead
+    with spades only, so West's last two hearts never cash.  Counting West's whole suit as quick
+    tricks gave East-West 4 tricks here instead of 2 (found by the 2,000-deal DDS test).
+    """
+    hands = parse_deal("N:64.J..AQ 952.98.. KQJ.Q.A. T.K765..", hand_size=None)
+    card_lists = [[c for c in range(52) if int(mask) >> c & 1] for mask in hands]
+    expected = max_tricks(Rules(4, [1, 3]), card_lists, 1)
+    assert expected == 2
+    assert solve(hands, 4, 1, TEAMS["EW"]) == expected

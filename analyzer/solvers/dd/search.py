@@ -385,11 +385,13 @@ def _next_move(mem, base, i, n):
 
 
 @njit(cache=True)
-def _cash(hand, suit, present, opp_len):
-    """Tricks ``seat`` takes by cashing ``suit`` from the top, and the top cards that make it so.
+def _cash(hand, friends, suit, present, opp_len):
+    """Tricks a hand takes by cashing ``suit`` from the top: (tricks, the cards that make it so, top run).
 
-    Its top run of cards still out wins one trick each; when the run outlasts every opponent's
-    length in the suit, the rest of the suit wins too (nobody can follow any more).
+    Its top run of cards still out wins one trick each.  When the run outlasts every opponent's
+    length in the suit, the rest of the suit wins too (nobody else can follow any more), unless a
+    partner (``friends``) holds a card above the hand's lowest: it would have to overtake and could
+    strand the rest.  That extra count depends on every card still out down to the hand's lowest.
     """
     held = (hand >> (13 * suit)) & SUIT_BITS
     out = (present >> (13 * suit)) & SUIT_BITS
@@ -402,11 +404,15 @@ def _cash(hand, suit, present, opp_len):
         run += 1
         out ^= 1 << top
         used |= np.int64(1) << (13 * suit + top)
-    if run == 0:
-        return 0, used
-    if run >= opp_len:
-        return COUNT[held], used
-    return run, used
+    if run == 0 or run < opp_len or COUNT[held] == run:
+        return run, used, run
+    lowest = popcount((held & -held) - 1)
+    friend_cards = (friends >> (13 * suit)) & SUIT_BITS
+    if friend_cards != 0 and HIGHEST[friend_cards] > lowest:
+        return run, used, run
+    below_lowest = (np.int64(1) << lowest) - 1
+    all_out = (present >> (13 * suit)) & SUIT_BITS
+    return COUNT[held], np.int64(all_out & ~below_lowest) << (13 * suit), run
 
 
 @njit(cache=True)
@@ -439,7 +445,11 @@ def _quick_tricks(hands, leader, trump, team):
     for other in range(4):
         if (team >> other) & 1 != mine and trump != NO_TRUMP and (hands[other] >> (13 * trump)) & SUIT_BITS:
             opp_trumps = True
-    own, own_used = _cash_hand(hands[leader], present, opp_lens, safe)
+    side = np.int64(0)
+    for seat in range(4):
+        if (team >> seat) & 1 == mine:
+            side |= hands[seat]
+    own, own_used = _cash_hand(hands[leader], side & ~hands[leader], present, opp_lens, safe)
     best = own
     best_used = own_used
     for hand in range(4):
@@ -456,7 +466,7 @@ def _quick_tricks(hands, leader, trump, team):
                 break
         if entry == 0:
             continue
-        total, used = _cash_hand(hands[hand], present, opp_lens, safe)
+        total, used = _cash_hand(hands[hand], side & ~hands[hand], present, opp_lens, safe)
         used |= entry
         if not opp_trumps and own and popcount(hands[hand]) - total >= own:
             total += own
@@ -468,17 +478,18 @@ def _quick_tricks(hands, leader, trump, team):
 
 
 @njit(cache=True, inline="always")
-def _cash_hand(hand, present, opp_lens, safe):
-    """Tricks one hand can cash from the top in every suit, and the top cards counted."""
+def _cash_hand(hand, friends, present, opp_lens, safe):
+    """Tricks one hand can cash from the top in every suit, and the cards that decide the count."""
     total = 0
     used = np.int64(0)
     for suit in range(4):
-        tricks, cards = _cash(hand, suit, present, (opp_lens >> (4 * suit)) & 15)
+        tricks, cards, run = _cash(hand, friends, suit, present, (opp_lens >> (4 * suit)) & 15)
         counted = min(tricks, (safe >> (4 * suit)) & 15)
         total += counted
-        # Only the top cards of the rounds counted decide the count.
-        while popcount(cards) > counted:
-            cards &= cards - 1
+        if counted <= run:
+            # Only the top cards of the rounds counted decide the count.
+            while popcount(cards) > counted:
+                cards &= cards - 1
         used |= cards
     return total, used
 
