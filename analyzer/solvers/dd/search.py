@@ -391,7 +391,8 @@ def _cash(hand, friends, suit, present, opp_len):
     Its top run of cards still out wins one trick each.  When the run outlasts every opponent's
     length in the suit, the rest of the suit wins too (nobody else can follow any more), unless a
     partner (``friends``) holds a card above the hand's lowest: it would have to overtake and could
-    strand the rest.  That extra count depends on every card still out down to the hand's lowest.
+    strand the rest.  With partners holding cards there, that extra count depends on every card
+    still out down to the hand's lowest.
     """
     held = (hand >> (13 * suit)) & SUIT_BITS
     out = (present >> (13 * suit)) & SUIT_BITS
@@ -406,9 +407,12 @@ def _cash(hand, friends, suit, present, opp_len):
         used |= np.int64(1) << (13 * suit + top)
     if run == 0 or run < opp_len or COUNT[held] == run:
         return run, used, run
-    lowest = popcount((held & -held) - 1)
     friend_cards = (friends >> (13 * suit)) & SUIT_BITS
-    if friend_cards != 0 and HIGHEST[friend_cards] > lowest:
+    if friend_cards == 0:
+        # Partners void here: the suit lengths (part of the table key) settle it.
+        return COUNT[held], used, run
+    lowest = popcount((held & -held) - 1)
+    if HIGHEST[friend_cards] > lowest:
         return run, used, run
     below_lowest = (np.int64(1) << lowest) - 1
     all_out = (present >> (13 * suit)) & SUIT_BITS
