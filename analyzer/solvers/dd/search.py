@@ -436,23 +436,20 @@ def _quick_tricks(hands, leader, trump, team):
     safe = np.int64(0)
     for suit in range(4):
         safe |= np.int64(13) << (4 * suit)
+    opp_trumps = False
+    side = np.int64(0)
     for other in range(4):
-        if (team >> other) & 1 != mine:
+        if (team >> other) & 1 == mine:
+            side |= hands[other]
+        else:
             ruffs = trump != NO_TRUMP and (hands[other] >> (13 * trump)) & SUIT_BITS != 0
+            opp_trumps = opp_trumps or ruffs
             for suit in range(4):
                 length = COUNT[(hands[other] >> (13 * suit)) & SUIT_BITS]
                 if length > (opp_lens >> (4 * suit)) & 15:
                     opp_lens = (opp_lens & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
                 if ruffs and suit != trump and length < (safe >> (4 * suit)) & 15:
                     safe = (safe & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
-    opp_trumps = False
-    for other in range(4):
-        if (team >> other) & 1 != mine and trump != NO_TRUMP and (hands[other] >> (13 * trump)) & SUIT_BITS:
-            opp_trumps = True
-    side = np.int64(0)
-    for seat in range(4):
-        if (team >> seat) & 1 == mine:
-            side |= hands[seat]
     own, own_used = _cash_hand(hands[leader], side & ~hands[leader], present, opp_lens, safe)
     best = own
     best_used = own_used
