@@ -78,6 +78,13 @@ LEAD_PLAIN = 0
 LEAD_RUFFED = 1  # an opponent can ruff it
 LEAD_FRIEND_RUFFS = 2  # a partner can ruff it, no opponent can
 LEAD_FRIEND_TOPS = 3  # a partner holds the top card
+LEAD_ESTABLISH = 4  # an opponent holds the top card, the side the next two
+LEAD_TOP_EXPOSED = 5  # the leader holds the top card, an opponent the second best and another card
+EXPOSED_TOP_SCORE = 15
+ESTABLISH_SCORE = 45
+INTO_TENACE = 10
+THROUGH_BONUS = 30
+PENALTY_OFFSET = 128  # keeps a suit's packed penalty positive when a bonus outweighs it
 ANSWER_WEIGHT = 6
 VOID_CARDS = 10
 BUCKET = 32  # table entries per bucket (a power of two)
@@ -184,22 +191,29 @@ def _holds(card, seat, pos, hands, led_suit, trump, team):
 def _lead_suits(seat, hands, present, trump, team):
     """Per suit (16 bits each), the part of a lead's weight that depends only on its suit.
 
-    Bits 0-2 give the suit's kind (``LEAD_*``), bits 3-15 hold ``ANSWER_WEIGHT`` times the cards the
-    opponents can answer it with (a void counts ``VOID_CARDS``: a discard or a ruff from anywhere
-    in the hand), since fewer answers make a smaller tree.
+    Bits 0-2 give the suit's kind (``LEAD_*``).  Bits 3-15 hold a penalty, offset by
+    ``PENALTY_OFFSET``: ``ANSWER_WEIGHT`` times the cards the opponents can answer the lead with (a
+    void counts ``VOID_CARDS``: a discard or a ruff from anywhere in the hand), since fewer answers
+    make a smaller tree; less ``THROUGH_BONUS`` for a lead through the next opponent's top card to
+    a partner's second best, plus ``INTO_TENACE`` for a lead into the last opponent's top or
+    second-best card.
     """
     mine = (team >> seat) & 1
     packed = np.int64(0)
     for suit in range(4):
         kind = LEAD_PLAIN
         answers = 0
-        top_rank = HIGHEST[(present >> (13 * suit)) & SUIT_BITS]
+        out = (present >> (13 * suit)) & SUIT_BITS
+        top_rank = HIGHEST[out]
+        side = (hands[seat] >> (13 * suit)) & SUIT_BITS
         for other in range(4):
             if other == seat:
                 continue
             held = (hands[other] >> (13 * suit)) & SUIT_BITS
             friend = (team >> other) & 1 == mine
             ruffs = held == 0 and trump != NO_TRUMP and suit != trump and (hands[other] >> (13 * trump)) & SUIT_BITS != 0
+            if friend:
+                side |= held
             if not friend:
                 answers += COUNT[held] if held else VOID_CARDS
                 if ruffs:
@@ -209,16 +223,59 @@ def _lead_suits(seat, hands, present, trump, team):
                     kind = LEAD_FRIEND_RUFFS
                 elif kind == LEAD_PLAIN and top_rank >= 0 and (held >> top_rank) & 1:
                     kind = LEAD_FRIEND_TOPS
-        packed |= np.int64(kind | (ANSWER_WEIGHT * answers) << 3) << (16 * suit)
+        penalty = ANSWER_WEIGHT * answers
+        if kind == LEAD_PLAIN and top_rank >= 0:
+            kind, bonus = _plain_lead_kind(seat, hands, suit, out, side, team)
+            penalty -= bonus
+        packed |= np.int64(kind | (penalty + PENALTY_OFFSET) << 3) << (16 * suit)
     return packed
+
+
+@njit(cache=True, inline="always")
+def _plain_lead_kind(seat, hands, suit, out, side, team):
+    """Kind and weight bonus of a suit whose top card nobody can ruff and no partner holds.
+
+    ``side``: the suit's cards of the leader's side.  The top card is worth little when an
+    opponent's guarded second best becomes a winner under it; a suit where the side holds the two
+    cards after the opponents' top card sets up winners.  Without the top card in hand, a lead
+    through the next opponent's top card to a partner's second best is good, one into the last
+    opponent's top or second-best card bad (the same rules DDS weighs its leads with).
+    """
+    mine = (team >> seat) & 1
+    top = HIGHEST[out]
+    rest = out ^ (1 << top)
+    second = HIGHEST[rest]
+    third = HIGHEST[rest ^ (1 << second)] if second >= 0 else -1
+    if (hands[seat] >> (13 * suit + top)) & 1:
+        for other in range(4):
+            held = (hands[other] >> (13 * suit)) & SUIT_BITS
+            if (team >> other) & 1 != mine and second >= 0 and (held >> second) & 1 and COUNT[held] >= 2:
+                return LEAD_TOP_EXPOSED, 0
+        return LEAD_PLAIN, 0
+    kind = LEAD_PLAIN
+    if third >= 0 and (side >> second) & (side >> third) & 1:
+        kind = LEAD_ESTABLISH
+    last = (seat + 3) & 3
+    last_cards = (hands[last] >> (13 * suit)) & SUIT_BITS
+    if (team >> last) & 1 != mine and COUNT[last_cards] >= 2 and (
+            (last_cards >> top) & 1 or (second >= 0 and (last_cards >> second) & 1)):
+        return kind, -INTO_TENACE
+    nxt = (seat + 1) & 3
+    partner = (seat + 2) & 3
+    partner_cards = (hands[partner] >> (13 * suit)) & SUIT_BITS
+    if ((team >> nxt) & 1 != mine and (hands[nxt] >> (13 * suit + top)) & 1 and (team >> partner) & 1 == mine
+            and second >= 0 and (partner_cards >> second) & 1 and COUNT[partner_cards] >= 2):
+        return kind, THROUGH_BONUS
+    return kind, 0
 
 
 @njit(cache=True, inline="always")
 def _lead_score(card, suits, present):
     """Weight of a lead when both sides want tricks (``suits`` from :func:`_lead_suits`).
 
-    Winners first, then leads to a partner's ruff, then to a partner's winner; a lead into an
-    opponent's ruff comes last.
+    Winners first (a top card that would promote an opponent's guarded second best only after the
+    plain leads), then leads to a partner's ruff, then to set up the side's second and third best,
+    then to a partner's winner; a lead into an opponent's ruff comes last.
     """
     suit = card // 13
     rank = card % 13
@@ -228,14 +285,16 @@ def _lead_score(card, suits, present):
     if kind == LEAD_RUFFED:
         score = 5 if is_top else -rank
     elif is_top:
-        score = 60 + rank
+        score = EXPOSED_TOP_SCORE + rank if kind == LEAD_TOP_EXPOSED else 60 + rank
     elif kind == LEAD_FRIEND_RUFFS:
         score = 50 - rank
+    elif kind == LEAD_ESTABLISH:
+        score = ESTABLISH_SCORE - rank
     elif kind == LEAD_FRIEND_TOPS:
         score = 40 - rank
     else:
         score = 20 - rank
-    return score - (info >> 3)
+    return score - (info >> 3) + PENALTY_OFFSET
 
 
 @njit(cache=True)
