@@ -82,6 +82,8 @@ LEAD_ESTABLISH = 4  # an opponent holds the top card, the side the next two
 LEAD_TOP_EXPOSED = 5  # the leader holds the top card, an opponent the second best and another card
 EXPOSED_TOP_SCORE = 15
 ESTABLISH_SCORE = 45
+FRIEND_TOPS_SCORE = 55
+FRIEND_RUFFS_SCORE = 50
 INTO_TENACE = 10
 THROUGH_BONUS = 30
 PENALTY_OFFSET = 128  # keeps a suit's packed penalty positive when a bonus outweighs it
@@ -273,9 +275,9 @@ def _plain_lead_kind(seat, hands, suit, out, side, team):
 def _lead_score(card, suits, present):
     """Weight of a lead when both sides want tricks (``suits`` from :func:`_lead_suits`).
 
-    Winners first (a top card that would promote an opponent's guarded second best only after the
-    plain leads), then leads to a partner's ruff, then to set up the side's second and third best,
-    then to a partner's winner; a lead into an opponent's ruff comes last.
+    Winners first (a top card that would promote an opponent's guarded second best only with the
+    plain leads), then leads to a partner's winner, to a partner's ruff, to set up the side's
+    second and third best; a lead into an opponent's ruff comes last.
     """
     suit = card // 13
     rank = card % 13
@@ -287,11 +289,11 @@ def _lead_score(card, suits, present):
     elif is_top:
         score = EXPOSED_TOP_SCORE + rank if kind == LEAD_TOP_EXPOSED else 60 + rank
     elif kind == LEAD_FRIEND_RUFFS:
-        score = 50 - rank
+        score = FRIEND_RUFFS_SCORE - rank
     elif kind == LEAD_ESTABLISH:
         score = ESTABLISH_SCORE - rank
     elif kind == LEAD_FRIEND_TOPS:
-        score = 40 - rank
+        score = FRIEND_TOPS_SCORE - rank
     else:
         score = 20 - rank
     return score - (info >> 3) + PENALTY_OFFSET
