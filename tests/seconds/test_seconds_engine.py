@@ -60,10 +60,12 @@ def test_engine_contract(n, trump):
         assert (out["scores"][d] >= 5).all() if rules.minimum == "per-hand" else (out["scores"][d] >= 0).all()
 
 
-@pytest.mark.parametrize(("n", "trump", "minimum"), [(3, "seed", "per-suit"), (4, "original", "per-hand"),
-                                                     (6, "seed", "per-hand"), (6, "original", "per-suit")])
-def test_random_and_heuristic_kernels_match_reference_card_for_card(n, trump, minimum):
-    # Table-size parameters: the per-suit floor counts in the heuristic's values from 6 players on only.
+@pytest.mark.parametrize("n", range(2, 9))
+@pytest.mark.parametrize("trump", ["seed", "original"])
+def test_random_and_heuristic_kernels_match_reference_card_for_card(n, trump):
+    # Table-size parameters: the per-suit floor counts in the heuristic's values from 6 players on only, and
+    # only with the per-suit minimum, so both minimum rules are paired with both trump rules across the sizes.
+    minimum = "per-suit" if (n + (trump == "seed")) % 2 else "per-hand"
     rules = SecondsRules(n_players=n, trump=trump, minimum=minimum)
     params = params_array(n)
     n_deals = 40

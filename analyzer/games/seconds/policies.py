@@ -30,6 +30,12 @@ heuristic
     -0.06 .. +0.01) points per deal with 4 players, +0.06 (-0.02 .. +0.14) with 3 and -0.01
     (-0.03 .. +0.01) with 6, i.e. no measurable loss.
 
+    A losing card of a suit in which the player has no points is scored without that suit's standings:
+    ``potential`` of 0 points is the same whatever the winner takes, so the card is worth its rank term (and
+    trump bonus) plus the trick as it stands; following suit with only such cards plays the highest (the
+    rank weight alone decides). Same decisions as scoring them in full (2.24 M seeded deals, 2-8 players,
+    both variants); heuristic deals 1-2% / 6% / 10% faster with 3 / 4 / 6 players (alternating bench runs).
+
     The floor is counted only from ``LARGE_TABLE`` players on. Left out, the value is cheaper (the kernel is
     compiled once with and once without it; heuristic deals about 4-6% faster with 3 and 4 players) and,
     against counting it, on the same 50,000 deals with seats swapped: +1.53 (95% interval +1.34 .. +1.73) points per deal with 3 players, +0.68 (+0.55 .. +0.81)
@@ -306,6 +312,10 @@ def _choose_heuristic(hands, taken, trick, meta, values, params, variant, floor,
         return low_bit(legal)
     last = pos == n - 1
     losing, unsure, sure, trumps = outcome_classes(legal, hand ^ in_hands, last, scalars, variant)
+    if pos > 0 and losing == legal and legal & suit_mask(led) == legal and taken[seat, led] == 0:
+        # Following with cards that all lose, holding no points in the suit (see the suit loop below): each
+        # card scores its rank only, so the rank weight alone decides.
+        return high_bit(legal) if params[RANK_WEIGHT] > 0.0 else low_bit(legal)
     other = best_seat if pos > 0 else -1
     top_penalty = params[TOP_PENALTY]
     below_weight = params[BELOW_WEIGHT]
@@ -344,8 +354,20 @@ def _choose_heuristic(hands, taken, trick, meta, values, params, variant, floor,
         s_sure = (sure >> (13 * suit)) & 0x1FFF
         makes_trump = trump < 0 and (trumps >> (13 * suit)) & 1 != 0
         bonus = params[TRUMP_LENGTH_BONUS] * (pop(hand & suit_mask(suit)) - 1) if makes_trump else 0.0
-        mine, q1, q2, w = standings(taken, meta, suit, seat, other)
         in_trick = (points >> (16 * suit)) & 0xFFFF
+        if s_losing != 0 and taken[seat, suit] == 0:
+            # With no points in the suit my value there is the same whatever the winner takes (``potential``
+            # of 0 points): losing cards score their rank alone, and the suit's standings are looked up only
+            # if one of its cards can take the trick.
+            for rank in (low_bit(s_losing), high_bit(s_losing)):
+                value = rank_weight * rank + bonus + give_all
+                better = value > best_value
+                best_card = 13 * suit + rank if better else best_card
+                best_value = value if better else best_value
+            s_losing = 0
+            if s_unsure | s_sure == 0:
+                continue
+        mine, q1, q2, w = standings(taken, meta, suit, seat, other)
         if s_losing != 0:
             before = potential_if_other_takes(mine, q1, q2, w, in_trick, floor, top_penalty, below_weight)
             for rank in (low_bit(s_losing), high_bit(s_losing)):
