@@ -9,6 +9,7 @@ import pytest
 
 from analyzer.cards.pbn import parse_deal
 from analyzer.solvers.dd import best_moves, solve
+
 from .reference_minimax import Rules, can_force, max_tricks
 
 TEAMS = {
@@ -180,3 +181,29 @@ def test_long_suit_blocked_by_partners_higher_cards():
     expected = max_tricks(Rules(4, [1, 3]), card_lists, 1)
     assert expected == 2
     assert solve(hands, 4, 1, TEAMS["EW"]) == expected
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("team_name", list(TEAMS))
+def test_second_hand_positions_match_reference(seed, team_name):
+    """No-trump endings with only the lead played: where second hand's side surely takes the trick,
+    the solver also counts the top cards its winner then cashes, without searching on."""
+    rng = np.random.default_rng(5000 + seed)
+    team = TEAMS[team_name]
+    leader = int(rng.integers(4))
+    hands, trick = _legal_trick(rng, 4, 1, leader, 4)
+    rules = Rules(4, _seats(team))
+    expected = max_tricks(rules, hands, leader, tuple((s, c, False) for s, c in trick))
+    assert solve(_masks(hands), 4, leader, team, trick=[c for _, c in trick]) == expected
+
+
+def test_second_hand_winner_overtaken_by_partner():
+    """South leads the spade 3; West's 5 holds against North's 2, but East has only the queen and
+    must overtake, so East, not West, leads next and West's diamonds never cash: East-West take 1.
+    Counting West's top diamond after the trick gave 2 (found by the 2,000-deal DDS test)."""
+    hands = [[2, 39, 37], [49, 34, 29], [3, 31], [14, 42, 22]]
+    trick = [(2, 40)]
+    rules = Rules(4, _seats(TEAMS["EW"]))
+    expected = max_tricks(rules, hands, 3, tuple((s, c, False) for s, c in trick))
+    assert expected == 1
+    assert solve(_masks(hands), 4, 3, TEAMS["EW"], trick=[40]) == expected

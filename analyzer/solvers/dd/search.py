@@ -3,7 +3,9 @@
 The search answers one yes/no question: can the team force its final trick count into the window
 ``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
 (window already decided, the last trick scored directly, sure top trumps), then a transposition
-table, then quick tricks.  Table entries follow partition search: a node's answer comes back with the
+table, then quick tricks; second hand stops as soon as its side surely takes the trick in progress
+and that (with the top cards the trick's winner then cashes, in no trump) settles the window.
+Table entries follow partition search: a node's answer comes back with the
 cards whose ranks decided it (winners by rank, counted quick tricks, the called card), and the
 entry fixes only the owners of the cards still out at or above the lowest of those per suit,
 compared by rank among the cards still out; every hand's suit lengths and the leader pick the
@@ -185,6 +187,88 @@ def _holds(card, seat, pos, hands, led_suit, trump, team):
             if suit == led_suit and HIGHEST[follow] > rank:
                 return False
         elif trumps and (suit != trump or HIGHEST[trumps] > rank):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _sure_trick(hands, seat, pos, led_suit, win_seat, win_card, trump, team):
+    """A card that wins the trick in progress for ``seat``'s side whatever anyone plays and its holder, or (-1, -1).
+
+    Either the side's current winner holds, or ``seat`` can play a card that takes the lead and
+    holds, or a later partner follows with a card above every card the opponents still to play
+    hold in the led suit while none of them can ruff.  The cards of its suit at or above it decide.
+    """
+    mine = (team >> seat) & 1
+    if win_seat >= 0 and (team >> win_seat) & 1 == mine and _holds(win_card, seat, pos, hands, led_suit, trump, team):
+        return win_card, win_seat
+    hand = hands[seat]
+    follow = (hand >> (13 * led_suit)) & SUIT_BITS
+    if follow:
+        card = 13 * led_suit + HIGHEST[follow]
+    elif trump != NO_TRUMP and (hand >> (13 * trump)) & SUIT_BITS:
+        card = 13 * trump + HIGHEST[(hand >> (13 * trump)) & SUIT_BITS]
+    else:
+        card = -1
+    if card >= 0 and _beats(card, win_card, win_seat, led_suit, trump) and _holds(card, seat, pos, hands, led_suit, trump, team):
+        return card, seat
+    if win_seat >= 0 and win_card // 13 != led_suit:
+        return -1, -1
+    opp_top = win_card % 13 if win_seat >= 0 and (team >> win_seat) & 1 != mine else -1
+    friend_top = -1
+    holder = -1
+    for step in range(4 - pos):
+        other = (seat + step) & 3
+        held = (hands[other] >> (13 * led_suit)) & SUIT_BITS
+        if (team >> other) & 1 == mine:
+            if step > 0 and HIGHEST[held] > friend_top:
+                friend_top = HIGHEST[held]
+                holder = other
+        elif held:
+            opp_top = max(opp_top, HIGHEST[held])
+        elif trump != NO_TRUMP and led_suit != trump and (hands[other] >> (13 * trump)) & SUIT_BITS:
+            return -1, -1
+    if friend_top > opp_top and (win_seat < 0 or friend_top > win_card % 13 or (team >> win_seat) & 1 == mine):
+        return 13 * led_suit + friend_top, holder
+    return -1, -1
+
+
+@njit(cache=True)
+def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trump, team, need):
+    """Tricks second hand's side is sure of from this trick on, counted until ``need``, and the cards that decide it.
+
+    The trick in progress if some card of the side surely wins it (:func:`_sure_trick`); in no trump,
+    also one more per other suit whose top card the winner of the trick holds, since it leads next
+    and cashes them (the same count DDS makes in second hand), unless a partner playing after it
+    must overtake.
+    """
+    sure, holder = _sure_trick(hands, seat, 1, led_suit, win_seat, win_card, trump, team)
+    if sure < 0:
+        return 0, np.int64(0)
+    suit = sure // 13
+    relevant = np.int64((present >> (13 * suit)) & SUIT_BITS & ~((1 << (sure % 13)) - 1)) << (13 * suit)
+    tricks = 1
+    if trump != NO_TRUMP or not _leads_next(hands, seat, holder, led_suit, sure, team):
+        return tricks, relevant
+    for other in range(4):
+        out = (present >> (13 * other)) & SUIT_BITS
+        if tricks >= need or other == led_suit or out == 0:
+            continue
+        if (hands[holder] >> (13 * other + HIGHEST[out])) & 1:
+            tricks += 1
+            relevant |= np.int64(1) << (13 * other + HIGHEST[out])
+    return tricks, relevant
+
+
+@njit(cache=True, inline="always")
+def _leads_next(hands, seat, holder, led_suit, sure, team):
+    """Whether ``holder``, winning the trick with ``sure``, also leads next: no partner of ``seat`` who
+    plays after it holds only higher cards of the led suit (those must overtake)."""
+    leader = (seat + 3) & 3
+    for later in range(((holder - leader) & 3) + 1, 4):
+        other = (leader + later) & 3
+        follow = (hands[other] >> (13 * led_suit)) & SUIT_BITS
+        if (team >> other) & 1 == (team >> seat) & 1 and follow and popcount((follow & -follow) - 1) > sure % 13:
             return False
     return True
 
@@ -976,6 +1060,16 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     led_suit = -1
     if pos > 0:
         led_suit = called // 13 if blind else mem[M_TRICK] // 13
+        if mode == MODE_MAX and pos == 1 and not root_collect:
+            # Second hand: when its side surely takes this trick and that settles the window,
+            # the rest of the trick need not be searched.
+            left = popcount(hands[seat])
+            ours = (team >> seat) & 1 == 1
+            need = lo - won if ours else won + left - lo + 1
+            if need <= left:
+                tricks, relevant = _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trump, team, need)
+                if tricks >= need:
+                    return _answer(ours, relevant)
     n, pruned = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
                            trump, team, mode, called, bidder)
     if root_collect:
