@@ -83,6 +83,7 @@ LEAD_FRIEND_TOPS = 3  # a partner holds the top card
 LEAD_ESTABLISH = 4  # an opponent holds the top card, the side the next two
 LEAD_TOP_EXPOSED = 5  # the leader holds the top card, an opponent the second best and another card
 EXPOSED_TOP_SCORE = 15
+TOP_SCORE = 45
 ESTABLISH_SCORE = 45
 FRIEND_TOPS_SCORE = 55
 FRIEND_RUFFS_SCORE = 50
@@ -371,7 +372,7 @@ def _lead_score(card, suits, present):
     if kind == LEAD_RUFFED:
         score = 5 if is_top else -rank
     elif is_top:
-        score = EXPOSED_TOP_SCORE + rank if kind == LEAD_TOP_EXPOSED else 60 + rank
+        score = EXPOSED_TOP_SCORE + rank if kind == LEAD_TOP_EXPOSED else TOP_SCORE + rank
     elif kind == LEAD_FRIEND_RUFFS:
         score = FRIEND_RUFFS_SCORE - rank
     elif kind == LEAD_ESTABLISH:
