@@ -92,6 +92,8 @@ THROUGH_BONUS = 30
 PENALTY_OFFSET = 128  # keeps a suit's packed penalty positive when a bonus outweighs it
 ANSWER_WEIGHT = 6
 VOID_CARDS = 10
+EXT_LED = 0
+EXT_LONG = 1
 BUCKET = 32  # table entries per bucket (a power of two)
 MAX_CHAIN = 16  # buckets one key may spill over
 RESULT_SHIFT = 62
@@ -239,9 +241,9 @@ def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trum
     """Tricks second hand's side is sure of from this trick on, counted until ``need``, and the cards that decide it.
 
     The trick in progress if some card of the side surely wins it (:func:`_sure_trick`); in no trump,
-    also one more per other suit whose top card the winner of the trick holds, since it leads next
-    and cashes them (the same count DDS makes in second hand), unless a partner playing after it
-    must overtake.
+    also one more per other suit whose top card the winner of the trick holds and one more when it
+    holds the top two of the led suit, since it leads next and cashes them (the same count DDS makes
+    in second hand), unless a partner playing after it must overtake.
     """
     sure, holder = _sure_trick(hands, seat, 1, led_suit, win_seat, win_card, trump, team)
     if sure < 0:
@@ -253,9 +255,16 @@ def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trum
         return tricks, relevant
     for other in range(4):
         out = (present >> (13 * other)) & SUIT_BITS
-        if tricks >= need or other == led_suit or out == 0:
+        held = (hands[holder] >> (13 * other)) & SUIT_BITS
+        if tricks >= need or out == 0:
             continue
-        if (hands[holder] >> (13 * other + HIGHEST[out])) & 1:
+        if other == led_suit:
+            # Holding the top two cards of the led suit, the winner keeps the other for the next trick.
+            second = HIGHEST[out ^ (1 << HIGHEST[out])]
+            if second >= 0 and second != sure % 13 and ((held | (1 << (sure % 13))) >> HIGHEST[out]) & (held >> second) & 1:
+                tricks += 1
+                relevant |= np.int64(out >> second << second) << (13 * other)
+        elif (held >> HIGHEST[out]) & 1:
             tricks += 1
             relevant |= np.int64(1) << (13 * other + HIGHEST[out])
     return tricks, relevant
