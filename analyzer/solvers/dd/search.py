@@ -81,13 +81,14 @@ LEAD_RUFFED = 1  # an opponent can ruff it
 LEAD_FRIEND_RUFFS = 2  # a partner can ruff it, no opponent can
 LEAD_FRIEND_TOPS = 3  # a partner holds the top card
 LEAD_ESTABLISH = 4  # an opponent holds the top card, the side the next two
-LEAD_TOP_EXPOSED = 5  # the leader holds the top card, an opponent the second best and another card
+LEAD_TOP_EXPOSED = 5  # the leader holds the top card, a later opponent but the next the second best and another card
 EXPOSED_TOP_SCORE = 15
 TOP_SCORE = 45
 ESTABLISH_SCORE = 45
 FRIEND_TOPS_SCORE = 55
 FRIEND_RUFFS_SCORE = 50
 INTO_TENACE = 10
+NEXT_GUARDS_SECOND = 15
 THROUGH_BONUS = 30
 PENALTY_OFFSET = 128  # keeps a suit's packed penalty positive when a bonus outweighs it
 ANSWER_WEIGHT = 6
@@ -332,7 +333,8 @@ def _plain_lead_kind(seat, hands, suit, out, side, team):
     """Kind and weight bonus of a suit whose top card nobody can ruff and no partner holds.
 
     ``side``: the suit's cards of the leader's side.  The top card is worth little when an
-    opponent's guarded second best becomes a winner under it; a suit where the side holds the two
+    opponent's guarded second best becomes a winner under it, a little more when that opponent
+    plays next (before the leader's partner); a suit where the side holds the two
     cards after the opponents' top card sets up winners.  Without the top card in hand, a lead
     through the next opponent's top card to a partner's second best is good, one into the last
     opponent's top or second-best card bad (the same rules DDS weighs its leads with).
@@ -346,6 +348,8 @@ def _plain_lead_kind(seat, hands, suit, out, side, team):
         for other in range(4):
             held = (hands[other] >> (13 * suit)) & SUIT_BITS
             if (team >> other) & 1 != mine and second >= 0 and (held >> second) & 1 and COUNT[held] >= 2:
+                if other == ((seat + 1) & 3):
+                    return LEAD_PLAIN, -NEXT_GUARDS_SECOND
                 return LEAD_TOP_EXPOSED, 0
         return LEAD_PLAIN, 0
     kind = LEAD_PLAIN
