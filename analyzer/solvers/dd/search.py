@@ -81,7 +81,7 @@ LEAD_RUFFED = 1  # an opponent can ruff it
 LEAD_FRIEND_RUFFS = 2  # a partner can ruff it, no opponent can
 LEAD_FRIEND_TOPS = 3  # a partner holds the top card
 LEAD_ESTABLISH = 4  # an opponent holds the top card, the side the next two
-LEAD_TOP_EXPOSED = 5  # the leader holds the top card, a later opponent but the next the second best and another card
+LEAD_TOP_EXPOSED = 5  # the leader holds the top card; an opponent other than the next one holds the second best, guarded
 EXPOSED_TOP_SCORE = 15
 TOP_SCORE = 45
 ESTABLISH_SCORE = 45
@@ -93,8 +93,6 @@ THROUGH_BONUS = 30
 PENALTY_OFFSET = 128  # keeps a suit's packed penalty positive when a bonus outweighs it
 ANSWER_WEIGHT = 6
 VOID_CARDS = 10
-EXT_LED = 0
-EXT_LONG = 1
 BUCKET = 32  # table entries per bucket (a power of two)
 MAX_CHAIN = 16  # buckets one key may spill over
 RESULT_SHIFT = 62
@@ -237,6 +235,19 @@ def _sure_trick(hands, seat, pos, led_suit, win_seat, win_card, trump, team):
     return -1, -1
 
 
+@njit(cache=True, inline="always")
+def _leads_next(hands, seat, holder, led_suit, sure, team):
+    """Whether ``holder``, winning the trick with ``sure``, also leads next: no partner of ``seat`` who
+    plays after it holds only higher cards of the led suit (those must overtake)."""
+    leader = (seat + 3) & 3
+    for later in range(((holder - leader) & 3) + 1, 4):
+        other = (leader + later) & 3
+        follow = (hands[other] >> (13 * led_suit)) & SUIT_BITS
+        if (team >> other) & 1 == (team >> seat) & 1 and follow and popcount((follow & -follow) - 1) > sure % 13:
+            return False
+    return True
+
+
 @njit(cache=True)
 def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trump, team, need):
     """Tricks second hand's side is sure of from this trick on, counted until ``need``, and the cards that decide it.
@@ -271,19 +282,6 @@ def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trum
     return tricks, relevant
 
 
-@njit(cache=True, inline="always")
-def _leads_next(hands, seat, holder, led_suit, sure, team):
-    """Whether ``holder``, winning the trick with ``sure``, also leads next: no partner of ``seat`` who
-    plays after it holds only higher cards of the led suit (those must overtake)."""
-    leader = (seat + 3) & 3
-    for later in range(((holder - leader) & 3) + 1, 4):
-        other = (leader + later) & 3
-        follow = (hands[other] >> (13 * led_suit)) & SUIT_BITS
-        if (team >> other) & 1 == (team >> seat) & 1 and follow and popcount((follow & -follow) - 1) > sure % 13:
-            return False
-    return True
-
-
 @njit(cache=True)
 def _lead_suits(seat, hands, present, trump, team):
     """Per suit (16 bits each), the part of a lead's weight that depends only on its suit.
@@ -291,9 +289,7 @@ def _lead_suits(seat, hands, present, trump, team):
     Bits 0-2 give the suit's kind (``LEAD_*``).  Bits 3-15 hold a penalty, offset by
     ``PENALTY_OFFSET``: ``ANSWER_WEIGHT`` times the cards the opponents can answer the lead with (a
     void counts ``VOID_CARDS``: a discard or a ruff from anywhere in the hand), since fewer answers
-    make a smaller tree; less ``THROUGH_BONUS`` for a lead through the next opponent's top card to
-    a partner's second best, plus ``INTO_TENACE`` for a lead into the last opponent's top or
-    second-best card.
+    make a smaller tree; for partners sitting opposite, less the bonus of :func:`_plain_lead_kind`.
     """
     mine = (team >> seat) & 1
     packed = np.int64(0)
