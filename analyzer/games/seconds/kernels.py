@@ -305,17 +305,11 @@ def settle_standings(taken, meta, trick):
 
 
 @njit(cache=True, inline="always")
-def refresh_stale(taken, meta, suit):
-    """Recompute the standings of ``suit`` and mark them current."""
-    refresh_standings(taken, meta, suit)
-    meta[M_STALE] &= ~(np.int64(1) << suit)
-
-
-@njit(cache=True, inline="always")
 def current_standings(taken, meta, seat, suit):
     """The standings entry of ``seat`` in ``suit`` (``pack_view``), refreshed first if out of date."""
     if (meta[M_STALE] >> suit) & 1 != 0:
-        refresh_stale(taken, meta, suit)
+        refresh_standings(taken, meta, suit)
+        meta[M_STALE] &= ~(np.int64(1) << suit)
     return meta[M_STANDINGS + N_SUITS * seat + suit]
 
 

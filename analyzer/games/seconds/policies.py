@@ -38,8 +38,9 @@ heuristic
 
     The floor is counted only from ``LARGE_TABLE`` players on. Left out, the value is cheaper (the kernel is
     compiled once with and once without it; heuristic deals about 4-6% faster with 3 and 4 players) and,
-    against counting it, on the same 50,000 deals with seats swapped: +1.53 (95% interval +1.34 .. +1.73) points per deal with 3 players, +0.68 (+0.55 .. +0.81)
-    with 4, but -0.48 (-0.58 .. -0.38) with 6, where most seats end a suit below 5 points.
+    against counting it, on the same 50,000 deals with seats swapped: +1.53 (95% interval +1.34 .. +1.73)
+    points per deal with 3 players, +0.68 (+0.55 .. +0.81) with 4, but -0.48 (-0.58 .. -0.38) with 6, where
+    most seats end a suit below 5 points.
 
     Defaults come from a sweep against random play (4 players, 20,000 deals per setting, same deals):
     shedding high cards (``rank_weight`` 1 instead of a tie-breaking 0.01) is worth about +4 points per
@@ -360,10 +361,8 @@ def _choose_heuristic(hands, taken, trick, meta, values, params, variant, floor,
             # of 0 points): losing cards score their rank alone, and the suit's standings are looked up only
             # if one of its cards can take the trick.
             for rank in (low_bit(s_losing), high_bit(s_losing)):
-                value = rank_weight * rank + bonus + give_all
-                better = value > best_value
-                best_card = 13 * suit + rank if better else best_card
-                best_value = value if better else best_value
+                best_card, best_value = _keep_better(13 * suit + rank, rank_weight * rank + bonus + give_all,
+                                                     best_card, best_value)
             s_losing = 0
             if s_unsure | s_sure == 0:
                 continue
@@ -374,9 +373,7 @@ def _choose_heuristic(hands, taken, trick, meta, values, params, variant, floor,
                 pts = in_trick + values[13 * suit + rank]
                 gain = potential_if_other_takes(mine, q1, q2, w, pts, floor, top_penalty, below_weight) - before
                 value = rank_weight * rank + bonus + (give_all + gain)
-                better = value > best_value
-                best_card = 13 * suit + rank if better else best_card
-                best_value = value if better else best_value
+                best_card, best_value = _keep_better(13 * suit + rank, value, best_card, best_value)
         if s_unsure | s_sure == 0:
             continue
         o1, o2 = _push(q1, q2, w)
@@ -401,10 +398,16 @@ def _best_taking(cards, chance, suit, in_trick, values, mine, o1, o2, before, fl
         pts = in_trick + values[13 * suit + rank]
         gain = potential_if_i_take(mine, o1, o2, pts, floor, params[TOP_PENALTY], params[BELOW_WEIGHT]) - before
         value = params[RANK_WEIGHT] * rank + bonus + chance * (take_all + gain)
-        better = value > best_value
-        best_card = 13 * suit + rank if better else best_card
-        best_value = value if better else best_value
+        best_card, best_value = _keep_better(13 * suit + rank, value, best_card, best_value)
     return best_card, best_value
+
+
+@njit(cache=True, inline="always")
+def _keep_better(card, value, best_card, best_value):
+    """``(card, value)`` if its value is strictly higher than ``best_value``, else the best so far (a tie keeps
+    the earlier, lower card); written as selects, since which wins is data-dependent."""
+    better = value > best_value
+    return (card if better else best_card), (value if better else best_value)
 
 
 @njit(cache=True, inline="always")

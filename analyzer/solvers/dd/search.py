@@ -81,7 +81,8 @@ LEAD_RUFFED = 1  # an opponent can ruff it
 LEAD_FRIEND_RUFFS = 2  # a partner can ruff it, no opponent can
 LEAD_FRIEND_TOPS = 3  # a partner holds the top card
 LEAD_ESTABLISH = 4  # an opponent holds the top card, the side the next two
-LEAD_TOP_EXPOSED = 5  # the leader holds the top card; an opponent other than the next one holds the second best, guarded
+# The leader holds the top card; an opponent other than the next one holds the second best, guarded.
+LEAD_TOP_EXPOSED = 5
 EXPOSED_TOP_SCORE = 15
 TOP_SCORE = 45
 ESTABLISH_SCORE = 45
@@ -212,7 +213,8 @@ def _sure_trick(hands, seat, pos, led_suit, win_seat, win_card, trump, team):
         card = 13 * trump + HIGHEST[(hand >> (13 * trump)) & SUIT_BITS]
     else:
         card = -1
-    if card >= 0 and _beats(card, win_card, win_seat, led_suit, trump) and _holds(card, seat, pos, hands, led_suit, trump, team):
+    if card >= 0 and _beats(card, win_card, win_seat, led_suit, trump) and _holds(card, seat, pos, hands, led_suit,
+                                                                                  trump, team):
         return card, seat
     if win_seat >= 0 and win_card // 13 != led_suit:
         return -1, -1
@@ -273,7 +275,8 @@ def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trum
         if other == led_suit:
             # Holding the top two cards of the led suit, the winner keeps the other for the next trick.
             second = HIGHEST[out ^ (1 << HIGHEST[out])]
-            if second >= 0 and second != sure % 13 and ((held | (1 << (sure % 13))) >> HIGHEST[out]) & (held >> second) & 1:
+            holds_top = ((held | (1 << (sure % 13))) >> HIGHEST[out]) & 1
+            if second >= 0 and second != sure % 13 and holds_top and (held >> second) & 1:
                 tricks += 1
                 relevant |= np.int64(out >> second << second) << (13 * other)
         elif (held >> HIGHEST[out]) & 1:
@@ -1079,7 +1082,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             ours = (team >> seat) & 1 == 1
             need = lo - won if ours else won + left - lo + 1
             if need <= left:
-                tricks, relevant = _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trump, team, need)
+                tricks, relevant = _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trump, team,
+                                                       need)
                 if tricks >= need:
                     return _answer(ours, relevant)
     n, pruned = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
