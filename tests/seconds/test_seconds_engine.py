@@ -9,7 +9,8 @@ from analyzer.cards.dealing import deal_random, shuffle_into_hands
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.games.seconds import kernels, policies, reference
+from analyzer.games.seconds import kernels, policies
+from analyzer.games.seconds import state as reference
 from analyzer.games.seconds.kernels import unmanaged
 from analyzer.games.seconds.play import game_over, game_states, simulate_deals, simulate_games
 from analyzer.games.seconds.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING, params_array

@@ -5,7 +5,8 @@ import pytest
 
 from analyzer.cards.deck import parse_card
 from analyzer.errors import InputError
-from analyzer.games.seconds import kernels, reference
+from analyzer.games.seconds import kernels
+from analyzer.games.seconds import state as reference
 from analyzer.games.seconds.rules import (
     CARD_VALUES,
     MINIMUM_PER_HAND,

@@ -5,7 +5,7 @@ import numpy as np
 from analyzer.cards.deck import parse_card, parse_card_list
 from analyzer.cards.masks import mask_of
 from analyzer.games.seconds import kernels
-from analyzer.games.seconds.reference import DealState
+from analyzer.games.seconds.state import DealState
 from analyzer.games.seconds.rules import CARD_VALUES, TRUMP_ORIGINAL, TRUMP_SEED
 
 C, D, H, S = range(4)
