@@ -1,16 +1,27 @@
-"""Dealing: exact suit-pattern probabilities, constraints honoured, impossible constraints rejected."""
+"""Dealing: Fisher-Yates twins draw for draw, independent deals, exact suit-pattern probabilities, constraints."""
 
 from collections import Counter
+from fractions import Fraction
 from itertools import permutations
 from math import comb
 
 import numpy as np
 import pytest
+from reference_rng import MASK32, Xoshiro256StarStar, lemire
 
-from analyzer.cards.dealing import SeatConstraint, deal_constrained, deal_packets_kernel, deal_random, hcp_of
+from analyzer.cards.dealing import (
+    SeatConstraint,
+    deal_constrained,
+    deal_packets_kernel,
+    deal_random,
+    deal_random_kernel,
+    hcp_of,
+    shuffle_into_hands,
+)
 from analyzer.cards.deck import FULL_DECK, SUIT_MASKS
 from analyzer.cards.masks import cards_of, popcounts
 from analyzer.cards.pbn import parse_hand
+from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 
 
@@ -122,3 +133,169 @@ def test_packets_deal_six_then_seven_from_the_cut():
                 3: list(range(22, 28)) + [48, 49, 50, 51, 0, 1, 2], 0: list(range(28, 34)) + list(range(3, 10))}
     for seat, cards in expected.items():
         assert cards_of(out[seat]) == sorted(cards)
+
+
+# ---------------------------------------------------------------- Fisher-Yates twins
+
+def fisher_yates(items: list, draw32, redraw32) -> None:
+    """Durstenfeld's shuffle in place: for i = n-1 down to 1, swap items[i] with items[j], j uniform in [0, i].
+
+    ``j`` is Lemire's bounded map of the 32-bit value ``draw32()``; a rejected value is replaced by ``redraw32()``.
+    """
+    for i in range(len(items) - 1, 0, -1):
+        j = lemire(i + 1, draw32(), redraw32)
+        items[i], items[j] = items[j], items[i]
+
+
+def halves(generator: Xoshiro256StarStar):
+    """32-bit draws two per 64-bit output, high half first, for one shuffle (the last low half may go unused)."""
+    pending = []
+
+    def draw() -> int:
+        if not pending:
+            word = generator.next()
+            pending.extend([word >> 32, word & MASK32])
+        return pending.pop(0)
+    return draw
+
+
+def blocks(cards: list[int], n_players: int) -> list[int]:
+    """Seat ``p`` takes the ``p``-th block of ``len(cards) // n_players`` cards; the rest stay undealt."""
+    size = len(cards) // n_players
+    return [sum(1 << c for c in cards[p * size:(p + 1) * size]) for p in range(n_players)]
+
+
+def twin_deal_random(generator: Xoshiro256StarStar, n_deals: int, n_players: int, deck: int) -> list[list[int]]:
+    """``deal_random`` in plain Python: one deck, reshuffled for each deal (not reset) and dealt in blocks."""
+    cards = cards_of(deck)
+    deals = []
+    for _ in range(n_deals):
+        fisher_yates(cards, halves(generator), generator.next32)
+        deals.append(blocks(cards, n_players))
+    return deals
+
+
+SCHNAPSEN_DECK = sum(1 << (s * 13 + r) for s in range(4) for r in range(8, 13))  # T J Q K A
+
+
+@pytest.mark.parametrize(("n_deals", "seed", "n_players", "deck"), [
+    (300, 0, 4, FULL_DECK), (60, 2026, 3, FULL_DECK), (60, 7, 5, FULL_DECK), (20, 9, 1, FULL_DECK),
+    (100, 11, 2, SCHNAPSEN_DECK), (60, 13, 2, FULL_DECK & ~1),  # 51 cards: an even number of swaps
+])
+def test_deal_random_equals_the_python_fisher_yates(n_deals, seed, n_players, deck):
+    twin = twin_deal_random(Xoshiro256StarStar(state_from_seed(seed)), n_deals, n_players, deck)
+    assert deal_random(n_deals, seed, n_players, deck).tolist() == twin
+
+
+def test_rejected_draws_are_redrawn_like_the_twin():
+    # s1 = 0 and s2 = s0 make the first two outputs 0. x = 0 is rejected by Lemire for every bound that
+    # does not divide 2**32: the first swap (j in [0, 51]) rejects output 1's high half and output 2's,
+    # the second swap (j in [0, 50]) rejects output 1's low half.
+    words = [0x9E3779B97F4A7C15, 0, 0x9E3779B97F4A7C15, 0x123456789]
+    probe = Xoshiro256StarStar(words)
+    assert [probe.next(), probe.next()] == [0, 0] and probe.next() != 0
+    out = np.zeros((3, 4), dtype=np.int64)
+    deal_random_kernel(np.array(words, dtype=np.uint64), np.arange(52, dtype=np.int64), 4, out)
+    assert out.tolist() == twin_deal_random(Xoshiro256StarStar(words), 3, 4, FULL_DECK)
+
+
+def test_shuffle_into_hands_shuffles_its_array_like_the_twin():
+    state = state_from_seed(31)
+    generator = Xoshiro256StarStar(state)
+    cards = np.arange(52, dtype=np.int64)
+    twin_cards = list(range(52))
+    row = np.zeros(3, dtype=np.int64)
+    for _ in range(50):
+        shuffle_into_hands(state, cards, 3, row)
+        fisher_yates(twin_cards, halves(generator), generator.next32)
+        assert cards.tolist() == twin_cards and row.tolist() == blocks(twin_cards, 3)
+    assert [int(x) for x in state] == generator.s
+
+
+def meets(hand: int, seat: SeatConstraint) -> bool:
+    """The constraint read literally: HCP (J 1 .. A 4), aces and suit lengths within their inclusive bounds."""
+    cards = cards_of(hand)
+    hcp = sum(max(0, c % 13 - 8) for c in cards)
+    aces = sum(1 for c in cards if c % 13 == 12)
+    lengths = [sum(1 for c in cards if c // 13 == s) for s in range(4)]
+    return (seat.hcp[0] <= hcp <= seat.hcp[1] and seat.aces[0] <= aces <= seat.aces[1]
+            and all(lo <= n <= hi for n, (lo, hi) in zip(lengths, seat.suit_lengths)))
+
+
+def twin_deal_constrained(n_deals: int, seed: int, seats: list[SeatConstraint]) -> list[list[int]]:
+    """``deal_constrained`` in plain Python: shuffle the free cards (one draw per swap), deal seat by seat
+    after the fixed cards, keep the deal if every seat meets its constraint, else shuffle on."""
+    generator = Xoshiro256StarStar(state_from_seed(seed))
+    free = cards_of(FULL_DECK & ~sum(seat.fixed for seat in seats))
+    deals = []
+    while len(deals) < n_deals:
+        fisher_yates(free, generator.next32, generator.next32)
+        hands, start = [], 0
+        for seat in seats:
+            need = 13 - len(cards_of(seat.fixed))
+            hands.append(seat.fixed | sum(1 << c for c in free[start:start + need]))
+            start += need
+        if all(meets(hand, seat) for hand, seat in zip(hands, seats)):
+            deals.append(hands)
+    return deals
+
+
+@pytest.mark.parametrize(("n_deals", "seed", "seats"), [
+    (100, 3, [SeatConstraint()] * 4),
+    # Only about one try in 450 passes, in both sets below: rejected tries must use up the same draws.
+    (10, 5, [SeatConstraint(fixed=parse_hand("AKQ2.T93..J8765")), SeatConstraint(hcp=(15, 20)),
+             SeatConstraint(aces=(2, 4)), SeatConstraint(suit_lengths=[(0, 13), (5, 13), (0, 13), (0, 13)])]),
+    (10, 8, [SeatConstraint(hcp=(10, 10)), SeatConstraint(aces=(0, 0)), SeatConstraint(),
+             SeatConstraint(suit_lengths=[(4, 4), (0, 13), (3, 3), (0, 13)])]),
+])
+def test_deal_constrained_equals_the_python_rejection_sampler(n_deals, seed, seats):
+    assert deal_constrained(n_deals, seed, seats).tolist() == twin_deal_constrained(n_deals, seed, seats)
+
+
+# ---------------------------------------------------------------- independence of consecutive deals
+
+def same_seat_moments(n: int = 52, size: int = 13) -> tuple[Fraction, Fraction]:
+    """Exact mean and variance of the number of cards keeping their seat under a uniform permutation.
+
+    Seats hold blocks of ``size`` of the ``n`` positions. One card stays in its block with probability
+    size / n; two cards of one block both stay with (size / n) (size - 1) / (n - 1), two cards of
+    different blocks with (size / n) size / (n - 1).
+    """
+    mean = n * Fraction(size, n)
+    pairs = (n * (size - 1) * Fraction(size, n) * Fraction(size - 1, n - 1)
+             + n * (n - size) * Fraction(size, n) * Fraction(size, n - 1))
+    return mean, mean + pairs - mean ** 2
+
+
+def test_same_seat_moments_by_hand():
+    # 52 cards, seats of 13: mean 13; variance 13 + 13 * 144 / 51 + 169 * 39 / 51 - 169 = 507 / 51.
+    assert same_seat_moments() == (13, Fraction(507, 51))
+
+
+@pytest.mark.parametrize("deal", [
+    lambda n: deal_random(n, seed=404),
+    lambda n: deal_constrained(n, seed=404, seats=[SeatConstraint()] * 4),  # every try is kept
+], ids=["random", "constrained"])
+def test_a_card_keeps_its_seat_in_the_next_deal_a_quarter_of_the_time(deal):
+    # Each deal reshuffles the previous one; with a uniform shuffle the pairs of consecutive deals are
+    # independent and a card stays in its seat with probability 13/52. Sattolo's variant (j in [0, i))
+    # moves every card, giving 12/51: 15 standard deviations lower over 4,000 pairs.
+    pairs = 4_000
+    deals = deal(pairs + 1)
+    kept = int(popcounts(deals[1:] & deals[:-1]).sum())
+    mean, variance = same_seat_moments()
+    assert abs(kept - pairs * mean) < 4 * np.sqrt(pairs * float(variance))
+
+
+def test_a_card_keeps_its_position_once_per_shuffle_on_average():
+    # The number of fixed points of a uniform permutation has mean 1 and variance 1 (n >= 2), and each
+    # shuffle permutes the previous order independently. Sattolo's variant has no fixed point at all.
+    state = state_from_seed(77)
+    cards = np.arange(52, dtype=np.int64)
+    row = np.zeros(4, dtype=np.int64)
+    shuffles, fixed = 3_000, 0
+    for _ in range(shuffles):
+        before = cards.copy()
+        shuffle_into_hands(state, cards, 4, row)
+        fixed += int((cards == before).sum())
+    assert abs(fixed - shuffles) < 4 * np.sqrt(shuffles)
