@@ -1,6 +1,7 @@
 """Shared trick helpers against plain-Python definitions, and the bare play loop against a Python twin."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
@@ -59,6 +60,16 @@ def test_trick_winner_hand_examples():
     assert trick_winner_led(np.array([-1, 39 + 3, 39 + 12, 13]), 3, 4) == 2
 
 
+@pytest.mark.parametrize(("last", "winner"), [(39 + 7, 3), (39 + 1, 1)])
+def test_trick_winner_overruff(last, winner):
+    # Spades trump, seat 0 leads H2, seat 1 ruffs S5, seat 2 follows HA: seat 3's S9 overruffs and wins,
+    # his S3 underruffs and seat 1 keeps the trick. No trump: the HA wins, the spades are discards.
+    cards = np.array([26 + 0, 39 + 3, 26 + 12, last])
+    assert trick_winner(cards, 0, 3) == winner
+    assert trick_winner_led(cards, 2, 3) == winner
+    assert trick_winner(cards, 0, 4) == 2
+
+
 @njit(cache=True)
 def _bit_counts(x):
     return pop(x), low_bit(x), high_bit(x), popcount(x), lowest_bit_index(x), highest_bit_index(x)
@@ -72,11 +83,11 @@ def test_bit_intrinsics_match_the_definitions(x):
 
 
 @settings(max_examples=50, deadline=None)
-@given(hands, st.integers(min_value=0, max_value=12))
-def test_nth_card(hand, k):
+@given(hands, st.data())
+def test_nth_card(hand, data):
     cards = cards_of(hand)
-    if k < len(cards):
-        assert nth_card(np.int64(hand), k) == cards[k]
+    k = data.draw(st.integers(min_value=0, max_value=len(cards) - 1))
+    assert nth_card(np.int64(hand), k) == cards[k]
 
 
 def py_bare_playout(hands, leader, rng_state, trump=4) -> list[int]:
