@@ -112,8 +112,8 @@ def main() -> None:
 
 def _bench_bids(n_deals: int, seed: int) -> None:
     """CPU time of the DD outcomes of every setup the bids experiment plays on ``n_deals`` deals."""
-    from analyzer.experiments.rikken_bids import build_setups
-    from analyzer.solvers.dd.rikken import play_setups_dd
+    from analyzer.games.rikken.dd import play_setups_dd
+    from analyzer.games.rikken.experiments import build_setups
 
     rng = np.random.default_rng(seed + 1)
     deals = np.zeros((n_deals, 4), dtype=np.int64)

@@ -17,8 +17,8 @@ import time
 
 import pandas as pd
 
-from analyzer.experiments.rikken_bids import bids_chunk
 from analyzer.experiments.runner import run_chunks
+from analyzer.games.rikken.experiments import bids_chunk
 
 PARAMS = {"policy": "heuristic", "dealing": "random", "contracts": list(range(16))}
 

@@ -1,4 +1,4 @@
-"""``analyzer rikken ...``: deals, bid-success experiments, full rounds."""
+"""``analyzer rikken ...``: deals, bid-success experiments, full rounds, double-dummy answers."""
 
 import json
 import sys
@@ -11,28 +11,30 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import deal_constrained, deal_random
-from analyzer.cards.pbn import format_deal
-from analyzer.cli.deal_constraints import build_constraints
-from analyzer.cli.options import (
-    JsonOut,
-    OutDir,
-    Scheduler,
-    Seed,
-    Workers,
-    out_dir_or_default,
-)
-from analyzer.cli.rikken_solve import solve_command
+from analyzer.cards.deck import parse_card
+from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
+from analyzer.cli.options import JsonOut, OutDir, Scheduler, Seed, Workers, out_dir_or_default
 from analyzer.errors import InputError
-from analyzer.experiments.rikken_bids import bids_chunk
-from analyzer.experiments.rikken_rounds import play_chunk
 from analyzer.experiments.runner import run_chunks
+from analyzer.games.rikken import charts as rikken_charts
+from analyzer.games.rikken import summary as rikken_summary
+from analyzer.games.rikken.dd import (
+    STRAIN_LETTERS,
+    dd_table,
+    misery_table,
+    parse_goal,
+    parse_strain,
+    parse_team,
+    team_name,
+)
+from analyzer.games.rikken.experiments import bids_chunk, play_chunk
 from analyzer.games.rikken.rules import Contract, parse_contract
-from analyzer.reports import rikken_charts, rikken_play_summary, rikken_summary
 from analyzer.reports.store import RunStore
+from analyzer.solvers.dd import solve
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
-app.command("solve")(solve_command)
 
 
 class Policy(str, Enum):
@@ -44,7 +46,7 @@ class Policy(str, Enum):
 
 
 class Dealing(str, Enum):
-    """Dealing models (RULES.md: ``random`` uniform deals, ``packets`` traditional gather-cut-deal)."""
+    """Dealing models (docs/rules.md: ``random`` uniform deals, ``packets`` traditional gather-cut-deal)."""
 
     random = "random"
     packets = "packets"
@@ -175,12 +177,12 @@ def play(
     chunks = run_chunks(play_chunk, params, rounds, seed=seed, chunk_size=chunk_size, workers=workers,
                         description="rikken rounds", store=store, backend=scheduler)
     table = pd.concat(chunks, ignore_index=True)
-    contracts = rikken_play_summary.contract_summary(table)
-    seats = rikken_play_summary.seat_summary(table)
+    contracts = rikken_summary.contract_summary(table)
+    seats = rikken_summary.seat_summary(table)
     store.write_table("rounds", table)
     store.write_csv("summary", contracts)
     store.write_csv("seats", seats)
-    store.save_figure(rikken_play_summary.play_chart(contracts, seats), "contracts_and_scores")
+    store.save_figure(rikken_charts.play_chart(contracts, seats), "contracts_and_scores")
     store.write_manifest({"rounds": len(table), "timings": {"seconds": round(time.time() - started, 3)}})
     if json_out:
         typer.echo(json.dumps({"run_dir": str(store.root), "contracts": contracts.to_dict(orient="records"),
@@ -217,3 +219,69 @@ def _cell(value) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
+
+
+def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
+    console = Console()
+    table = Table(title=f"Double-dummy tricks for the declaring side ({SEAT_LETTERS[leader]} leads)")
+    table.add_column("declarer")
+    table.add_column("trump")
+    table.add_column("alone", justify="right")
+    table.add_column("with called card (partner): tricks")
+    for row in rows:
+        calls = ", ".join(f"{name}{'*' if c['blind'] else ''} ({c['partner']}): {c['tricks']}"
+                          for name, c in row["calls"].items()) or "-"
+        table.add_row(row["declarer"], row["trump"], str(row["alone"]), calls)
+    console.print(table)
+    console.print("* blind call")
+    second = Table(title="Misery / 1 Alone at no trump (makeable?)")
+    for name in ("declarer", "Misery", "1 Alone"):
+        second.add_column(name)
+    for row in misery:
+        second.add_row(row["declarer"], "yes" if row["misery"] else "no", "yes" if row["one_alone"] else "no")
+    console.print(second)
+
+
+@app.command("solve")
+def solve_command(
+    deal: Annotated[str, typer.Argument(help='PBN deal "N:hand hand hand hand" (endings with equal hands too).')],
+    dealer: Annotated[str, typer.Option("--dealer", help="Dealer seat; the player on his left leads.")] = "W",
+    trump: Annotated[str | None, typer.Option("--trump", help="One question: trump C, D, H, S or N.")] = None,
+    leader: Annotated[str | None, typer.Option("--leader", help="One question: seat on lead (default: left of dealer).")] = None,
+    team: Annotated[str | None, typer.Option("--team", help="One question: the declaring side, e.g. NS, NE, N.")] = None,
+    goal: Annotated[str, typer.Option("--goal", help="One question: max, ge:K, le:K (Misery: le:0) or eq:K.")] = "max",
+    called: Annotated[str | None, typer.Option("--called", help="One question: the called card, e.g. HA.")] = None,
+    blind: Annotated[bool, typer.Option("--blind", help="One question: the call was blind.")] = False,
+    json_out: JsonOut = False,
+) -> None:
+    """Double-dummy table for a Rikken deal, or the answer to one question (with --trump and --team)."""
+    hands = parse_deal(deal, hand_size=None)
+    lead = parse_seat(leader) if leader is not None else (parse_seat(dealer) + 1) % 4
+    if trump is None and team is None:
+        if called is not None or blind or goal != "max":
+            raise InputError("--goal, --called and --blind need a single question: give --trump and --team")
+        rows = dd_table(hands, lead)
+        misery = misery_table(hands, lead)
+        if json_out:
+            print(json.dumps({"leader": SEAT_LETTERS[lead], "contracts": rows, "misery": misery}))
+        else:
+            _print_tables(rows, misery, lead)
+        return
+    if trump is None or team is None:
+        raise InputError("a single question needs both --trump and --team")
+    strain = parse_strain(trump)
+    side = parse_team(team)
+    goal_name, count = parse_goal(goal)
+    called_card = parse_card(called) if called is not None else -1
+    answer = solve(hands, strain, lead, side, goal=goal_name, k=count, called_card=called_card, blind_call=blind)
+    result = {"trump": STRAIN_LETTERS[strain], "leader": SEAT_LETTERS[lead], "team": team_name(side), "goal": goal}
+    if goal_name == "max":
+        result["tricks"] = answer
+        text = f"{team_name(side)} take {answer} trick(s) with best play"
+    else:
+        result["makes"] = answer
+        text = f"{team_name(side)} {'can' if answer else 'cannot'} make {goal}"
+    if json_out:
+        print(json.dumps(result))
+    else:
+        print(text)

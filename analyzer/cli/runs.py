@@ -16,8 +16,9 @@ from analyzer.cli.options import ChunkSize, OutDir, Scheduler, Seed, Workers, ou
 from analyzer.errors import InputError
 from analyzer.experiments.demo import hcp_chunk, hcp_figure, summarize
 from analyzer.experiments.runner import run_chunks
-from analyzer.experiments.runstate import finish_run, read_manifest
+from analyzer.experiments.runstate import finish_run
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
+from analyzer.reports.manifest import read_manifest
 from analyzer.reports.report import build_report
 from analyzer.reports.store import RunStore
 
@@ -94,7 +95,7 @@ def demo(
     typer.echo(summary.to_string(index=False))
 
 
-def resume(run_dir: RunDir) -> None:
+def resume(ctx: typer.Context, run_dir: RunDir) -> None:
     """Finish an interrupted run: re-run its recorded command, computing only the missing chunks."""
     manifest = read_manifest(run_dir)
     if run_status(manifest, Path(run_dir)) == "running":
@@ -105,8 +106,6 @@ def resume(run_dir: RunDir) -> None:
     args = with_out_dir(argv[1:], Path(run_dir).resolve())
     if manifest.get("status") == "complete":
         typer.echo(f"{run_dir} is already complete; re-running it from its chunks", err=True)
-    from analyzer.cli.app import app as root_app
-
     recorded_cwd = manifest.get("cwd")
     previous_cwd, previous_argv = Path.cwd(), sys.argv
     try:
@@ -114,7 +113,7 @@ def resume(run_dir: RunDir) -> None:
         if isinstance(recorded_cwd, str) and Path(recorded_cwd).is_dir():
             os.chdir(recorded_cwd)
         sys.argv = [argv[0], *args]
-        code = root_app(args=args, standalone_mode=False, prog_name="analyzer")
+        code = ctx.find_root().command.main(args=args, standalone_mode=False, prog_name="analyzer")
     finally:
         sys.argv = previous_argv
         os.chdir(previous_cwd)

@@ -25,12 +25,11 @@ from analyzer.games.schnapsen.experiments import (
     closing_task,
     match_task,
     parse_bot,
-    summarize_closing,
-    summarize_matches,
 )
 from analyzer.games.schnapsen.play import POLICIES
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
 from analyzer.games.schnapsen.state import SchnapsenState
+from analyzer.games.schnapsen.summary import summarize_closing, summarize_matches
 from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, closing odds, advice.",
@@ -83,7 +82,7 @@ def match(
     for name, table in summary.items():
         store.write_csv(f"summary_{name}", table)
     store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "matches": matches,
-                          "bots": params, "rules": "RULES.md section 2",
+                          "bots": params, "rules": "docs/rules.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})
     if json_out:
         typer.echo(json.dumps({"out": str(store.root), **{k: _records(v) for k, v in summary.items()}}))
@@ -127,7 +126,7 @@ def closing(
     store.save_figure(charts.gain_heatmap(rows, chosen.label), "closing_gain")
     store.save_figure(charts.close_when_map(rows, chosen.label), "close_when")
     store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "deals": deals,
-                          "bot": params["bot"], "positions": len(rows), "rules": "RULES.md section 2",
+                          "bot": params["bot"], "positions": len(rows), "rules": "docs/rules.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})
     if json_out:
         typer.echo(json.dumps({"out": str(store.root), "positions": len(rows), "summary": _records(summary)}))

@@ -12,9 +12,10 @@ from analyzer.cli.options import ChunkSize, JsonOut, OutDir, Scheduler, Seed, Wo
 from analyzer.errors import InputError
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.seconds import charts
-from analyzer.games.seconds.experiments import play_task, summarize_play, summarize_variants, variants_task
+from analyzer.games.seconds.experiments import play_task, variants_task
 from analyzer.games.seconds.policies import PARAM_NAMES, POLICY_NAMES, params_array, parse_policies
 from analyzer.games.seconds.rules import DEFAULT_TARGET, MINIMUM_VARIANTS, TRUMP_VARIANTS, SecondsRules
+from analyzer.games.seconds.summary import summarize_play, summarize_variants
 from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="Sloppy Seconds: 2-8 players, be second in every suit.", no_args_is_help=True)

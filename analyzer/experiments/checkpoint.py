@@ -18,6 +18,7 @@ import numpy as np
 
 from analyzer import __version__
 from analyzer.errors import InputError
+from analyzer.reports.manifest import CHUNKS_DIR
 from analyzer.reports.store import atomic_write
 
 FINGERPRINT_NAME = "fingerprint.json"
@@ -105,7 +106,7 @@ class ChunkCheckpoint:
     """
 
     def __init__(self, run_dir, stage: str, expected: dict):
-        self.directory = Path(run_dir) / "chunks" / stage
+        self.directory = Path(run_dir) / CHUNKS_DIR / stage
         self.stage = stage
         self.expected = expected
 

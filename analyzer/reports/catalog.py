@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer.errors import InputError
-from analyzer.experiments.runstate import MANIFEST_NAME, read_manifest
+from analyzer.reports.manifest import CHUNKS_DIR, MANIFEST_NAME, read_manifest
 
 # Options that say where or how fast a run goes, not what it computes.
 _EXECUTION_OPTIONS = {"--out", "--workers", "--scheduler"}
@@ -147,7 +147,7 @@ def find_runs(root) -> tuple[list[RunInfo], list[tuple[Path, str]]]:
     runs, problems = [], []
     for manifest_path in sorted(base.rglob(MANIFEST_NAME)):
         run_dir = manifest_path.parent
-        if any(part == "chunks" for part in run_dir.relative_to(base).parts):
+        if CHUNKS_DIR in run_dir.relative_to(base).parts:
             continue
         try:
             runs.append(describe_run(run_dir))

@@ -9,7 +9,7 @@ from analyzer.errors import InputError
 from analyzer.experiments.backends import DaskBackend, LocalBackend, make_backend
 from analyzer.experiments.demo import hcp_chunk
 from analyzer.experiments.runner import run_chunks
-from analyzer.experiments.runstate import read_manifest
+from analyzer.reports.manifest import read_manifest
 from analyzer.reports.store import RunStore
 
 

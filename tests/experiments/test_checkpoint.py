@@ -15,7 +15,8 @@ from analyzer.cards.dealing import deal_random
 from analyzer.errors import InputError
 from analyzer.experiments.checkpoint import params_digest
 from analyzer.experiments.runner import run_chunks
-from analyzer.experiments.runstate import finish_run, read_manifest
+from analyzer.experiments.runstate import finish_run
+from analyzer.reports.manifest import read_manifest
 from analyzer.reports.store import RunStore
 
 # Chunk indices computed by `counted_chunk` in this process, and what it should do at a given chunk.

@@ -6,13 +6,12 @@ import pytest
 
 from analyzer.cards.dealing import ACE_MASK, deal_random
 from analyzer.cards.masks import popcounts
-from analyzer.experiments.rikken_bids import SHARED_PLAY, bids_chunk, build_setups, play_setups
-from analyzer.experiments.rikken_rounds import play_chunk
+from analyzer.cards.rng import state_from_seed
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.rikken import rules
+from analyzer.games.rikken.experiments import SHARED_PLAY, bids_chunk, build_setups, play_chunk, play_setups
 from analyzer.games.rikken.rules import Contract as K
-from analyzer.cards.rng import state_from_seed
-from analyzer.reports.rikken_summary import best_contracts, contract_rows, summarize_bids
+from analyzer.games.rikken.summary import best_contracts, contract_rows, summarize_bids
 from analyzer.reports.stats import wilson_interval
 
 PARAMS = {"policy": "heuristic", "dealing": "random", "contracts": list(range(16))}
@@ -126,7 +125,7 @@ def test_rounds_are_scored_consistently(dealing):
 def test_packet_chain_deals_the_previous_rounds_tricks():
     from analyzer.cards.dealing import deal_packets_kernel
     from analyzer.cards.rng import state_from_seed as fresh_state
-    from analyzer.experiments.rikken_rounds import simulate_rounds
+    from analyzer.games.rikken.experiments import simulate_rounds
     from analyzer.games.rikken.heuristic import default_params
     from analyzer.games.rikken.kernels import playout_one
 
@@ -149,8 +148,8 @@ def test_packet_chain_deals_the_previous_rounds_tricks():
 
 
 def test_double_dummy_outcomes_fill_the_same_columns():
-    from analyzer.experiments.rikken_bids import result_columns
-    from analyzer.solvers.dd.rikken import play_setups_dd
+    from analyzer.games.rikken.dd import play_setups_dd
+    from analyzer.games.rikken.experiments import result_columns
 
     # Each seat holds one whole suit, so whoever declares alone with his suit as trumps ruffs the
     # opening lead (or leads trumps) and takes all 13 tricks under perfect play.

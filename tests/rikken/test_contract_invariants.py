@@ -12,7 +12,8 @@ from analyzer.cards.dealing import deal_random
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken.calling import choose_call
-from analyzer.games.rikken.heuristic import FACE_DOWN_OFFSET, default_params
+from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.kernels import playout_one
 from analyzer.games.rikken.rules import NO_TRUMP, Contract
 

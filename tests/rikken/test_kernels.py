@@ -15,6 +15,7 @@ from analyzer.cards.pbn import parse_deal
 from analyzer.cards.rng import bounded, state_from_seed
 from analyzer.errors import InputError
 from analyzer.games.rikken import heuristic as H
+from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken.kernels import (
     POLICY_HEURISTIC,
     POLICY_RANDOM,
@@ -32,7 +33,7 @@ from analyzer.reports.stats import paired_difference
 
 from .test_contract_invariants import as_arrays, random_setups
 
-FD = H.FACE_DOWN_OFFSET
+FD = L.FACE_DOWN_OFFSET
 
 
 def _round_state(setup: dict) -> RoundState:
@@ -91,16 +92,15 @@ def _drive_heuristic(setup: dict, policies) -> list[int]:
     rng_state = state_from_seed(1)
     while not state.is_over:
         seat = state.turn
-        assert st[H.TURN] == seat
-        assert list(st[H.HAND:H.HAND + 4]) == state.hands
+        assert st[L.TURN] == seat
+        assert list(st[L.HAND:L.HAND + 4]) == state.hands
         up, fd = legal_actions(st, seat)
         assert [(c, False) for c in cards_of(up)] + [(c, True) for c in cards_of(fd)] == state.legal_actions()
         action = choose_action(st, seat, up, fd, policies[seat], params, rng_state)
         state.play(*_as_pair(action))
-        winner = apply_action(st, seat, action)
-        if winner >= 0:
-            assert winner == state.history[-1][1]
-    assert list(st[H.TRICKS:H.TRICKS + 4]) == state.tricks
+        # The kernel names the winner when the fourth card falls (-1 before), the same seat as the reference.
+        assert apply_action(st, seat, action) == (state.history[-1][1] if not state.trick else -1)
+    assert list(st[L.TRICKS:L.TRICKS + 4]) == state.tricks
     return state.tricks
 
 
@@ -130,7 +130,7 @@ def _decisions(setup: dict, tamper) -> list[int]:
     params = H.default_params()
     differ = []
     for move in range(52):
-        seat = int(st[H.TURN])
+        seat = int(st[L.TURN])
         up, fd = legal_actions(st, seat)
         action = choose_card_heuristic(st, seat, up, fd, params)
         other = st.copy()
@@ -141,52 +141,64 @@ def _decisions(setup: dict, tamper) -> list[int]:
 
 
 def test_partner_seat_is_not_read_before_the_called_card_shows():
+    moved = []
+
     def move_partner(st, seat):
         # Only for seats that may not know the partner yet: the bidder and the defenders.
-        if st[H.PARTNER_PUBLIC] or st[H.PARTNER] == seat:
+        if st[L.PARTNER_PUBLIC] or st[L.PARTNER] == seat:
             return False
-        st[H.PARTNER] = next(s for s in range(4) if s not in (seat, st[H.PARTNER], st[H.BIDDER]))
+        st[L.PARTNER] = next(s for s in range(4) if s not in (seat, st[L.PARTNER], st[L.BIDDER]))
+        moved.append(seat)
         return True
 
     setups = [s for s in random_setups(400, 41, families=("trick", "blind")) if s["called_card"] >= 0]
     assert len(setups) > 100
     for setup in setups:
+        moved.clear()
         assert _decisions(setup, move_partner) == []
+        # An opening leader who does not hold the called card does not know the partner yet.
+        assert moved or setup["leader"] == setup["partner"]
 
 
 def test_hidden_hands_are_not_read():
+    swapped = []
+
     def reshuffle_hidden(st, seat):
         # Swap one card between two hands the player cannot see (same sizes, same public history).
-        hidden = [s for s in range(4) if H.visible_hand(st, seat, s) < 0 and st[H.HAND + s] != 0]
+        hidden = [s for s in range(4) if L.visible_hand(st, seat, s) < 0 and st[L.HAND + s] != 0]
         if len(hidden) < 2:
             return False
         a, b = hidden[0], hidden[1]
-        ca = cards_of(st[H.HAND + a])[-1]
-        cb = cards_of(st[H.HAND + b])[0]
-        if st[H.CALLED_OUT] and st[H.CALLED] in (ca, cb):
+        ca = cards_of(st[L.HAND + a])[-1]
+        cb = cards_of(st[L.HAND + b])[0]
+        if st[L.CALLED_OUT] and st[L.CALLED] in (ca, cb):
             return False
-        st[H.HAND + a] ^= (1 << ca) | (1 << cb)
-        st[H.HAND + b] ^= (1 << ca) | (1 << cb)
+        st[L.HAND + a] ^= (1 << ca) | (1 << cb)
+        st[L.HAND + b] ^= (1 << ca) | (1 << cb)
+        swapped.append(seat)
         return True
 
     for setup in random_setups(200, 43):
+        swapped.clear()
         assert _decisions(setup, reshuffle_hidden) == []
+        # No hand is shown during trick 1: each seat there has three hidden hands to swap between.
+        assert swapped
 
 
 def test_open_misery_defenders_use_the_exposed_hand():
     # Contrast to the test above: once the Open Misery hand is shown, defenders' leads may depend on it,
     # so tampering with the exposed hand must change some decision over many deals.
     def reshuffle_exposed(st, seat):
-        declarer = next(s for s in range(4) if st[H.KIND + s] >= 0)
-        if seat == declarer or H.visible_hand(st, seat, declarer) < 0 or st[H.N_IN_TRICK] != 0:
+        declarer = next(s for s in range(4) if st[L.KIND + s] >= 0)
+        if seat == declarer or L.visible_hand(st, seat, declarer) < 0 or st[L.N_IN_TRICK] != 0:
             return False
-        other = next(s for s in range(4) if s not in (seat, declarer) and st[H.HAND + s])
-        mine = cards_of(st[H.HAND + declarer])
-        theirs = cards_of(st[H.HAND + other])
+        other = next(s for s in range(4) if s not in (seat, declarer) and st[L.HAND + s])
+        mine = cards_of(st[L.HAND + declarer])
+        theirs = cards_of(st[L.HAND + other])
         if not mine or not theirs:
             return False
-        st[H.HAND + declarer] ^= (1 << mine[0]) | (1 << theirs[-1])
-        st[H.HAND + other] ^= (1 << mine[0]) | (1 << theirs[-1])
+        st[L.HAND + declarer] ^= (1 << mine[0]) | (1 << theirs[-1])
+        st[L.HAND + other] ^= (1 << mine[0]) | (1 << theirs[-1])
         return True
 
     setups = []
@@ -261,22 +273,29 @@ def test_playout_batch_rejects_bad_input():
     policies = np.zeros(4, np.int64)
     bad_hands = arrays["hands"].copy()
     bad_hands[0, 0] = bad_hands[0, 1]
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match="share out the 52 cards"):
         playout_batch(**{**arrays, "hands": bad_hands}, policy_of_seat=policies, params=H.default_params(),
                       rng_state=state_from_seed(0), tricks_out=out)
-    bad_partner = arrays["partner"].copy()
-    rows = np.flatnonzero(arrays["called_card"] >= 0)
-    bad_partner[rows] = (bad_partner[rows] + 1) % 4
-    if rows.size:
-        with pytest.raises(InputError):
-            playout_batch(**{**arrays, "partner": bad_partner}, policy_of_seat=policies,
-                          params=H.default_params(), rng_state=state_from_seed(0), tricks_out=out)
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match="policy ids"):
         playout_batch(**arrays, policy_of_seat=np.array([0, 1, 7, 0]), params=H.default_params(),
                       rng_state=state_from_seed(0), tricks_out=out)
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match="leader must be an int64 array"):
         playout_batch(**{**arrays, "leader": arrays["leader"][:2]}, policy_of_seat=policies,
                       params=H.default_params(), rng_state=state_from_seed(0), tricks_out=out)
+
+
+def test_playout_batch_rejects_a_partner_without_the_called_card():
+    # N bids Rik with spade trumps and calls the DA, which E holds: partner S is refused, partner E plays.
+    deal = parse_deal("N:A432.A32.32.5432 KQ5.KQ54.AK54.76 876.76.QJ76.AKQ8 JT9.JT98.T98.JT9")
+    rows = {"hands": [deal], "leader": [E], "contract_of": [[int(Contract.RIK), -1, -1, -1]], "partner": [S],
+            "trump": [SPADES], "called_card": [parse_card("DA")], "blind": [0]}
+    one = {key: np.array(value, dtype=np.int64) for key, value in rows.items()}
+    out = np.full((1, 4), -1, dtype=np.int64)
+    kwargs = {"policy_of_seat": np.zeros(4, np.int64), "params": H.default_params(), "tricks_out": out}
+    with pytest.raises(InputError, match="must hold the called card"):
+        playout_batch(**one, rng_state=state_from_seed(0), **kwargs)
+    playout_batch(**{**one, "partner": np.array([E], dtype=np.int64)}, rng_state=state_from_seed(0), **kwargs)
+    assert out.sum() == 13
 
 
 # ---------------------------------------------------------------- hand-built heuristic decisions
@@ -289,15 +308,15 @@ def ending(deal: str, leader: int, contract_of, plays: str = "", trick_no: int =
     hands = parse_deal(deal, hand_size=None)
     st = new_round(hands, leader, contract_of, setup.get("partner", -1), setup.get("trump", NO_TRUMP),
                    setup.get("called", -1), setup.get("blind", 0))
-    st[H.PLAYED] = ((1 << 52) - 1) & ~int(np.bitwise_or.reduce(hands))
-    st[H.TRICK_NO] = trick_no
+    st[L.PLAYED] = ((1 << 52) - 1) & ~int(np.bitwise_or.reduce(hands))
+    st[L.TRICK_NO] = trick_no
     for card in parse_card_list(plays):
-        apply_action(st, int(st[H.TURN]), card)
+        apply_action(st, int(st[L.TURN]), card)
     return st
 
 
 def decide(st: np.ndarray) -> int:
-    seat = int(st[H.TURN])
+    seat = int(st[L.TURN])
     up, fd = legal_actions(st, seat)
     return int(choose_card_heuristic(st, seat, up, fd, H.default_params()))
 
@@ -336,7 +355,7 @@ def test_one_alone_takes_a_sure_trick_then_plays_misery():
     assert decide(st) == parse_card("SA")
     # With its one trick taken, North must lose the rest: S2 and H2 have nothing outstanding below them,
     # and six higher spades are out against three higher hearts, so S2 is the safer low lead.
-    st[H.TRICKS + N] = 1
+    st[L.TRICKS + N] = 1
     assert decide(st) == parse_card("S2")
 
 

@@ -14,6 +14,7 @@ from analyzer.cards.deck import parse_card, parse_card_list
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import heuristic as H
+from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken.kernels import (
     POLICY_HEURISTIC,
     apply_action,
@@ -149,7 +150,7 @@ def _decision_changes(setup: dict, tamper) -> int:
     params = H.default_params()
     changes = 0
     for _ in range(52):
-        seat = int(st[H.TURN])
+        seat = int(st[L.TURN])
         up, fd = legal_actions(st, seat)
         action = choose_card_heuristic(st, seat, up, fd, params)
         other = st.copy()
@@ -161,20 +162,20 @@ def _decision_changes(setup: dict, tamper) -> int:
 
 def _swap_other_defenders(st, seat):
     """Swap a card between the two defenders other than ``seat`` (hands only the All contracts show)."""
-    if st[H.KIND + seat] >= 0:
+    if st[L.KIND + seat] >= 0:
         return False
-    others = [s for s in range(4) if s != seat and st[H.KIND + s] < 0 and st[H.HAND + s]]
+    others = [s for s in range(4) if s != seat and st[L.KIND + s] < 0 and st[L.HAND + s]]
     if len(others) < 2:
         return False
     a, b = others[0], others[1]
-    ca, cb = cards_of(st[H.HAND + a])[0], cards_of(st[H.HAND + b])[-1]
-    st[H.HAND + a] ^= (1 << ca) | (1 << cb)
-    st[H.HAND + b] ^= (1 << ca) | (1 << cb)
+    ca, cb = cards_of(st[L.HAND + a])[0], cards_of(st[L.HAND + b])[-1]
+    st[L.HAND + a] ^= (1 << ca) | (1 << cb)
+    st[L.HAND + b] ^= (1 << ca) | (1 << cb)
     return True
 
 
 def _before_trick(n: int, tamper):
-    return lambda st, seat: st[H.TRICK_NO] < n and tamper(st, seat)
+    return lambda st, seat: st[L.TRICK_NO] < n and tamper(st, seat)
 
 
 def _one_declarer_setups(contract: Contract, n: int = 150) -> list[dict]:
@@ -206,13 +207,13 @@ def test_other_defenders_hands_stay_private_outside_the_all_contracts(contract):
 
 def _swap_declarer(st, seat):
     """Swap a card between the lone declarer and another seat (not ``seat``): his hand changes."""
-    declarer = next(s for s in range(4) if st[H.KIND + s] >= 0)
-    other = next((s for s in range(4) if s not in (seat, declarer) and st[H.HAND + s]), -1)
-    if seat == declarer or other < 0 or not st[H.HAND + declarer]:
+    declarer = next(s for s in range(4) if st[L.KIND + s] >= 0)
+    other = next((s for s in range(4) if s not in (seat, declarer) and st[L.HAND + s]), -1)
+    if seat == declarer or other < 0 or not st[L.HAND + declarer]:
         return False
-    cd, co = cards_of(st[H.HAND + declarer])[-1], cards_of(st[H.HAND + other])[0]
-    st[H.HAND + declarer] ^= (1 << cd) | (1 << co)
-    st[H.HAND + other] ^= (1 << cd) | (1 << co)
+    cd, co = cards_of(st[L.HAND + declarer])[-1], cards_of(st[L.HAND + other])[0]
+    st[L.HAND + declarer] ^= (1 << cd) | (1 << co)
+    st[L.HAND + other] ^= (1 << cd) | (1 << co)
     return True
 
 

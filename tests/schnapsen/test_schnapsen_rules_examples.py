@@ -1,6 +1,6 @@
 """Hand-worked rule examples, each run through the Python state and the numba kernels.
 
-Every expectation below is worked out by hand from RULES.md section 2; the comment says why.
+Every expectation below is worked out by hand from docs/rules.md section 2; the comment says why.
 """
 
 import pytest

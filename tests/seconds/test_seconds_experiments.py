@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 from analyzer.cli import seconds as cli
 from analyzer.errors import InputError
 from analyzer.experiments.runner import run_chunks
-from analyzer.games.seconds.experiments import play_task, rotations, summarize_play
+from analyzer.games.seconds.experiments import play_task, rotations
+from analyzer.games.seconds.summary import summarize_play
 
 runner = CliRunner()
 

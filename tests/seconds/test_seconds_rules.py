@@ -1,4 +1,4 @@
-"""Deck reduction and hand-worked scoring examples (RULES.md section 3), on both engines."""
+"""Deck reduction and hand-worked scoring examples (docs/rules.md section 3), on both engines."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """Plain-Python brute-force reference for the double-dummy solver (small endings only).
 
-Written straight from RULES.md section 1 with no pruning and no shared code: every legal card of
+Written straight from docs/rules.md section 1 with no pruning and no shared code: every legal card of
 every hand is tried and the question "can the team force its final count into [lo, hi]" is
 answered by plain AND/OR minimax.  Memoised on the full position, which keeps 4-5 card endings fast
 without changing what is computed.

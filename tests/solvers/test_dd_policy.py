@@ -12,13 +12,13 @@ from rikken.test_contract_invariants import as_arrays, random_setups
 
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
-from analyzer.experiments.rikken_rounds import play_chunk, simulate_rounds
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.rikken import rules
-from analyzer.games.rikken.heuristic import FACE_DOWN_OFFSET
+from analyzer.games.rikken.dd import playout_batch_dd, playout_one_dd
+from analyzer.games.rikken.experiments import play_chunk, simulate_rounds
+from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.state import RoundSetup, RoundState
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.policy import playout_batch_dd, playout_one_dd
 
 from .reference_minimax import Rules, can_force, max_tricks
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from analyzer.games.rikken import rules
-from analyzer.solvers.dd.rikken import FAILED_MISERY, FAILED_ONE_ALONE, declarer_count, play_setups_dd
+from analyzer.games.rikken.dd import FAILED_MISERY, FAILED_ONE_ALONE, declarer_count, play_setups_dd
 
 from .reference_minimax import Rules, can_force, max_tricks
 

@@ -1,22 +1,13 @@
-"""``rikken solve`` (the ``solve_command`` the lead registers), on hand-worked two-card endings."""
+"""``rikken solve``, on hand-worked two-card endings."""
 
 import json
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from analyzer.cli.rikken_solve import calls_for, parse_goal, parse_team, solve_command
+from analyzer.cli.rikken import app
 from analyzer.errors import InputError
-
-app = typer.Typer()
-app.command("solve")(solve_command)
-
-
-@app.command("other")
-def _other() -> None:
-    """A second command so typer keeps ``solve`` as a subcommand name."""
-
+from analyzer.games.rikken.dd import calls_for, parse_goal, parse_team
 
 # N: SA SK   E: HA HK   S: S4 S3   W: H4 H3.
 DEAL = "N:AK... .AK.. 43... .43.."

@@ -1,4 +1,4 @@
-"""The Rikken auction and the round setup that follows it (RULES.md section 1, "Auction", "Before play").
+"""The Rikken auction and the round setup that follows it (docs/rules.md section 1, "Auction", "Before play").
 
 The auction starts left of the dealer and goes clockwise among players who have not passed; a pass is
 final. A bid must beat the standing level, except that at levels 4, 9 and 11 a player may join it.

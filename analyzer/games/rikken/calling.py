@@ -1,4 +1,4 @@
-"""Which card a Rik / Rik Beter bidder calls (RULES.md section 1, "Before play").
+"""Which card a Rik / Rik Beter bidder calls (docs/rules.md section 1, "Before play").
 
 The bidder calls an ace he does not hold, not of the trump suit, of a suit he holds; failing that a
 *blind* ace of a suit he is void in; holding all four aces he calls a king by the same rules; if no

@@ -1,6 +1,6 @@
 """Rikken play-out kernels (numba): the rules of play, the policy dispatch and the batch loop.
 
-A round is held in one int64 state array (layout in ``heuristic.py``). ``init_round`` fills it from a
+A round is held in one int64 state array (layout in ``round_layout.py``). ``init_round`` fills it from a
 round setup, ``legal_actions`` lists what a seat may play, ``apply_action`` plays it. The batch kernel
 and a Python driver (tests, slow exploratory code) use these same three functions, so a policy can be
 called one move at a time with exactly the decisions the batch kernel makes.
@@ -8,7 +8,7 @@ called one move at a time with exactly the decisions the batch kernel makes.
 Actions are card ids 0..51, or ``52 + card`` for leading ``card`` face down after a blind call.
 Policies: 0 random (uniform over the legal actions in card-id order, face-down leads after them, one
 ``bounded`` draw per decision even when forced), 1 heuristic (deterministic). The double-dummy
-policy (``analyzer.solvers.dd.policy``) is a Python driver over the same three functions.
+policy (``analyzer.games.rikken.dd``) is a Python driver over the same three functions.
 """
 
 import numpy as np
@@ -17,7 +17,8 @@ from numba import njit
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
-from analyzer.games.rikken.heuristic import (
+from analyzer.games.rikken.heuristic import choose_heuristic
+from analyzer.games.rikken.round_layout import (
     BIDDER,
     BLIND,
     CALLED,
@@ -44,7 +45,6 @@ from analyzer.games.rikken.heuristic import (
     TURN,
     VOIDS,
     WIN_SEAT,
-    choose_heuristic,
 )
 from analyzer.games.trick import nth_card, pop, suit_mask
 from analyzer.raw_memory import int64_view

@@ -1,4 +1,4 @@
-"""Rikken rule tables (RULES.md section 1), as data that Python code and kernels share.
+"""Rikken rule tables (docs/rules.md section 1), as data that Python code and kernels share.
 
 Contracts are numbered 0..15 in auction order. Each table below is indexed by contract id, so a
 kernel receives the same facts as int64 arrays instead of reading Python objects.

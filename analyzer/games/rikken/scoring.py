@@ -1,4 +1,4 @@
-"""Rikken round scoring (RULES.md section 1, "Scoring"), in both ``points`` and ``money`` modes.
+"""Rikken round scoring (docs/rules.md section 1, "Scoring"), in both ``points`` and ``money`` modes.
 
 Every declaring seat (``contract_of[seat] >= 0``) settles its own contract with the other seats, so
 several Misery / 1 Alone bidders at once need no special case: their settlements simply add up.

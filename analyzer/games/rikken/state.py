@@ -1,4 +1,4 @@
-"""Plain-Python reference engine for the play of one Rikken round (RULES.md section 1, "Play").
+"""Plain-Python reference engine for the play of one Rikken round (docs/rules.md section 1, "Play").
 
 Slow and obviously correct: the kernels are checked against it. An *action* is ``(card, face_down)``;
 ``face_down=True`` is the blind lead (the bidder of a blind call puts any card face down "as the

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analyzer.games.schnapsen.experiments import POINT_LABELS, bin_points
+from analyzer.games.schnapsen.summary import POINT_LABELS, bin_points
 
 
 def _grid(rows: pd.DataFrame, index: str, columns: str, value: str, col_values) -> tuple[np.ndarray, np.ndarray]:

@@ -32,7 +32,6 @@ from analyzer.games.schnapsen.play import (
 )
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
 from analyzer.games.schnapsen.state import SchnapsenState
-from analyzer.reports.stats import mean_interval, paired_difference, wilson_interval
 
 
 @dataclass(frozen=True)
@@ -116,32 +115,6 @@ def match_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSeq
     return pd.DataFrame(rows)
 
 
-def summarize_matches(rows: pd.DataFrame, label_a: str, label_b: str) -> dict[str, pd.DataFrame]:
-    """Win rate with its Wilson interval, game points per deal, and paired differences per deal pair."""
-    n = len(rows)
-    a_wins = int((rows["winner"] == "A").sum())
-    lo, hi = wilson_interval(a_wins, n)
-    deals = int(rows["deals"].sum())
-    overall = pd.DataFrame([{
-        "bot_a": label_a, "bot_b": label_b, "matches": n, "a_wins": a_wins, "a_win_rate": a_wins / n,
-        "a_win_lo": lo, "a_win_hi": hi, "deals": deals, "a_gp_per_deal": rows["gp_a"].sum() / deals,
-        "b_gp_per_deal": rows["gp_b"].sum() / deals}])
-    per_pair = rows.groupby("pair").agg(a_wins=("winner", lambda w: (w == "A").sum()), deals=("deals", "sum"),
-                                        gp_a=("gp_a", "sum"), gp_b=("gp_b", "sum"))
-    diffs = []
-    for metric, x, y in [
-        ("match wins per pair (A - B)", per_pair["a_wins"], 2 - per_pair["a_wins"]),
-        ("game points per deal (A - B)", per_pair["gp_a"] / per_pair["deals"], per_pair["gp_b"] / per_pair["deals"]),
-    ]:
-        mean, low, high = paired_difference(x.to_numpy(), y.to_numpy())
-        diffs.append({"metric": metric, "pairs": len(per_pair), "mean": mean, "lo": low, "hi": high})
-    by_seat = rows.groupby("a_seat").agg(matches=("winner", "size"), a_wins=("winner", lambda w: (w == "A").sum()),
-                                         deals=("deals", "sum"), gp_a=("gp_a", "sum"), gp_b=("gp_b", "sum"))
-    by_seat = by_seat.reset_index()
-    by_seat["a_win_rate"] = by_seat["a_wins"] / by_seat["matches"]
-    return {"overall": overall, "paired": pd.DataFrame(diffs), "by_seat": by_seat}
-
-
 def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
     """Play ``n_deals`` random deals twice, A in seat 0 then in seat 1, on the same cards.
 
@@ -223,30 +196,6 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
                                        "own_has_trick", "opp_has_trick", "trumps_held", "high_trumps_held",
                                        "worlds", "close_win", "close_gp", "playon_action", "playon_win",
                                        "playon_gp", "gain"])
-
-
-POINT_BINS = [0, 1, 20, 33, 45, 55, 66]
-POINT_LABELS = ["0", "1-19", "20-32", "33-44", "45-54", "55-65"]
-
-
-def bin_points(points) -> pd.Categorical:
-    """Bin counted points for the closing tables (0 kept apart: no trick yet)."""
-    return pd.cut(points, bins=POINT_BINS, labels=POINT_LABELS, right=False)
-
-
-def summarize_closing(rows: pd.DataFrame) -> pd.DataFrame:
-    """Closing success, expected game points of each choice and the gain, by each factor in turn."""
-    frame = rows.assign(own_points_bin=bin_points(rows["own_points"]), opp_points_bin=bin_points(rows["opp_points"]))
-    out = []
-    for factor in ["all", "stock_size", "own_points_bin", "opp_points_bin", "trumps_held", "high_trumps_held"]:
-        groups = [("all", frame)] if factor == "all" else frame.groupby(factor, observed=True)
-        for value, g in groups:
-            gain, lo, hi = mean_interval(g["gain"])
-            out.append({"factor": factor, "value": str(value), "n": len(g), "close_win": g["close_win"].mean(),
-                        "playon_win": g["playon_win"].mean(), "close_gp": g["close_gp"].mean(),
-                        "playon_gp": g["playon_gp"].mean(), "gain": gain, "gain_lo": lo, "gain_hi": hi,
-                        "close_better_share": float((g["gain"] > 0).mean())})
-    return pd.DataFrame(out)
 
 
 # ---------------------------------------------------------------------------------------- advise

@@ -1,4 +1,4 @@
-"""Schnapsen rules as data: card numbering, points, action codes and the flat state layout.
+"""Schnapsen rules as data (docs/rules.md section 2): card numbering, points, action codes, the state layout.
 
 Cards use their own 20-card numbering ``card = suit * 5 + rank`` with suits C D H S = 0..3 and
 ranks J Q K T A = 0..4 (low to high). A set of cards is an int64 bit mask (bit ``card``), so the

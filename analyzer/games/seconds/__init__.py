@@ -1,1 +1,1 @@
-"""Sloppy Seconds (RULES.md section 3): rules, kernels, policies, batch play and experiments."""
+"""Sloppy Seconds (docs/rules.md section 3): rules, kernels, policies, batch play and experiments."""

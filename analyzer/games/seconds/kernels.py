@@ -29,7 +29,7 @@ and its seat, trump suit (-1 none yet), first broken suit (``original`` variant,
 which trump appeared, trick index, mask of the cards still in hands, and the card points in the trick
 packed 16 bits per suit (suit ``s`` in bits ``16 s .. 16 s + 15``; a trick holds at most 91 per suit).
 
-The rule readings these kernels implement are documented in ``rules.py``; ``reference.py`` is the
+The rule readings these kernels implement are documented in ``rules.py``; ``state.py`` is the
 plain-Python twin the tests compare against.
 """
 

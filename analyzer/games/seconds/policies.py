@@ -77,6 +77,7 @@ from analyzer.games.seconds.kernels import (
     seat_after,
     settle_standings,
     suit_mask,
+    trump_after,
     unmanaged,
     unpack_view,
 )
@@ -84,7 +85,6 @@ from analyzer.games.seconds.rules import (
     MINIMUM_PER_SUIT,
     MINIMUM_SCORE,
     N_SUITS,
-    TRUMP_SEED,
 )
 from analyzer.games.trick import high_bit, low_bit, pop
 
@@ -241,7 +241,6 @@ _SAME_SUIT_1 = np.int64(sum(0x0FFF << (13 * s) for s in range(N_SUITS)))
 _SAME_SUIT_2 = np.int64(sum(0x07FF << (13 * s) for s in range(N_SUITS)))
 _SAME_SUIT_4 = np.int64(sum(0x01FF << (13 * s) for s in range(N_SUITS)))
 _SAME_SUIT_8 = np.int64(sum(0x001F << (13 * s) for s in range(N_SUITS)))
-_ALL_SUITS = np.int64((1 << 52) - 1)
 
 
 @njit(cache=True, inline="always")
@@ -267,13 +266,11 @@ def outcome_classes(legal, unseen, last, scalars, variant):
         winning = legal
         trumps = suit_mask(trump) if trump >= 0 else np.int64(0)
     else:
-        if trump >= 0:
-            makers = np.int64(0)
-        elif variant == TRUMP_SEED:
-            makers = _ALL_SUITS & ~suit_mask(led) if trick_no >= 1 else np.int64(0)
-        else:
-            makers = _ALL_SUITS & ~suit_mask(led) & ~suit_mask(broken) if broken >= 0 else np.int64(0)
-        trumps = makers | (suit_mask(trump) if trump >= 0 else np.int64(0))
+        trumps = np.int64(0)
+        for suit in range(4):
+            trump_once_played = trump_after(suit, led, trump, broken, trick_no, variant)
+            if trump_once_played >= 0:
+                trumps |= suit_mask(trump_once_played)
         # A card that makes trump is the only trump in its trick; a trump wins a trick topped by another suit.
         above_best = suit_mask(best // 13) & ~((np.int64(2) << best) - 1)
         ruffs = trumps & ~suit_mask(best // 13)

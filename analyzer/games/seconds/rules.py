@@ -1,6 +1,6 @@
-"""Sloppy Seconds rules as data: deck reduction, variants, card values (RULES.md section 3).
+"""Sloppy Seconds rules as data: deck reduction, variants, card values (docs/rules.md section 3).
 
-Readings settled here (RULES.md leaves them open or the seed document is terse):
+Readings settled here (the rules leave them open or the seed document is terse; docs/rules.md collects them):
 
 * Player counts are 2..8. With 9 or more the "remove 2s" rule runs out of 2s before the deck divides.
 * Trump variant ``seed``: on trick 1 (index 0) a card off the led suit sets nothing; from trick 2 on,

@@ -1,4 +1,4 @@
-"""Charts of the Rikken bid-success experiment (matplotlib figures; the store saves them)."""
+"""Charts of the Rikken experiments (matplotlib figures; the store saves them)."""
 
 import matplotlib
 
@@ -8,8 +8,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
+from analyzer.cards.pbn import SEAT_LETTERS  # noqa: E402
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, KIND, Contract, Kind  # noqa: E402
-from analyzer.reports.rikken_summary import HCP_LABELS, MIN_CELL, contract_rows, feature_codes  # noqa: E402
+from analyzer.games.rikken.summary import HCP_LABELS, MIN_CELL, contract_rows, feature_codes  # noqa: E402
 from analyzer.reports.stats import wilson_interval  # noqa: E402
 
 TRUMP_RANGE = np.arange(0, 14)
@@ -114,3 +115,29 @@ def bidding_chart(best: pd.DataFrame) -> plt.Figure:
     return figure
 
 
+def play_chart(contracts: pd.DataFrame, seats: pd.DataFrame) -> plt.Figure:
+    """Contract frequency and make rate (with intervals) beside mean score per seat in both modes."""
+    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5), gridspec_kw={"width_ratios": [2, 1]})
+    declared = contracts[contracts["contract"] != "passed-out"]
+    x = np.arange(len(declared))
+    left.bar(x, declared["per_round"], color="#8fb3d9", label="share of rounds")
+    left.errorbar(x, declared["make_rate"], yerr=[declared["make_rate"] - declared["make_lo"],
+                                                   declared["make_hi"] - declared["make_rate"]],
+                  fmt="o", color="#c0392b", label="make rate (95% CI)")
+    left.set_xticks(x, declared["contract"], rotation=40, ha="right")
+    left.set_ylim(0, 1)
+    passed = contracts[contracts["contract"] == "passed-out"]["per_round"].iloc[0]
+    left.set_title(f"Contracts played (passed out: {100 * passed:.1f}% of rounds)")
+    left.legend()
+    left.grid(axis="y", alpha=0.3)
+    width = 0.38
+    for offset, mode in ((-width / 2, "points"), (width / 2, "money")):
+        rows = seats[seats["mode"] == mode]
+        xs = np.arange(4) + offset
+        right.bar(xs, rows["mean"], width, yerr=[rows["mean"] - rows["low"], rows["high"] - rows["mean"]],
+                  capsize=3, label=mode)
+    right.set_xticks(range(4), list(SEAT_LETTERS))
+    right.axhline(0, color="black", lw=0.8)
+    right.set_title("Mean score per round by seat (95% CI)")
+    right.legend(title="scoring")
+    return figure

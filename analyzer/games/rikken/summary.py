@@ -1,11 +1,13 @@
-"""Summary tables of the Rikken bid-success experiment: rates with Wilson intervals, mean scores."""
+"""Summary tables of the Rikken experiments: bid success (rates with Wilson intervals, mean scores,
+the bidding chart) and full rounds (contract frequencies, make rates, score per seat)."""
 
 import numpy as np
 import pandas as pd
 
+from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, KIND, LEVEL, Contract, Kind
-from analyzer.reports.stats import Z95, wilson_interval
+from analyzer.reports.stats import Z95, mean_interval, wilson_interval
 
 HCP_BINS = [0, 5, 8, 11, 14, 17, 20, 38]
 HCP_LABELS = ["0-4", "5-7", "8-10", "11-13", "14-16", "17-19", "20+"]
@@ -150,3 +152,40 @@ def best_contracts(table: pd.DataFrame) -> pd.DataFrame:
                         "best_ev_value": max(float(top_ev["ev"]), 0.0), "hands": int(cell["n"].max())})
     return pd.DataFrame.from_records(records, columns=["hcp_bin", "trumps", "highest_safe", "best_ev",
                                                        "best_ev_value", "hands"])
+
+
+def declarations(rounds: pd.DataFrame) -> pd.DataFrame:
+    """One row per declared contract: ``round, seat, contract, made``."""
+    parts = [pd.DataFrame({"round": rounds["round"], "seat": seat, "contract": rounds[f"contract_{seat}"],
+                           "made": rounds[f"made_{seat}"]}) for seat in range(4)]
+    table = pd.concat(parts, ignore_index=True)
+    return table[table["contract"] >= 0]
+
+
+def contract_summary(rounds: pd.DataFrame) -> pd.DataFrame:
+    """Per contract: declarations, share of rounds, make rate with its 95% Wilson interval; plus passed-out deals."""
+    n_rounds = len(rounds)
+    declared = declarations(rounds)
+    grouped = declared.groupby("contract")["made"].agg(["size", "sum"]).reset_index()
+    rate_lo, rate_hi = wilson_interval(grouped["sum"].to_numpy(), grouped["size"].to_numpy())
+    freq_lo, freq_hi = wilson_interval(grouped["size"].to_numpy(), n_rounds)
+    table = pd.DataFrame({"contract": [CONTRACT_CLI_NAMES[c] for c in grouped["contract"]],
+                          "declared": grouped["size"], "per_round": grouped["size"] / n_rounds,
+                          "per_round_lo": freq_lo, "per_round_hi": freq_hi, "made": grouped["sum"],
+                          "make_rate": grouped["sum"] / grouped["size"], "make_lo": rate_lo, "make_hi": rate_hi})
+    passed = int(rounds["passed_out"].sum())
+    low, high = wilson_interval(passed, n_rounds)
+    passed_row = pd.DataFrame([{"contract": "passed-out", "declared": passed, "per_round": passed / max(n_rounds, 1),
+                                "per_round_lo": low, "per_round_hi": high}])
+    return pd.concat([table, passed_row], ignore_index=True)
+
+
+def seat_summary(rounds: pd.DataFrame) -> pd.DataFrame:
+    """Mean score per round for each seat in both scoring modes, with 95% intervals."""
+    records = []
+    for mode in ("points", "money"):
+        for seat in range(4):
+            mean, low, high = mean_interval(rounds[f"{mode}_{seat}"].to_numpy())
+            records.append({"mode": mode, "seat": SEAT_LETTERS[seat], "rounds": len(rounds), "mean": mean,
+                            "low": low, "high": high})
+    return pd.DataFrame.from_records(records)

@@ -1,0 +1,296 @@
+"""Rikken under double-dummy play: contract setups solved outright, rounds played card by card by the
+solver, and the double-dummy table of ``rikken solve``.
+
+Setups (``play_setups_dd``). A setup row is one declared contract on one deal, in the arrays the
+Rikken experiments build (``experiments.build_setups``): ``hands``, ``leader``, ``contract_of``,
+``partner``, ``trump``, ``called_card``, ``blind``. Under perfect play by both sides:
+- trick contracts: the declaring side's count is the most tricks it can guarantee;
+- Misery and 1 Alone: only made or failed is settled (these contracts score no undertricks, and
+  refining a lost Misery's count costs far more search): the count is the target (0 / 1) when
+  the declarer can force it, else ``FAILED_MISERY`` (1) / ``FAILED_ONE_ALONE`` (2), markers that
+  fail the contract, not trick counts.
+
+Card play (``playout_batch_dd``, ``rikken play --policy dd``). Every seat sees all four hands and, at
+each turn, asks the solver (:func:`best_moves`) for the cards that are optimal for its side, then
+draws one of them uniformly with the run's xoshiro state (the same draw as the random policy:
+face-up cards in id order, then face-down leads). The rules of play are the kernels'
+(``init_round`` / ``legal_actions`` / ``apply_action``), so legality, the called card, blind leads
+and trick winners are exactly those of the other policies. Open contracts change nothing here:
+every hand is seen anyway.
+
+What each seat plays for, contract by contract (the *questions* of a round):
+- trick contracts (Rik .. 13 Alone, Troela): the declaring side maximises its tricks, the others
+  minimise them. Both sides playing perfectly, the side ends with its double-dummy value ``v`` from
+  the start, so after one ``solve`` at the start each turn asks only "can the side still reach
+  ``v - won``" (its members) or "``v - won + 1``" (the others), one window search instead of two;
+- Misery: the declarer plays to take no trick (``le 0``), the others to give him one;
+- 1 Alone: the declarer plays to take exactly one trick (``eq``), the others to prevent it.
+A Misery / 1 Alone contract already failed asks nothing more. Several Misery / 1 Alone declarers
+(joined bids) play a game of more than two sides, which the solver does not model; each seat ranks
+the open questions - its own contract first, then the other declarers' in seat order - and narrows
+its optimal cards question by question, keeping the previous set when a question would leave none.
+So a declarer who can force his contract always makes it; the defenders concentrate on the first
+declarer they can still beat.
+"""
+
+import numpy as np
+
+from analyzer.cards.deck import SUIT_LETTERS, card_id, card_name
+from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
+from analyzer.errors import InputError
+from analyzer.games.rikken import rules
+from analyzer.games.rikken.calling import call_candidates
+from analyzer.games.rikken.kernels import apply_action, choose_card_random, legal_actions, new_round
+from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, HAND, TRICKS, TURN
+from analyzer.solvers.dd.api import best_moves, solve
+
+FAILED_MISERY = 1
+FAILED_ONE_ALONE = 2
+
+
+def declaring_team(bidder: int, contract: int, partner: int) -> int:
+    """Seat mask of the side playing ``contract``: the bidder, plus the partner unless it is played alone."""
+    team = 1 << bidder
+    if partner >= 0 and rules.SIDE[contract] != rules.Side.ALONE:
+        team |= 1 << partner
+    return team
+
+
+def declarer_count(hands, leader: int, trump: int, team: int, kind: int, called_card: int = -1,
+                   blind: bool = False) -> int:
+    """The declaring side's trick count under perfect play for one contract (see the module notes).
+
+    Parameters
+    ----------
+    hands : array_like of 4 int64
+        Seat masks at the start of play.
+    leader, trump, team : int
+        Seat on lead, trump (4 = none), seat mask of the declaring side.
+    kind : int
+        ``rules.Kind`` of the contract.
+    called_card : int
+        Called card or -1; ``blind``: the call was blind.
+    """
+    kw = {"called_card": called_card, "blind_call": blind}
+    if kind == rules.Kind.TRICKS:
+        return solve(hands, trump, leader, team, **kw)
+    if kind == rules.Kind.MISERY:
+        return 0 if solve(hands, trump, leader, team, goal="le", k=0, **kw) else FAILED_MISERY
+    return 1 if solve(hands, trump, leader, team, goal="eq", k=1, **kw) else FAILED_ONE_ALONE
+
+
+def play_setups_dd(setups: dict) -> np.ndarray:
+    """Tricks per seat (``int64[m, 4]``) for each setup row, as the heuristic play-out returns them.
+
+    The declaring side's double-dummy count is credited to the bidder, the rest of the tricks to
+    the first defender, so side totals (what contracts are scored on) are exact.
+    """
+    hands = np.asarray(setups["hands"], dtype=np.int64)
+    tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    for i in range(hands.shape[0]):
+        contract_row = setups["contract_of"][i]
+        bidder = int(np.flatnonzero(contract_row >= 0)[0])
+        contract = int(contract_row[bidder])
+        partner = int(setups["partner"][i])
+        team = declaring_team(bidder, contract, partner)
+        count = declarer_count(hands[i], int(setups["leader"][i]), int(setups["trump"][i]), team,
+                               int(rules.KIND[contract]), int(setups["called_card"][i]), bool(setups["blind"][i]))
+        defender = next(s for s in range(4) if not team >> s & 1)
+        total = bin(int(hands[i][0])).count("1")
+        tricks[i, bidder] = count
+        tricks[i, defender] = total - count
+    return tricks
+
+
+class _Question:
+    """One declarer's contract as a solver question: its team and how the team's goal is phrased."""
+
+    def __init__(self, declarer: int, contract: int, partner: int):
+        self.declarer = declarer
+        self.kind = int(rules.KIND[contract])
+        self.team = declaring_team(declarer, contract, partner)
+        self.value = 0  # trick contracts: the team's double-dummy count from the start
+
+    def won(self, st) -> int:
+        return sum(int(st[TRICKS + s]) for s in range(4) if self.team >> s & 1)
+
+    def goal(self, st, mover: int, tricks_left: int):
+        """``(goal, k)`` for :func:`best_moves` from the mover's point of view, or None when every card is optimal.
+
+        ``tricks_left`` counts the trick in progress.
+        """
+        won = self.won(st)
+        if self.kind == rules.Kind.TRICKS:
+            need = self.value - won + (0 if self.team >> mover & 1 else 1)
+            # Reaching 0 more tricks is certain and more than tricks_left impossible: no card matters.
+            return ("ge", need) if 0 < need <= tricks_left else None
+        if self.kind == rules.Kind.MISERY:
+            return ("le", 0) if won == 0 else None
+        return ("eq", 1 - won) if won <= 1 else None
+
+
+def _questions(contract_of, partner: int) -> list[_Question]:
+    return [_Question(s, int(c), int(partner)) for s, c in enumerate(contract_of) if c >= 0]
+
+
+def _ranked(questions: list[_Question], mover: int) -> list[_Question]:
+    """The mover's own contract first, then the others in seat order."""
+    return sorted(questions, key=lambda q: q.declarer != mover)
+
+
+def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind):
+    """The legal actions (face-up mask, face-down mask) that are optimal for ``mover``."""
+    hands = st[HAND:HAND + 4].copy()
+    # The mover has not played to the trick in progress: his cards count it.
+    tricks_left = int(hands[mover]).bit_count()
+    for question in _ranked(questions, mover):
+        if up.bit_count() + fd.bit_count() <= 1:
+            break
+        asked = question.goal(st, mover, tricks_left)
+        if asked is None:
+            continue
+        best_up, best_fd = best_moves(hands, trump, mover, question.team, asked[0], asked[1], trick=trick,
+                                      called_card=called_card, blind_call=blind, trick_blind=trick_blind)
+        if (up & best_up) | (fd & best_fd):
+            up, fd = up & best_up, fd & best_fd
+    return up, fd
+
+
+def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state):
+    """Play one Rikken round double dummy (see the module notes).
+
+    Parameters
+    ----------
+    hands : array_like of 4 int64
+        Hand masks of seats 0..3, all of one size (13 for a round; fewer for an ending).
+    leader : int
+        Seat leading to the first trick.
+    contract_of : array_like of 4 int64
+        Contract id each seat declares, -1 for non-declarers.
+    partner, trump, called_card, blind : int
+        As in ``kernels.playout_batch``.
+    rng_state : numpy.ndarray of uint64[4]
+        xoshiro256** state for the choice among equally good cards, advanced in place.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        Tricks per seat ``int64[4]`` and the trace ``int64[4 * cards, 4]``, rows ``(seat, action,
+        legal face-up mask, legal face-down mask)`` as ``kernels.playout_one`` records them.
+    """
+    hands = np.asarray(hands, dtype=np.int64)
+    contract_of = np.asarray(contract_of, dtype=np.int64)
+    trump, called_card, blind = int(trump), int(called_card), bool(blind)
+    st = new_round(hands, int(leader), contract_of, int(partner), trump, called_card, int(blind))
+    questions = _questions(contract_of, partner)
+    for question in questions:
+        if question.kind == rules.Kind.TRICKS:
+            question.value = solve(hands, trump, int(leader), question.team, called_card=called_card,
+                                   blind_call=blind)
+    moves = 4 * int(hands[0]).bit_count()
+    trace = np.empty((moves, 4), dtype=np.int64)
+    trick: list[int] = []
+    trick_blind = False
+    for i in range(moves):
+        seat = int(st[TURN])
+        up, fd = legal_actions(st, seat)
+        best_up, best_fd = _optimal(st, seat, int(up), int(fd), questions, trump, trick, trick_blind, called_card,
+                                    blind)
+        action = int(choose_card_random(np.int64(best_up), np.int64(best_fd), rng_state))
+        trace[i] = seat, action, up, fd
+        face_down = action >= FACE_DOWN_OFFSET
+        # The solver needs the face-down card itself (the kernel state only records that one was led).
+        trick.append(action - FACE_DOWN_OFFSET if face_down else action)
+        trick_blind = trick_blind or face_down
+        if apply_action(st, seat, action) >= 0:
+            trick, trick_blind = [], False
+    return st[TRICKS:TRICKS + 4].copy(), trace
+
+
+def playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, tricks_out):
+    """Play out a batch of rounds double dummy; arrays as in ``kernels.playout_batch`` (no policies, no params)."""
+    for d in range(hands.shape[0]):
+        tricks_out[d], _ = playout_one_dd(hands[d], leader[d], contract_of[d], partner[d], trump[d], called_card[d],
+                                          blind[d], rng_state)
+
+
+ACE = 12
+KING = 11
+NO_TRUMP = 4
+STRAIN_LETTERS = SUIT_LETTERS + "N"
+
+
+def parse_strain(text: str) -> int:
+    """Parse a trump letter ``C D H S`` or ``N`` (no trump) into 0..4."""
+    index = STRAIN_LETTERS.find(text.strip().upper()) if len(text.strip()) == 1 else -1
+    if index < 0:
+        raise InputError(f"unknown trump {text!r}: use C, D, H, S or N")
+    return index
+
+
+def parse_team(text: str) -> int:
+    """Parse a team as seat letters (``NS``, ``NE``, ``N``, ``ESW`` ...) into a seat mask."""
+    mask = 0
+    for char in text.strip():
+        bit = 1 << parse_seat(char)
+        if mask & bit:
+            raise InputError(f"bad team {text!r}: seat {char} named twice")
+        mask |= bit
+    if not 0 < mask < 15:
+        raise InputError(f"bad team {text!r}: name one to three seats, e.g. NS, NE or N")
+    return mask
+
+
+def parse_goal(text: str) -> tuple[str, int]:
+    """Parse ``max`` or ``ge:K`` / ``le:K`` / ``eq:K``."""
+    name, _, count = text.strip().lower().partition(":")
+    if name == "max" and not count:
+        return "max", 0
+    if name in ("ge", "le", "eq") and count.isdigit() and 0 <= int(count) <= 13:
+        return name, int(count)
+    raise InputError(f"bad goal {text!r}: use max, ge:K, le:K or eq:K with K in 0..13")
+
+
+def calls_for(hand: int, trump: int) -> list[tuple[int, bool]]:
+    """Cards the bidder may call under ``trump`` as (card, blind), following docs/rules.md section 1."""
+    held, void = call_candidates(hand, trump)
+    aces = sum(int(hand) >> card_id(s, ACE) & 1 for s in range(4))
+    rank = KING if aces == 4 else ACE
+    if held:
+        return [(card_id(s, rank), False) for s in held]
+    return [(card_id(s, rank), True) for s in void]
+
+
+def team_name(mask: int) -> str:
+    return "".join(SEAT_LETTERS[s] for s in range(4) if mask >> s & 1)
+
+
+def _holder(hands, card: int) -> int:
+    """Seat holding ``card``, or -1 when it is no longer in a hand (an ending)."""
+    return next((s for s in range(4) if int(hands[s]) >> card & 1), -1)
+
+
+def dd_table(hands, leader: int) -> list[dict]:
+    """Every seat as declarer under every trump suit: tricks alone and with each callable partner,
+    plus Misery (no tricks) and 1 Alone (exactly one) at no trump."""
+    rows = []
+    for declarer in range(4):
+        alone_bit = 1 << declarer
+        for trump in range(4):
+            row = {"declarer": SEAT_LETTERS[declarer], "trump": STRAIN_LETTERS[trump],
+                   "alone": solve(hands, trump, leader, alone_bit), "calls": {}}
+            for card, blind in calls_for(int(hands[declarer]), trump):
+                partner = _holder(hands, card)
+                if partner < 0:
+                    continue
+                tricks = solve(hands, trump, leader, alone_bit | 1 << partner, called_card=card, blind_call=blind)
+                row["calls"][card_name(card)] = {"partner": SEAT_LETTERS[partner], "blind": blind, "tricks": tricks}
+            rows.append(row)
+    return rows
+
+
+def misery_table(hands, leader: int) -> list[dict]:
+    """Per seat: whether Misery (0 tricks) and 1 Alone (exactly 1) are makeable at no trump."""
+    return [{"declarer": SEAT_LETTERS[d],
+             "misery": solve(hands, NO_TRUMP, leader, 1 << d, goal="le", k=0),
+             "one_alone": solve(hands, NO_TRUMP, leader, 1 << d, goal="eq", k=1)} for d in range(4)]
