@@ -41,7 +41,7 @@ def test_deck_reduction(n, removed, per_hand):
     assert removed_cards(n) == names(removed)
     assert hand_size(n) == per_hand
     mask = deck_mask(n)
-    assert bin(mask).count("1") == 52 - len(removed)
+    assert mask.bit_count() == 52 - len(removed)
     for card in names(removed):
         assert not mask >> card & 1
 
@@ -93,6 +93,12 @@ SUIT_CASES = [
     ([84, 4, 3], [0, 5, 5], [0, 4, 0]),
     # Everyone level: no second place, all score 0 (5 each with the floor).
     ([22, 22, 22, 22], [0, 0, 0, 0], [0, 0, 0, 0]),
+    # Exactly 5 is not below 5: in third place it scores 0, the floor does not lift it.
+    ([60, 26, 5], [0, 26, 0], [0, 26, 0]),
+    # 4 is below 5: third place, lifted to 5 per suit.
+    ([60, 27, 4], [0, 27, 5], [0, 27, 0]),
+    # Exactly 5 in second place scores its total, 5; the 0 below it is lifted per suit.
+    ([86, 5, 0], [0, 5, 5], [0, 5, 0]),
 ]
 
 
@@ -131,6 +137,17 @@ def test_floor_three_players_mixed():
     taken = [[80, 0, 91, 40], [3, 91, 0, 40], [6, 0, 0, 11]]
     assert deal_scores_both(taken, MINIMUM_PER_HAND) == [5, 5, 17]
     assert deal_scores_both(taken, MINIMUM_PER_SUIT) == [5, 10, 27]
+
+
+@pytest.mark.parametrize(("clubs", "diamonds", "per_hand"), [(2, 2, 5), (2, 3, 5), (2, 4, 6)])
+def test_per_hand_minimum_boundary(clubs, diamonds, per_hand):
+    # Two players: seat 1 is second in clubs and diamonds (scores its totals there) and took no hearts
+    # or spades (second with 0, worth 0). Per hand its deal total is clubs + diamonds: 4 is below 5 and
+    # becomes 5, exactly 5 stays 5 (not 5 per suit, i.e. not 10), 6 stays 6. Seat 0 is top everywhere:
+    # 0, lifted to 5. Per suit, seat 1 is below 5 in all four suits: 4 * 5 = 20, seat 0 scores 0.
+    taken = [[91 - clubs, 91 - diamonds, 91, 91], [clubs, diamonds, 0, 0]]
+    assert deal_scores_both(taken, MINIMUM_PER_HAND) == [5, per_hand]
+    assert deal_scores_both(taken, MINIMUM_PER_SUIT) == [0, 20]
 
 
 def test_policy_parameters_in_one_place():

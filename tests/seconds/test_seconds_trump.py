@@ -5,8 +5,8 @@ import numpy as np
 from analyzer.cards.deck import parse_card, parse_card_list
 from analyzer.cards.masks import mask_of
 from analyzer.games.seconds import kernels
-from analyzer.games.seconds.state import DealState
 from analyzer.games.seconds.rules import CARD_VALUES, TRUMP_ORIGINAL, TRUMP_SEED
+from analyzer.games.seconds.state import DealState
 
 C, D, H, S = range(4)
 
@@ -77,6 +77,35 @@ def test_trump_setter_can_be_overtrumped_in_the_same_trick():
     ref = play_both(["CA SA", "CK D4", "CQ D5"], "CA CK CQ SA D4 D5", TRUMP_SEED)
     assert ref.trump == D and ref.trump_trick == 1 and ref.leader == 2
     assert ref.taken[2] == [0, 9, 0, 1]
+
+
+def test_seed_only_the_first_off_suit_card_makes_trump():
+    # Trick 1: CA CK CQ, seat 0 wins. Trick 2: SA led, seat 1 throws D4 (diamonds trump), seat 2
+    # throws H9, a third suit: not trump, so D4 wins: seat 1 takes S 1, D 4, H 9.
+    ref = play_both(["CA SA", "CK D4", "CQ H9"], "CA CK CQ SA D4 H9", TRUMP_SEED)
+    assert ref.trump == D and ref.trump_trick == 1 and ref.leader == 1
+    assert ref.taken == [[26, 0, 0, 0], [0, 4, 9, 1], [0, 0, 0, 0]]
+
+
+def test_original_only_the_second_broken_suit_makes_trump():
+    # Trick 1, four players: CA led, H5 breaks hearts, D3 breaks diamonds (trump at once), S9 breaks a
+    # third suit, which is not trump: D3 wins C 1, D 3, H 5, S 9 for seat 2.
+    ref = play_both(["CA", "H5", "D3", "S9"], "CA H5 D3 S9", TRUMP_ORIGINAL)
+    assert ref.trump == D and ref.trump_trick == 0 and ref.leader == 2
+    assert ref.taken[2] == [1, 3, 5, 9]
+
+
+def test_trump_stays_once_made():
+    # Seed: trick 1 CA C2 (seat 0 takes C 3); trick 2 C3 led, D9 makes diamonds trump and wins (C 3,
+    # D 9); trick 3 seat 1 leads S7, seat 0 throws H5: hearts do not become trump, S7 wins (H 5, S 7).
+    ref = play_both(["CA C3 H5", "C2 D9 S7"], "CA C2 C3 D9 S7 H5", TRUMP_SEED)
+    assert ref.trump == D and ref.trump_trick == 1
+    assert ref.taken == [[3, 0, 0, 0], [3, 9, 5, 7]]
+    # Original, same cards: D9 in trick 2 only breaks diamonds and C3 wins (seat 0: C 6, D 9); seat 0
+    # leads H5 and S7 breaks a second suit: spades are trump from trick 3 and S7 wins (H 5, S 7).
+    ref = play_both(["CA C3 H5", "C2 D9 S7"], "CA C2 C3 D9 H5 S7", TRUMP_ORIGINAL)
+    assert ref.trump == S and ref.trump_trick == 2 and ref.first_broken == D
+    assert ref.taken == [[6, 9, 0, 0], [0, 0, 5, 7]]
 
 
 def test_original_later_trick_second_broken_suit():
