@@ -131,20 +131,21 @@ def bids(
     store = _start_run("rikken-bids", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(bids_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="rikken bids", store=store, backend=scheduler)
+                        description="rikken bids", store=store, backend=scheduler, rows_dir=store.root / "hands",
+                        aggregate=rikken_summary.bids_moments)
     played = time.time()
-    table = pd.concat(chunks, ignore_index=True)
-    summary = rikken_summary.summarize_bids(table)
-    best = rikken_summary.best_contracts(table)
-    store.write_table("hands", table)
+    moments = rikken_summary.merge_bids_moments(chunks)
+    summary = rikken_summary.summarize_bids(moments)
+    best = rikken_summary.best_contracts(moments)
     store.write_csv("summary", summary)
     store.write_csv("bidding_chart", best)
-    store.save_figure(rikken_charts.success_by_trumps_and_hcp(table), "success_by_trumps_hcp")
-    store.save_figure(rikken_charts.low_contract_success(table), "misery_one_alone_by_low_cards")
+    store.save_figure(rikken_charts.success_by_trumps_and_hcp(moments), "success_by_trumps_hcp")
+    store.save_figure(rikken_charts.low_contract_success(moments), "misery_one_alone_by_low_cards")
     store.save_figure(rikken_charts.bidding_chart(best), "bidding_chart")
     finished = time.time()
-    store.write_manifest({"hands": len(table), "timings": {"play_seconds": round(played - started, 3),
-                                                            "summary_seconds": round(finished - played, 3)}})
+    n_hands = 4 * deals
+    store.write_manifest({"hands": n_hands, "timings": {"play_seconds": round(played - started, 3),
+                                                        "summary_seconds": round(finished - played, 3)}})
     overall = summary[summary["feature"] == "all"].drop(columns=["feature", "bin"])
     shown = pd.DataFrame({
         "contract": overall["contract"], "hands": overall["n"],
@@ -153,7 +154,7 @@ def bids(
         "money/hand": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
                        for m, lo, hi in zip(overall["mean_score"], overall["score_lo"], overall["score_hi"])],
         "points/hand": overall["mean_points"].round(3)})
-    _report(overall, shown, store, json_out, f"Rikken bids: {deals:,} deals, {len(table):,} hands, policy {policy.value}, "
+    _report(overall, shown, store, json_out, f"Rikken bids: {deals:,} deals, {n_hands:,} hands, policy {policy.value}, "
                                       f"dealing {dealing.value} (rates with 95% Wilson intervals)")
 
 
@@ -175,15 +176,15 @@ def play(
     store = _start_run("rikken-play", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(play_chunk, params, rounds, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="rikken rounds", store=store, backend=scheduler)
-    table = pd.concat(chunks, ignore_index=True)
-    contracts = rikken_summary.contract_summary(table)
-    seats = rikken_summary.seat_summary(table)
-    store.write_table("rounds", table)
+                        description="rikken rounds", store=store, backend=scheduler, rows_dir=store.root / "rounds",
+                        aggregate=rikken_summary.rounds_moments)
+    moments = rikken_summary.merge_rounds_moments(chunks)
+    contracts = rikken_summary.contract_summary(moments)
+    seats = rikken_summary.seat_summary(moments)
     store.write_csv("summary", contracts)
     store.write_csv("seats", seats)
     store.save_figure(rikken_charts.play_chart(contracts, seats), "contracts_and_scores")
-    store.write_manifest({"rounds": len(table), "timings": {"seconds": round(time.time() - started, 3)}})
+    store.write_manifest({"rounds": rounds, "timings": {"seconds": round(time.time() - started, 3)}})
     if json_out:
         typer.echo(json.dumps({"run_dir": str(store.root), "contracts": contracts.to_dict(orient="records"),
                                "seats": seats.to_dict(orient="records")}, default=float))

@@ -14,6 +14,7 @@ import threading
 import time
 import weakref
 from contextlib import closing, contextmanager
+from functools import partial
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -23,6 +24,7 @@ from analyzer.errors import InputError
 from analyzer.experiments.backends import make_backend
 from analyzer.experiments.checkpoint import ChunkCheckpoint, fingerprint, params_digest, params_summary, task_name
 from analyzer.experiments.runstate import RunState
+from analyzer.reports.dataset import write_part
 from analyzer.reports.progress import chunk_progress
 
 _STAGE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
@@ -58,7 +60,8 @@ def default_workers() -> int:
 
 def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], params: dict, n_items: int, *,
                seed: int, chunk_size: int, workers: int, description: str = "chunks", store=None,
-               backend: str | None = None, stage: str | None = None) -> list:
+               backend: str | None = None, stage: str | None = None, rows_dir=None,
+               aggregate: Callable[[Any], Any] | None = None) -> list:
     """Run ``task(params, start, count, seed_seq)`` over all chunks and return the results in chunk order.
 
     Parameters
@@ -87,6 +90,12 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     stage : str, optional
         Name of this call's chunk directory; by default ``stage-00``, ``stage-01``, ... in the order
         of the calls made with the same store, so an experiment calling run_chunks twice keeps both.
+    rows_dir : path-like, optional
+        With ``aggregate``: the task's result is a table of rows, which the worker that computed it
+        writes as one Parquet part of this dataset folder; only ``aggregate(rows)``, a small summary,
+        travels back, is checkpointed and is returned. Memory then stays flat in the size of the run.
+    aggregate : callable, optional
+        Summary of one chunk's rows (see ``rows_dir``); it must be picklable.
 
     Returns
     -------
@@ -100,7 +109,10 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     KeyboardInterrupt
         On Ctrl-C or SIGTERM, after marking the run ``interrupted``.
     """
+    if (rows_dir is None) != (aggregate is None):
+        raise InputError("rows_dir and aggregate go together")
     runner = make_backend(backend, workers)
+    work = task if rows_dir is None else partial(_rows_then_aggregate, task, aggregate, str(rows_dir))
     chunks = plan_chunks(n_items, chunk_size, seed)
     results: list = [None] * len(chunks)
     done: set[int] = set()
@@ -123,7 +135,7 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
         with _sigterm_as_interrupt(), chunk_progress(description, len(chunks), n_items, chunks_done=len(done),
                                                      items_done=n_items - sum(c.count for c in todo)) as advance:
             if todo:
-                with runner, closing(runner.run(task, params, todo)) as stream:
+                with runner, closing(runner.run(work, params, todo)) as stream:
                     for chunk, result in stream:
                         results[chunk.index] = result
                         if checkpoint is not None:
@@ -145,6 +157,13 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     if state is not None:
         state.end_stage(stage, time.time() - started)
     return results
+
+
+def _rows_then_aggregate(task, aggregate, rows_dir: str, params, start: int, count: int, seed_seq):
+    """Run one chunk in a worker: write its rows as a dataset part and return only their aggregate."""
+    rows = task(params, start, count, seed_seq)
+    write_part(rows_dir, start, rows)
+    return aggregate(rows)
 
 
 def _stage_name(store, stage: str | None) -> str:

@@ -45,3 +45,40 @@ def paired_difference(a, b, z: float = Z95) -> tuple[float, float, float]:
     if x.shape != y.shape:
         raise ValueError("paired samples must have the same shape")
     return mean_interval(x - y, z)
+
+
+def moments_interval(n, total, squares, z: float = Z95):
+    """Mean with a normal-approximation interval from a sample's count, sum and sum of squares.
+
+    The merge-friendly form of :func:`mean_interval` (vectorised): chunk summaries add up their
+    ``(n, total, squares)`` and the interval is taken once at the end. Sums of integer-valued
+    scores stay exact in float64 far beyond any run size, so the variance needs no streaming update.
+
+    Returns
+    -------
+    tuple of numpy.ndarray or float
+        ``(mean, low, high)``; NaN bounds where ``n < 2``, NaN everything where ``n == 0``.
+    """
+    n = np.asarray(n, dtype=np.float64)
+    total = np.asarray(total, dtype=np.float64)
+    squares = np.asarray(squares, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / n
+        variance = np.maximum(squares - n * mean * mean, 0.0) / (n - 1)
+        half = np.where(n > 1, z * np.sqrt(variance / n), np.nan)
+    low, high = mean - half, mean + half
+    if np.ndim(mean) == 0:
+        return float(mean), float(low), float(high)
+    return mean, low, high
+
+
+def group_moments(codes, values: dict, size: int) -> dict:
+    """Per integer code ``0 .. size-1``: the count and, for each named value array, its sum and sum of
+    squares (``<name>_sum``, ``<name>_sq``), as float64 arrays of length ``size``."""
+    codes = np.asarray(codes, dtype=np.int64)
+    out = {"n": np.bincount(codes, minlength=size).astype(np.float64)}
+    for name, value in values.items():
+        value = np.asarray(value, dtype=np.float64)
+        out[f"{name}_sum"] = np.bincount(codes, weights=value, minlength=size)
+        out[f"{name}_sq"] = np.bincount(codes, weights=value * value, minlength=size)
+    return out

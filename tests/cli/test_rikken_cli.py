@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -19,8 +20,16 @@ def test_bids_writes_tables_charts_and_manifest(tmp_path):
     assert result.returncode == 0, result.stderr
     payload = json.loads(result.stdout)
     assert {row["contract"] for row in payload["contracts"]} >= {"rik", "misery", "13-alone"}
-    hands = pd.read_parquet(out / "hands.parquet")
+    hands = pd.read_parquet(out / "hands")
     assert len(hands) == 240
+    # Every row carries its deal: four disjoint 13-card masks, the row's own seat holding the hand scored.
+    deal = hands[["cards_n", "cards_e", "cards_s", "cards_w"]].to_numpy()
+    assert (np.bitwise_or.reduce(deal, axis=1) == (1 << 52) - 1).all()
+    assert (np.bitwise_count(deal) == 13).all()
+    own = deal[np.arange(len(hands)), hands["seat"].to_numpy()]
+    hcp = sum(points * np.bitwise_count(own & (0x1 << rank) * 0x0008004002001) for rank, points in
+              ((12, 4), (11, 3), (10, 2), (9, 1)))
+    assert (hcp == hands["hcp"].to_numpy()).all()
     for name in ("summary.csv", "bidding_chart.csv", "manifest.json", "bidding_chart.png", "bidding_chart.svg",
                  "success_by_trumps_hcp.png", "misery_one_alone_by_low_cards.svg"):
         assert (out / name).is_file(), name
@@ -35,7 +44,7 @@ def test_bids_on_chosen_contracts_only(tmp_path):
                      "--out", str(out), "--json")
     assert result.returncode == 0, result.stderr
     assert [row["contract"] for row in json.loads(result.stdout)["contracts"]] == ["misery", "11-alone"]
-    columns = pd.read_parquet(out / "hands.parquet").columns
+    columns = pd.read_parquet(out / "hands").columns
     assert "made_11-alone" in columns and "made_rik" not in columns
 
 

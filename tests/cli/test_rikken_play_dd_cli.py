@@ -19,7 +19,7 @@ def test_dd_play_writes_rounds_in_small_chunks(tmp_path):
     assert len(json.loads(result.stdout)["seats"]) == 8
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["chunk_size"] == 2 and manifest["params"] == {"policy": "dd", "dealing": "packets"}
-    rounds = pd.read_parquet(out / "rounds.parquet")
+    rounds = pd.read_parquet(out / "rounds")
     played = ~rounds["passed_out"]
     assert len(rounds) == 2
     assert (rounds.loc[played, [f"tricks_{s}" for s in range(4)]].sum(axis=1) == 13).all()

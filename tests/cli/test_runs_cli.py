@@ -179,7 +179,7 @@ def test_killed_rikken_bids_run_resumes_to_the_uninterrupted_result(tmp_path, ca
     process.wait()
     assert 3 <= len(list(stage.glob("chunk-*.pkl"))) < 30
     assert run_cli("resume", str(run_dir)).returncode == 0
-    for name in ("hands.parquet",):
+    for name in ("hands",):
         pd.testing.assert_frame_equal(pd.read_parquet(run_dir / name), pd.read_parquet(reference / name))
     for name in ("summary.csv", "bidding_chart.csv"):
         pd.testing.assert_frame_equal(pd.read_csv(run_dir / name), pd.read_csv(reference / name))

@@ -11,7 +11,13 @@ from analyzer.experiments.runner import run_chunks
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.experiments import SHARED_PLAY, bids_chunk, build_setups, play_chunk, play_setups
 from analyzer.games.rikken.rules import Contract as K
-from analyzer.games.rikken.summary import best_contracts, contract_rows, summarize_bids
+from analyzer.games.rikken.summary import (
+    best_contracts,
+    bids_moments,
+    contract_rows,
+    merge_bids_moments,
+    summarize_bids,
+)
 from analyzer.reports.stats import wilson_interval
 
 PARAMS = {"policy": "heuristic", "dealing": "random", "contracts": list(range(16))}
@@ -69,7 +75,7 @@ def test_made_money_and_points_follow_the_table(table):
 
 
 def test_summary_rates_match_direct_counts(table):
-    summary = summarize_bids(table)
+    summary = summarize_bids(bids_moments(table))
     row = summary[(summary["contract"] == "rik") & (summary["feature"] == "all")].iloc[0]
     made = int(table["made_rik"].sum())
     assert row["n"] == len(table) and row["made"] == made
@@ -97,12 +103,20 @@ def test_best_contract_is_highest_level_made_half_the_time():
         table[f"made_{name}"] = made & (contract != K.TROELA)
         table[f"money_{name}"] = np.where(made, 3, -3)
         table[f"points_{name}"] = 0
-    best = best_contracts(table)
+    best = best_contracts(bids_moments(table))
     assert len(best) == 1
     assert best.iloc[0]["highest_safe"] == "9-alone"
     # Rik: 0.6*3 - 0.4*3 = +0.6 beats 9 Alone's 0 and 10 Alone's negative mean.
     assert best.iloc[0]["best_ev"] == "rik"
     assert contract_rows(table, K.TROELA).empty
+
+
+def test_chunk_summaries_add_up_to_the_summary_of_the_whole_table(table):
+    """Merged per-chunk moments give exactly the summary of the concatenated rows."""
+    halves = [table.iloc[: len(table) // 3], table.iloc[len(table) // 3:]]
+    merged = merge_bids_moments([bids_moments(half) for half in halves])
+    pd.testing.assert_frame_equal(summarize_bids(merged), summarize_bids(bids_moments(table)))
+    pd.testing.assert_frame_equal(best_contracts(merged), best_contracts(bids_moments(table)))
 
 
 def test_one_and_two_workers_give_identical_tables():

@@ -10,21 +10,21 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 
 from analyzer.cards.pbn import SEAT_LETTERS  # noqa: E402
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, KIND, Contract, Kind  # noqa: E402
-from analyzer.games.rikken.summary import HCP_LABELS, MIN_CELL, contract_rows, feature_codes  # noqa: E402
+from analyzer.games.rikken.summary import GRID_WIDTH, HCP_LABELS, MIN_CELL, moment_rows  # noqa: E402
 from analyzer.reports.stats import wilson_interval  # noqa: E402
 
-TRUMP_RANGE = np.arange(0, 14)
+TRUMP_RANGE = np.arange(0, GRID_WIDTH)
 
 
 def _rate_grid(rows: pd.DataFrame) -> np.ndarray:
-    """Success rate per (HCP bin, trumps held) cell; NaN where fewer than ``MIN_CELL`` hands."""
-    hcp_codes, _ = feature_codes(rows, "hcp_bin")
-    codes = hcp_codes * TRUMP_RANGE.size + rows["trumps"].to_numpy().astype(np.int64)
-    size = len(HCP_LABELS) * TRUMP_RANGE.size
-    count = np.bincount(codes, minlength=size).reshape(len(HCP_LABELS), TRUMP_RANGE.size)
-    made = np.bincount(codes, weights=rows["made"].to_numpy(dtype=np.float64), minlength=size)
+    """Success rate per (HCP bin, trumps held) cell from a contract's ``hcp_trumps`` moments; NaN where
+    fewer than ``MIN_CELL`` hands."""
+    size = len(HCP_LABELS) * GRID_WIDTH
+    codes = rows["code"].to_numpy()
+    count = np.bincount(codes, weights=rows["n"].to_numpy(), minlength=size).reshape(len(HCP_LABELS), GRID_WIDTH)
+    made = np.bincount(codes, weights=rows["made_sum"].to_numpy(), minlength=size).reshape(count.shape)
     with np.errstate(invalid="ignore", divide="ignore"):
-        rate = made.reshape(count.shape) / count
+        rate = made / count
     return np.where(count >= MIN_CELL, rate, np.nan)
 
 
@@ -37,17 +37,18 @@ def _heatmap(ax, grid: np.ndarray, cmap, vmin, vmax, labels=None):
     return image, columns
 
 
-def success_by_trumps_and_hcp(table: pd.DataFrame) -> plt.Figure:
+def success_by_trumps_and_hcp(moments: pd.DataFrame) -> plt.Figure:
     """Small multiples: success rate of each trump contract by trumps held (x) and HCP (y)."""
-    per_contract = [contract_rows(table, c) for c in Contract if KIND[c] == Kind.TRICKS]
-    per_contract = [rows for rows in per_contract if not rows.empty]
+    per_contract = {CONTRACT_CLI_NAMES[c]: moment_rows(moments, c, "hcp_trumps") for c in Contract
+                    if KIND[c] == Kind.TRICKS}
+    per_contract = {name: rows for name, rows in per_contract.items() if not rows.empty}
     columns = 4
-    names = [rows["contract"].iloc[0] for rows in per_contract]
+    names = list(per_contract)
     lines = max(1, -(-len(names) // columns))
     figure, axes = plt.subplots(lines, columns, figsize=(4.2 * columns, 3.4 * lines), squeeze=False,
                                 layout="constrained")
     image = None
-    for ax, name, rows in zip(axes.flat, names, per_contract):
+    for ax, name, rows in zip(axes.flat, names, per_contract.values()):
         rate = _rate_grid(rows)
         image, shown = _heatmap(ax, rate, "RdYlGn", 0.0, 1.0)
         for (r, c), value in np.ndenumerate(rate[:, shown]):
@@ -64,22 +65,21 @@ def success_by_trumps_and_hcp(table: pd.DataFrame) -> plt.Figure:
     return figure
 
 
-def low_contract_success(table: pd.DataFrame) -> plt.Figure:
+def low_contract_success(moments: pd.DataFrame) -> plt.Figure:
     """Misery and 1 Alone contracts: success rate (95% Wilson band) against cards ranked 2-7 held."""
     figure, ax = plt.subplots(figsize=(8, 5), layout="constrained")
     for contract in Contract:
         if KIND[contract] == Kind.TRICKS:
             continue
         name = CONTRACT_CLI_NAMES[contract]
-        subset = contract_rows(table, contract)
-        if subset.empty:
+        grouped = moment_rows(moments, contract, "low_cards")
+        grouped = grouped[grouped["n"] >= MIN_CELL]
+        if grouped.empty:
             continue
-        grouped = subset.groupby("low_cards")["made"].agg(["sum", "count"])
-        grouped = grouped[grouped["count"] >= MIN_CELL]
-        low, high = wilson_interval(grouped["sum"].to_numpy(), grouped["count"].to_numpy())
+        low, high = wilson_interval(grouped["made_sum"].to_numpy(), grouped["n"].to_numpy())
         style = "-" if KIND[contract] == Kind.MISERY else "--"
-        line, = ax.plot(grouped.index, grouped["sum"] / grouped["count"], style, marker="o", ms=3, label=name)
-        ax.fill_between(grouped.index, low, high, color=line.get_color(), alpha=0.15)
+        line, = ax.plot(grouped["code"], grouped["made_sum"] / grouped["n"], style, marker="o", ms=3, label=name)
+        ax.fill_between(grouped["code"], low, high, color=line.get_color(), alpha=0.15)
     ax.set_xlabel("cards ranked 2-7 in hand")
     ax.set_ylabel("success rate")
     ax.set_ylim(0, 1)

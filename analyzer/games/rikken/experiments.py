@@ -38,6 +38,10 @@ from analyzer.games.rikken.scoring import score_rounds
 from analyzer.games.rikken.summary import NOT_PLAYABLE
 
 
+# Each row carries its whole deal, one card mask per seat (N E S W), so a result traces back to its cards.
+DEAL_COLUMNS = ("cards_n", "cards_e", "cards_s", "cards_w")
+
+
 def _gathered_pack(hands, trace) -> np.ndarray:
     """The pack after a round: the played cards in trick order, or the hands one after another."""
     if trace is None:
@@ -109,12 +113,14 @@ def packet_deals(count: int, seed_seq, policy: str, first_round: int) -> np.ndar
 
 
 def round_table(start: int, deals: np.ndarray, arrays: dict) -> pd.DataFrame:
-    """One row per round: setup, tricks, whether each declarer made, and scores in both modes."""
+    """One row per round: the deal, setup, tricks, whether each declarer made, scores in both modes."""
     count = deals.shape[0]
     frame = pd.DataFrame({"round": start + np.arange(count), "dealer": ((start + np.arange(count)) % 4).astype(np.int8),
                           "passed_out": arrays["passed_out"], "partner": arrays["partner"].astype(np.int8),
                           "trump": arrays["trump"].astype(np.int8), "called_card": arrays["called_card"].astype(np.int8),
                           "blind_call": arrays["blind"].astype(bool)})
+    for seat, column in enumerate(DEAL_COLUMNS):
+        frame[column] = deals[:, seat]
     points = score_rounds(arrays["contract_of"], arrays["partner"], arrays["tricks"], ScoringMode.POINTS)
     money = score_rounds(arrays["contract_of"], arrays["partner"], arrays["tricks"], ScoringMode.MONEY)
     rows = np.arange(count)
@@ -261,7 +267,8 @@ def deals_for_chunk(params: dict, start: int, count: int, seed_seq) -> np.ndarra
 
 
 def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
-    """One chunk of the bid-success experiment: a per-hand table with features and results."""
+    """One chunk of the bid-success experiment: a per-hand table with the deal (``DEAL_COLUMNS``: each
+    seat's cards as a mask), the hand's features and every contract's result."""
     deal_seed, play_seed = seed_seq.spawn(2)
     deals = deals_for_chunk(params, start, count, deal_seed)
     deal_number = start + np.arange(count)
@@ -280,6 +287,8 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     frame.insert(0, "deal", np.repeat(deal_number, 4))
     frame.insert(1, "seat", np.tile(np.arange(4), count).astype(np.int8))
     frame.insert(2, "position", ((frame["seat"].to_numpy() - np.repeat(leader, 4)) % 4).astype(np.int8))
+    for seat, column in enumerate(DEAL_COLUMNS):
+        frame[column] = np.repeat(deals[:, seat], 4)
     frame["policy_trump"] = policy_trump.astype(np.int8)
     frame["hearts"] = lengths[:, HEARTS]
     troela_rows = setups["contract"] == K.TROELA
