@@ -106,11 +106,23 @@ def test_bad_input_is_one_line_input_error(args, tmp_path):
 
 
 def test_play_figure_when_one_policy_wins_every_game():
-    # A Wilson interval at a rate of exactly 1 can end a hair below 1: error bars must stay >= 0.
+    """A Wilson interval at a rate of exactly 1 can end a hair below 1: error bars must stay >= 0.
+
+    The win-rate bar's error bar runs from the Wilson lower bound of 7 wins in 7 games, n / (n + z^2)
+    = 7 / (7 + 1.96^2) = 0.6457, up to the rate itself; an undefined score interval draws no bar.
+    """
+    import matplotlib.pyplot as plt
+
     from analyzer.games.seconds.charts import play_figure
     from analyzer.reports.stats import wilson_interval
 
     lo, hi = wilson_interval(7, 7)
     table = pd.DataFrame({"policy": ["a"], "seat": [0], "mean_score_per_deal": [10.0], "score_lo": [float("nan")],
                           "score_hi": [float("nan")], "win_rate": [1.0], "win_lo": [lo], "win_hi": [hi - 1e-12]})
-    play_figure({"by_policy": table, "by_seat": table}, "t")
+    fig = play_figure({"by_policy": table, "by_seat": table}, "t")
+    # Axes row by row: (policy, score), (policy, wins), (seat, score), (seat, wins); one bar each.
+    spans = [ax.containers[0].lines[2][0].get_segments()[0][:, 1].tolist() for ax in fig.axes]
+    plt.close(fig)
+    for score, wins in (spans[0:2], spans[2:4]):
+        assert score == [10.0, 10.0]
+        assert wins[0] == pytest.approx(0.6457, abs=1e-4) and wins[1] == 1.0
