@@ -15,6 +15,7 @@ app.add_typer(seconds.app, name="seconds")
 app.add_typer(runs.app, name="runs")
 app.command("resume")(runs.resume)
 app.command("report")(runs.report)
+app.command("query")(runs.query)
 
 # Typer re-exports BadParameter but not its base UsageError (bad option, missing argument, ...),
 # which lives in click or in typer's vendored copy depending on the version.

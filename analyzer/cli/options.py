@@ -1,9 +1,12 @@
 """Option types shared by every command, declared once."""
 
+import json
+import math
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated
 
+import numpy as np
 import typer
 
 from analyzer.experiments.runner import default_workers
@@ -25,3 +28,24 @@ def out_dir_or_default(out: Path | None, experiment: str) -> Path:
     if out is not None:
         return out
     return Path("results") / f"{experiment}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
+
+
+def json_dumps(payload) -> str:
+    """JSON text of a command's summary: NaN and infinities (undefined intervals) become ``null``."""
+    return json.dumps(_finite(payload), default=_plain)
+
+
+def _finite(value):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    if isinstance(value, np.generic):
+        return _finite(value.item())
+    return value
+
+
+def _plain(value):
+    return str(value)

@@ -12,13 +12,26 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from analyzer.cli.options import ChunkSize, OutDir, Scheduler, Seed, Workers, out_dir_or_default
+from analyzer.cli.options import (
+    ChunkSize,
+    JsonOut,
+    OutDir,
+    Scheduler,
+    Seed,
+    Workers,
+    json_dumps,
+    out_dir_or_default,
+)
 from analyzer.errors import InputError
 from analyzer.experiments.demo import hcp_chunk, hcp_figure, summarize
 from analyzer.experiments.runner import run_chunks
 from analyzer.experiments.runstate import finish_run
+from analyzer.games.rikken import queries as rikken_queries
+from analyzer.games.schnapsen import queries as schnapsen_queries
+from analyzer.games.seconds import queries as seconds_queries
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.manifest import read_manifest
+from analyzer.reports.query import run_query
 from analyzer.reports.report import build_report
 from analyzer.reports.store import RunStore
 
@@ -162,3 +175,37 @@ def report(
     except OSError as exc:
         raise InputError(f"cannot write {out}: {exc.strerror}") from None
     typer.echo(str(out))
+
+
+# Every experiment whose rows ``analyzer query`` can answer from, by the name its manifest records.
+QUERY_SPECS = {**rikken_queries.SPECS, **schnapsen_queries.SPECS, **seconds_queries.SPECS}
+
+
+def query(
+    run_dir: RunDir,
+    where: Annotated[str | None, typer.Option("--where", help="SQL condition over the stored columns, e.g. "
+                                                                "\"trumps >= 6 and aces == 2\".")] = None,
+    subject: Annotated[str | None, typer.Option("--contract", "--subject", help="Only this contract (Rikken) "
+                                                                              "or subject.")] = None,
+    by: Annotated[str | None, typer.Option("--by", help="Comma-separated columns to group by, e.g. hcp_bin,aces.")] = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Ask a stored run: count, rates with 95% Wilson intervals and means with intervals, from its rows."""
+    manifest = read_manifest(run_dir)
+    experiment = manifest.get("experiment")
+    spec = QUERY_SPECS.get(experiment)
+    if spec is None:
+        raise InputError(f"{run_dir}: the {experiment!r} experiment keeps no rows to query; queryable: "
+                         f"{', '.join(sorted(QUERY_SPECS))}")
+    groups = tuple(column.strip() for column in (by or "").split(",") if column.strip())
+    answer = run_query(run_dir, spec, where, groups, subject)
+    if json_out:
+        typer.echo(json_dumps({"run_dir": str(run_dir), "where": where, "by": list(groups),
+                               "rows": answer.to_dict(orient="records")}))
+        return
+    table = Table(title=f"{run_dir}: {experiment}" + (f" where {where}" if where else ""))
+    for column in answer.columns:
+        table.add_column(column, justify="left" if answer[column].dtype == object else "right")
+    for row in answer.itertuples(index=False):
+        table.add_row(*[f"{v:.4g}" if isinstance(v, float) else str(v) for v in row])
+    Console(width=200).print(table)

@@ -1,0 +1,21 @@
+"""What ``analyzer query`` measures on the stored rows of Schnapsen runs."""
+
+from analyzer.reports.query import RATE, Measure, QuerySpec, Subject
+
+
+def _match_subjects(columns: list[str]) -> list[Subject]:
+    """Bot A's Bummerl wins and its game-point margin per Bummerl."""
+    return [Subject("A", "", (Measure("a_wins", "winner = 'A'", RATE), Measure("gp_margin", "gp_a - gp_b")))]
+
+
+def _closing_subjects(columns: list[str]) -> list[Subject]:
+    """Per position where closing is legal: both choices' win probability and game points, and the gain."""
+    return [Subject("closing", "", (Measure("close_win", "close_win"), Measure("close_gp", "close_gp"),
+                                    Measure("playon_win", "playon_win"), Measure("playon_gp", "playon_gp"),
+                                    Measure("gain", "gain")))]
+
+
+SPECS = {
+    "schnapsen-match": QuerySpec("matches", _match_subjects),
+    "schnapsen-closing": QuerySpec("closing_positions", _closing_subjects),
+}

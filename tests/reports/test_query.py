@@ -1,0 +1,92 @@
+"""``analyzer query``: answers from a run's stored rows, checked against counts made by hand."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.cli.app import main
+from analyzer.errors import InputError
+from analyzer.reports.dataset import write_part
+from analyzer.reports.query import RATE, Measure, QuerySpec, Subject, run_query
+from analyzer.reports.stats import Z95
+from analyzer.reports.store import RunStore
+
+# Ten hands in two parts: made 1 1 0 0 1 / 0 0 0 1 1, money +3 +3 -3 -3 +3 / -3 -3 -3 +3 +3.
+HANDS = pd.DataFrame({"aces": [0, 1, 1, 2, 2, 0, 1, 2, 2, 3], "trumps": [5, 6, 6, 7, 6, 4, 6, 6, 7, 8],
+                      "made_rik": [1, 1, 0, 0, 1, 0, 0, 0, 1, 1], "money_rik": [3, 3, -3, -3, 3, -3, -3, -3, 3, 3],
+                      "points_rik": [1, 1, 0, 0, 1, 0, 0, 0, 1, 1], "tricks_rik": [9, 8, 5, 6, 8, 4, 7, -1, 8, 10]})
+
+
+@pytest.fixture()
+def run(tmp_path):
+    store = RunStore(tmp_path / "run")
+    store.write_manifest({"experiment": "rikken-bids"})
+    write_part(store.root / "hands", 0, HANDS.iloc[:5])
+    write_part(store.root / "hands", 5, HANDS.iloc[5:])
+    return store.root
+
+
+def wilson(k, n):
+    """Wilson 95% interval written out from its formula."""
+    p, z = k / n, Z95
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def test_rates_and_means_over_both_parts_with_a_filter(run):
+    spec = QuerySpec("hands", lambda columns: [Subject("rik", '"tricks_rik" <> -1', (
+        Measure("made", "made_rik", RATE), Measure("money", "money_rik")))])
+    answer = run_query(run, spec, where="trumps >= 6 and aces = 2")
+    # Rows with trumps >= 6 and two aces: 4 (made 0, money -3), 5 (1, +3), 8 (0, -3; not playable:
+    # tricks -1), 9 (1, +3): three playable hands, made 2, money -3, +3, +3.
+    row = answer.iloc[0]
+    assert (row["n"], row["made"]) == (3, 2)
+    assert (row["made_lo"], row["made_hi"]) == pytest.approx(wilson(2, 3))
+    mean, sd = 1.0, np.sqrt(((-3 - 1) ** 2 + 2 * (3 - 1) ** 2) / 2)
+    assert row["money_mean"] == pytest.approx(mean)
+    assert row["money_hi"] - row["money_mean"] == pytest.approx(Z95 * sd / np.sqrt(3))
+
+
+def test_groups_by_a_column(run):
+    spec = QuerySpec("hands", lambda columns: [Subject("rik", "", (Measure("made", "made_rik", RATE),))])
+    answer = run_query(run, spec, by=("aces",))
+    assert answer["aces"].tolist() == [0, 1, 2, 3]
+    assert answer["n"].tolist() == [2, 3, 4, 1]
+    assert answer["made"].tolist() == [1, 1, 2, 1]
+
+
+def test_cli_answers_with_json_and_null_for_undefined_intervals(run, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["query", str(run), "--where", "aces = 3", "--contract", "rik", "--json"])
+    assert stop.value.code == 0
+    payload = json.loads(capsys.readouterr().out)
+    [row] = payload["rows"]
+    # One hand: rate 1 with a Wilson interval, a mean of +3 whose interval is undefined (n = 1).
+    assert (row["contract"], row["n"], row["made"], row["money_mean"]) == ("rik", 1, 1, 3.0)
+    assert row["money_lo"] is None and row["money_hi"] is None
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--where", "nosuch > 1"], ["nosuch", "columns: aces, trumps"]),
+    (["--where", "aces >"], ["bad --where", "columns:"]),
+    (["--by", "nosuch"], ["unknown column 'nosuch'"]),
+    (["--contract", "9-alone"], ["no contract '9-alone'", "it has: rik"]),
+])
+def test_bad_questions_are_one_line_errors(run, capsys, argv, words):
+    with pytest.raises(SystemExit) as stop:
+        main(["query", str(run), *argv])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("error: ")
+    for word in words:
+        assert word in error
+
+
+def test_a_run_without_rows_is_refused(tmp_path):
+    store = RunStore(tmp_path / "empty")
+    spec = QuerySpec("hands", lambda columns: [])
+    with pytest.raises(InputError, match="no hands/ rows"):
+        run_query(store.root, spec)
