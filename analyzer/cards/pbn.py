@@ -82,16 +82,28 @@ def parse_deal(text: str, hand_size: int | None = 13) -> np.ndarray:
     seen = 0
     for offset, hand in enumerate(hands):
         mask = parse_hand(hand)
+        seat = (first + offset) % 4
         if seen & mask:
-            raise InputError(f"bad deal: a card is held twice ({hand})")
+            raise InputError(f"bad deal: {_shared_card(masks, mask, seat)}")
         seen |= mask
-        masks[(first + offset) % 4] = mask
-    sizes = {bin(int(m)).count("1") for m in masks}
-    if hand_size is not None and sizes != {hand_size}:
-        raise InputError(f"bad deal: every hand needs {hand_size} cards, got {sorted(bin(int(m)).count('1') for m in masks)}")
-    if hand_size is None and len(sizes) != 1:
-        raise InputError("bad deal: hands must have equal sizes")
+        masks[seat] = mask
+    counts = [bin(int(m)).count("1") for m in masks]
+    if hand_size is not None and set(counts) != {hand_size}:
+        raise InputError(f"bad deal: every hand needs {hand_size} cards, got {counts}")
+    if hand_size is None and len(set(counts)) != 1:
+        raise InputError(f"bad deal: hands of {counts} cards (N E S W); an ending needs equal hands")
+    if counts[0] == 0:
+        raise InputError("bad deal: the hands hold no cards")
     return masks
+
+
+def _shared_card(masks: np.ndarray, mask: int, seat: int) -> str:
+    """Name one card of ``mask`` that an earlier hand of ``masks`` holds too, and both seats."""
+    clash = next(int(m) & mask for m in masks if int(m) & mask)
+    card = (clash & -clash).bit_length() - 1
+    holder = next(s for s in range(4) if int(masks[s]) >> card & 1)
+    name = SUIT_LETTERS[card // N_RANKS] + RANK_LETTERS[card % N_RANKS]
+    return f"{name} is held twice, by {SEAT_LETTERS[holder]} and by {SEAT_LETTERS[seat]}"
 
 
 def format_deal(masks, first: int = 0) -> str:

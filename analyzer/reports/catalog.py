@@ -142,6 +142,8 @@ def find_runs(root) -> tuple[list[RunInfo], list[tuple[Path, str]]]:
         runs but cannot be read.
     """
     base = Path(root)
+    if not base.exists():
+        raise InputError(f"{base}: no such folder")
     if not base.is_dir():
         raise InputError(f"{base} is not a directory")
     runs, problems = [], []

@@ -42,6 +42,8 @@ def read_manifest(run_dir) -> dict:
         written by a newer analyzer or a newer run-directory format.
     """
     root = Path(run_dir)
+    if not root.exists():
+        raise InputError(f"{root}: no such folder")
     if not root.is_dir():
         raise InputError(f"{root} is not a directory")
     path = root / MANIFEST_NAME

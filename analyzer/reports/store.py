@@ -4,7 +4,6 @@ import json
 import os
 import platform
 import sys
-import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -14,15 +13,25 @@ from analyzer.errors import InputError
 
 
 def atomic_write(path: Path, write) -> None:
-    """Write a file via a temporary sibling and a rename, so readers never see half a file."""
+    """Write a file via a temporary sibling and a rename, so readers never see half a file.
+
+    Parameters
+    ----------
+    path : Path
+        The file to write; its directory is created if missing.
+    write : callable
+        ``write(temp_path)`` writes the content to the temporary file.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
+    # Opened like any new file, so the umask sets its mode (mkstemp would make it 0600); O_EXCL and
+    # 48 random bits keep concurrent writers of the same file apart.
+    temp = path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp"
+    os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
-        write(Path(temp_name))
-        os.replace(temp_name, path)
+        write(temp)
+        os.replace(temp, path)
     except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
+        temp.unlink(missing_ok=True)
         raise
 
 

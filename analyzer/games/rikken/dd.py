@@ -35,7 +35,7 @@ declarer they can still beat.
 
 import numpy as np
 
-from analyzer.cards.deck import SUIT_LETTERS, card_id, card_name
+from analyzer.cards.deck import N_RANKS, SUIT_LETTERS, card_id, card_name
 from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
@@ -259,6 +259,47 @@ def calls_for(hand: int, trump: int) -> list[tuple[int, bool]]:
     if held:
         return [(card_id(s, rank), False) for s in held]
     return [(card_id(s, rank), True) for s in void]
+
+
+def check_call(hands, trump: int, team: int, called_card: int, blind: bool) -> None:
+    """Reject a call no Rik or Rik Beter bidder could have made (docs/rules.md section 1, "The call").
+
+    The declaring side is the bidder and the holder of the called card, an ace (a king when the bidder
+    holds all four aces) not of the trump suit and not the bidder's own. With 13-card hands the call
+    must be one ``calls_for`` gives the bidder, blind or not as ``blind`` says; in an ending the card
+    may already be played, and only what the remaining cards show is checked.
+
+    Raises
+    ------
+    InputError
+        Naming the card and why it cannot be called.
+    """
+    name = card_name(called_card)
+    if trump == NO_TRUMP:
+        raise InputError(f"cannot call {name} at no trump: only Rik and Rik Beter call a card, with a trump suit")
+    if called_card // N_RANKS == trump:
+        raise InputError(f"cannot call {name}: the called card may not be of the trump suit")
+    if called_card % N_RANKS not in (ACE, KING):
+        raise InputError(f"cannot call {name}: the bidder calls an ace (a king when he holds all four aces)")
+    members = [s for s in range(4) if team >> s & 1]
+    holder = _holder(hands, called_card)
+    if members == [holder]:
+        raise InputError(f"cannot call {name}: {SEAT_LETTERS[holder]} holds it, and a bidder never calls his own card")
+    if len(members) != 2:
+        raise InputError(f"cannot call {name} with team {team_name(team)}: the side is the bidder and the "
+                         "card's holder, two seats")
+    if holder < 0:
+        return
+    if holder not in members:
+        raise InputError(f"cannot call {name} with team {team_name(team)}: {SEAT_LETTERS[holder]} holds it "
+                         "and so is the bidder's partner")
+    bidder = members[0] if members[1] == holder else members[1]
+    hand = int(hands[bidder])
+    callable_cards = calls_for(hand, trump)
+    if bin(hand).count("1") == 13 and (called_card, blind) not in callable_cards:
+        allowed = ", ".join(card_name(c) + (" (blind)" if b else "") for c, b in callable_cards) or "none"
+        raise InputError(f"{SEAT_LETTERS[bidder]} cannot call {name}{' blind' if blind else ''} with "
+                         f"{STRAIN_LETTERS[trump]} trumps; callable: {allowed}")
 
 
 def team_name(mask: int) -> str:

@@ -55,6 +55,8 @@ sampling
     ``max_tries`` dead ends the void constraints are dropped for that world.
 """
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -117,6 +119,8 @@ DEFAULT_PARAMS = {
     "n_samples": 12.0,
     "max_tries": 8.0,
 }
+# Bound of n_samples and max_tries (worlds per decision, redraws per world): more only stalls a run.
+MAX_SAMPLES = 10_000
 # With 6 or more players (8 cards or fewer each) shedding high cards matters much less: the same sweep
 # finds +1.6 to +1.8 points per deal over random with these values against +0.1 to +0.4 with the defaults
 # (5 players: both about +1.9). ``suit_floor`` (1: the per-suit floor counts in a suit's value, 0: it does
@@ -144,10 +148,12 @@ def params_array(n_players: int = 4, **overrides) -> np.ndarray:
         if name not in values:
             raise InputError(f"unknown policy parameter {name!r}: use one of {', '.join(PARAM_NAMES)}")
         values[name] = float(value)
-    if values["n_samples"] < 1:
-        raise InputError(f"n_samples must be at least 1, got {values['n_samples']:g}")
-    if values["max_tries"] < 0:
-        raise InputError(f"max_tries must be at least 0, got {values['max_tries']:g}")
+        if not math.isfinite(values[name]):  # NaN or infinity crashed the kernels (segfault)
+            raise InputError(f"{name} must be a finite number, got {value}")
+    if not 1 <= values["n_samples"] <= MAX_SAMPLES:
+        raise InputError(f"n_samples must be 1..{MAX_SAMPLES:,}, got {values['n_samples']:g}")
+    if not 0 <= values["max_tries"] <= MAX_SAMPLES:
+        raise InputError(f"max_tries must be 0..{MAX_SAMPLES:,}, got {values['max_tries']:g}")
     if values["suit_floor"] not in (0.0, 1.0):
         raise InputError(f"suit_floor is 0 or 1, got {values['suit_floor']:g}")
     for name in ("p_sure", "p_top", "p_unsure"):
