@@ -1,9 +1,11 @@
 """The root ``analyzer`` command; turns bad input into one-line errors with exit code 2."""
 
 import sys
+from typing import Annotated
 
 import typer
 
+from analyzer import __version__
 from analyzer.cli import rikken, runs, schnapsen, seconds
 from analyzer.errors import InputError
 
@@ -16,6 +18,18 @@ app.add_typer(runs.app, name="runs")
 app.command("resume")(runs.resume)
 app.command("report")(runs.report)
 app.command("query")(runs.query)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"analyzer {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                                help="Print the version and exit.")] = False) -> None:
+    """Monte Carlo strategy analyzer for trick-taking card games."""
 
 # Typer re-exports BadParameter but not its base UsageError (bad option, missing argument, ...),
 # which lives in click or in typer's vendored copy depending on the version.
@@ -34,9 +48,14 @@ def main(argv: list[str] | None = None) -> None:
         print("error: interrupted", file=sys.stderr)
         code = 130
     except _UsageError as exc:
-        print(f"error: {exc.format_message()}", file=sys.stderr)
+        if exc.format_message():  # empty after a bare group command, whose help is already shown
+            _error(exc.format_message())
         code = 2
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _error(str(exc))
         code = 2
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _error(message: str) -> None:
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)  # one line, whatever the message holds

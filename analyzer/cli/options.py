@@ -9,24 +9,55 @@ from typing import Annotated
 import numpy as np
 import typer
 
+from analyzer.errors import InputError
+from analyzer.experiments.backends import make_backend
 from analyzer.experiments.runner import default_workers
 
+# Upper bounds of the count options (docs in README "Commands"): far above any run that finishes in a
+# day, low enough that a typo fails at once instead of exhausting memory or planning chunks forever.
+MAX_ITEMS = 10**9
+MAX_CHUNK_SIZE = 10**6
+MAX_WORKERS = 256
+
+
+def _check_scheduler(spec: str | None) -> str | None:
+    # make_backend only parses the spec (nothing starts before the run), so a bad one fails before
+    # the run directory is created.
+    if spec is not None:
+        try:
+            make_backend(spec, 1)
+        except InputError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    return spec
+
+
 Seed = Annotated[int, typer.Option("--seed", min=0, help="Run seed: the same seed gives the same results.")]
-Workers = Annotated[int, typer.Option("--workers", min=1, help="Local worker processes (default: one per core).",
+Workers = Annotated[int, typer.Option("--workers", min=1, max=MAX_WORKERS,
+                                      help="Local worker processes (default: one per core).",
                                       default_factory=default_workers, show_default="cores")]
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Where chunks run: local processes (default), local:N (a throw-away Dask cluster with "
                         "N workers) or tcp://HOST:PORT (an existing Dask scheduler). Results do not depend on it.",
-    show_default="local processes")]
-OutDir = Annotated[Path | None, typer.Option("--out", help="Run directory (default: results/<experiment>-<UTC time>).")]
+    show_default="local processes", callback=_check_scheduler)]
+# A string, not a Path: Path("") is ".", and an empty --out must not mean "write into this folder".
+OutDir = Annotated[str | None, typer.Option("--out", help="Run directory (default: results/<experiment>-<UTC time>).")]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")]
-ChunkSize = Annotated[int, typer.Option("--chunk-size", min=1, help="Items per chunk; results depend on it.")]
+ChunkSize = Annotated[int, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
+                                        help="Items per chunk; results depend on it.")]
 
 
-def out_dir_or_default(out: Path | None, experiment: str) -> Path:
-    """The run directory: ``--out`` if given, else a new ``results/<experiment>-<UTC time>``."""
+def out_dir_or_default(out: str | None, experiment: str) -> Path:
+    """The run directory: ``--out`` if given, else a new ``results/<experiment>-<UTC time>``.
+
+    Raises
+    ------
+    InputError
+        For an empty ``--out``, which would otherwise write the run into the current folder.
+    """
     if out is not None:
-        return out
+        if not out.strip():
+            raise InputError("--out is empty: name a run directory, e.g. --out results/my-run")
+        return Path(out)
     return Path("results") / f"{experiment}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
 
 
