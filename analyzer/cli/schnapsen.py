@@ -29,7 +29,14 @@ from analyzer.games.schnapsen.experiments import (
 from analyzer.games.schnapsen.play import POLICIES
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
 from analyzer.games.schnapsen.state import SchnapsenState
-from analyzer.games.schnapsen.summary import summarize_closing, summarize_matches
+from analyzer.games.schnapsen.summary import (
+    closing_positions,
+    closing_sums,
+    match_sums,
+    summarize_closing,
+    summarize_matches,
+)
+from analyzer.reports.stats import merge_sums
 from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, closing odds, advice.",
@@ -74,11 +81,10 @@ def match(
     store.write_manifest({"experiment": "schnapsen-match", "seed": seed, "chunk_size": chunk_size, "params": params})
     started = time.perf_counter()
     chunks = run_chunks(match_task, params, matches, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="schnapsen matches", store=store, backend=scheduler)
+                        description="schnapsen matches", store=store, backend=scheduler,
+                        rows_dir=store.root / "matches", aggregate=match_sums)
     elapsed = time.perf_counter() - started
-    rows = pd.concat(chunks, ignore_index=True)
-    summary = summarize_matches(rows, a.label, b.label)
-    store.write_table("matches", rows)
+    summary = summarize_matches(merge_sums(chunks), a.label, b.label)
     for name, table in summary.items():
         store.write_csv(f"summary_{name}", table)
     store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "matches": matches,
@@ -114,22 +120,23 @@ def closing(
     store.write_manifest({"experiment": "schnapsen-closing", "seed": seed, "chunk_size": chunk_size, "params": params})
     started = time.perf_counter()
     chunks = run_chunks(closing_task, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="schnapsen closing", store=store, backend=scheduler)
+                        description="schnapsen closing", store=store, backend=scheduler,
+                        rows_dir=store.root / "closing_positions", aggregate=closing_sums)
     elapsed = time.perf_counter() - started
-    rows = pd.concat(chunks, ignore_index=True)
-    if rows.empty:
+    sums = merge_sums(chunks)
+    positions = closing_positions(sums)
+    if positions == 0:
         raise InputError("no position with a legal closing was reached; play more deals")
-    summary = summarize_closing(rows)
-    store.write_table("closing_positions", rows)
+    summary = summarize_closing(sums)
     store.write_csv("summary_closing", summary)
-    store.save_figure(charts.success_heatmap(rows, chosen.label), "closing_success")
-    store.save_figure(charts.gain_heatmap(rows, chosen.label), "closing_gain")
-    store.save_figure(charts.close_when_map(rows, chosen.label), "close_when")
+    store.save_figure(charts.success_heatmap(sums, chosen.label), "closing_success")
+    store.save_figure(charts.gain_heatmap(sums, chosen.label), "closing_gain")
+    store.save_figure(charts.close_when_map(sums, chosen.label), "close_when")
     store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "deals": deals,
-                          "bot": params["bot"], "positions": len(rows), "rules": "docs/rules.md section 2",
+                          "bot": params["bot"], "positions": positions, "rules": "docs/rules.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})
     if json_out:
-        typer.echo(json.dumps({"out": str(store.root), "positions": len(rows), "summary": _records(summary)}))
+        typer.echo(json.dumps({"out": str(store.root), "positions": positions, "summary": _records(summary)}))
         return
     _print_tables({"closing": summary})
     typer.echo(f"written to {store.root}")

@@ -1,6 +1,7 @@
 """Interval estimates used in every summary table."""
 
 import numpy as np
+import pandas as pd
 
 Z95 = 1.959963984540054
 
@@ -82,3 +83,25 @@ def group_moments(codes, values: dict, size: int) -> dict:
         out[f"{name}_sum"] = np.bincount(codes, weights=value, minlength=size)
         out[f"{name}_sq"] = np.bincount(codes, weights=value * value, minlength=size)
     return out
+
+
+def merge_sums(parts: list[dict]) -> dict:
+    """Add up per-chunk aggregates given as dicts of frames indexed by group.
+
+    Parameters
+    ----------
+    parts : list of dict of str to pandas.DataFrame
+        One aggregate per chunk, all with the same names; each frame holds counts and sums (never
+        means), indexed by its group key, so rows of the same group add up.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Per name, one row per group seen in any part (sorted by the index) with the summed columns.
+    """
+    merged = {}
+    for name in parts[0]:
+        frames = [part[name] for part in parts]
+        levels = list(range(frames[0].index.nlevels))
+        merged[name] = pd.concat(frames).groupby(level=levels, sort=True).sum()
+    return merged

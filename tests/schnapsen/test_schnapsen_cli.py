@@ -14,6 +14,7 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import closing_task, parse_bot
 from analyzer.games.schnapsen.kernels import apply_action, deal_into, shuffle_deck
 from analyzer.games.schnapsen.search import SearchWorkspace, solve_value
+from analyzer.games.schnapsen.state import SchnapsenState
 
 runner = CliRunner()
 FRESH = "hand0=HJ SA SK SQ CJ; hand1=DA DT DK DQ DJ; stock=CQ CK CT CA HQ HK HT ST SJ HA; leader=0"
@@ -32,7 +33,7 @@ def test_match_outputs_and_worker_independence(tmp_path):
     one = json.loads(invoke(base + ["--workers", "1", "--out", str(tmp_path / "a")]))
     two = json.loads(invoke(base + ["--workers", "2", "--out", str(tmp_path / "b")]))
     assert one["overall"] == two["overall"] and one["paired"] == two["paired"]
-    rows = pd.read_parquet(tmp_path / "a" / "matches.parquet")
+    rows = pd.read_parquet(tmp_path / "a" / "matches")
     assert len(rows) == 8 and set(rows["a_seat"]) == {0, 1}
     assert (rows[["gp_a", "gp_b"]].max(axis=1) >= 7).all()  # every match ends with a winner at 0
     assert (tmp_path / "a" / "manifest.json").exists()
@@ -42,9 +43,17 @@ def test_closing_writes_tables_and_charts(tmp_path):
     out = json.loads(invoke(["closing", "--deals", "3", "--bot", "heuristic", "--samples", "4", "--workers", "1",
                              "--out", str(tmp_path), "--json"]))
     assert out["positions"] > 0
-    rows = pd.read_parquet(tmp_path / "closing_positions.parquet")
+    rows = pd.read_parquet(tmp_path / "closing_positions")
+    assert len(rows) == out["positions"]
     assert ((rows["close_win"] >= 0) & (rows["close_win"] <= 1)).all()
     assert (rows["stock_size"] >= 2).all()
+    # Each row's position, in state notation, holds every card and is the position its features describe.
+    for row in rows.itertuples():
+        position = SchnapsenState.from_text(row.position)
+        assert not position.hidden_filled and position.to_move == row.player
+        assert len(position.stock) == row.stock_size
+        assert position.points[row.player] == row.own_points and position.points[1 - row.player] == row.opp_points
+        assert (position.hands[row.player] & int(R.SUIT_MASKS[position.trump])).bit_count() == row.trumps_held
     for stem in ("closing_success", "closing_gain", "close_when"):
         assert (tmp_path / f"{stem}.png").exists()
 

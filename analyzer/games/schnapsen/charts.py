@@ -7,16 +7,17 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analyzer.games.schnapsen.summary import POINT_LABELS, bin_points
+from analyzer.games.schnapsen.summary import POINT_LABELS
 
 
-def _grid(rows: pd.DataFrame, index: str, columns: str, value: str, col_values) -> tuple[np.ndarray, np.ndarray]:
-    frame = rows.assign(own_points_bin=bin_points(rows["own_points"]))
-    table = frame.pivot_table(index=index, columns=columns, values=value, aggfunc="mean", observed=False)
-    counts = frame.pivot_table(index=index, columns=columns, values=value, aggfunc="size", observed=False)
-    table = table.reindex(index=POINT_LABELS, columns=col_values)
-    counts = counts.reindex(index=POINT_LABELS, columns=col_values).fillna(0)
-    return table.to_numpy(dtype=float), counts.to_numpy(dtype=float)
+def _grid(cells: pd.DataFrame, value: str, col_values) -> tuple[np.ndarray, np.ndarray]:
+    """Mean of ``value`` and position count per (own points bin, column value) from a grid of
+    ``closing_sums``; NaN means where there is no position."""
+    full = pd.MultiIndex.from_product([range(len(POINT_LABELS)), col_values])
+    cells = cells.reindex(full)
+    shape = (len(POINT_LABELS), len(col_values))
+    counts = cells["n"].fillna(0).to_numpy(dtype=float).reshape(shape)
+    return (cells[value] / cells["n"]).to_numpy(dtype=float).reshape(shape), counts
 
 
 def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt):
@@ -35,27 +36,27 @@ def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt):
     return fig
 
 
-def success_heatmap(rows: pd.DataFrame, bot: str) -> plt.Figure:
-    """Probability that closing wins the deal, by stock size and own points."""
+def success_heatmap(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
+    """Probability that closing wins the deal, by stock size and own points (from ``closing_sums``)."""
     stocks = [10, 8, 6, 4, 2]
-    grid, counts = _grid(rows, "own_points_bin", "stock_size", "close_win", stocks)
+    grid, counts = _grid(sums["by_points_and_stock"], "close_win", stocks)
     return _heatmap(grid, counts, stocks, "cards in stock", f"Closing: probability of winning the deal ({bot})",
                     "viridis", 0.0, 1.0, lambda v: f"{v:.2f}")
 
 
-def gain_heatmap(rows: pd.DataFrame, bot: str) -> plt.Figure:
-    """Expected game points of closing minus playing on, by stock size and own points."""
+def gain_heatmap(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
+    """Expected game points of closing minus playing on, by stock size and own points (from ``closing_sums``)."""
     stocks = [10, 8, 6, 4, 2]
-    grid, counts = _grid(rows, "own_points_bin", "stock_size", "gain", stocks)
+    grid, counts = _grid(sums["by_points_and_stock"], "gain", stocks)
     return _heatmap(grid, counts, stocks, "cards in stock", f"Gain from closing, game points ({bot})",
                     "RdBu", -3.0, 3.0, lambda v: f"{v:+.2f}")
 
 
-def close_when_map(rows: pd.DataFrame, bot: str) -> plt.Figure:
-    """Decision map: share of positions where closing beats playing on, by own points and trumps held."""
+def close_when_map(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
+    """Decision map: share of positions where closing beats playing on, by own points and trumps held
+    (from ``closing_sums``)."""
     trumps = [0, 1, 2, 3, 4, 5]
-    grid, counts = _grid(rows.assign(better=(rows["gain"] > 0).astype(float)), "own_points_bin", "trumps_held",
-                         "better", trumps)
+    grid, counts = _grid(sums["by_points_and_trumps"], "better", trumps)
     return _heatmap(grid, counts, trumps, "trumps held",
                     f"Close when: share of positions where closing is better ({bot})", "PiYG", 0.0, 1.0,
                     lambda v: ("close " if v > 0.5 else "play ") + f"{v:.2f}")

@@ -150,9 +150,10 @@ def _closing_row(s: np.ndarray, n: int, worlds: int, acts, sums, wins) -> dict |
     hand = int(s[R.HAND0 + p])
     trumps = hand & int(R.SUIT_MASKS[trump])
     high = sum((hand >> R.card_of(trump, r)) & 1 for r in HIGH_TRUMP_RANKS)
-    return {"player": p, "stock_size": 10 - int(s[R.DRAWN]), "own_points": int(s[R.POINTS0 + p]),
-            "opp_points": int(s[R.POINTS0 + 1 - p]), "own_pending": int(s[R.PENDING0 + p]),
-            "own_has_trick": int(s[R.TRICKS0 + p] > 0), "opp_has_trick": int(s[R.TRICKS0 + 1 - p] > 0),
+    return {"position": SchnapsenState.from_array(s).to_text(), "player": p, "stock_size": 10 - int(s[R.DRAWN]),
+            "own_points": int(s[R.POINTS0 + p]), "opp_points": int(s[R.POINTS0 + 1 - p]),
+            "own_pending": int(s[R.PENDING0 + p]), "own_has_trick": int(s[R.TRICKS0 + p] > 0),
+            "opp_has_trick": int(s[R.TRICKS0 + 1 - p] > 0),
             "trumps_held": trumps.bit_count(), "high_trumps_held": int(high), "worlds": worlds,
             "close_win": wins[c] / worlds, "close_gp": sums[c] / worlds,
             "playon_action": R.action_name(int(acts[best])), "playon_win": wins[best] / worlds,
@@ -164,7 +165,8 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
 
     At every position where closing is legal the bot's evaluation (sampled worlds shared by all
     actions) gives "close now" and the best other action ("play on"); the deal then continues with the
-    bot's own choice. One row per such position.
+    bot's own choice. One row per such position, with its deal and the whole position in state
+    notation (``position``: every card placed, ready for ``analyzer schnapsen advise``).
     """
     bot = Bot.from_dict(params["bot"])
     hp = bot.params.to_array()
@@ -192,10 +194,10 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
             else:
                 action = random_action(s, rng, ws.acts)
             apply_action(s, action)
-    return pd.DataFrame(rows, columns=["deal", "player", "stock_size", "own_points", "opp_points", "own_pending",
-                                       "own_has_trick", "opp_has_trick", "trumps_held", "high_trumps_held",
-                                       "worlds", "close_win", "close_gp", "playon_action", "playon_win",
-                                       "playon_gp", "gain"])
+    return pd.DataFrame(rows, columns=["deal", "position", "player", "stock_size", "own_points", "opp_points",
+                                       "own_pending", "own_has_trick", "opp_has_trick", "trumps_held",
+                                       "high_trumps_held", "worlds", "close_win", "close_gp", "playon_action",
+                                       "playon_win", "playon_gp", "gain"])
 
 
 # ---------------------------------------------------------------------------------------- advise

@@ -1,32 +1,56 @@
-"""Summary tables of the Schnapsen experiments: match results and closing odds, with intervals."""
+"""Summary tables of the Schnapsen experiments: match results and closing odds, with intervals.
 
+Each summary is built from per-chunk aggregates (:func:`match_sums`, :func:`closing_sums`) merged
+with :func:`analyzer.reports.stats.merge_sums`, so its memory does not grow with the run.
+"""
+
+import numpy as np
 import pandas as pd
 
-from analyzer.reports.stats import mean_interval, paired_difference, wilson_interval
+from analyzer.reports.stats import moments_interval, wilson_interval
+
+PAIRED_METRICS = ("match wins per pair (A - B)", "game points per deal (A - B)")
 
 
-def summarize_matches(rows: pd.DataFrame, label_a: str, label_b: str) -> dict[str, pd.DataFrame]:
-    """Win rate with its Wilson interval, game points per deal, and paired differences per deal pair."""
-    n = len(rows)
-    a_wins = int((rows["winner"] == "A").sum())
+def match_sums(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Mergeable aggregate of ``match_task`` rows.
+
+    ``by_seat``: per seat of bot A, matches, A's wins, deals and both bots' game points. ``paired``:
+    per paired metric (code into ``PAIRED_METRICS``), the pairs and the sum and sum of squares of the
+    per-pair difference A - B. Both matches of a pair are played in one chunk, so each chunk holds
+    whole pairs.
+    """
+    frame = rows.assign(a_wins=(rows["winner"] == "A").astype(np.int64))
+    by_seat = frame.groupby("a_seat").agg(matches=("a_wins", "size"), a_wins=("a_wins", "sum"),
+                                          deals=("deals", "sum"), gp_a=("gp_a", "sum"), gp_b=("gp_b", "sum"))
+    per_pair = frame.groupby("pair")[["a_wins", "deals", "gp_a", "gp_b"]].sum()
+    wins = per_pair["a_wins"].to_numpy()
+    deals = per_pair["deals"].to_numpy()
+    diffs = [wins - (2 - wins), per_pair["gp_a"].to_numpy() / deals - per_pair["gp_b"].to_numpy() / deals]
+    diffs = [np.asarray(d, dtype=np.float64) for d in diffs]
+    paired = pd.DataFrame({"n": [d.size for d in diffs], "total": [d.sum() for d in diffs],
+                           "squares": [(d * d).sum() for d in diffs]},
+                          index=pd.RangeIndex(len(PAIRED_METRICS), name="metric"))
+    return {"by_seat": by_seat, "paired": paired}
+
+
+def summarize_matches(sums: dict[str, pd.DataFrame], label_a: str, label_b: str) -> dict[str, pd.DataFrame]:
+    """Win rate with its Wilson interval, game points per deal, and paired differences per deal pair,
+    from merged :func:`match_sums`."""
+    seats = sums["by_seat"]
+    n = int(seats["matches"].sum())
+    a_wins = int(seats["a_wins"].sum())
     lo, hi = wilson_interval(a_wins, n)
-    deals = int(rows["deals"].sum())
+    deals = int(seats["deals"].sum())
     overall = pd.DataFrame([{
         "bot_a": label_a, "bot_b": label_b, "matches": n, "a_wins": a_wins, "a_win_rate": a_wins / n,
-        "a_win_lo": lo, "a_win_hi": hi, "deals": deals, "a_gp_per_deal": rows["gp_a"].sum() / deals,
-        "b_gp_per_deal": rows["gp_b"].sum() / deals}])
-    per_pair = rows.groupby("pair").agg(a_wins=("winner", lambda w: (w == "A").sum()), deals=("deals", "sum"),
-                                        gp_a=("gp_a", "sum"), gp_b=("gp_b", "sum"))
+        "a_win_lo": lo, "a_win_hi": hi, "deals": deals, "a_gp_per_deal": seats["gp_a"].sum() / deals,
+        "b_gp_per_deal": seats["gp_b"].sum() / deals}])
     diffs = []
-    for metric, x, y in [
-        ("match wins per pair (A - B)", per_pair["a_wins"], 2 - per_pair["a_wins"]),
-        ("game points per deal (A - B)", per_pair["gp_a"] / per_pair["deals"], per_pair["gp_b"] / per_pair["deals"]),
-    ]:
-        mean, low, high = paired_difference(x.to_numpy(), y.to_numpy())
-        diffs.append({"metric": metric, "pairs": len(per_pair), "mean": mean, "lo": low, "hi": high})
-    by_seat = rows.groupby("a_seat").agg(matches=("winner", "size"), a_wins=("winner", lambda w: (w == "A").sum()),
-                                         deals=("deals", "sum"), gp_a=("gp_a", "sum"), gp_b=("gp_b", "sum"))
-    by_seat = by_seat.reset_index()
+    for metric, row in zip(PAIRED_METRICS, sums["paired"].sort_index().itertuples()):
+        mean, low, high = moments_interval(row.n, row.total, row.squares)
+        diffs.append({"metric": metric, "pairs": int(row.n), "mean": mean, "lo": low, "hi": high})
+    by_seat = seats.reset_index()
     by_seat["a_win_rate"] = by_seat["a_wins"] / by_seat["matches"]
     return {"overall": overall, "paired": pd.DataFrame(diffs), "by_seat": by_seat}
 
@@ -36,22 +60,75 @@ POINT_BINS = [0, 1, 20, 33, 45, 55, 66]
 
 POINT_LABELS = ["0", "1-19", "20-32", "33-44", "45-54", "55-65"]
 
+CLOSING_FACTORS = ("all", "stock_size", "own_points_bin", "opp_points_bin", "trumps_held", "high_trumps_held")
+CLOSING_VALUES = ("close_win", "playon_win", "close_gp", "playon_gp", "gain")
+
 
 def bin_points(points) -> pd.Categorical:
     """Bin counted points for the closing tables (0 kept apart: no trick yet)."""
     return pd.cut(points, bins=POINT_BINS, labels=POINT_LABELS, right=False)
 
 
-def summarize_closing(rows: pd.DataFrame) -> pd.DataFrame:
-    """Closing success, expected game points of each choice and the gain, by each factor in turn."""
-    frame = rows.assign(own_points_bin=bin_points(rows["own_points"]), opp_points_bin=bin_points(rows["opp_points"]))
+def _factor_codes(rows: pd.DataFrame, factor: str) -> np.ndarray:
+    """Integer code of each row's group: 0 for ``all``, the bin for points (-1 outside the bins), else
+    the value."""
+    if factor == "all":
+        return np.zeros(len(rows), dtype=np.int64)
+    if factor.endswith("_bin"):
+        return bin_points(rows[factor.removesuffix("_bin")].to_numpy()).codes.astype(np.int64)
+    return rows[factor].to_numpy().astype(np.int64)
+
+
+def _group_sums(rows: pd.DataFrame, keys: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Per group of ``keys`` (name -> integer codes; a row with a negative code, outside every points
+    bin, is left out): positions, sums of ``CLOSING_VALUES``, the gain's sum of squares and the
+    positions where closing gains (``better``)."""
+    gain = rows["gain"].to_numpy(dtype=np.float64)
+    frame = pd.DataFrame({**keys, "n": np.ones(len(rows), dtype=np.int64),
+                          **{v: rows[v].to_numpy(dtype=np.float64) for v in CLOSING_VALUES},
+                          "gain_sq": gain * gain, "better": (gain > 0).astype(np.int64)})
+    inside = np.all([codes >= 0 for codes in keys.values()], axis=0)
+    return frame[inside].groupby(list(keys)).sum()
+
+
+def closing_sums(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Mergeable aggregate of ``closing_task`` rows.
+
+    ``factors``: per ``(factor, code)`` of ``CLOSING_FACTORS`` (code: the value, or the points bin),
+    the sums of :func:`_group_sums`. ``by_points_and_stock`` and ``by_points_and_trumps``: the same
+    per (own points bin, stock size) and (own points bin, trumps held), for the charts.
+    """
+    own_bin = _factor_codes(rows, "own_points_bin")
+    factors = {factor: _group_sums(rows, {"code": _factor_codes(rows, factor)}) for factor in CLOSING_FACTORS}
+    return {"factors": pd.concat(factors, names=["factor"]),
+            "by_points_and_stock": _group_sums(rows, {"own_points_bin": own_bin,
+                                                      "stock_size": rows["stock_size"].to_numpy()}),
+            "by_points_and_trumps": _group_sums(rows, {"own_points_bin": own_bin,
+                                                       "trumps_held": rows["trumps_held"].to_numpy()})}
+
+
+def closing_positions(sums: dict[str, pd.DataFrame]) -> int:
+    """Number of positions in merged :func:`closing_sums`."""
+    factors = sums["factors"]
+    return int(factors["n"].to_numpy()[factors.index.get_level_values("factor") == "all"].sum())
+
+
+def _value_label(factor: str, code: int) -> str:
+    if factor == "all":
+        return "all"
+    return POINT_LABELS[code] if factor.endswith("_bin") else str(code)
+
+
+def summarize_closing(sums: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Closing success, expected game points of each choice and the gain, by each factor in turn,
+    from merged :func:`closing_sums`."""
+    factors = sums["factors"]
     out = []
-    for factor in ["all", "stock_size", "own_points_bin", "opp_points_bin", "trumps_held", "high_trumps_held"]:
-        groups = [("all", frame)] if factor == "all" else frame.groupby(factor, observed=True)
-        for value, g in groups:
-            gain, lo, hi = mean_interval(g["gain"])
-            out.append({"factor": factor, "value": str(value), "n": len(g), "close_win": g["close_win"].mean(),
-                        "playon_win": g["playon_win"].mean(), "close_gp": g["close_gp"].mean(),
-                        "playon_gp": g["playon_gp"].mean(), "gain": gain, "gain_lo": lo, "gain_hi": hi,
-                        "close_better_share": float((g["gain"] > 0).mean())})
+    for factor in CLOSING_FACTORS:
+        for code, g in factors.xs(factor, level="factor").sort_index().iterrows():
+            n = g["n"]
+            gain, lo, hi = moments_interval(n, g["gain"], g["gain_sq"])
+            out.append({"factor": factor, "value": _value_label(factor, int(code)), "n": int(n),
+                        **{v: g[v] / n for v in CLOSING_VALUES if v != "gain"}, "gain": gain, "gain_lo": lo,
+                        "gain_hi": hi, "close_better_share": g["better"] / n})
     return pd.DataFrame(out)

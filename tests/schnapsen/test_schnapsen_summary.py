@@ -1,0 +1,88 @@
+"""Schnapsen summaries from per-chunk aggregates: hand-counted values, and chunk aggregates that add up."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.games.schnapsen.experiments import closing_task, match_task, parse_bot
+from analyzer.games.schnapsen.summary import (
+    closing_positions,
+    closing_sums,
+    match_sums,
+    summarize_closing,
+    summarize_matches,
+)
+from analyzer.reports.stats import Z95, merge_sums
+
+# Two pairs of matches. Pair 0: A wins with seat 0 (3 deals, 7-2), loses with seat 1 (4 deals, 5-7).
+# Pair 1: A wins both (2 deals, 7-0; 5 deals, 7-4).
+MATCHES = pd.DataFrame({"pair": [0, 0, 1, 1], "seating": [0, 1, 0, 1], "a_seat": [0, 1, 0, 1],
+                        "winner": ["A", "B", "A", "A"], "deals": [3, 4, 2, 5], "gp_a": [7, 5, 7, 7],
+                        "gp_b": [2, 7, 0, 4]})
+
+
+def test_match_summary_on_hand_made_rows():
+    summary = summarize_matches(merge_sums([match_sums(MATCHES)]), "x", "y")
+    overall = summary["overall"].iloc[0]
+    assert (overall["matches"], overall["a_wins"], overall["deals"]) == (4, 3, 14)
+    assert overall["a_gp_per_deal"] == pytest.approx(26 / 14) and overall["b_gp_per_deal"] == pytest.approx(13 / 14)
+    wins, points = summary["paired"].itertuples()
+    # Match wins A - B per pair: 1 - 1 = 0 and 2 - 0 = 2: mean 1, sample sd sqrt(2), half-width z sqrt(2)/sqrt(2).
+    assert wins.pairs == 2 and wins.mean == pytest.approx(1.0)
+    assert (wins.lo, wins.hi) == pytest.approx((1 - Z95, 1 + Z95))
+    # Game points per deal A - B: 12/7 - 9/7 = 3/7 and 14/7 - 4/7 = 10/7: mean 13/14, sd sqrt(1/2), half z/2.
+    assert points.mean == pytest.approx(13 / 14)
+    assert (points.lo, points.hi) == pytest.approx((13 / 14 - Z95 / 2, 13 / 14 + Z95 / 2))
+    by_seat = summary["by_seat"].set_index("a_seat")
+    assert by_seat.loc[0, ["matches", "a_wins", "deals", "gp_a", "gp_b"]].tolist() == [2, 2, 5, 14, 2]
+    assert by_seat.loc[1, ["matches", "a_wins", "deals", "gp_a", "gp_b"]].tolist() == [2, 1, 9, 12, 11]
+
+
+def test_match_chunk_aggregates_add_up_to_the_summary_of_the_whole_table():
+    params = {"a": parse_bot("heuristic").as_dict(), "b": parse_bot("random").as_dict()}
+    rows = match_task(params, 0, 6, np.random.SeedSequence(4))
+    # Split between pairs, as chunks are: both matches of a pair are always played in one chunk.
+    halves = [rows[rows["pair"] < 2], rows[rows["pair"] >= 2]]
+    merged = merge_sums([match_sums(half) for half in halves])
+    whole = merge_sums([match_sums(rows)])
+    for name, table in summarize_matches(whole, "a", "b").items():
+        pd.testing.assert_frame_equal(summarize_matches(merged, "a", "b")[name], table)
+
+
+# Three closing positions: (stock, own points, opponent points, trumps, high trumps, close win, play-on win,
+# close gp, play-on gp, gain).
+CLOSING = pd.DataFrame([(10, 0, 0, 2, 1, 0.5, 0.75, 1.0, 2.0, -1.0),
+                        (10, 25, 12, 1, 0, 1.0, 0.5, 3.0, 1.0, 2.0),
+                        (6, 30, 40, 2, 2, 0.25, 0.5, -1.0, -0.5, -0.5)],
+                       columns=["stock_size", "own_points", "opp_points", "trumps_held", "high_trumps_held",
+                                "close_win", "playon_win", "close_gp", "playon_gp", "gain"])
+
+
+def test_closing_summary_on_hand_made_rows():
+    sums = merge_sums([closing_sums(CLOSING)])
+    assert closing_positions(sums) == 3
+    summary = summarize_closing(sums).set_index(["factor", "value"])
+    overall = summary.loc[("all", "all")]
+    assert overall["n"] == 3 and overall["close_win"] == pytest.approx(1.75 / 3)
+    # Gains -1, 2, -0.5: mean 1/6, squared deviations (49 + 121 + 16) / 36, sample variance 93/36.
+    half = Z95 * np.sqrt(93 / 36 / 3)
+    assert (overall["gain"], overall["gain_lo"], overall["gain_hi"]) == pytest.approx((1 / 6, 1 / 6 - half,
+                                                                                        1 / 6 + half))
+    assert overall["close_better_share"] == pytest.approx(1 / 3)
+    stock = summary.loc["stock_size"]
+    assert list(stock.index) == ["6", "10"] and stock["n"].tolist() == [1, 2]
+    assert stock.loc["10", "gain"] == pytest.approx(0.5) and np.isnan(stock.loc["6", "gain_lo"])
+    own = summary.loc["own_points_bin"]
+    assert list(own.index) == ["0", "20-32"] and own.loc["20-32", "close_win"] == pytest.approx(0.625)
+    assert list(summary.loc["opp_points_bin"].index) == ["0", "1-19", "33-44"]
+
+
+def test_closing_chunk_aggregates_add_up_to_the_summary_of_the_whole_table():
+    rows = closing_task({"bot": parse_bot("heuristic:4").as_dict()}, 0, 6, np.random.SeedSequence(2))
+    halves = [rows[rows["deal"] < 3], rows[rows["deal"] >= 3]]
+    merged = merge_sums([closing_sums(half) for half in halves])
+    whole = merge_sums([closing_sums(rows)])
+    assert closing_positions(merged) == len(rows)
+    pd.testing.assert_frame_equal(summarize_closing(merged), summarize_closing(whole))
+    for name in ("by_points_and_stock", "by_points_and_trumps"):
+        pd.testing.assert_frame_equal(merged[name], whole[name])
