@@ -15,7 +15,8 @@ from analyzer.games.seconds import charts
 from analyzer.games.seconds.experiments import play_task, variants_task
 from analyzer.games.seconds.policies import PARAM_NAMES, POLICY_NAMES, params_array, parse_policies
 from analyzer.games.seconds.rules import DEFAULT_TARGET, MINIMUM_VARIANTS, TRUMP_VARIANTS, SecondsRules
-from analyzer.games.seconds.summary import summarize_play, summarize_variants
+from analyzer.games.seconds.summary import play_sums, summarize_play, summarize_variants, variants_sums
+from analyzer.reports.stats import merge_sums
 from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="Sloppy Seconds: 2-8 players, be second in every suit.", no_args_is_help=True)
@@ -92,16 +93,16 @@ def play(
                        {"game": "seconds", **rules.as_dict()})
     started = time.perf_counter()
     chunks = run_chunks(play_task, task_params, games, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="seconds games", store=store, backend=scheduler)
+                        description="seconds games", store=store, backend=scheduler, rows_dir=store.root / "games",
+                        aggregate=play_sums)
     played = time.perf_counter()
-    rows = pd.concat(chunks, ignore_index=True)
-    summary = summarize_play(rows)
-    store.write_table("games", rows)
+    sums = merge_sums(chunks)
+    summary = summarize_play(sums)
     for name, table in summary.items():
         store.write_csv(f"summary_{name}", table)
     store.save_figure(charts.play_figure(summary, f"Sloppy Seconds, {players} players: {', '.join(names)}"),
                       "play")
-    store.write_manifest({"games": games, "rows": len(rows),
+    store.write_manifest({"games": games, "rows": int(sums["by_seat"]["n"].sum()),
                           "timings": {"play_seconds": round(played - started, 3),
                                       "summary_seconds": round(time.perf_counter() - played, 3)}})
     if json_out:
@@ -137,16 +138,16 @@ def variants(
                        chunk_size, {"game": "seconds", "rule_sets": rule_sets})
     started = time.perf_counter()
     chunks = run_chunks(variants_task, task_params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="seconds variants", store=store, backend=scheduler)
+                        description="seconds variants", store=store, backend=scheduler, rows_dir=store.root / "deals",
+                        aggregate=variants_sums)
     played = time.perf_counter()
-    rows = pd.concat(chunks, ignore_index=True)
-    summary = summarize_variants(rows)
-    store.write_table("deals", rows)
+    sums = merge_sums(chunks)
+    summary = summarize_variants(sums)
     for name, table in summary.items():
         store.write_csv(f"summary_{name}", table)
-    store.save_figure(charts.variants_figure(rows, summary, f"Sloppy Seconds rule variants, {players} players, "
+    store.save_figure(charts.variants_figure(sums, summary, f"Sloppy Seconds rule variants, {players} players, "
                                              f"{POLICY_NAMES[policy_id]} play"), "variants")
-    store.write_manifest({"deals": deals, "rows": len(rows),
+    store.write_manifest({"deals": deals, "rows": int(sums["scores"]["count"].sum()),
                           "timings": {"play_seconds": round(played - started, 3),
                                       "summary_seconds": round(time.perf_counter() - played, 3)}})
     if json_out:

@@ -105,3 +105,32 @@ def merge_sums(parts: list[dict]) -> dict:
         levels = list(range(frames[0].index.nlevels))
         merged[name] = pd.concat(frames).groupby(level=levels, sort=True).sum()
     return merged
+
+
+def histogram_quantile(values, counts, q: float) -> float:
+    """Quantile ``q`` of a sample given as a histogram of its distinct values, with the linear
+    interpolation of ``numpy.quantile`` (pandas' default), so a histogram gives the quantile of the
+    sample it counts; NaN for an empty sample.
+
+    Parameters
+    ----------
+    values : array_like
+        The distinct values, in any order.
+    counts : array_like
+        How often each value occurs.
+    q : float
+        Quantile in ``[0, 1]``.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    counts = np.asarray(counts, dtype=np.int64)
+    order = np.argsort(values)
+    values, ends = values[order], np.cumsum(counts[order])
+    n = int(ends[-1]) if ends.size else 0
+    if n == 0:
+        return float("nan")
+    position = (n - 1) * q
+    below = int(np.floor(position))
+    # Value of the k-th smallest observation (0-based): the first value whose running count exceeds k.
+    low = values[np.searchsorted(ends, below, side="right")]
+    high = values[np.searchsorted(ends, min(below + 1, n - 1), side="right")]
+    return float(low + (high - low) * (position - below))

@@ -1,8 +1,11 @@
-"""Matplotlib figures for the Sloppy Seconds experiments (built from summary tables and rows only)."""
+"""Matplotlib figures for the Sloppy Seconds experiments (built from summary tables and merged aggregates)."""
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+
+from analyzer.games.seconds.rules import MINIMUM_VARIANTS, TRUMP_VARIANTS
+from analyzer.games.seconds.summary import RULE_PAIRS
 
 
 def _error_bars(means, lows, highs) -> np.ndarray:
@@ -37,19 +40,25 @@ def play_figure(summary: dict[str, pd.DataFrame], title: str):
     return fig
 
 
-def variants_figure(rows: pd.DataFrame, summary: dict[str, pd.DataFrame], title: str):
-    """Trick at which trump appears, score distributions and seat means per rule pair."""
-    per_deal = rows[(rows["seat"] == 0) & (rows["minimum_rule"] == rows["minimum_rule"].iloc[0])]
+def variants_figure(sums: dict[str, pd.DataFrame], summary: dict[str, pd.DataFrame], title: str):
+    """Trick at which trump appears, score distributions and seat means per rule pair, drawn from the
+    histograms of ``variants_sums`` (merged) and the summary tables."""
+    tricks = sums["trump_tricks"].xs(MINIMUM_VARIANTS[0], level="minimum_rule")
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-    max_trick = int(per_deal["trump_trick"].max()) + 1 if len(per_deal) else 1
+    max_trick = int(tricks.index.get_level_values("trump_trick").max()) + 1
     bins = np.arange(-0.5, max_trick + 1.5)
-    for trump, g in per_deal.groupby("trump_rule", sort=False):
-        axes[0].hist(g["trump_trick"] + 1, bins=bins, histtype="step", density=True, label=trump, linewidth=1.5)
+    for trump in TRUMP_VARIANTS:
+        g = tricks.xs(trump, level="trump_rule")
+        axes[0].hist(g.index.to_numpy() + 1, bins=bins, weights=g["deals"].to_numpy(), histtype="step",
+                     density=True, label=trump, linewidth=1.5)
     axes[0].set_xlabel("trick at which trump appears (0 = never)")
     axes[0].set_ylabel("share of deals")
     axes[0].legend(title="trump rule")
-    for (trump, minimum), g in rows.groupby(["trump_rule", "minimum_rule"], sort=False):
-        axes[1].hist(g["score"], bins=40, histtype="step", density=True, label=f"{trump} / {minimum}")
+    scores = sums["scores"]
+    for trump, minimum in RULE_PAIRS:
+        g = scores.xs((trump, minimum), level=["trump_rule", "minimum_rule"])
+        axes[1].hist(g.index.to_numpy(), bins=40, weights=g["count"].to_numpy(), histtype="step", density=True,
+                     label=f"{trump} / {minimum}")
     axes[1].set_xlabel("deal score of one player")
     axes[1].set_ylabel("density")
     axes[1].legend(fontsize="small")

@@ -30,7 +30,8 @@ def rotations(seat_policies: list[int]) -> list[list[int]]:
 
 
 def play_task(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
-    """Chunk task of ``play``: one row per (game, rotation, seat)."""
+    """Chunk task of ``play``: one row per (game, rotation, seat). A game's deals come from its own
+    seed (``game_states``), so the game index with the run's seed and chunk size identifies its cards."""
     rules = SecondsRules(**params["rules"])
     policy_params = params_array(rules.n_players, **params["policy_params"])
     states = game_states(seed_seq, count)
@@ -55,7 +56,8 @@ def play_task(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
 
 
 def variants_task(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
-    """Chunk task of ``variants``: one row per (deal, trump rule, minimum rule, seat)."""
+    """Chunk task of ``variants``: one row per (deal, trump rule, minimum rule, seat), with the seat's
+    hand as a card mask (``cards``: the rows of a deal hold all its cards)."""
     n = params["n_players"]
     deal_seq, play_seq = seed_seq.spawn(2)
     probe = SecondsRules(n_players=n)
@@ -71,6 +73,7 @@ def variants_task(params: dict, start: int, count: int, seed_seq) -> pd.DataFram
             "trump_rule": trump,
             "minimum_rule": minimum,
             "seat": np.tile(np.arange(n), count),
+            "cards": deals.reshape(-1),
             "score": out["scores"].reshape(-1),
             "trump_suit": np.repeat(out["trump_suit"], n),
             "trump_trick": np.repeat(out["trump_trick"], n),
