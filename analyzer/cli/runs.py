@@ -23,7 +23,7 @@ from analyzer.cli.options import (
     out_dir_or_default,
 )
 from analyzer.errors import InputError
-from analyzer.experiments.demo import hcp_chunk, hcp_figure, summarize
+from analyzer.experiments.demo import hcp_chunk, hcp_figure, hcp_sums, summarize
 from analyzer.experiments.runner import run_chunks
 from analyzer.experiments.runstate import finish_run
 from analyzer.games.rikken import queries as rikken_queries
@@ -33,6 +33,7 @@ from analyzer.reports.catalog import describe_run, find_runs, format_size, run_s
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.query import run_query
 from analyzer.reports.report import build_report
+from analyzer.reports.stats import merge_sums
 from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
@@ -96,12 +97,12 @@ def demo(
     store = RunStore(out_dir_or_default(out, "runs-demo"))
     params = {"rounds": rounds}
     chunks = run_chunks(hcp_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="demo deals", store=store, backend=scheduler, stage="deals")
-    frame = pd.concat(chunks, ignore_index=True)
-    store.write_table("deals", frame)
-    summary = summarize(frame, threshold)
+                        description="demo deals", store=store, backend=scheduler, stage="deals",
+                        rows_dir=store.root / "deals", aggregate=hcp_sums)
+    sums = merge_sums(chunks)
+    summary = summarize(sums, threshold)
     store.write_csv("summary", summary)
-    store.save_figure(hcp_figure(frame), "hcp")
+    store.save_figure(hcp_figure(sums), "hcp")
     finish_run(store, {"experiment": "runs demo", "command": "runs demo", "seed": seed,
                        "params": {"deals": deals, "threshold": threshold, "chunk_size": chunk_size},
                        "timings": {"total_seconds": round(time.time() - started, 3)}})

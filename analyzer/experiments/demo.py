@@ -10,9 +10,11 @@ import numpy as np
 import pandas as pd
 
 from analyzer.cards.dealing import ACE_MASK, JACK_MASK, KING_MASK, QUEEN_MASK, deal_random
-from analyzer.reports.stats import mean_interval, wilson_interval
+from analyzer.reports.stats import moments_interval, wilson_interval
 
 SEAT_NAMES = ("N", "E", "S", "W")
+# Most high-card points one 13-card hand can hold: four aces, kings and queens, one jack.
+MAX_HCP = 37
 
 
 def hand_hcp(hands: np.ndarray) -> np.ndarray:
@@ -23,7 +25,8 @@ def hand_hcp(hands: np.ndarray) -> np.ndarray:
 
 
 def hcp_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
-    """One chunk: deal ``count`` random deals and return one row per deal with each seat's points.
+    """One chunk: deal ``count`` random deals and return one row per deal with each seat's points and
+    cards (``cards_n`` .. ``cards_w``: each hand as a card mask).
 
     ``params["rounds"]`` repeats the (identically seeded) dealing that many times, to make chunks
     heavier for benchmarks without changing the result.
@@ -34,35 +37,49 @@ def hcp_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     frame = pd.DataFrame({"deal": np.arange(start, start + count, dtype=np.int64)})
     for seat, name in enumerate(SEAT_NAMES):
         frame[name] = points[:, seat]
+    for seat, name in enumerate(SEAT_NAMES):
+        frame[f"cards_{name.lower()}"] = deals[:, seat]
     return frame
 
 
-def summarize(deals: pd.DataFrame, threshold: int) -> pd.DataFrame:
-    """Per seat: deals, mean points with its interval, and the rate of hands with >= ``threshold`` points."""
+def hcp_sums(deals: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Mergeable aggregate of ``hcp_chunk`` rows: ``hcp``, per number of points ``0 .. MAX_HCP`` (the
+    index), how many hands of each seat hold it (one column per seat)."""
+    index = pd.RangeIndex(MAX_HCP + 1, name="hcp")
+    return {"hcp": pd.DataFrame({name: np.bincount(deals[name].to_numpy(), minlength=index.size)
+                                 for name in SEAT_NAMES}, index=index)}
+
+
+def summarize(sums: dict[str, pd.DataFrame], threshold: int) -> pd.DataFrame:
+    """Per seat: deals, mean points with its interval, and the rate of hands with >= ``threshold`` points,
+    from merged :func:`hcp_sums`."""
+    histogram = sums["hcp"]
+    points = histogram.index.to_numpy().astype(np.float64)
     rows = []
     for name in SEAT_NAMES:
-        points = deals[name].to_numpy()
-        mean, low, high = mean_interval(points)
-        strong = int((points >= threshold).sum())
-        rate_low, rate_high = wilson_interval(strong, points.size)
-        rows.append({"seat": name, "n": int(points.size), "hcp_mean": mean, "hcp_lo": low, "hcp_hi": high,
-                     "strong_rate": strong / points.size if points.size else float("nan"),
+        counts = histogram[name].to_numpy()
+        n = int(counts.sum())
+        mean, low, high = moments_interval(n, (points * counts).sum(), (points * points * counts).sum())
+        strong = int(counts[points >= threshold].sum())
+        rate_low, rate_high = wilson_interval(strong, n)
+        rows.append({"seat": name, "n": n, "hcp_mean": mean, "hcp_lo": low, "hcp_hi": high,
+                     "strong_rate": strong / n if n else float("nan"),
                      "strong_lo": rate_low, "strong_hi": rate_high})
     return pd.DataFrame(rows)
 
 
-def hcp_figure(deals: pd.DataFrame):
-    """Distribution of each seat's points (fraction of deals), one line per seat."""
+def hcp_figure(sums: dict[str, pd.DataFrame]):
+    """Distribution of each seat's points (fraction of deals), one line per seat, from merged :func:`hcp_sums`."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(7, 3.5))
-    points = np.arange(38)
+    histogram = sums["hcp"]
     for name in SEAT_NAMES:
-        counts = np.bincount(deals[name].to_numpy(), minlength=points.size)[: points.size]
-        axes.plot(points, counts / max(1, len(deals)), marker=".", label=name)
+        counts = histogram[name].to_numpy()
+        axes.plot(histogram.index.to_numpy(), counts / max(1, counts.sum()), marker=".", label=name)
     axes.set_xlabel("high-card points")
     axes.set_ylabel("fraction of hands")
     axes.legend(title="seat")

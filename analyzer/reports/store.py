@@ -36,7 +36,8 @@ def atomic_write(path: Path, write) -> None:
 
 
 class RunStore:
-    """A run directory: ``<name>.parquet`` tables, ``<name>.csv`` summaries, ``manifest.json``, figures.
+    """A run directory: ``<name>.csv`` summaries, ``manifest.json``, figures, and row datasets (folders
+    of Parquet parts written by the workers, see :mod:`analyzer.reports.dataset`).
 
     Parameters
     ----------
@@ -52,12 +53,6 @@ class RunStore:
             raise InputError(f"cannot create output directory {self.root}: {exc.strerror}") from None
         if not self.root.is_dir():
             raise InputError(f"output path {self.root} is not a directory")
-
-    def write_table(self, name: str, frame: pd.DataFrame) -> Path:
-        """Write a Parquet table and return its path."""
-        path = self.root / f"{name}.parquet"
-        atomic_write(path, lambda p: frame.to_parquet(p, index=False))
-        return path
 
     def write_csv(self, name: str, frame: pd.DataFrame) -> Path:
         """Write a CSV summary and return its path."""

@@ -62,7 +62,7 @@ def reference(tmp_path_factory):
 
 
 def assert_same_outputs(run_dir, reference):
-    for name in ("deals.parquet",):
+    for name in ("deals",):
         pd.testing.assert_frame_equal(pd.read_parquet(run_dir / name), pd.read_parquet(reference / name))
     pd.testing.assert_frame_equal(pd.read_csv(run_dir / "summary.csv"), pd.read_csv(reference / "summary.csv"))
 
