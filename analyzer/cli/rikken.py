@@ -139,9 +139,11 @@ def bids(
     best = rikken_summary.best_contracts(moments)
     store.write_csv("summary", summary)
     store.write_csv("bidding_chart", best)
-    store.save_figure(rikken_charts.success_by_trumps_and_hcp(moments), "success_by_trumps_hcp")
-    store.save_figure(rikken_charts.low_contract_success(moments), "misery_one_alone_by_low_cards")
-    store.save_figure(rikken_charts.bidding_chart(best), "bidding_chart")
+    for figure, stem in ((rikken_charts.success_by_trumps_and_hcp(moments), "success_by_trumps_hcp"),
+                         (rikken_charts.low_contract_success(moments), "misery_one_alone_by_low_cards"),
+                         (rikken_charts.bidding_chart(best), "bidding_chart")):
+        if figure is not None:  # None: no contract this chart draws was evaluated
+            store.save_figure(figure, stem)
     finished = time.time()
     n_hands = 4 * deals
     store.write_manifest({"hands": n_hands, "timings": {"play_seconds": round(played - started, 3),

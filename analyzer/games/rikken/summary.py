@@ -11,13 +11,17 @@ from analyzer.reports.stats import Z95, group_moments, moments_interval, wilson_
 
 HCP_BINS = [0, 5, 8, 11, 14, 17, 20, 38]
 HCP_LABELS = ["0-4", "5-7", "8-10", "11-13", "14-16", "17-19", "20+"]
-# Cells with fewer hands are left blank in charts: their rates are too noisy to read.
+# Cells with fewer hands get no rate or advice in tables and charts: too noisy to read.
 MIN_CELL = 30
 FEATURE_COLUMNS = ("hcp_bin", "trumps", "aces", "longest", "low_cards", "voids")
-# Grids over (HCP bin, a card count 0..13) the charts draw: the contract's trump length, and the length
-# of the suit the bidding policy would name.
+# Grids the charts draw: the HCP bin and one or two card counts 0..13, coded in base GRID_WIDTH. For
+# trick contracts: the contract's trump length; the length of the suit the bidding policy would name
+# together with the hearts (the bidding chart needs both: Rik Beter's trumps are hearts, whose length the
+# named suit's does not fix). For Misery and 1 Alone: the cards ranked 2-7.
 GRID_WIDTH = 14
-GRIDS = {"hcp_trumps": "trumps", "hcp_policy_trumps": "policy_trumps"}
+TRUMP_GRIDS = {"hcp_trumps": ("trumps",), "hcp_policy_trumps_hearts": ("policy_trumps", "hearts")}
+NO_TRUMP_GRIDS = {"hcp_low_cards": ("low_cards",)}
+GRIDS = {**TRUMP_GRIDS, **NO_TRUMP_GRIDS}
 MOMENT_KEYS = ("all", *FEATURE_COLUMNS, *GRIDS)
 # Trick count stored for a contract the hand cannot declare (Troela without three aces).
 NOT_PLAYABLE = -1
@@ -37,8 +41,8 @@ def trump_contract_names() -> list[str]:
 def contract_rows(table: pd.DataFrame, contract: int) -> pd.DataFrame:
     """Long-format rows of one contract from the per-hand table (hands that can declare it only).
 
-    ``trumps`` is the number of cards the bidder holds in that contract's trump suit;
-    ``policy_trumps`` the number in the suit the bidding policy would name.
+    ``trumps`` is the number of cards the bidder holds in that contract's trump suit (0 at no trump);
+    ``policy_trumps`` the number in the suit the bidding policy would name; ``hearts`` the hearts.
     """
     name = CONTRACT_CLI_NAMES[contract]
     if f"tricks_{name}" not in table.columns:
@@ -62,8 +66,9 @@ def contract_rows(table: pd.DataFrame, contract: int) -> pd.DataFrame:
         "contract": name, "contract_id": int(contract), "hcp": hcp, "hcp_bin": bin_hcp(hcp),
         "aces": column("aces"), "longest": column("longest"), "low_cards": column("low_cards"),
         "voids": column("voids"), "trumps": column(trumps_column) if trumps_column else np.zeros(hcp.size, np.int64),
-        "policy_trumps": column("trumps"), "tricks": column(f"tricks_{name}"), "made": column(f"made_{name}"),
-        "score_money": column(f"money_{name}").astype(np.int64), "score_points": column(f"points_{name}").astype(np.int64),
+        "policy_trumps": column("trumps"), "hearts": column("hearts"), "tricks": column(f"tricks_{name}"),
+        "made": column(f"made_{name}"), "score_money": column(f"money_{name}").astype(np.int64),
+        "score_points": column(f"points_{name}").astype(np.int64),
     })
 
 
@@ -75,7 +80,10 @@ def _key_codes(rows: pd.DataFrame, key: str) -> tuple[np.ndarray, int]:
     if key == "hcp_bin":
         return hcp, len(HCP_LABELS)
     if key in GRIDS:
-        return hcp * GRID_WIDTH + rows[GRIDS[key]].to_numpy().astype(np.int64), len(HCP_LABELS) * GRID_WIDTH
+        codes = hcp
+        for column in GRIDS[key]:
+            codes = codes * GRID_WIDTH + rows[column].to_numpy().astype(np.int64)
+        return codes, len(HCP_LABELS) * GRID_WIDTH ** len(GRIDS[key])
     codes = rows[key].to_numpy().astype(np.int64)
     return codes, int(codes.max()) + 1 if codes.size else 0
 
@@ -83,14 +91,19 @@ def _key_codes(rows: pd.DataFrame, key: str) -> tuple[np.ndarray, int]:
 def bids_moments(table: pd.DataFrame) -> pd.DataFrame:
     """The mergeable summary of per-hand bid results: per contract and per code of each key in
     ``MOMENT_KEYS``, the number of hands and the sums of ``made``, money and points scores (and of the
-    money scores' squares). Chunk summaries add up (:func:`merge_bids_moments`)."""
+    money scores' squares). Chunk summaries add up (:func:`merge_bids_moments`).
+
+    The grids are kept only where a chart reads them: ``TRUMP_GRIDS`` for trick contracts,
+    ``NO_TRUMP_GRIDS`` for Misery and 1 Alone.
+    """
     parts = []
     for contract in Contract:
         rows = contract_rows(table, contract)
         if rows.empty:
             continue
         values = {"made": rows["made"], "money": rows["score_money"], "points": rows["score_points"]}
-        for key in MOMENT_KEYS:
+        grids = TRUMP_GRIDS if KIND[contract] == Kind.TRICKS else NO_TRUMP_GRIDS
+        for key in ("all", *FEATURE_COLUMNS, *grids):
             codes, size = _key_codes(rows, key)
             sums = group_moments(codes, values, size)
             keep = np.flatnonzero(sums["n"] > 0)
@@ -153,40 +166,151 @@ def summarize_bids(moments: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
 
 
-def best_contracts(moments: pd.DataFrame) -> pd.DataFrame:
-    """Per cell of (HCP bin, cards in the bidder's chosen trump suit): the highest contract made at
-    least half the time and the contract with the best mean money score (``pass`` when none is
-    positive). Only (cell, contract) pairs with at least ``MIN_CELL`` hands count. Troela is left
-    out: it is compulsory with three aces, not a choice, and its hands are a subset of each cell.
-    """
-    parts = []
-    for contract in Contract:
-        rows = moment_rows(moments, contract, "hcp_policy_trumps")
-        if contract == Contract.TROELA or rows.empty:
+# The bidding chart's candidates: the trick contracts a bidder chooses (Troela is compulsory with three
+# aces, not a choice). Misery and 1 Alone are judged on their own features (best_no_trump).
+BIDDING_CANDIDATES = tuple(c for c in Contract if KIND[c] == Kind.TRICKS and c != Contract.TROELA)
+NO_TRUMP_CONTRACTS = tuple(c for c in Contract if KIND[c] != Kind.TRICKS)
+
+
+def _grid_sums(moments: pd.DataFrame, contracts, key: str) -> tuple[list[int], dict[str, np.ndarray]]:
+    """The ``contracts`` that have rows of grid ``key``, and their ``n``, ``made_sum`` and ``money_sum``
+    as dense arrays shaped ``(contract, HCP bin, count, ...)``."""
+    shape = (len(HCP_LABELS),) + (GRID_WIDTH,) * len(GRIDS[key])
+    present, sums = [], {"n": [], "made_sum": [], "money_sum": []}
+    for contract in contracts:
+        rows = moment_rows(moments, contract, key)
+        if rows.empty:
             continue
-        cell = rows["code"].to_numpy()
-        parts.append(pd.DataFrame({"hcp_bin": [HCP_LABELS[c // GRID_WIDTH] for c in cell],
-                                   "policy_trumps": cell % GRID_WIDTH, "contract_id": int(contract),
-                                   "n": rows["n"].to_numpy().astype(np.int64),
-                                   "rate": rows["made_sum"].to_numpy() / rows["n"].to_numpy(),
-                                   "ev": rows["money_sum"].to_numpy() / rows["n"].to_numpy()}))
-    columns = ["hcp_bin", "trumps", "highest_safe", "best_ev", "best_ev_value", "hands"]
-    if not parts:
-        return pd.DataFrame(columns=columns)
-    stats = pd.concat(parts, ignore_index=True)
-    stats = stats[stats["n"] >= MIN_CELL]
-    records = []
-    for (hcp_bin, trumps), cell in stats.groupby(["hcp_bin", "policy_trumps"], sort=False):
-        safe = cell[cell["rate"] >= 0.5]
-        if safe.empty:
-            highest = "pass"
+        present.append(int(contract))
+        codes = rows["code"].to_numpy().astype(np.int64)
+        for name, grids in sums.items():
+            grids.append(np.bincount(codes, weights=rows[name].to_numpy(), minlength=int(np.prod(shape))))
+    return present, {name: np.array(grids).reshape(len(present), *shape) for name, grids in sums.items()}
+
+
+def _advice(contracts: list[int], n: np.ndarray, made: np.ndarray, money: np.ndarray, criterion: str):
+    """The advice over one set of hands from each candidate's count and sums on exactly that set.
+
+    ``criterion`` ``safe``: the highest contract made at least half the time; ``ev``: the best mean money,
+    ties to the higher contract (it wins the auction). ``pass`` when none qualifies; ``None`` when no
+    candidate has ``MIN_CELL`` hands. Returns ``(advice, mean money of the advice or 0 for pass)``.
+    """
+    judged = [i for i in range(len(contracts)) if n[i] >= MIN_CELL]
+    if not judged:
+        return None, 0.0
+    rank = {i: (LEVEL[contracts[i]], contracts[i]) for i in judged}
+    if criterion == "safe":
+        chosen = [i for i in judged if made[i] >= 0.5 * n[i]]
+        best = max(chosen, key=rank.get, default=None)
+    else:
+        best = max(judged, key=lambda i: (money[i] / n[i], rank[i]))
+        best = best if money[best] > 0 else None
+    if best is None:
+        return "pass", 0.0
+    return CONTRACT_CLI_NAMES[contracts[best]], float(money[best] / n[best])
+
+
+def _spans(values: list[int]) -> str:
+    """``[4, 5, 7]`` as ``4-5,7``."""
+    spans = []
+    for value in values:
+        if spans and value == spans[-1][1] + 1:
+            spans[-1][1] = value
         else:
-            top = safe.loc[safe["contract_id"].map(lambda c: (LEVEL[c], c)).idxmax()]
-            highest = CONTRACT_CLI_NAMES[int(top["contract_id"])]
-        top_ev = cell.loc[cell["ev"].idxmax()]
-        best = CONTRACT_CLI_NAMES[int(top_ev["contract_id"])] if top_ev["ev"] > 0 else "pass"
-        records.append({"hcp_bin": hcp_bin, "trumps": int(trumps), "highest_safe": highest, "best_ev": best,
-                        "best_ev_value": max(float(top_ev["ev"]), 0.0), "hands": int(cell["n"].max())})
+            spans.append([value, value])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def best_contracts(moments: pd.DataFrame) -> pd.DataFrame:
+    """The bidding chart: per cell, the highest trick contract made at least half the time and the one
+    with the best mean money score, with the heart lengths at which Rik Beter is the advice instead.
+
+    A cell is a set of hands: those with HCP in ``hcp_bin`` whose named suit (the suit the bidding
+    policy would name as trumps: the longest, then the most high-card points, then the higher suit)
+    has ``trumps`` cards. Every candidate but Rik Beter (Rik, 8 to 13 Alone, Open 13 Alone) plays with
+    that suit as trumps, so all of them are measured on the same hands, each of which holds exactly
+    ``trumps`` trumps in them. Rik Beter plays hearts, whose length the cell leaves open
+    (any number up to ``trumps``), so its average over the cell would say nothing about a given hand.
+    It is judged instead on each sub-cell of one heart length (the hands of the cell holding that many
+    hearts), against every candidate measured on that same sub-cell; ``rik_beter_safe_hearts`` and
+    ``rik_beter_ev_hearts`` list the heart lengths (``4-5,7``) at which Rik Beter is the advice.
+    ``highest_safe`` and ``best_ev`` are then taken among the named-suit contracts over the rest of
+    the cell: its hands with a heart length not listed. So each piece of advice is computed on exactly
+    the hands it speaks of: "with these HCP and this many cards in the named suit, bid X" over the
+    cell's hands outside the listed heart lengths, "... and this many hearts, bid Rik Beter" over that
+    sub-cell. A contract counts only on sets of at least ``MIN_CELL`` hands; ``pass`` when no contract
+    qualifies (best mean money not positive), empty when the set is smaller than ``MIN_CELL``.
+
+    Troela is left out (compulsory with three aces, not a choice) and so are Misery and 1 Alone, whose
+    success the trump length does not decide (:func:`best_no_trump`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell holding any hand: ``hcp_bin, trumps, hands, highest_safe,
+        rik_beter_safe_hearts, best_ev, best_ev_value`` (mean money of ``best_ev``, 0 for ``pass``),
+        ``rik_beter_ev_hearts``.
+    """
+    columns = ["hcp_bin", "trumps", "hands", "highest_safe", "rik_beter_safe_hearts", "best_ev", "best_ev_value",
+               "rik_beter_ev_hearts"]
+    contracts, sums = _grid_sums(moments, BIDDING_CANDIDATES, "hcp_policy_trumps_hearts")
+    if not contracts:
+        return pd.DataFrame(columns=columns)
+    n, made, money = sums["n"], sums["made_sum"], sums["money_sum"]
+    named = [i for i, c in enumerate(contracts) if c != Contract.RIK_BETER]
+    named_contracts = [contracts[i] for i in named]
+    by_hearts = range(GRID_WIDTH) if Contract.RIK_BETER in contracts else range(0)
+    records = []
+    for h, t in np.ndindex(n.shape[1], n.shape[2]):
+        hands = int(n[:, h, t].sum(axis=1).max())
+        if hands == 0:
+            continue
+        record = {"hcp_bin": HCP_LABELS[h], "trumps": t, "hands": hands}
+        for criterion, column in (("safe", "highest_safe"), ("ev", "best_ev")):
+            hearts = [u for u in by_hearts if _advice(contracts, n[:, h, t, u], made[:, h, t, u], money[:, h, t, u],
+                                                      criterion)[0] == "rik-beter"]
+            rest = np.ones(GRID_WIDTH, dtype=bool)
+            rest[hearts] = False
+            advice, value = _advice(named_contracts, *(a[named, h, t][:, rest].sum(axis=1) for a in (n, made, money)),
+                                    criterion)
+            record[column] = advice or ""
+            record[f"rik_beter_{criterion}_hearts"] = _spans(hearts)
+            if criterion == "ev":
+                record["best_ev_value"] = value
+        records.append(record)
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def best_no_trump(moments: pd.DataFrame) -> pd.DataFrame:
+    """Misery and 1 Alone (closed, open, open to all): per cell of (HCP bin, cards ranked 2-7), the
+    contract with the best mean money score and its make rate.
+
+    These contracts have no trumps, so the trump length says nothing about them; a Misery declarer
+    wants low cards and few high ones, which the cell fixes. Every hand can declare all of them, so
+    within a cell they are measured on the same hands. Only contracts with at least ``MIN_CELL`` hands
+    in the cell count; ties go to the higher contract.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell: ``hcp_bin, low_cards, hands, top`` (best mean money), ``top_rate``,
+        ``top_money``, ``advice`` (``top`` when its mean money is positive, else ``pass``).
+    """
+    columns = ["hcp_bin", "low_cards", "hands", "top", "top_rate", "top_money", "advice"]
+    contracts, sums = _grid_sums(moments, NO_TRUMP_CONTRACTS, "hcp_low_cards")
+    if not contracts:
+        return pd.DataFrame(columns=columns)
+    records = []
+    for h, low in np.ndindex(len(HCP_LABELS), GRID_WIDTH):
+        n, made, money = (sums[name][:, h, low] for name in ("n", "made_sum", "money_sum"))
+        judged = [i for i in range(len(contracts)) if n[i] >= MIN_CELL]
+        if not judged:
+            continue
+        best = max(judged, key=lambda i: (money[i] / n[i], LEVEL[contracts[i]], contracts[i]))
+        name = CONTRACT_CLI_NAMES[contracts[best]]
+        records.append({"hcp_bin": HCP_LABELS[h], "low_cards": low, "hands": int(n.max()), "top": name,
+                        "top_rate": made[best] / n[best], "top_money": money[best] / n[best],
+                        "advice": name if money[best] > 0 else "pass"})
     return pd.DataFrame.from_records(records, columns=columns)
 
 
