@@ -9,7 +9,7 @@ from analyzer.cards.masks import popcounts
 from analyzer.cards.rng import state_from_seed
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.rikken import rules
-from analyzer.games.rikken.experiments import SHARED_PLAY, bids_chunk, build_setups, play_chunk, play_setups
+from analyzer.games.rikken.experiments import SHARED_PLAY, Policies, bids_chunk, build_setups, play_chunk, play_setups
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.games.rikken.summary import (
     best_contracts,
@@ -53,8 +53,9 @@ def test_shared_play_outs_equal_separate_play_outs():
     eight = setups["contract"] == K.ALONE_8
     separate = {key: value[eight].copy() for key, value in setups.items()}
     separate["contract_of"][separate["contract_of"] == K.ALONE_8] = K.ALONE_12
-    shared = play_setups({k: v[eight] for k, v in setups.items()}, "heuristic", state_from_seed(1))
-    played = play_setups(separate, "heuristic", state_from_seed(1))
+    heuristic = Policies.everywhere("heuristic")
+    shared = play_setups({k: v[eight] for k, v in setups.items()}, heuristic, state_from_seed(1))
+    played = play_setups(separate, heuristic, state_from_seed(1))
     assert (shared == played).all()
     assert set(SHARED_PLAY.values()) == {K.ALONE_8}
 
@@ -143,7 +144,7 @@ def test_packet_chain_deals_the_previous_rounds_tricks():
     from analyzer.games.rikken.heuristic import default_params
     from analyzer.games.rikken.kernels import playout_one
 
-    deals, arrays = simulate_rounds(6, 0, np.random.SeedSequence(21), "heuristic", "packets")
+    deals, arrays = simulate_rounds(6, 0, np.random.SeedSequence(21), Policies.everywhere("heuristic"), "packets")
     for i in range(5):
         if arrays["passed_out"][i]:
             continue

@@ -15,7 +15,7 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.dd import playout_batch_dd, playout_one_dd
-from analyzer.games.rikken.experiments import play_chunk, simulate_rounds
+from analyzer.games.rikken.experiments import Policies, play_chunk, simulate_rounds
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.state import RoundSetup, RoundState
 from analyzer.solvers.dd import solve
@@ -174,8 +174,9 @@ def test_full_rounds_end_on_the_double_dummy_value(index):
 
 def test_rounds_with_packets_and_same_seed():
     # Chunk 0 of seed 2 (a fresh SeedSequence each time: spawning advances it) is a quick chain of two Riks.
-    deals, arrays = simulate_rounds(2, 0, np.random.SeedSequence(2).spawn(1)[0], "dd", "packets")
-    again, arrays_again = simulate_rounds(2, 0, np.random.SeedSequence(2).spawn(1)[0], "dd", "packets")
+    dd = Policies.everywhere("dd")
+    deals, arrays = simulate_rounds(2, 0, np.random.SeedSequence(2).spawn(1)[0], dd, "packets")
+    again, arrays_again = simulate_rounds(2, 0, np.random.SeedSequence(2).spawn(1)[0], dd, "packets")
     assert (deals == again).all() and (arrays["tricks"] == arrays_again["tricks"]).all()
     played = ~arrays["passed_out"]
     assert (arrays["tricks"][played].sum(axis=1) == 13).all()

@@ -31,6 +31,12 @@ the open questions - its own contract first, then the other declarers' in seat o
 its optimal cards question by question, keeping the previous set when a question would leave none.
 So a declarer who can force his contract always makes it; the defenders concentrate on the first
 declarer they can still beat.
+
+Mixed tables (``policy_of_seat``): dd seats play as above, the other seats play the kernels' heuristic
+or random policy (``kernels.choose_action``, drawing from the same xoshiro state in move order). A dd
+seat still assumes every other seat plays perfectly. A non-dd card may change what the declaring side
+can still reach, so the value of each trick contract is solved again from the current position before
+the next dd turn that follows one.
 """
 
 import numpy as np
@@ -40,12 +46,23 @@ from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.calling import call_candidates
-from analyzer.games.rikken.kernels import apply_action, choose_card_random, legal_actions, new_round
+from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.kernels import (
+    POLICY_IDS,
+    apply_action,
+    choose_action,
+    choose_card_random,
+    legal_actions,
+    new_round,
+)
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, HAND, TRICKS, TURN
 from analyzer.solvers.dd.api import best_moves, solve
 
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
+POLICY_DD = 2
+# Policy ids a card-by-card round accepts: the kernels' and the solver's.
+PLAY_POLICY_IDS = {**POLICY_IDS, "dd": POLICY_DD}
 
 
 def declaring_team(bidder: int, contract: int, partner: int) -> int:
@@ -156,8 +173,19 @@ def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_car
     return up, fd
 
 
-def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state):
-    """Play one Rikken round double dummy (see the module notes).
+def _solve_values(questions, st, mover, trump, trick, trick_blind, called_card, blind):
+    """Set each trick contract's value to its team's tricks so far plus its double-dummy count from here."""
+    hands = st[HAND:HAND + 4].copy()
+    for question in questions:
+        if question.kind == rules.Kind.TRICKS:
+            question.value = question.won(st) + solve(hands, trump, mover, question.team, trick=trick,
+                                                      called_card=called_card, blind_call=blind,
+                                                      trick_blind=trick_blind)
+
+
+def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, policy_of_seat=None,
+                   params=None):
+    """Play one Rikken round double dummy, or with dd only at some seats (see the module notes).
 
     Parameters
     ----------
@@ -171,6 +199,10 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
         As in ``kernels.playout_batch``.
     rng_state : numpy.ndarray of uint64[4]
         xoshiro256** state for the choice among equally good cards, advanced in place.
+    policy_of_seat : array_like of 4 int64, optional
+        Policy id per seat (``PLAY_POLICY_IDS``); default dd at every seat.
+    params : float64[N_PARAMS], optional
+        Heuristic parameters for heuristic seats (default ``heuristic.default_params()``).
 
     Returns
     -------
@@ -181,22 +213,32 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
     hands = np.asarray(hands, dtype=np.int64)
     contract_of = np.asarray(contract_of, dtype=np.int64)
     trump, called_card, blind = int(trump), int(called_card), bool(blind)
+    policies = np.full(4, POLICY_DD, dtype=np.int64) if policy_of_seat is None else \
+        np.asarray(policy_of_seat, dtype=np.int64)
+    if not np.isin(policies, list(PLAY_POLICY_IDS.values())).all():
+        raise InputError(f"policy ids must be among {PLAY_POLICY_IDS}")
+    params = default_params() if params is None else np.asarray(params, dtype=np.float64)
     st = new_round(hands, int(leader), contract_of, int(partner), trump, called_card, int(blind))
     questions = _questions(contract_of, partner)
-    for question in questions:
-        if question.kind == rules.Kind.TRICKS:
-            question.value = solve(hands, trump, int(leader), question.team, called_card=called_card,
-                                   blind_call=blind)
     moves = 4 * int(hands[0]).bit_count()
     trace = np.empty((moves, 4), dtype=np.int64)
     trick: list[int] = []
     trick_blind = False
+    # The values are solved before the first dd turn and again after any card a non-dd seat played.
+    stale = True
     for i in range(moves):
         seat = int(st[TURN])
         up, fd = legal_actions(st, seat)
-        best_up, best_fd = _optimal(st, seat, int(up), int(fd), questions, trump, trick, trick_blind, called_card,
-                                    blind)
-        action = int(choose_card_random(np.int64(best_up), np.int64(best_fd), rng_state))
+        if policies[seat] == POLICY_DD:
+            if stale:
+                _solve_values(questions, st, seat, trump, trick, trick_blind, called_card, blind)
+                stale = False
+            best_up, best_fd = _optimal(st, seat, int(up), int(fd), questions, trump, trick, trick_blind,
+                                        called_card, blind)
+            action = int(choose_card_random(np.int64(best_up), np.int64(best_fd), rng_state))
+        else:
+            action = int(choose_action(st, seat, up, fd, policies[seat], params, rng_state))
+            stale = True
         trace[i] = seat, action, up, fd
         face_down = action >= FACE_DOWN_OFFSET
         # The solver needs the face-down card itself (the kernel state only records that one was led).
@@ -207,11 +249,17 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
     return st[TRICKS:TRICKS + 4].copy(), trace
 
 
-def playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, tricks_out):
-    """Play out a batch of rounds double dummy; arrays as in ``kernels.playout_batch`` (no policies, no params)."""
+def playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, tricks_out,
+                     policy_of_seat=None, params=None):
+    """Play out a batch of rounds with :func:`playout_one_dd`; arrays as in ``kernels.playout_batch``.
+
+    ``policy_of_seat`` is ``int64[n, 4]`` (``PLAY_POLICY_IDS``), default dd at every seat; ``params``
+    as in :func:`playout_one_dd`.
+    """
     for d in range(hands.shape[0]):
+        seats = None if policy_of_seat is None else policy_of_seat[d]
         tricks_out[d], _ = playout_one_dd(hands[d], leader[d], contract_of[d], partner[d], trump[d], called_card[d],
-                                          blind[d], rng_state)
+                                          blind[d], rng_state, seats, params)
 
 
 ACE = 12

@@ -13,24 +13,30 @@ three aces) and the round is played out by the chosen policy. Contracts whose pl
 played once: 8 to 13 Alone share trump, side and exposure, and no policy here reads the trick target,
 so one play-out of "alone with this trump" settles all six (their rows are therefore paired by
 construction).
+
+Card-play policies (``Policies``) are chosen per side or per seat: a seat on the declaring side (each
+declarer, and the partner of Rik, Rik Beter or Troela) plays the declarer policy, the others the
+defender policy; or each seat N E S W plays its own. The choice only selects which policy moves for a
+seat; what that policy reads stays limited to what the seat may know.
 """
 
-from functools import partial
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from analyzer.cards.dealing import ACE_MASK, deal_packets_kernel, deal_random
 from analyzer.cards.masks import cards_of, popcounts
+from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_batch
 from analyzer.games.rikken.calling import choose_call_batch
-from analyzer.games.rikken.dd import play_setups_dd, playout_batch_dd, playout_one_dd
+from analyzer.games.rikken.dd import PLAY_POLICY_IDS, POLICY_DD, play_setups_dd, playout_batch_dd, playout_one_dd
 from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
 from analyzer.games.rikken.heuristic import default_params
-from analyzer.games.rikken.kernels import POLICY_IDS, playout_batch, playout_one
+from analyzer.games.rikken.kernels import playout_batch, playout_one
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.games.rikken.rules import ScoringMode
@@ -49,23 +55,113 @@ def _gathered_pack(hands, trace) -> np.ndarray:
     return trace[:, 1] % FACE_DOWN_OFFSET
 
 
-def _players(policy: str):
-    """``(play_batch, play_one)`` for ``policy``: the kernels for heuristic / random, the solver for ``dd``.
+def declaring_seats(contract_of: np.ndarray, partner: np.ndarray) -> np.ndarray:
+    """Seats on the declaring side of each round: every declarer, and the partner of a contract played
+    with one (Rik, Rik Beter, Troela).
 
-    Both take the round arrays and ``rng_state`` (the xoshiro state); ``play_batch`` fills
-    ``tricks_out``, ``play_one`` returns ``(tricks, trace)``.
+    Parameters
+    ----------
+    contract_of : int64[n, 4]
+        Contract id per seat, -1 for non-declarers.
+    partner : int64[n]
+        Called-card holder or Troela partner, -1 if none.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``bool[n, 4]``.
     """
-    if policy == "dd":
-        return playout_batch_dd, playout_one_dd
-    fixed = {"policy_of_seat": np.full(4, POLICY_IDS[policy], dtype=np.int64), "params": default_params()}
-    return partial(playout_batch, **fixed), partial(playout_one, **fixed)
+    seats = contract_of >= 0
+    # A round with a partner has one declarer, so the row's largest id is his contract.
+    contract = np.maximum(contract_of.max(axis=1), 0)
+    paired = np.flatnonzero((partner >= 0) & (rules.SIDE[contract] != rules.Side.ALONE))
+    seats[paired, partner[paired]] = True
+    return seats
 
 
-def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing: str):
+@dataclass(frozen=True)
+class Policies:
+    """Card-play policy names (``PLAY_POLICY_IDS``): by role in the contract, or by seat when ``seats``
+    (N E S W) is given."""
+
+    declarer: str | None
+    defender: str | None
+    seats: tuple[str, ...] | None = None
+
+    @classmethod
+    def everywhere(cls, policy: str) -> "Policies":
+        """``policy`` at every seat."""
+        return cls(policy, policy)
+
+    @classmethod
+    def from_params(cls, params: dict) -> "Policies":
+        """The policies of an experiment's parameters; runs recorded with only ``policy`` use it everywhere."""
+        seats = params.get("seat_policies")
+        if seats:
+            return cls(None, None, tuple(seats))
+        return cls(params.get("declarer_policy", params["policy"]), params.get("defender_policy", params["policy"]))
+
+    def params(self) -> dict:
+        """Parameters for a manifest, read back by ``from_params``; ``policy`` is ``mixed`` unless one
+        policy plays everywhere."""
+        names = self.names()
+        out = {"policy": next(iter(names)) if len(names) == 1 else "mixed"}
+        if self.seats:
+            out["seat_policies"] = list(self.seats)
+        else:
+            out.update(declarer_policy=self.declarer, defender_policy=self.defender)
+        return out
+
+    def label(self) -> str:
+        """``policy P``, ``declarers P, defenders Q`` or ``N P, E Q, S P, W Q``."""
+        names = self.names()
+        if len(names) == 1:
+            return f"policy {next(iter(names))}"
+        if self.seats:
+            return ", ".join(f"{SEAT_LETTERS[seat]} {name}" for seat, name in enumerate(self.seats))
+        return f"declarers {self.declarer}, defenders {self.defender}"
+
+    def names(self) -> set[str]:
+        """Every policy that plays a card."""
+        return set(self.seats) if self.seats else {self.declarer, self.defender}
+
+    def ids(self, contract_of: np.ndarray, partner: np.ndarray) -> np.ndarray:
+        """Policy id per round and seat (``int64[n, 4]``) for the rounds' contracts and partners."""
+        if self.seats:
+            row = np.array([PLAY_POLICY_IDS[name] for name in self.seats], dtype=np.int64)
+            return np.tile(row, (contract_of.shape[0], 1))
+        return np.where(declaring_seats(contract_of, partner), PLAY_POLICY_IDS[self.declarer],
+                        PLAY_POLICY_IDS[self.defender]).astype(np.int64)
+
+
+_SETUP_KEYS = ("leader", "contract_of", "partner", "trump", "called_card", "blind")
+
+
+def _play_batch(hands: np.ndarray, setup: dict, policy_of_seat: np.ndarray, rng_state: np.ndarray) -> np.ndarray:
+    """Tricks per seat (``int64[n, 4]``) of rounds ``hands`` set up by ``setup`` (the other
+    ``playout_batch`` arrays), card by card: the kernels, or the double-dummy driver when a seat plays dd."""
+    args = [hands, *(setup[key] for key in _SETUP_KEYS)]
+    tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    if (policy_of_seat == POLICY_DD).any():
+        playout_batch_dd(*args, rng_state, tricks, policy_of_seat, default_params())
+    else:
+        playout_batch(*args, policy_of_seat, default_params(), rng_state, tricks)
+    return tricks
+
+
+def _play_one(hands: np.ndarray, setup: dict, policy_of_seat: np.ndarray, rng_state: np.ndarray):
+    """``(tricks, trace)`` of the one round in ``setup`` (arrays of length 1), as ``_play_batch`` plays it."""
+    args = [hands, *(setup[key][0] for key in _SETUP_KEYS)]
+    if (policy_of_seat == POLICY_DD).any():
+        return playout_one_dd(*args, rng_state, policy_of_seat[0], default_params())
+    return playout_one(*args, policy_of_seat[0], default_params(), rng_state)
+
+
+def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, dealing: str):
     """Play ``count`` full rounds; the dealer of round ``r`` is seat ``r % 4``.
 
-    ``policy`` is ``heuristic`` or ``random`` (the kernels, all four seats) or ``dd`` (double dummy,
-    ``analyzer.games.rikken.dd``).
+    ``policies`` says which card-play policy plays each seat: heuristic and random are the kernels',
+    dd the solver's (``analyzer.games.rikken.dd``).
 
     Returns
     -------
@@ -74,18 +170,15 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing
     """
     deal_seed, play_seed, cut_seed = seed_seq.spawn(3)
     rng_state = state_from_seed(play_seed)
-    play_batch, play_one = _players(policy)
     dealers = (first_round + np.arange(count)) % 4
     if dealing == "random":
         deals = deal_random(count, deal_seed)
         arrays = auction_batch(deals, dealers)
         arrays["tricks"] = np.zeros((count, 4), dtype=np.int64)
         rows = np.flatnonzero(~arrays["passed_out"])
-        tricks = np.zeros((rows.size, 4), dtype=np.int64)
-        play_batch(deals[rows], arrays["leader"][rows], arrays["contract_of"][rows], arrays["partner"][rows],
-                   arrays["trump"][rows], arrays["called_card"][rows], arrays["blind"][rows], rng_state=rng_state,
-                   tricks_out=tricks)
-        arrays["tricks"][rows] = tricks
+        played = {key: value[rows] for key, value in arrays.items()}
+        policy_of_seat = policies.ids(played["contract_of"], played["partner"])
+        arrays["tricks"][rows] = _play_batch(deals[rows], played, policy_of_seat, rng_state)
         return deals, arrays
     cuts = np.random.default_rng(cut_seed)
     pack = np.random.default_rng(deal_seed).permutation(52).astype(np.int64)
@@ -97,18 +190,17 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policy: str, dealing
         setup["tricks"] = np.zeros((1, 4), dtype=np.int64)
         trace = None
         if not setup["passed_out"][0]:
-            tricks, trace = play_one(deals[i], setup["leader"][0], setup["contract_of"][0], setup["partner"][0],
-                                     setup["trump"][0], setup["called_card"][0], setup["blind"][0],
-                                     rng_state=rng_state)
+            tricks, trace = _play_one(deals[i], setup, policies.ids(setup["contract_of"], setup["partner"]),
+                                      rng_state)
             setup["tricks"][0] = tricks
         rounds.append(setup)
         pack = _gathered_pack(deals[i], trace)
     return deals, {key: np.concatenate([r[key] for r in rounds]) for key in rounds[0]}
 
 
-def packet_deals(count: int, seed_seq, policy: str, first_round: int) -> np.ndarray:
-    """Deals of a traditional packet-dealing chain played by ``policy`` (see the module notes)."""
-    deals, _ = simulate_rounds(count, first_round, seed_seq, policy, "packets")
+def packet_deals(count: int, seed_seq, policies: Policies, first_round: int) -> np.ndarray:
+    """Deals of a traditional packet-dealing chain played by ``policies`` (see the module notes)."""
+    deals, _ = simulate_rounds(count, first_round, seed_seq, policies, "packets")
     return deals
 
 
@@ -139,7 +231,7 @@ def round_table(start: int, deals: np.ndarray, arrays: dict) -> pd.DataFrame:
 
 def play_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     """One chunk of full rounds (``analyzer rikken play``)."""
-    deals, arrays = simulate_rounds(count, start, seed_seq, params["policy"], params["dealing"])
+    deals, arrays = simulate_rounds(count, start, seed_seq, Policies.from_params(params), params["dealing"])
     return round_table(start, deals, arrays)
 
 
@@ -201,13 +293,15 @@ def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K)) -> d
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
-def play_setups(setups: dict, policy: str, rng_state: np.ndarray) -> np.ndarray:
-    """Tricks per seat (``int64[m, 4]``) for each setup row, played by ``policy`` at every seat."""
-    tricks = np.zeros((setups["hand"].size, 4), dtype=np.int64)
-    policy_of_seat = np.full(4, POLICY_IDS[policy], dtype=np.int64)
-    playout_batch(setups["hands"], setups["leader"], setups["contract_of"], setups["partner"], setups["trump"],
-                  setups["called_card"], setups["blind"], policy_of_seat, default_params(), rng_state, tricks)
-    return tricks
+def play_setups(setups: dict, policies: Policies, rng_state: np.ndarray) -> np.ndarray:
+    """Tricks per seat (``int64[m, 4]``) for each setup row, played by ``policies``.
+
+    dd at every seat solves each setup outright (``dd.play_setups_dd``, no draws); any other mix is
+    played card by card.
+    """
+    if policies.names() == {"dd"}:
+        return play_setups_dd(setups)
+    return _play_batch(setups["hands"], setups, policies.ids(setups["contract_of"], setups["partner"]), rng_state)
 
 
 def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tuple(K)) -> dict[str, np.ndarray]:
@@ -262,7 +356,7 @@ def _money_from_tricks(contract: int, side_tricks: np.ndarray) -> np.ndarray:
 def deals_for_chunk(params: dict, start: int, count: int, seed_seq) -> np.ndarray:
     """The chunk's deals under the chosen dealing model (packets: a chain of rounds played by the policy)."""
     if params["dealing"] == "packets":
-        return packet_deals(count, seed_seq, params["policy"], start)
+        return packet_deals(count, seed_seq, Policies.from_params(params), start)
     return deal_random(count, seed_seq)
 
 
@@ -276,10 +370,7 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     leader = (dealer + 1) % 4
     contracts = [K(c) for c in params["contracts"]]
     setups = build_setups(deals, leader, contracts)
-    if params["policy"] == "dd":
-        tricks = play_setups_dd(setups)
-    else:
-        tricks = play_setups(setups, params["policy"], state_from_seed(play_seed))
+    tricks = play_setups(setups, Policies.from_params(params), state_from_seed(play_seed))
     hands = deals.reshape(-1)
     policy_trump = choose_trump_batch(hands)
     frame = hand_feature_frame(hands, policy_trump)

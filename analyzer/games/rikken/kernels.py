@@ -6,8 +6,9 @@ and a Python driver (tests, slow exploratory code) use these same three function
 called one move at a time with exactly the decisions the batch kernel makes.
 
 Actions are card ids 0..51, or ``52 + card`` for leading ``card`` face down after a blind call.
-Policies: 0 random (uniform over the legal actions in card-id order, face-down leads after them, one
-``bounded`` draw per decision even when forced), 1 heuristic (deterministic). The double-dummy
+Policies, chosen per deal and seat: 0 random (uniform over the legal actions in card-id order, face-down
+leads after them, one ``bounded`` draw per decision even when forced), 1 heuristic (deterministic, no
+draw); the random seats of a batch share one xoshiro stream, drawn in move order. The double-dummy
 policy (``analyzer.games.rikken.dd``) is a Python driver over the same three functions.
 """
 
@@ -256,7 +257,7 @@ def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, bli
         for _ in range(52):
             seat = st[TURN]
             up, fd = legal_actions(st, seat)
-            if policy_of_seat[seat] == POLICY_HEURISTIC:
+            if policy_of_seat[d, seat] == POLICY_HEURISTIC:
                 action = choose_heuristic(st, seat, up, fd, params)
             else:
                 action = choose_card_random(up, fd, rng_state)
@@ -308,7 +309,7 @@ def _check_batch(hands, leader, contract_of, partner, trump, called_card, blind,
     n = hands.shape[0] if isinstance(hands, np.ndarray) and hands.ndim == 2 else -1
     arrays = {"hands": (hands, (n, 4)), "leader": (leader, (n,)), "contract_of": (contract_of, (n, 4)),
               "partner": (partner, (n,)), "trump": (trump, (n,)), "called_card": (called_card, (n,)),
-              "blind": (blind, (n,)), "policy_of_seat": (policy_of_seat, (4,)), "tricks_out": (tricks_out, (n, 4))}
+              "blind": (blind, (n,)), "policy_of_seat": (policy_of_seat, (n, 4)), "tricks_out": (tricks_out, (n, 4))}
     for name, (array, shape) in arrays.items():
         if not isinstance(array, np.ndarray) or array.dtype != np.int64 or array.shape != shape:
             raise InputError(f"{name} must be an int64 array of shape {shape}")
@@ -339,8 +340,9 @@ def playout_batch(hands, leader, contract_of, partner, trump, called_card, blind
         Called card id, -1 if none.
     blind : int64[n]
         1 if the call was blind (bidder void in the called suit).
-    policy_of_seat : int64[4]
-        Policy id per seat (``POLICY_IDS``).
+    policy_of_seat : int64[n, 4] or int64[4]
+        Policy id per deal and seat (``POLICY_IDS``), or one row for every deal. A seat's policy is
+        fixed before play (e.g. by its role in the contract), so choosing it reveals nothing to the seat.
     params : float64[N_PARAMS]
         Heuristic parameters (``heuristic.default_params()``).
     rng_state : uint64[4]
@@ -348,6 +350,8 @@ def playout_batch(hands, leader, contract_of, partner, trump, called_card, blind
     tricks_out : int64[n, 4]
         Filled with the tricks each seat won over all 13 tricks.
     """
+    if isinstance(policy_of_seat, np.ndarray) and policy_of_seat.shape == (4,) and isinstance(hands, np.ndarray):
+        policy_of_seat = np.ascontiguousarray(np.broadcast_to(policy_of_seat, (hands.shape[0], 4)))
     _check_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, tricks_out)
     _playout_kernel(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat,
                     np.asarray(params, dtype=np.float64), rng_state, rules.KIND, rules.EXPOSURE, tricks_out)
