@@ -5,13 +5,15 @@ random state. Batches are ``int64[n_deals, n_players]`` card masks.
 """
 
 from dataclasses import dataclass, field
+from math import ceil, comb
 
 import numpy as np
 from numba import njit
 
-from analyzer.cards.deck import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, SUIT_MASKS
-from analyzer.cards.masks import cards_of, popcount
-from analyzer.cards.rng import LOW32_MASK, bounded, bounded_from, next_u64, state_from_seed
+from analyzer.cards.deck import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, SUIT_MASKS, format_card_list
+from analyzer.cards.masks import cards_of, lowest_bit_index, popcount
+from analyzer.cards.profiles import COMB, build_profile, counter_spec, draw_hand
+from analyzer.cards.rng import LOW32_MASK, bounded_from, next_u64, state_from_seed
 from analyzer.errors import InputError
 
 # Milton Work point count, ace..jack, as weights by rank 0..12 (2..A).
@@ -108,6 +110,24 @@ class SeatConstraint:
         """True when the seat constrains nothing beyond its fixed cards."""
         return self.hcp == (0, 37) and self.aces == (0, 4) and all(b == (0, 13) for b in self.suit_lengths)
 
+    def describe(self) -> str:
+        """The constraint in words, e.g. ``fixed SA SK, HCP 12-15, 2 aces, 6-13 spades``."""
+        parts = [f"fixed {format_card_list(cards_of(self.fixed))}"] if self.fixed else []
+        if self.hcp != (0, 37):
+            parts.append(f"HCP {_span(self.hcp)}")
+        if self.aces != (0, 4):
+            parts.append(f"{_span(self.aces)} aces")
+        parts += [f"{_span(bounds)} {SUIT_NAMES[s]}" for s, bounds in reversed(list(enumerate(self.suit_lengths)))
+                  if bounds != (0, 13)]
+        return ", ".join(parts) or "no constraint"
+
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _span(bounds: tuple[int, int]) -> str:
+    return str(bounds[0]) if bounds[0] == bounds[1] else f"{bounds[0]}-{bounds[1]}"
+
 
 @njit(cache=True)
 def _hand_ok(mask, hcp_lo, hcp_hi, aces_lo, aces_hi, len_lo, len_hi):
@@ -125,33 +145,76 @@ def _hand_ok(mask, hcp_lo, hcp_hi, aces_lo, aces_hi, len_lo, len_hi):
 
 
 @njit(cache=True)
-def deal_constrained_kernel(state, fixed, free_cards, need, bounds, len_bounds, max_tries, out):
-    """Rejection-sample deals honouring fixed cards and per-seat bounds.
+def _cards_into(cards, mask):
+    """Write the card ids of ``mask`` into ``cards``, lowest first; return how many."""
+    n = 0
+    while mask:
+        cards[n] = lowest_bit_index(mask)
+        mask &= mask - 1
+        n += 1
+    return n
 
-    ``bounds[p] = (hcp_lo, hcp_hi, aces_lo, aces_hi)``, ``len_bounds[p, 0|1, suit]``. Fills rows of
-    ``out`` in order and returns ``(rows filled, tries used)``; stops early when ``max_tries`` run out.
+
+@njit(cache=True)
+def _deal_others(state, cards, n_cards, exact, fixed, need, row):
+    """Deal ``cards[:n_cards]`` uniformly to every seat but ``exact``: seat ``p`` gets ``fixed[p]`` and
+    ``need[p]`` of them (the needs add up to ``n_cards``), written to ``row[p]``.
+
+    A partial Fisher-Yates shuffle draws the cards of all those seats but the last, in seat order (one
+    64-bit output feeds two swaps); the last seat takes what is left.
     """
-    cards = free_cards.copy()
-    n_free = cards.shape[0]
+    last = 2 if exact == 3 else 3
+    limit = n_cards - need[last]
+    i = 0
+    while i < limit:
+        word = next_u64(state)
+        j = i + bounded_from(word >> np.uint64(32), n_cards - i, state)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+        i += 1
+        if i < limit:
+            j = i + bounded_from(word & LOW32_MASK, n_cards - i, state)
+            tmp = cards[i]
+            cards[i] = cards[j]
+            cards[j] = tmp
+            i += 1
+    start = 0
+    for p in range(4):
+        if p == exact:
+            continue
+        mask = fixed[p]
+        for t in range(start, start + need[p]):
+            mask |= np.int64(1) << cards[t]
+        start += need[p]
+        row[p] = mask
+
+
+@njit(cache=True)
+def deal_constrained_kernel(state, exact, profile, fixed, need, free, checked, bounds, len_bounds, max_tries, out):
+    """Fill ``out[n_deals, 4]`` with deals meeting every seat's constraint; return ``(rows filled, tries)``.
+
+    Each try draws seat ``exact``'s hand exactly (``draw_hand`` of its ``profile``; ``exact = -1``: no
+    such seat), deals the other free cards uniformly, and is kept if every seat with ``checked[p]``
+    meets ``bounds[p] = (hcp lo, hcp hi, aces lo, aces hi)`` and ``len_bounds[p, 0|1, suit]``. A
+    rejected try is redrawn whole, the exact seat's hand included. Stops early when ``max_tries`` run out.
+    """
+    cards = np.empty(N_CARDS, dtype=np.int64)
+    n_cards = _cards_into(cards, free)
     filled = 0
     tries = 0
     while filled < out.shape[0] and tries < max_tries:
         tries += 1
-        for i in range(n_free - 1, 0, -1):
-            j = bounded(state, i + 1)
-            tmp = cards[i]
-            cards[i] = cards[j]
-            cards[j] = tmp
-        start = 0
+        row = out[filled]
+        if exact >= 0:
+            hand = draw_hand(state, profile)
+            row[exact] = fixed[exact] | hand
+            n_cards = _cards_into(cards, free & ~hand)
+        _deal_others(state, cards, n_cards, exact, fixed, need, row)
         ok = True
         for p in range(4):
-            mask = fixed[p]
-            for i in range(start, start + need[p]):
-                mask |= np.int64(1) << cards[i]
-            start += need[p]
-            out[filled, p] = mask
-            if not _hand_ok(mask, bounds[p, 0], bounds[p, 1], bounds[p, 2], bounds[p, 3],
-                            len_bounds[p, 0], len_bounds[p, 1]):
+            if checked[p] and not _hand_ok(row[p], bounds[p, 0], bounds[p, 1], bounds[p, 2], bounds[p, 3],
+                                           len_bounds[p, 0], len_bounds[p, 1]):
                 ok = False
                 break
         if ok:
@@ -159,20 +222,75 @@ def deal_constrained_kernel(state, fixed, free_cards, need, bounds, len_bounds, 
     return filled, tries
 
 
-def deal_constrained(n_deals: int, seed, seats: list[SeatConstraint], max_tries_per_deal: int = 20_000) -> np.ndarray:
-    """Deal 4-hand deals of 13 cards that honour per-seat constraints.
+@njit(cache=True)
+def acceptance_kernel(state, profile, fixed, need, free, order, specs, len_bounds, n_samples):
+    """Estimate the acceptance of ``deal_constrained_kernel``: the chance that the seats in ``order`` all
+    meet their constraints once the exact seat's hand is drawn from ``profile``. Returns the sum of the
+    weights of ``n_samples`` draws.
+
+    Sequential importance sampling: draw the exact seat's hand; for each seat ``q`` in ``order``, the
+    weight gains the exact chance that a uniform hand for ``q`` from the cards left meets ``q``'s
+    constraint (a ``build_profile`` count), and ``q`` takes a hand drawn exactly among those that do.
+    The mean weight is an unbiased estimate of the acceptance; every weight is zero when no draw of
+    the earlier seats leaves the later ones a valid hand.
+    """
+    total = 0.0
+    for _ in range(n_samples):
+        taken = draw_hand(state, profile)
+        weight = 1.0
+        for i in range(order.shape[0]):
+            q = order[i]
+            avail = free & ~taken
+            count, seat_profile = build_profile(avail, fixed[q], need[q], len_bounds[q, 0], len_bounds[q, 1],
+                                                specs[q])
+            weight *= count / COMB[popcount(avail), need[q]]
+            if count == 0:
+                break
+            if i + 1 < order.shape[0]:
+                taken |= draw_hand(state, seat_profile)
+        total += weight
+    return total
+
+
+# Below this chance per try (each try costs about one free deal) rejection is refused as near-impossible.
+MIN_ACCEPTANCE = 1e-7
+# Draws of the upfront acceptance estimate, and how far past its expected number of tries a run may go
+# before the estimate is taken to have been wrong.
+PILOT_SAMPLES = 256
+TRY_FACTOR = 10
+
+
+def _seat_spec(seat: SeatConstraint) -> np.ndarray:
+    """The aces and HCP counter specs of ``build_profile`` for a seat, its fixed cards folded in."""
+    fixed_cards = cards_of(seat.fixed)
+    fixed_aces = sum(1 for c in fixed_cards if c % N_RANKS == 12)
+    fixed_hcp = sum(int(HCP_BY_RANK[c % N_RANKS]) for c in fixed_cards)
+    return np.array([*counter_spec(*seat.aces, fixed_aces, 4), *counter_spec(*seat.hcp, fixed_hcp, 37)],
+                    dtype=np.int64)
+
+
+def deal_constrained(n_deals: int, seed, seats: list[SeatConstraint], min_acceptance: float = MIN_ACCEPTANCE) -> np.ndarray:
+    """Deal 4-hand deals of 13 cards drawn uniformly from those that honour per-seat constraints.
+
+    The deals are exactly uniform over the deals meeting every constraint. Of the seats constraining
+    more than their fixed cards, the one whose constraint is rarest (exact count) gets its hand drawn
+    exactly: every hand meeting its constraint is counted by suit profile (``analyzer.cards.profiles``)
+    and one is picked uniformly by rank, so no constraint of that seat, however rare, costs a retry.
+    The remaining free cards go uniformly to the other seats. When further seats are constrained, the
+    whole try (the exact seat's hand too) is redrawn until they all hold: each try is then a uniform
+    deal among those meeting the exact seat's constraint, so the kept ones are uniform among those
+    meeting all. Its acceptance is estimated upfront (``acceptance_kernel``).
 
     Parameters
     ----------
     n_deals : int
-        Number of deals wanted.
+        Number of deals wanted (0 only checks the constraints).
     seed : int or numpy.random.SeedSequence
-        Seed.
+        Seed; the same seed gives the same deals.
     seats : list of SeatConstraint
         Four constraints, seats N E S W.
-    max_tries_per_deal : int
-        Rejection budget per requested deal; when it runs out the constraints are reported as too
-        restrictive instead of looping forever.
+    min_acceptance : float
+        Smallest estimated chance per try, for seats checked by rejection, that is still attempted.
 
     Returns
     -------
@@ -182,8 +300,12 @@ def deal_constrained(n_deals: int, seed, seats: list[SeatConstraint], max_tries_
     Raises
     ------
     InputError
-        If the constraints contradict each other or almost never hold.
+        If a seat's constraint can hold for no hand, if the seats' constraints together hold in less
+        than ``min_acceptance`` of the tries (estimated), or if a run then takes ``TRY_FACTOR`` times the
+        tries that estimate predicts.
     """
+    from analyzer.cards.pbn import SEAT_LETTERS
+
     if n_deals < 0:
         raise InputError(f"number of deals must be >= 0, got {n_deals}")
     if len(seats) != 4:
@@ -200,12 +322,43 @@ def deal_constrained(n_deals: int, seed, seats: list[SeatConstraint], max_tries_
     bounds = np.array([[*s.hcp, *s.aces] for s in seats], dtype=np.int64)
     len_bounds = np.array([[[b[0] for b in s.suit_lengths], [b[1] for b in s.suit_lengths]] for s in seats],
                           dtype=np.int64)
-    free = np.array(cards_of(FULL_DECK & ~used), dtype=np.int64)
+    free = np.int64(FULL_DECK & ~used)
+    n_free = len(cards_of(int(free)))
+    specs = np.array([_seat_spec(s) for s in seats])
+    constrained = [p for p, s in enumerate(seats) if not s.is_trivial()]
+    profiles, chance = {}, {}
+    for p in constrained:
+        count, profiles[p] = build_profile(free, fixed[p], need[p], len_bounds[p, 0], len_bounds[p, 1], specs[p])
+        if count == 0:
+            elsewhere = " with the cards fixed for other seats" if used & ~seats[p].fixed else ""
+            raise InputError(f"impossible constraint for seat {SEAT_LETTERS[p]}: no hand meets "
+                             f"{seats[p].describe()}{elsewhere}")
+        chance[p] = count / comb(n_free, int(need[p]))
+    state = state_from_seed(seed)
+    exact = min(constrained, key=lambda p: chance[p]) if constrained else -1
+    # Without a constrained seat the kernel ignores the profile; any well-typed one will do.
+    profile = profiles[exact] if constrained else build_profile(free, fixed[0], need[0], len_bounds[0, 0],
+                                                                len_bounds[0, 1], specs[0])[1]
+    order = np.array([p for p in constrained if p != exact], dtype=np.int64)
+    acceptance = 1.0
+    if order.size:
+        weights = acceptance_kernel(state, profile, fixed, need, free, order, specs, len_bounds, PILOT_SAMPLES)
+        acceptance = weights / PILOT_SAMPLES
+        if acceptance <= 0 or acceptance < min_acceptance:
+            others = "; ".join(f"{SEAT_LETTERS[q]} {seats[q].describe()}" for q in order)
+            how_often = (f"held in none of {PILOT_SAMPLES} trial deals" if acceptance == 0 else
+                         f"hold in about {acceptance:.1e} of deals (estimated; below {min_acceptance:.0e} is refused)")
+            raise InputError(f"constraints too restrictive: with {SEAT_LETTERS[exact]} {seats[exact].describe()}, "
+                             f"the others ({others}) {how_often}")
+    checked = np.zeros(4, dtype=np.bool_)
+    checked[order] = True
     out = np.zeros((n_deals, 4), dtype=np.int64)
-    filled, tries = deal_constrained_kernel(state_from_seed(seed), fixed, free, need, bounds, len_bounds,
-                                            max(1, n_deals) * max_tries_per_deal, out)
+    max_tries = ceil(TRY_FACTOR * (n_deals + 10) / acceptance)
+    filled, tries = deal_constrained_kernel(state, exact, profile, fixed, need, free, checked, bounds, len_bounds,
+                                            max_tries, out)
     if filled < n_deals:
-        raise InputError(f"constraints too restrictive: only {filled} of {n_deals} deals matched in {tries:,} tries")
+        raise InputError(f"constraints too restrictive: only {filled} of {n_deals} deals matched in {tries:,} tries "
+                         f"(estimated acceptance {acceptance:.1e})")
     return out
 
 

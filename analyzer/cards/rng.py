@@ -8,6 +8,8 @@ its ``SeedSequence`` and the kernel advances it inline. Nothing here touches glo
 import numpy as np
 from numba import njit
 
+from analyzer.cards.masks import highest_bit_index
+
 LOW32_MASK = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)
 
@@ -79,3 +81,20 @@ def bounded_from(x32, n, state):
 def uniform(state):
     """Return a uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def bounded_wide(state, n):
+    """Return a uniform integer in ``[0, n)`` for ``1 <= n < 2**63`` (power-of-two mask, then rejection).
+
+    For counts too large for ``bounded``: the top bits of one output are kept, as many as ``n - 1``
+    has, and redrawn while they reach ``n`` (under half the time). ``n == 1`` draws nothing.
+    """
+    if n == 1:
+        return np.int64(0)
+    shift = np.uint64(63 - highest_bit_index(np.int64(n - 1)))
+    bound = np.uint64(n)
+    x = next_u64(state) >> shift
+    while x >= bound:
+        x = next_u64(state) >> shift
+    return np.int64(x)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from reference_rng import Xoshiro256StarStar, lemire, state_with_output
 
-from analyzer.cards.rng import bounded, bounded_from, next_u64, state_from_seed, uniform
+from analyzer.cards.rng import bounded, bounded_from, bounded_wide, next_u64, state_from_seed, uniform
 
 
 def test_same_seed_same_stream():
@@ -112,3 +112,32 @@ def test_uniform_takes_the_top_53_bits():
     assert uniform(as_state(state_with_output(2**63))) == 0.5
     assert uniform(as_state(state_with_output(2**64 - 1))) == (2**53 - 1) / 2**53
     assert uniform(as_state(state_with_output(2**11 - 1))) == 0.0
+
+
+def wide_twin(n: int, generator: Xoshiro256StarStar) -> int:
+    """Uniform in [0, n): keep the top ``bit_length(n - 1)`` bits of an output, redraw while they reach n."""
+    if n == 1:
+        return 0
+    bits = (n - 1).bit_length()
+    while (x := generator.next() >> (64 - bits)) >= n:
+        pass
+    return x
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 52, 2**32 + 1, 635_013_559_600, 3 * 2**61, 2**63 - 1])
+def test_bounded_wide_matches_its_twin(n):
+    state = state_from_seed(n % 1000)
+    twin = Xoshiro256StarStar(state)
+    draws = [int(bounded_wide(state, n)) for _ in range(300)]
+    assert draws == [wide_twin(n, twin) for _ in range(300)]
+    assert [int(x) for x in state] == twin.s
+    assert all(0 <= d < n for d in draws)
+
+
+def test_bounded_wide_rejects_values_past_the_bound():
+    # n = 3 keeps the top two bits: an output of 3 << 62 gives 3 and is redrawn, 2 << 62 gives 2.
+    state = as_state(state_with_output(3 << 62))
+    skipped = state.copy()
+    next_u64(skipped)
+    assert bounded_wide(state, 3) == bounded_wide(skipped, 3)
+    assert bounded_wide(as_state(state_with_output(2 << 62)), 3) == 2
