@@ -4,6 +4,7 @@ import json
 import sys
 import time
 from enum import Enum
+from functools import partial
 from typing import Annotated
 
 import pandas as pd
@@ -74,6 +75,10 @@ PlayPolicyOption = Annotated[PlayPolicy, typer.Option("--policy", help="Card-pla
 PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Rounds per chunk; results depend on it.",
                                                    show_default="20000; 2 with --policy dd")]
 DealingOption = Annotated[Dealing, typer.Option("--dealing", help="Dealing model.")]
+RoundsPerGame = Annotated[int | None, typer.Option(
+    "--rounds-per-game", min=1,
+    help="Also score games of K consecutive rounds (points mode): each seat's probability of winning one, "
+         "a tie for the highest total shared; --rounds and --chunk-size must be multiples of K.")]
 
 
 @app.command()
@@ -169,30 +174,43 @@ def play(
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: PlayChunkSize = None,
+    rounds_per_game: RoundsPerGame = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
     """Full rounds: auction, calls, play and scoring in both modes."""
+    if rounds_per_game is not None:  # whole games in every chunk: each chunk counts its own games
+        chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, CHUNK_SIZE[policy.value])
     chunk_size = chunk_size or CHUNK_SIZE[policy.value]
     params = {"policy": policy.value, "dealing": dealing.value}
+    if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
+        params["rounds_per_game"] = rounds_per_game
     store = _start_run("rikken-play", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(play_chunk, params, rounds, seed=seed, chunk_size=chunk_size, workers=workers,
                         description="rikken rounds", store=store, backend=scheduler, rows_dir=store.root / "rounds",
-                        aggregate=rikken_summary.rounds_moments)
+                        aggregate=partial(rikken_summary.rounds_moments, rounds_per_game=rounds_per_game))
     moments = rikken_summary.merge_rounds_moments(chunks)
     contracts = rikken_summary.contract_summary(moments)
     seats = rikken_summary.seat_summary(moments)
     store.write_csv("summary", contracts)
     store.write_csv("seats", seats)
+    games = rikken_summary.game_summary(moments)  # empty without --rounds-per-game
+    if not games.empty:
+        store.write_csv("games", games)
     store.save_figure(rikken_charts.play_chart(contracts, seats), "contracts_and_scores")
     store.write_manifest({"rounds": rounds, "timings": {"seconds": round(time.time() - started, 3)}})
     if json_out:
         typer.echo(json.dumps({"run_dir": str(store.root), "contracts": contracts.to_dict(orient="records"),
-                               "seats": seats.to_dict(orient="records")}, default=float))
+                               "seats": seats.to_dict(orient="records"),
+                               **({"games": games.to_dict(orient="records")} if len(games) else {})}, default=float))
         return
     _print_table(contracts, f"Rikken rounds: {rounds:,}, policy {policy.value}, dealing {dealing.value}")
     _print_table(seats, "Mean score per round by seat (95% intervals)")
+    if not games.empty:
+        _print_table(games.drop(columns=["outright_prob", "outright_lo", "outright_hi"]),
+                     f"Games of {rounds_per_game} rounds, points mode: win probability per seat (a tie for the top "
+                     "shares the game; 95% Wilson intervals)")
     typer.echo(f"results in {store.root}")
 
 

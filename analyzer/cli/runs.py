@@ -23,6 +23,7 @@ from analyzer.cli.options import (
     out_dir_or_default,
 )
 from analyzer.errors import InputError
+from analyzer.experiments.demo import QUERY_SPEC as DEMO_QUERY
 from analyzer.experiments.demo import hcp_chunk, hcp_figure, hcp_sums, summarize
 from analyzer.experiments.runner import run_chunks
 from analyzer.experiments.runstate import finish_run
@@ -179,7 +180,7 @@ def report(
 
 
 # Every experiment whose rows ``analyzer query`` can answer from, by the name its manifest records.
-QUERY_SPECS = {**rikken_queries.SPECS, **schnapsen_queries.SPECS, **seconds_queries.SPECS}
+QUERY_SPECS = {**rikken_queries.SPECS, **schnapsen_queries.SPECS, **seconds_queries.SPECS, "runs demo": DEMO_QUERY}
 
 
 def query(

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.cards.dealing import ACE_MASK, JACK_MASK, KING_MASK, QUEEN_MASK, deal_random
+from analyzer.reports.query import Measure, QuerySpec, Subject
 from analyzer.reports.stats import moments_interval, wilson_interval
 
 SEAT_NAMES = ("N", "E", "S", "W")
@@ -84,3 +85,11 @@ def hcp_figure(sums: dict[str, pd.DataFrame]):
     axes.set_ylabel("fraction of hands")
     axes.legend(title="seat")
     return figure
+
+
+def _demo_subjects(columns: list[str]) -> list[Subject]:
+    """Each seat's mean high-card points (group with ``--by`` or filter with ``--where``)."""
+    return [Subject("all", "", tuple(Measure(f"hcp_{name.lower()}", name) for name in SEAT_NAMES))]
+
+
+QUERY_SPEC = QuerySpec("deals", _demo_subjects)

@@ -313,9 +313,9 @@ def play_chart(contracts: pd.DataFrame, seats: pd.DataFrame) -> plt.Figure:
     declared = contracts[contracts["contract"] != "passed-out"]
     x = np.arange(len(declared))
     left.bar(x, declared["per_round"], color="#8fb3d9", label="share of rounds")
-    left.errorbar(x, declared["make_rate"], yerr=[declared["make_rate"] - declared["make_lo"],
-                                                   declared["make_hi"] - declared["make_rate"]],
-                  fmt="o", color="#c0392b", label="make rate (95% CI)")
+    # Clipped at 0: at a rate of exactly 0 or 1 the Wilson bound differs from it by a rounding error.
+    arms = np.clip([declared["make_rate"] - declared["make_lo"], declared["make_hi"] - declared["make_rate"]], 0, None)
+    left.errorbar(x, declared["make_rate"], yerr=arms, fmt="o", color="#c0392b", label="make rate (95% CI)")
     left.set_xticks(x, declared["contract"], rotation=40, ha="right")
     left.set_ylim(0, 1)
     passed = contracts[contracts["contract"] == "passed-out"]["per_round"].iloc[0]

@@ -1,10 +1,11 @@
 """Summary tables of the Rikken experiments: bid success (rates with Wilson intervals, mean scores,
-the bidding chart) and full rounds (contract frequencies, make rates, score per seat)."""
+the bidding chart) and full rounds (contract frequencies, make rates, score per seat, game wins)."""
 
 import numpy as np
 import pandas as pd
 
 from analyzer.cards.pbn import SEAT_LETTERS
+from analyzer.errors import InputError
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, KIND, LEVEL, Contract, Kind
 from analyzer.reports.stats import Z95, group_moments, moments_interval, wilson_interval
@@ -322,11 +323,19 @@ def declarations(rounds: pd.DataFrame) -> pd.DataFrame:
     return table[table["contract"] >= 0]
 
 
-def rounds_moments(rounds: pd.DataFrame) -> pd.DataFrame:
+def rounds_moments(rounds: pd.DataFrame, rounds_per_game: int | None = None) -> pd.DataFrame:
     """The mergeable summary of full rounds, one row per ``(key, code)``: ``rounds``; ``passed-out``;
     ``contract`` (code = contract id: declarations ``n`` and ``made``); ``points`` and ``money``
-    (code = seat: ``n``, ``total`` and ``squares`` of the seat's score). Chunk summaries add up
-    (:func:`merge_rounds_moments`)."""
+    (code = seat: ``n``, ``total`` and ``squares`` of the seat's score); with ``rounds_per_game``,
+    ``games`` (:func:`game_tops`). Chunk summaries add up (:func:`merge_rounds_moments`).
+
+    Parameters
+    ----------
+    rounds : pandas.DataFrame
+        One chunk's rows of ``play_chunk``.
+    rounds_per_game : int, optional
+        Rounds per game; the chunk must hold whole games (see :func:`game_tops`).
+    """
     declared = declarations(rounds)
     contracts = np.sort(declared["contract"].unique())
     made = declared.groupby("contract")["made"].sum().reindex(contracts).to_numpy()
@@ -338,7 +347,66 @@ def rounds_moments(rounds: pd.DataFrame) -> pd.DataFrame:
         scores = [rounds[f"{mode}_{seat}"].to_numpy(dtype=np.float64) for seat in range(4)]
         parts.append(pd.DataFrame({"key": mode, "code": np.arange(4), "n": len(rounds),
                                    "total": [x.sum() for x in scores], "squares": [(x * x).sum() for x in scores]}))
+    if rounds_per_game is not None:
+        parts.append(game_tops(rounds, rounds_per_game))
     return pd.concat(parts, ignore_index=True).fillna(0)
+
+
+def game_tops(rounds: pd.DataFrame, rounds_per_game: int) -> pd.DataFrame:
+    """Who won each game of ``rounds_per_game`` consecutive rounds, in points mode, as mergeable counts.
+
+    Round ``r`` belongs to game ``r // rounds_per_game``; a game is won by the highest total of points
+    over its rounds. Per seat (``code``), ``top_k`` counts the games in which the seat had the highest
+    total together with ``k - 1`` other seats (``top_1``: won alone), so a tie can be scored either
+    way later (:func:`game_summary` shares it). ``n`` is the number of games.
+
+    Raises
+    ------
+    ValueError
+        If some game has rounds outside ``rounds``: games must not straddle chunks.
+    """
+    game = rounds["round"].to_numpy() // rounds_per_game
+    games, index, size = np.unique(game, return_inverse=True, return_counts=True)
+    if (size != rounds_per_game).any():
+        raise ValueError(f"rounds {int(rounds['round'].min())}..{int(rounds['round'].max())} are not whole games of "
+                         f"{rounds_per_game} rounds: a game must not straddle chunks")
+    totals = np.stack([np.bincount(index, weights=rounds[f"points_{seat}"].to_numpy(dtype=np.float64),
+                                   minlength=games.size) for seat in range(4)], axis=1)
+    top = totals == totals.max(axis=1, keepdims=True)
+    sharing = top.sum(axis=1)
+    return pd.DataFrame({"key": "games", "code": np.arange(4), "n": games.size,
+                         **{f"top_{k}": (top & (sharing == k)[:, None]).sum(axis=0) for k in range(1, 5)}})
+
+
+def game_chunk_size(rounds: int, rounds_per_game: int, chunk_size: int | None, default: int) -> int:
+    """The chunk size of a run scored in games: a multiple of ``rounds_per_game`` so that no game
+    straddles two chunks (each chunk's aggregate counts its own games).
+
+    Parameters
+    ----------
+    rounds : int
+        Rounds of the run; they must make whole games.
+    rounds_per_game : int
+        Rounds per game.
+    chunk_size : int or None
+        The chunk size asked for; None takes ``default`` rounded up to a multiple of ``rounds_per_game``.
+    default : int
+        The command's default chunk size.
+
+    Raises
+    ------
+    InputError
+        If ``rounds`` or an explicit ``chunk_size`` is not a multiple of ``rounds_per_game``.
+    """
+    if rounds % rounds_per_game:
+        raise InputError(f"--rounds {rounds:,} is not a whole number of games of {rounds_per_game} rounds "
+                         "(--rounds-per-game)")
+    if chunk_size is None:
+        return -(-default // rounds_per_game) * rounds_per_game
+    if chunk_size % rounds_per_game:
+        raise InputError(f"--chunk-size {chunk_size:,} is not a multiple of --rounds-per-game {rounds_per_game}: "
+                         "a game must not straddle chunks")
+    return chunk_size
 
 
 def merge_rounds_moments(parts: list[pd.DataFrame]) -> pd.DataFrame:
@@ -378,3 +446,37 @@ def seat_summary(moments: pd.DataFrame) -> pd.DataFrame:
             records.append({"mode": mode, "seat": SEAT_LETTERS[seat], "rounds": int(row.n), "mean": mean,
                             "low": low, "high": high})
     return pd.DataFrame.from_records(records)
+
+
+def game_summary(moments: pd.DataFrame) -> pd.DataFrame:
+    """Each seat's probability of winning a game (points mode), with 95% intervals, from the
+    ``games`` rows of :func:`rounds_moments`.
+
+    A game tied for the highest total between k seats counts 1/k to each of them, so the four win
+    probabilities add up to 1 and each is the seat's expected share of a game. A share lies in
+    [0, 1], so its variance is at most p(1 - p): the Wilson interval of the summed shares over the
+    games is therefore a (slightly conservative where ties occur) 95% interval that stays inside
+    [0, 1]. The games are taken as independent, which holds for random dealing; with ``packets``
+    dealing the games of one chunk share a chain of deals. ``outright`` counts the games a seat won
+    alone (Wilson interval ``outright_lo``, ``outright_hi``); ``shared_top`` those it tied for the top.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per seat: ``seat, games, wins, win_prob, win_lo, win_hi, outright, outright_prob, outright_lo,
+        outright_hi, shared_top``; empty when the run was not scored in games.
+    """
+    columns = ["seat", "games", "wins", "win_prob", "win_lo", "win_hi", "outright", "outright_prob", "outright_lo",
+               "outright_hi", "shared_top"]
+    rows = _moment(moments, "games")
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    games = rows["n"].to_numpy().astype(np.int64)
+    tops = {k: rows[f"top_{k}"].to_numpy().astype(np.int64) for k in range(1, 5)}
+    wins = sum(tops[k] / k for k in tops)
+    win_lo, win_hi = wilson_interval(wins, games)
+    outright_lo, outright_hi = wilson_interval(tops[1], games)
+    return pd.DataFrame({"seat": [SEAT_LETTERS[seat] for seat in rows["code"]], "games": games, "wins": wins,
+                         "win_prob": wins / games, "win_lo": win_lo, "win_hi": win_hi, "outright": tops[1],
+                         "outright_prob": tops[1] / games, "outright_lo": outright_lo, "outright_hi": outright_hi,
+                         "shared_top": tops[2] + tops[3] + tops[4]})[columns]
