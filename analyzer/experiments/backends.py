@@ -1,19 +1,29 @@
 """Where chunks run: this process, local worker processes, or a Dask cluster.
 
-A backend is a context manager whose ``run(task, params, chunks)`` yields ``(chunk, result)`` pairs
-as chunks finish, in any order; the runner puts them back in chunk order. Leaving the iteration
-early (Ctrl-C, SIGTERM, an error) cancels the chunks not yet finished.
+A backend is a context manager whose ``run(task, params, chunks, progress)`` yields ``(chunk, result)``
+pairs as chunks finish, in any order; the runner puts them back in chunk order. Leaving the
+iteration early (Ctrl-C, SIGTERM, an error) stops the chunks in flight at once: local workers are
+terminated, a LocalCluster's workers closed without waiting, other Dask tasks cancelled. Workers
+this process starts end soon after it dies, even by ``kill -9`` (``lifeline``).
 """
 
+import asyncio
 import logging
 import multiprocessing
+import os
 import re
 import signal
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from analyzer.errors import InputError
+from analyzer.experiments.lifeline import watch_parent
+from analyzer.experiments.progress import REPORT_INTERVAL, run_reporting
 
 _LOCAL_CLUSTER = re.compile(r"local:(\d+)")
+# How long a terminated worker gets to exit before it is killed.
+STOP_GRACE_SECONDS = 0.3
 
 
 def make_backend(spec: str | None, workers: int):
@@ -63,43 +73,93 @@ class LocalBackend:
         """A short label for manifests and logs."""
         return f"local processes ({self.workers})"
 
-    def run(self, task, params, chunks):
-        """Yield ``(chunk, result)`` for every chunk as it finishes."""
+    def run(self, task, params, chunks, progress=None):
+        """Yield ``(chunk, result)`` for every chunk as it finishes.
+
+        ``progress(start, items)``, if given, receives the ``report_items`` counts of running chunks
+        (identified by their first item), always from the thread iterating this generator.
+        """
+        sink = progress or _ignore_items
         if self.workers == 1 or len(chunks) <= 1:
             for chunk in chunks:
-                yield chunk, task(params, chunk.start, chunk.count, chunk.seed_seq)
+                yield chunk, run_reporting(sink, task, params, chunk.start, chunk.count, chunk.seed_seq)
             return
         # "spawn" keeps workers free of the parent's threads and locks; numba's on-disk cache makes it cheap.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(self.workers, len(chunks)), mp_context=context,
-                                 initializer=_ignore_sigint) as pool:
-            pending = {pool.submit(task, params, c.start, c.count, c.seed_seq): c for c in chunks}
-            try:
-                while pending:
-                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        chunk = pending.pop(future)
-                        yield chunk, future.result()
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
-                _terminate_workers(pool)
-                raise
+        reports = context.SimpleQueue()
+        pool = ProcessPoolExecutor(max_workers=min(self.workers, len(chunks)), mp_context=context,
+                                   initializer=_init_worker, initargs=(os.getpid(), reports))
+        try:
+            pending = {pool.submit(_chunk_in_worker, task, params, c.start, c.count, c.seed_seq): c for c in chunks}
+            while pending:
+                # The timeout keeps in-chunk progress flowing while no chunk finishes.
+                done, _ = wait(pending, timeout=REPORT_INTERVAL, return_when=FIRST_COMPLETED)
+                _forward_reports(reports, sink)
+                for future in done:
+                    chunk = pending.pop(future)
+                    yield chunk, future.result()
+        except BaseException:
+            _stop_now(pool)
+            raise
+        pool.shutdown(wait=True)
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them cleanly (no traceback from every worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _ignore_items(start: int, items: int) -> None:
+    """The progress sink when nobody listens."""
 
 
-def _terminate_workers(pool: ProcessPoolExecutor) -> None:
-    """Stop the chunks in flight now rather than after they finish (their results would be lost anyway)."""
-    terminate = getattr(pool, "terminate_workers", None)
-    if terminate is not None:
-        terminate()
-        return
-    # Before Python 3.14 the executor has no public way to stop running tasks; its process table is the only handle.
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+# Where report_items counts go in a worker process (set by _init_worker).
+_worker_reports = None
+
+
+def _init_worker(parent_pid: int, reports) -> None:
+    """Set up a local worker: bound to the parent (see ``_bind_to_parent``), progress sent to it."""
+    global _worker_reports
+    _bind_to_parent(parent_pid)
+    _worker_reports = reports
+
+
+def _bind_to_parent(parent_pid: int) -> None:
+    """Leave Ctrl-C to the parent and end this worker soon after the parent dies.
+
+    The parent stops its workers itself; a worker acting on the terminal's Ctrl-C (sent to the whole
+    process group) would only print a traceback.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent(parent_pid)
+
+
+def _chunk_in_worker(task, params, start: int, count: int, seed_seq):
+    """One chunk in a worker process, its ``report_items`` counts sent to the parent."""
+    return run_reporting(_send_report, task, params, start, count, seed_seq)
+
+
+def _send_report(start: int, items: int) -> None:
+    _worker_reports.put((start, items))
+
+
+def _forward_reports(reports, sink) -> None:
+    while not reports.empty():
+        sink(*reports.get())
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Stop the chunks in flight now rather than after they finish (their results would be lost anyway).
+
+    The processes are taken first: ``shutdown`` forgets them (Python 3.11 to 3.13 then had nothing
+    left to terminate, and the interpreter's exit waited for every running chunk).
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join()
 
 
 class DaskBackend:
@@ -136,6 +196,8 @@ class DaskBackend:
             self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
                                          dashboard_address=None, silence_logs=logging.ERROR)
             self._client = Client(self._cluster)
+            # Dask's own orphan check is a Python thread, which a running kernel starves.
+            self._client.register_plugin(_lifeline_plugin(os.getpid()), name="analyzer-lifeline")
         else:
             try:
                 self._client = Client(self.address, timeout=self.connect_timeout)
@@ -143,16 +205,21 @@ class DaskBackend:
                 raise InputError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, exc_type, exc, traceback):
         if self._client is not None:
             self._client.close()
         if self._cluster is not None:
+            if exc_type is not None:
+                _close_workers_now(self._cluster)
             self._cluster.close()
         self._client = self._cluster = None
         return False
 
-    def run(self, task, params, chunks):
-        """Yield ``(chunk, result)`` for every chunk as it finishes."""
+    def run(self, task, params, chunks, progress=None):
+        """Yield ``(chunk, result)`` for every chunk as it finishes.
+
+        ``progress`` is accepted for the runner's sake and unused: on Dask the bar moves per chunk.
+        """
         from distributed import as_completed
 
         client = self._client
@@ -168,3 +235,28 @@ class DaskBackend:
         except BaseException:
             client.cancel([f for f, _ in futures.values()])
             raise
+
+
+def _lifeline_plugin(parent_pid: int):
+    """A Dask worker plugin binding each LocalCluster worker to this process (see ``_bind_to_parent``)."""
+    from distributed import WorkerPlugin
+
+    # Defined here so that importing this module does not import distributed; Dask pickles it by value.
+    class Lifeline(WorkerPlugin):
+        def setup(self, worker):
+            _bind_to_parent(parent_pid)
+
+    return Lifeline()
+
+
+def _close_workers_now(cluster) -> None:
+    """Stop a LocalCluster's workers without letting them finish their running chunks.
+
+    ``LocalCluster.close`` gives each worker 5 s to finish; a stopped run has no use for that.
+    """
+
+    async def close_all():
+        await asyncio.gather(*(nanny.close(timeout=STOP_GRACE_SECONDS) for nanny in list(cluster.workers.values())),
+                             return_exceptions=True)
+
+    cluster.sync(close_all)

@@ -92,6 +92,15 @@ def _seed_key(seed):
     return int(seed)
 
 
+def remove_leftovers(directory) -> None:
+    """Delete the temporary files of writes cut short by a crash or a stopped worker.
+
+    Only for directories of one run, where nothing else writes while the run is open.
+    """
+    for leftover in Path(directory).glob(".*.tmp"):
+        leftover.unlink(missing_ok=True)
+
+
 class ChunkCheckpoint:
     """The chunk files of one stage of one run.
 
@@ -123,22 +132,37 @@ class ChunkCheckpoint:
         InputError
             If the stored chunks belong to a different computation, or a stored file is unreadable.
         """
-        path = self.directory / FINGERPRINT_NAME
-        if path.exists():
-            try:
-                stored = json.loads(path.read_text())
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise InputError(f"{path} is corrupt: {exc}") from None
-            if stored != self.expected:
-                differing = sorted(k for k in set(stored) | set(self.expected) if stored.get(k) != self.expected.get(k))
-                raise InputError(f"{self.directory.parent.parent} holds chunks of a different run (stage "
-                                 f"'{self.stage}' differs in {', '.join(differing)}); use another --out or delete it")
-        else:
-            atomic_write(path, lambda p: p.write_text(json.dumps(self.expected, indent=2) + "\n"))
-        # Temporary files of writes cut short by a crash; nothing else writes here while a run is open.
-        for leftover in self.directory.glob(".*.tmp"):
-            leftover.unlink(missing_ok=True)
+        if not self.verify():
+            atomic_write(self.directory / FINGERPRINT_NAME,
+                         lambda p: p.write_text(json.dumps(self.expected, indent=2) + "\n"))
+        remove_leftovers(self.directory)
         return {index: self._load(index) for index in self._stored_indices(n_chunks)}
+
+    def verify(self) -> bool:
+        """Check, writing nothing, that chunks stored for this stage belong to the expected computation.
+
+        Returns
+        -------
+        bool
+            Whether the stage has a stored fingerprint (chunks of an earlier session may follow).
+
+        Raises
+        ------
+        InputError
+            If the stored fingerprint is unreadable or differs from the expected one.
+        """
+        path = self.directory / FINGERPRINT_NAME
+        if not path.exists():
+            return False
+        try:
+            stored = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"{path} is corrupt: {exc}") from None
+        if stored != self.expected:
+            differing = sorted(k for k in set(stored) | set(self.expected) if stored.get(k) != self.expected.get(k))
+            raise InputError(f"{self.directory.parent.parent} holds chunks of a different run (stage "
+                             f"'{self.stage}' differs in {', '.join(differing)}); use another --out or delete it")
+        return True
 
     def save(self, index: int, result) -> None:
         """Write one chunk's result atomically."""

@@ -4,6 +4,8 @@ Each chunk gets its own ``SeedSequence`` child, spawned from the run seed in chu
 chunk's result depends only on (seed, chunk size, chunk index): never on how many workers ran it,
 in what order, or on which backend. Given a ``RunStore``, every finished chunk is checkpointed into
 the run directory and the manifest tracks the run's status, so an interrupted run can be resumed.
+A task may call ``analyzer.experiments.progress.report_items`` as its items finish, so that the
+progress bar moves within long chunks.
 """
 
 import os
@@ -22,11 +24,20 @@ import numpy as np
 
 from analyzer.errors import InputError
 from analyzer.experiments.backends import make_backend
-from analyzer.experiments.checkpoint import ChunkCheckpoint, fingerprint, params_digest, params_summary, task_name
+from analyzer.experiments.checkpoint import (
+    ChunkCheckpoint,
+    fingerprint,
+    params_digest,
+    params_summary,
+    remove_leftovers,
+    task_name,
+)
 from analyzer.experiments.runstate import RunState
 from analyzer.reports.dataset import write_part
+from analyzer.reports.manifest import read_manifest_if_any
 from analyzer.reports.progress import chunk_progress
 
+MAX_CHUNKS = 100_000
 _STAGE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 # How many run_chunks calls each store has seen: unnamed stages are named by call order.
 _stage_calls: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
@@ -48,9 +59,19 @@ def plan_chunks(n_items: int, chunk_size: int, seed: int) -> list[Chunk]:
         raise InputError(f"number of items must be >= 0, got {n_items}")
     if chunk_size < 1:
         raise InputError(f"chunk size must be >= 1, got {chunk_size}")
-    n_chunks = -(-n_items // chunk_size)
+    n_chunks = check_chunk_count(n_items, chunk_size)
     seeds = np.random.SeedSequence(seed).spawn(n_chunks)
     return [Chunk(i, i * chunk_size, min(chunk_size, n_items - i * chunk_size), seeds[i]) for i in range(n_chunks)]
+
+
+def check_chunk_count(n_items: int, chunk_size: int) -> int:
+    """The number of chunks of ``n_items``; an absurd count (each chunk is a seed and a checkpoint file,
+    and planning a billion would hang) is an ``InputError``."""
+    n_chunks = -(-n_items // chunk_size)
+    if n_chunks > MAX_CHUNKS:
+        raise InputError(f"{n_items:,} items in chunks of {chunk_size:,} make {n_chunks:,} chunks, more than "
+                         f"{MAX_CHUNKS:,}: raise --chunk-size")
+    return n_chunks
 
 
 def default_workers() -> int:
@@ -124,6 +145,8 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
         for index, result in checkpoint.open(len(chunks)).items():
             results[index] = result
             done.add(index)
+        if rows_dir is not None:
+            remove_leftovers(rows_dir)
         state.begin_stage(stage, {"task": task_name(task), "description": description, "seed": seed,
                                   "params": params_summary(params), "params_sha256": params_digest(params),
                                   "n_items": n_items,
@@ -135,7 +158,8 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
         with _sigterm_as_interrupt(), chunk_progress(description, len(chunks), n_items, chunks_done=len(done),
                                                      items_done=n_items - sum(c.count for c in todo)) as advance:
             if todo:
-                with runner, closing(runner.run(work, params, todo)) as stream:
+                in_flight = _InFlight(todo, advance)
+                with runner, closing(runner.run(work, params, todo, progress=in_flight.report)) as stream:
                     for chunk, result in stream:
                         results[chunk.index] = result
                         if checkpoint is not None:
@@ -143,7 +167,7 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
                         done.add(chunk.index)
                         if state is not None:
                             state.chunk_done(stage, len(done))
-                        advance(chunk.count)
+                        in_flight.finish(chunk)
     except KeyboardInterrupt:
         if state is not None:
             state.stopped(stage, len(done), "interrupted")
@@ -159,6 +183,53 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     return results
 
 
+def check_run_dir(run_dir, task, params, n_items: int, *, seed, chunk_size: int, stage: str | None = None) -> None:
+    """Refuse, writing nothing, a run directory that holds another run.
+
+    ``run_chunks`` makes the same checks, but an experiment that writes its manifest first would by
+    then have overwritten the other run's seed and command: it calls this before writing anything.
+
+    Parameters
+    ----------
+    run_dir : path-like or None
+        The run directory (``--out``); None, a fresh default directory, has nothing to check.
+    task, params, n_items, seed, chunk_size
+        As they will be passed to ``run_chunks``.
+    stage : str, optional
+        The stage ``run_chunks`` will use; by default its first unnamed one.
+
+    Raises
+    ------
+    InputError
+        If the directory's manifest is corrupt or newer, or its chunks of ``stage`` belong to a
+        different computation.
+    """
+    if run_dir is None:
+        return
+    read_manifest_if_any(run_dir)
+    name = _unnamed_stage(0) if stage is None else _checked_stage(stage)
+    ChunkCheckpoint(run_dir, name, fingerprint(task, params, seed, chunk_size, n_items)).verify()
+
+
+class _InFlight:
+    """Items reported from inside running chunks, so that a finished chunk adds only the rest of its items."""
+
+    def __init__(self, chunks: list[Chunk], advance):
+        self._left = {chunk.start: chunk.count for chunk in chunks}
+        self._advance = advance
+
+    def report(self, start: int, items: int) -> None:
+        """``items`` more done in the chunk starting at ``start``; late reports of a finished chunk are dropped."""
+        items = min(items, self._left.get(start, 0))
+        if items > 0:
+            self._left[start] -= items
+            self._advance(items)
+
+    def finish(self, chunk: Chunk) -> None:
+        """``chunk`` is done: count its unreported items and the chunk."""
+        self._advance(self._left.pop(chunk.start), chunks=1)
+
+
 def _rows_then_aggregate(task, aggregate, rows_dir: str, params, start: int, count: int, seed_seq):
     """Run one chunk in a worker: write its rows as a dataset part and return only their aggregate."""
     rows = task(params, start, count, seed_seq)
@@ -169,8 +240,14 @@ def _rows_then_aggregate(task, aggregate, rows_dir: str, params, start: int, cou
 def _stage_name(store, stage: str | None) -> str:
     calls = _stage_calls.get(store, 0)
     _stage_calls[store] = calls + 1
-    if stage is None:
-        return f"stage-{calls:02d}"
+    return _unnamed_stage(calls) if stage is None else _checked_stage(stage)
+
+
+def _unnamed_stage(call: int) -> str:
+    return f"stage-{call:02d}"
+
+
+def _checked_stage(stage: str) -> str:
     if not _STAGE_NAME.fullmatch(stage):
         raise InputError(f"stage name {stage!r} must be letters, digits, '_', '.' or '-'")
     return stage

@@ -1,11 +1,15 @@
 """The chunk runner: results depend on the seed and chunk size, never on the worker count."""
 
+import time
+from contextlib import contextmanager
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from analyzer.cards.dealing import deal_random
 from analyzer.errors import InputError
+from analyzer.experiments.progress import report_items, report_step
 from analyzer.experiments.runner import plan_chunks, run_chunks
 
 
@@ -33,3 +37,60 @@ def test_one_and_two_workers_give_identical_results():
 def test_bad_sizes_raise(kwargs):
     with pytest.raises(InputError):
         plan_chunks(seed=0, **kwargs)
+
+
+def slow_reporting_chunk(params, start, count, seed_seq):
+    """Items that take a while, each reported as it finishes (by one more than asked, to test the cap)."""
+    for _ in range(count):
+        time.sleep(params["seconds_per_item"])
+        report_items(params.get("report", 1))
+    return start
+
+
+@pytest.fixture
+def bar_calls(monkeypatch):
+    """The runner's progress bar, replaced by a list of its ``advance(items, chunks)`` calls."""
+    calls = []
+
+    @contextmanager
+    def recording_bar(description, n_chunks, n_items, **kwargs):
+        yield lambda items, chunks=0: calls.append((items, chunks))
+
+    monkeypatch.setattr("analyzer.experiments.runner.chunk_progress", recording_bar)
+    return calls
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_items_reported_inside_chunks_move_the_bar_before_the_chunks_end(bar_calls, workers):
+    # 0.1 s per item and reports batched per 0.2 s: about two reports within each 0.6 s chunk.
+    params = {"seconds_per_item": 0.1}
+    results = run_chunks(slow_reporting_chunk, params, 24, seed=1, chunk_size=6, workers=workers)
+    assert results == [0, 6, 12, 18]
+    inside = [items for items, chunks in bar_calls if chunks == 0]
+    assert len(inside) >= 4 and all(items > 0 for items in inside)
+    assert sum(items for items, _ in bar_calls) == 24
+    assert sum(chunks for _, chunks in bar_calls) == 4
+
+
+def stepping_chunk(params, start, count, seed_seq):
+    """A loop over three steps per item (say, contracts per deal), reported as steps."""
+    steps = 3 * count
+    for step in range(1, steps + 1):
+        time.sleep(0.02)
+        report_step(step, steps)
+    return start
+
+
+def test_steps_are_spread_over_the_chunk_items(bar_calls):
+    run_chunks(stepping_chunk, {}, 14, seed=1, chunk_size=7, workers=1)
+    inside = [items for items, chunks in bar_calls if chunks == 0]
+    assert len(inside) >= 2
+    # Finishing a chunk adds only what the last, not yet sent batch of steps held.
+    assert all(items < 7 for items, chunks in bar_calls if chunks)
+    assert sum(items for items, _ in bar_calls) == 14
+
+
+def test_a_chunk_never_counts_more_items_than_it_has(bar_calls):
+    run_chunks(slow_reporting_chunk, {"seconds_per_item": 0.05, "report": 3}, 12, seed=1, chunk_size=6, workers=1)
+    assert sum(items for items, _ in bar_calls) == 12
+    assert [chunks for _, chunks in bar_calls if chunks] == [1, 1]
