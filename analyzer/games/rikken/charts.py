@@ -134,7 +134,7 @@ def success_by_trumps_and_hcp(moments: pd.DataFrame) -> plt.Figure | None:
         else:
             group.append(contract)
     n_panels = len(drawn) + len(shared) + bool(negligible)
-    figure, axes = _axes_grid(n_panels, 4, 4.4, 3.5)
+    figure, axes = _axes_grid(n_panels, min(4, n_panels), 4.4, 3.5)
     image = None
     for ax, contract in zip(axes, drawn):
         rate = rates[contract]
@@ -236,10 +236,12 @@ def bidding_chart(best: pd.DataFrame) -> plt.Figure | None:
     if handles:  # none when no cell has MIN_CELL hands
         figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), title="advice (auction order)",
                       fontsize=10)
+    hearts_note = ("\u2665k: with k hearts, Rik Beter (hearts trumps) is the advice instead, judged on those hands "
+                   "alone.  " if CONTRACT_CLI_NAMES[Contract.RIK_BETER] in shown else "")
     figure.suptitle(f"Rikken bidding chart: trick contracts by HCP and length of the suit you would name (advice where "
-                    f"n >= {MIN_CELL} hands, else only the count)\n\u2665k: with k hearts, Rik Beter (hearts trumps) "
-                    "is the advice instead, judged on those hands alone.  Troela (compulsory with three aces) is "
-                    "left out; Misery and 1 Alone have their own chart (misery_one_alone_by_low_cards).", fontsize=11)
+                    f"n >= {MIN_CELL} hands, else only the count)\n{hearts_note}Troela (compulsory with three aces) "
+                    "is left out; Misery and 1 Alone have their own chart (misery_one_alone_by_low_cards).",
+                    fontsize=11)
     return figure
 
 
