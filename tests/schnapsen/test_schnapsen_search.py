@@ -61,6 +61,25 @@ def test_perfect_matches_brute_force(kind, count, seed):
             child = st.copy()
             child.apply(int(a))
             assert v == sign * brute_force(child)
+            assert_bounds_hold(child, sign * v)
+
+
+def assert_bounds_hold(st: SchnapsenState, value: int):
+    """The search prunes with each player's best case: it may not be below what he can still score."""
+    if not st.is_over:
+        s = st.to_array()
+        assert -S._best_case(s, 1) <= value <= S._best_case(s, 0), st.to_text()
+
+
+def test_best_case_allows_the_closers_three_points():
+    """Player 0 closed when player 1 had no trick; leading HA (player 1 holds no heart) makes
+    55 + 11 + 2 >= 66, which scores 3: the bound must let player 0 reach 3, and the search finds it."""
+    st = SchnapsenState.from_text("hand0=HA HT; hand1=SJ DJ; stock=CJ HJ; leader=0; points=55,0; tricks=3,0; "
+                                  "closed=0,0,0")
+    ws = S.SearchWorkspace(tt_bits=8)
+    value = S.solve_value(st.to_array(), ws.stack, ws.moves, ws.tt, ws.gen)
+    assert value == brute_force(st) == 3
+    assert_bounds_hold(st, value)
 
 
 def test_sampled_worlds_keep_what_the_player_saw():

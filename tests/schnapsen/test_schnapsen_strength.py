@@ -1,12 +1,15 @@
 """Strength ladder on paired deals (each deal played with the seats swapped): random < heuristic < pimc.
 
-The bar is a 95% interval for A's mean game points per deal that lies entirely above 0.
+The bar is a 95% interval for A's mean game points per deal that lies entirely above 0. Also one
+hand-built ending the heuristic must win.
 """
 
 import numpy as np
 import pytest
 
+from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.experiments import paired_deals, parse_bot
+from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval
 
 
@@ -27,6 +30,19 @@ def test_pimc_beats_heuristic_small():
     # asks for an interval clear of zero.
     mean, lo, hi = margin("pimc:4", "heuristic", 24, seed=2)
     assert mean > 0, (mean, lo, hi)
+
+
+@pytest.mark.parametrize("stock", ["stock=; trump=H", "stock=DQ HJ; closed=0,55,1"])
+def test_heuristic_takes_a_one_trick_win_under_strict_play(stock):
+    """Strict play (stock exhausted, or closed), both at 55: leading SA or ST forces SK and reaches
+    55 + 15 or 55 + 14 >= 66; leading CJ forces CA and gives the opponent 55 + 13 = 68. The heuristic
+    must lead a spade and win the deal."""
+    st = SchnapsenState.from_text(f"hand0=SA ST CJ; hand1=SK CA DJ; {stock}; leader=0; points=55,55; tricks=3,3")
+    buf = np.zeros(16, dtype=np.int64)
+    st.apply(int(heuristic_action(st.to_array(), HeuristicParams().to_array(), buf)))
+    (reply,) = st.legal_actions()  # the opponent's answer is forced either way
+    st.apply(reply)
+    assert (st.winner, st.game_points) == (0, 1)
 
 
 @pytest.mark.slow
