@@ -269,7 +269,8 @@ def _seat_spec(seat: SeatConstraint) -> np.ndarray:
                     dtype=np.int64)
 
 
-def deal_constrained(n_deals: int, seed, seats: list[SeatConstraint], min_acceptance: float = MIN_ACCEPTANCE) -> np.ndarray:
+def deal_constrained(n_deals: int, seed, seats: list[SeatConstraint],
+                     min_acceptance: float = MIN_ACCEPTANCE) -> np.ndarray:
     """Deal 4-hand deals of 13 cards drawn uniformly from those that honour per-seat constraints.
 
     The deals are exactly uniform over the deals meeting every constraint. Of the seats constraining

@@ -30,7 +30,7 @@ from analyzer.games.rikken.dd import (
     parse_team,
     team_name,
 )
-from analyzer.games.rikken.experiments import bids_chunk, play_chunk
+from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS, bids_chunk, play_chunk
 from analyzer.games.rikken.rules import Contract, parse_contract
 from analyzer.reports.store import RunStore
 from analyzer.solvers.dd import solve
@@ -75,6 +75,11 @@ PlayPolicyOption = Annotated[PlayPolicy, typer.Option("--policy", help="Card-pla
 PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Rounds per chunk; results depend on it.",
                                                    show_default="20000; 2 with --policy dd")]
 DealingOption = Annotated[Dealing, typer.Option("--dealing", help="Dealing model.")]
+HandOption = Annotated[list[str] | None, typer.Option("--hand", help="Fix a whole hand: N=AKQ2.T93.K4.J876.")]
+CardsOption = Annotated[list[str] | None, typer.Option("--cards", help="Fix some cards: E=SA,SK.")]
+HcpOption = Annotated[list[str] | None, typer.Option("--hcp", help="HCP range: S=12-15.")]
+AcesOption = Annotated[list[str] | None, typer.Option("--aces", help="Aces held: W=2-4.")]
+LengthOption = Annotated[list[str] | None, typer.Option("--length", help="Suit length: N:S=5-13.")]
 RoundsPerGame = Annotated[int | None, typer.Option(
     "--rounds-per-game", min=1,
     help="Also score games of K consecutive rounds (points mode): each seat's probability of winning one, "
@@ -85,11 +90,11 @@ RoundsPerGame = Annotated[int | None, typer.Option(
 def deal(
     count: Annotated[int, typer.Option("--count", "-n", min=1, help="Number of deals.")] = 1,
     seed: Seed = 0,
-    hand: Annotated[list[str] | None, typer.Option("--hand", help="Fix a whole hand: N=AKQ2.T93..J8765.")] = None,
-    cards: Annotated[list[str] | None, typer.Option("--cards", help="Fix some cards: E=SA,SK.")] = None,
-    hcp: Annotated[list[str] | None, typer.Option("--hcp", help="HCP range: S=12-15.")] = None,
-    aces: Annotated[list[str] | None, typer.Option("--aces", help="Aces held: W=2-4.")] = None,
-    length: Annotated[list[str] | None, typer.Option("--length", help="Suit length: N:S=5-13.")] = None,
+    hand: HandOption = None,
+    cards: CardsOption = None,
+    hcp: HcpOption = None,
+    aces: AcesOption = None,
+    length: LengthOption = None,
     json_out: JsonOut = False,
 ) -> None:
     """Print random or constrained deals in PBN (N first)."""
@@ -105,6 +110,22 @@ def deal(
         typer.echo("\n".join(lines))
 
 
+def _constraint_params(dealing: Dealing, seed: int, *texts: list[str] | None) -> dict:
+    """``{"constraints": option name -> texts as given}`` for a run's params (``{}`` without any).
+
+    The constraints are checked here, before a run folder is written: a bad, impossible or
+    near-impossible one is an error now rather than in every chunk.
+    """
+    given = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, texts) if values}
+    if not given:
+        return {}
+    if dealing == Dealing.packets:
+        raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
+                         "round's tricks")
+    deal_constrained(0, seed, build_constraints(*(values or [] for values in texts)))
+    return {"constraints": given}
+
+
 def _start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -> RunStore:
     store = RunStore(out_dir_or_default(out, experiment))
     store.write_manifest({"experiment": experiment, "command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed,
@@ -115,7 +136,8 @@ def _start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -
 
 @app.command()
 def bids(
-    deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals; every seat's hand is evaluated.")],
+    deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals; every seat's hand is evaluated "
+                                                              "(--seat: those seats' only).")],
     workers: Workers,
     policy: PolicyOption = Policy.heuristic,
     dealing: DealingOption = Dealing.random,
@@ -124,15 +146,31 @@ def bids(
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: BidsChunkSize = None,
+    hand: HandOption = None,
+    cards: CardsOption = None,
+    hcp: HcpOption = None,
+    aces: AcesOption = None,
+    length: LengthOption = None,
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", help="Evaluate only these seats' hands (repeat or comma list, e.g. N or N,S): the rows, "
+                       "summary and charts cover those hands only.", show_default="all four")] = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
-    """Every contract every hand could declare, played out: success rates, scores, charts."""
+    """Every contract every hand could declare, played out: success rates, scores, charts.
+
+    Deal constraints (--hand, --cards, --hcp, --aces, --length, as in `rikken deal`) hold for every
+    deal, at absolute seats N E S W; the dealer rotates (deal d is dealt by seat d mod 4).
+    """
     chunk_size = chunk_size or CHUNK_SIZE[policy.value]
     chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
     if policy == Policy.dd and dealing == Dealing.packets:
         raise InputError("--dealing packets gathers the cards of played tricks: use --policy heuristic or random")
-    params = {"policy": policy.value, "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen})}
+    params = {"policy": policy.value, "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen}),
+              **_constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
+    if seat:
+        chosen_seats = {parse_seat(text) for value in seat for text in value.split(",")}
+        params["seats"] = [letter for index, letter in enumerate(SEAT_LETTERS) if index in chosen_seats]
     store = _start_run("rikken-bids", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(bids_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
@@ -150,7 +188,7 @@ def bids(
         if figure is not None:  # None: no contract this chart draws was evaluated
             store.save_figure(figure, stem)
     finished = time.time()
-    n_hands = 4 * deals
+    n_hands = len(params.get("seats", SEAT_LETTERS)) * deals
     store.write_manifest({"hands": n_hands, "timings": {"play_seconds": round(played - started, 3),
                                                         "summary_seconds": round(finished - played, 3)}})
     overall = summary[summary["feature"] == "all"].drop(columns=["feature", "bin"])
@@ -161,8 +199,10 @@ def bids(
         "money/hand": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
                        for m, lo, hi in zip(overall["mean_score"], overall["score_lo"], overall["score_hi"])],
         "points/hand": overall["mean_points"].round(3)})
-    _report(overall, shown, store, json_out, f"Rikken bids: {deals:,} deals, {n_hands:,} hands, policy {policy.value}, "
-                                      f"dealing {dealing.value} (rates with 95% Wilson intervals)")
+    hands_of = f" (seats {', '.join(params['seats'])})" if "seats" in params else ""
+    _report(overall, shown, store, json_out, f"Rikken bids: {deals:,} deals, {n_hands:,} hands{hands_of}, "
+                                             f"policy {policy.value}, dealing {dealing.value} (rates with 95% "
+                                             "Wilson intervals)")
 
 
 @app.command()
@@ -175,14 +215,25 @@ def play(
     scheduler: Scheduler = None,
     chunk_size: PlayChunkSize = None,
     rounds_per_game: RoundsPerGame = None,
+    hand: HandOption = None,
+    cards: CardsOption = None,
+    hcp: HcpOption = None,
+    aces: AcesOption = None,
+    length: LengthOption = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
-    """Full rounds: auction, calls, play and scoring in both modes."""
+    """Full rounds: auction, calls, play and scoring in both modes.
+
+    Deal constraints (--hand, --cards, --hcp, --aces, --length, as in `rikken deal`) hold for every
+    round's deal, at absolute seats N E S W; the dealer rotates (round r is dealt by seat r mod 4), so a
+    constrained seat bids first, or deals, in turn.
+    """
     if rounds_per_game is not None:  # whole games in every chunk: each chunk counts its own games
         chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, CHUNK_SIZE[policy.value])
     chunk_size = chunk_size or CHUNK_SIZE[policy.value]
-    params = {"policy": policy.value, "dealing": dealing.value}
+    params = {"policy": policy.value, "dealing": dealing.value,
+              **_constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
     if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
         params["rounds_per_game"] = rounds_per_game
     store = _start_run("rikken-play", out, params, seed, chunk_size)

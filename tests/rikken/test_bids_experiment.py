@@ -46,6 +46,29 @@ def test_setups_follow_the_rules():
     assert (setups["trump"][no_trump] == rules.NO_TRUMP).all()
 
 
+def test_setups_of_some_seats_are_those_seats_rows_of_the_full_setups():
+    deals = deal_random(120, seed=5)
+    leader = np.arange(120, dtype=np.int64) % 4
+    full = build_setups(deals, leader)
+    part = build_setups(deals, leader, seats=[1, 3])
+    keep = np.isin(full["hand"] % 4, [1, 3])
+    assert set(part) == set(full) and keep.sum() == part["hand"].size
+    for key, value in full.items():
+        assert (value[keep] == part[key]).all(), key
+
+
+def test_bids_chunk_for_one_seat_has_that_seats_rows_and_deals():
+    north = bids_chunk({**PARAMS, "contracts": [int(K.RIK), int(K.TROELA)], "seats": ["N"]}, 40, 50,
+                       np.random.SeedSequence(4))
+    everyone = bids_chunk({**PARAMS, "contracts": [int(K.RIK), int(K.TROELA)]}, 40, 50, np.random.SeedSequence(4))
+    assert len(north) == 50 and (north["seat"] == 0).all() and (north.index == np.arange(50)).all()
+    same = everyone[everyone["seat"] == 0].reset_index(drop=True)
+    # Same deals and features; the play-outs draw from a stream shared by fewer hands, so only the
+    # columns no draw decides are compared.
+    assert north[["deal", "cards_n", "cards_e", "cards_s", "cards_w", "hcp"]].equals(
+        same[["deal", "cards_n", "cards_e", "cards_s", "cards_w", "hcp"]])
+
+
 def test_shared_play_outs_equal_separate_play_outs():
     # 9..13 Alone copy the 8 Alone play-out; playing 9 Alone itself must give the same tricks.
     deals = deal_random(150, seed=8)

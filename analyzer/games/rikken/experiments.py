@@ -25,10 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.cards.dealing import ACE_MASK, deal_packets_kernel, deal_random
+from analyzer.cards.constraints import build_constraints
+from analyzer.cards.dealing import ACE_MASK, deal_constrained, deal_packets_kernel, deal_random
 from analyzer.cards.masks import cards_of, popcounts
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.cards.rng import state_from_seed
+from analyzer.experiments.progress import report_items
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_batch
@@ -157,11 +159,13 @@ def _play_one(hands: np.ndarray, setup: dict, policy_of_seat: np.ndarray, rng_st
     return playout_one(*args, policy_of_seat[0], default_params(), rng_state)
 
 
-def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, dealing: str):
+def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, dealing: str,
+                    constraints: dict | None = None):
     """Play ``count`` full rounds; the dealer of round ``r`` is seat ``r % 4``.
 
     ``policies`` says which card-play policy plays each seat: heuristic and random are the kernels',
-    dd the solver's (``analyzer.games.rikken.dd``).
+    dd the solver's (``analyzer.games.rikken.dd``). ``constraints`` (``random`` dealing only) constrains
+    every round's deal, seats absolute (``random_deals``).
 
     Returns
     -------
@@ -172,7 +176,7 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
     rng_state = state_from_seed(play_seed)
     dealers = (first_round + np.arange(count)) % 4
     if dealing == "random":
-        deals = deal_random(count, deal_seed)
+        deals = random_deals(count, deal_seed, constraints)
         arrays = auction_batch(deals, dealers)
         arrays["tricks"] = np.zeros((count, 4), dtype=np.int64)
         rows = np.flatnonzero(~arrays["passed_out"])
@@ -195,6 +199,7 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
             setup["tricks"][0] = tricks
         rounds.append(setup)
         pack = _gathered_pack(deals[i], trace)
+        report_items()
     return deals, {key: np.concatenate([r[key] for r in rounds]) for key in rounds[0]}
 
 
@@ -231,7 +236,8 @@ def round_table(start: int, deals: np.ndarray, arrays: dict) -> pd.DataFrame:
 
 def play_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     """One chunk of full rounds (``analyzer rikken play``)."""
-    deals, arrays = simulate_rounds(count, start, seed_seq, Policies.from_params(params), params["dealing"])
+    deals, arrays = simulate_rounds(count, start, seed_seq, Policies.from_params(params), params["dealing"],
+                                    params.get("constraints"))
     return round_table(start, deals, arrays)
 
 
@@ -251,39 +257,38 @@ def _holder_of(deals: np.ndarray, rows: np.ndarray, card: np.ndarray) -> np.ndar
     return np.where(card >= 0, np.argmax(holds, axis=1), -1)
 
 
-def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K)) -> dict[str, np.ndarray]:
-    """Round setups for every (hand, contract played out to settle ``contracts``), as flat arrays for
-    ``playout_batch``.
+def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K), seats=range(4)) -> dict[str, np.ndarray]:
+    """Round setups for every (hand of one of ``seats``, contract played out to settle ``contracts``), as
+    flat arrays for ``playout_batch``.
 
     Returns a dict with ``hand`` (index into the flattened ``deals`` hands: ``deal * 4 + seat``),
     ``contract`` and the ``playout_batch`` arguments.
     """
     n = deals.shape[0]
-    hand_index = np.arange(4 * n)
+    hand_index = (4 * np.arange(n)[:, None] + np.asarray(seats, dtype=np.int64)[None, :]).reshape(-1)
     deal_of, seat_of = hand_index // 4, hand_index % 4
-    hands = deals.reshape(-1)
+    hands = deals.reshape(-1)[hand_index]
     trump = choose_trump_batch(hands)
     parts = []
     for contract in played_for(contracts):
         rows, bidder = deal_of, seat_of
         if contract == K.TROELA:
             has_three = popcounts(hands & ACE_MASK) == 3
-            chosen = hand_index[has_three]
-            rows, bidder = deal_of[chosen], seat_of[chosen]
+            rows, bidder = deal_of[has_three], seat_of[has_three]
             partner, contract_trump = troela_batch(deals[rows], bidder)
             called = np.full(rows.size, -1, dtype=np.int64)
             blind = np.zeros(rows.size, dtype=np.int64)
         elif rules.SIDE[contract] == rules.Side.CALLED:
-            contract_trump = trump if contract == K.RIK else np.full(4 * n, HEARTS, dtype=np.int64)
+            contract_trump = trump if contract == K.RIK else np.full(hands.size, HEARTS, dtype=np.int64)
             called, is_blind = choose_call_batch(hands, contract_trump)
             blind = is_blind.astype(np.int64)
             partner = _holder_of(deals, rows, called)
         else:
             contract_trump = trump if rules.TRUMP_RULE[contract] == rules.TrumpRule.BIDDER else \
-                np.full(4 * n, rules.NO_TRUMP, dtype=np.int64)
-            partner = np.full(4 * n, -1, dtype=np.int64)
-            called = np.full(4 * n, -1, dtype=np.int64)
-            blind = np.zeros(4 * n, dtype=np.int64)
+                np.full(hands.size, rules.NO_TRUMP, dtype=np.int64)
+            partner = np.full(hands.size, -1, dtype=np.int64)
+            called = np.full(hands.size, -1, dtype=np.int64)
+            blind = np.zeros(hands.size, dtype=np.int64)
         contract_of = np.full((rows.size, 4), -1, dtype=np.int64)
         contract_of[np.arange(rows.size), bidder] = contract
         parts.append({"hand": rows * 4 + bidder, "contract": np.full(rows.size, int(contract), dtype=np.int64),
@@ -353,23 +358,39 @@ def _money_from_tricks(contract: int, side_tricks: np.ndarray) -> np.ndarray:
     return np.where(made, 3 * value, -3 * value)
 
 
+# The deal-constraint options of ``rikken deal``, ``bids`` and ``play``, in ``build_constraints`` order.
+CONSTRAINT_OPTIONS = ("hand", "cards", "hcp", "aces", "length")
+
+
+def random_deals(count: int, seed_seq, constraints: dict | None = None) -> np.ndarray:
+    """Uniform random deals; with ``constraints`` (option name -> list of option texts, e.g.
+    ``{"aces": ["N=2"], "length": ["N:S=6-13"]}``), uniform among the deals meeting them."""
+    if not constraints:
+        return deal_random(count, seed_seq)
+    seats = build_constraints(*(constraints.get(key, []) for key in CONSTRAINT_OPTIONS))
+    return deal_constrained(count, seed_seq, seats)
+
+
 def deals_for_chunk(params: dict, start: int, count: int, seed_seq) -> np.ndarray:
-    """The chunk's deals under the chosen dealing model (packets: a chain of rounds played by the policy)."""
+    """The chunk's deals under the chosen dealing model (packets: a chain of rounds played by the policy;
+    random: constrained by ``params["constraints"]`` when given)."""
     if params["dealing"] == "packets":
         return packet_deals(count, seed_seq, Policies.from_params(params), start)
-    return deal_random(count, seed_seq)
+    return random_deals(count, seed_seq, params.get("constraints"))
 
 
 def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     """One chunk of the bid-success experiment: a per-hand table with the deal (``DEAL_COLUMNS``: each
-    seat's cards as a mask), the hand's features and every contract's result."""
+    seat's cards as a mask), the hand's features and every contract's result; only the hands of
+    ``params["seats"]`` (seat letters) when given."""
     deal_seed, play_seed = seed_seq.spawn(2)
     deals = deals_for_chunk(params, start, count, deal_seed)
     deal_number = start + np.arange(count)
     dealer = deal_number % 4
     leader = (dealer + 1) % 4
     contracts = [K(c) for c in params["contracts"]]
-    setups = build_setups(deals, leader, contracts)
+    seats = [SEAT_LETTERS.index(letter) for letter in params.get("seats", SEAT_LETTERS)]
+    setups = build_setups(deals, leader, contracts, seats)
     tricks = play_setups(setups, Policies.from_params(params), state_from_seed(play_seed))
     hands = deals.reshape(-1)
     policy_trump = choose_trump_batch(hands)
@@ -395,4 +416,6 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     frame["rik_no_call"] = no_call
     for key, column in result_columns(setups, tricks, hands.size, contracts).items():
         frame[key] = column
+    if len(seats) < 4:
+        frame = frame[frame["seat"].isin(seats).to_numpy()].reset_index(drop=True)
     return frame
