@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from analyzer.cli.options import (
+    MAX_ITEMS,
     ChunkSize,
     JsonOut,
     OutDir,
@@ -25,13 +26,14 @@ from analyzer.cli.options import (
 from analyzer.errors import InputError
 from analyzer.experiments.demo import QUERY_SPEC as DEMO_QUERY
 from analyzer.experiments.demo import hcp_chunk, hcp_figure, hcp_sums, summarize
-from analyzer.experiments.runner import run_chunks
+from analyzer.experiments.runner import check_chunk_count, run_chunks
 from analyzer.experiments.runstate import finish_run
 from analyzer.games.rikken import queries as rikken_queries
 from analyzer.games.schnapsen import queries as schnapsen_queries
 from analyzer.games.seconds import queries as seconds_queries
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.manifest import read_manifest
+from analyzer.reports.progress import stage
 from analyzer.reports.query import run_query
 from analyzer.reports.report import build_report
 from analyzer.reports.stats import merge_sums
@@ -40,17 +42,21 @@ from analyzer.reports.store import RunStore
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
 
 RunDir = Annotated[Path, typer.Argument(help="A run directory (holding manifest.json).", show_default=False)]
+DEFAULT_ROOT = Path("results")
 
 
 @app.callback()
 def runs(ctx: typer.Context,
-         root: Annotated[Path, typer.Option("--root", help="Directory to search for runs.")] = Path("results")) -> None:
+         root: Annotated[Path | None, typer.Option("--root", help="Directory to search for runs.",
+                                                   show_default=str(DEFAULT_ROOT))] = None) -> None:
     """List runs: experiment, parameters, status, size and time, newest first."""
     if ctx.invoked_subcommand is not None:
         return
-    if not root.exists():
-        typer.echo(f"no runs under {root}")
-        return
+    if root is None:
+        root = DEFAULT_ROOT
+        if not root.exists():  # no run made here yet; a --root that is missing is an error instead
+            typer.echo(f"no runs under {root}")
+            return
     found, problems = find_runs(root)
     table = Table("run", "experiment", "parameters", "status", "chunks", "size", "updated")
     for run in found:
@@ -84,10 +90,10 @@ def show(run_dir: RunDir) -> None:
 @app.command()
 def demo(
     workers: Workers,
-    deals: Annotated[int, typer.Option("--deals", "-n", min=1, help="Number of deals.")] = 100_000,
+    deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS, help="Number of deals.")] = 100_000,
     threshold: Annotated[int, typer.Option("--threshold", min=0, max=37, help="Points of a 'strong' hand.")] = 12,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Repeat each chunk's dealing (heavier chunks, "
-                                                                 "same result): for benchmarks.")] = 1,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, max=1000, help="Repeat each chunk's dealing (heavier "
+                                                                         "chunks, same result): for benchmarks.")] = 1,
     seed: Seed = 0,
     chunk_size: ChunkSize = 10_000,
     scheduler: Scheduler = None,
@@ -95,15 +101,18 @@ def demo(
 ) -> None:
     """Self-test experiment: high-card points per seat on random deals, as a checkpointed batch run."""
     started = time.time()
+    check_chunk_count(deals, chunk_size)
     store = RunStore(out_dir_or_default(out, "runs-demo"))
     params = {"rounds": rounds}
     chunks = run_chunks(hcp_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
                         description="demo deals", store=store, backend=scheduler, stage="deals",
                         rows_dir=store.root / "deals", aggregate=hcp_sums)
-    sums = merge_sums(chunks)
-    summary = summarize(sums, threshold)
-    store.write_csv("summary", summary)
-    store.save_figure(hcp_figure(sums), "hcp")
+    with stage("writing summary"):
+        sums = merge_sums(chunks)
+        summary = summarize(sums, threshold)
+        store.write_csv("summary", summary)
+    with stage("drawing charts"):
+        store.save_figure(hcp_figure(sums), "hcp")
     finish_run(store, {"experiment": "runs demo", "command": "runs demo", "seed": seed,
                        "params": {"deals": deals, "threshold": threshold, "chunk_size": chunk_size},
                        "timings": {"total_seconds": round(time.time() - started, 3)}})

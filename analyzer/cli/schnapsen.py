@@ -1,6 +1,5 @@
 """``analyzer schnapsen ...``: Bummerl matches between bots, closing odds, and advice for one position."""
 
-import json
 import sys
 import time
 from typing import Annotated
@@ -9,16 +8,18 @@ import pandas as pd
 import typer
 
 from analyzer.cli.options import (
+    MAX_ITEMS,
     ChunkSize,
     JsonOut,
     OutDir,
     Scheduler,
     Seed,
     Workers,
+    json_dumps,
     out_dir_or_default,
 )
 from analyzer.errors import InputError
-from analyzer.experiments.runner import run_chunks
+from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_chunks
 from analyzer.games.schnapsen import charts
 from analyzer.games.schnapsen.experiments import advise as advise_position
 from analyzer.games.schnapsen.experiments import (
@@ -36,6 +37,7 @@ from analyzer.games.schnapsen.summary import (
     summarize_closing,
     summarize_matches,
 )
+from analyzer.reports.progress import stage
 from analyzer.reports.stats import merge_sums
 from analyzer.reports.store import RunStore
 
@@ -48,7 +50,14 @@ Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
-    return json.loads(frame.to_json(orient="records"))
+    return frame.to_dict(orient="records")
+
+
+def _two_bots(bots: tuple[str, str]) -> tuple[str, str]:
+    # "--bots heuristic --matches 2" would take "--matches" as the second bot and then stumble on "2".
+    if any(bot.startswith("-") for bot in bots):
+        raise typer.BadParameter("--bots takes two bots, e.g. --bots heuristic pimc")
+    return bots
 
 
 def _print_tables(tables: dict[str, pd.DataFrame]) -> None:
@@ -59,10 +68,10 @@ def _print_tables(tables: dict[str, pd.DataFrame]) -> None:
 @app.command()
 def match(
     workers: Workers,
-    bots: Annotated[tuple[str, str], typer.Option("--bots", help=f"The two bots A B: {BOT_HELP}.")]
-    = ("heuristic", "random"),
-    matches: Annotated[int, typer.Option("--matches", "-n", min=1, help="Match pairs (each played with seats swapped).")]
-    = 100,
+    bots: Annotated[tuple[str, str], typer.Option("--bots", help=f"The two bots A B: {BOT_HELP}.",
+                                                  callback=_two_bots)] = ("heuristic", "random"),
+    matches: Annotated[int, typer.Option("--matches", "-n", min=1, max=MAX_ITEMS,
+                                         help="Match pairs (each played with seats swapped).")] = 100,
     samples: Samples = DEFAULT_SAMPLES,
     seed: Seed = 0,
     scheduler: Scheduler = None,
@@ -77,6 +86,8 @@ def match(
     """
     a, b = (parse_bot(x, samples) for x in bots)
     params = {"a": a.as_dict(), "b": b.as_dict()}
+    check_chunk_count(matches, chunk_size)
+    check_run_dir(out, match_task, params, matches, seed=seed, chunk_size=chunk_size)
     store = RunStore(out_dir_or_default(out, "schnapsen-match"))
     store.write_manifest({"experiment": "schnapsen-match", "seed": seed, "chunk_size": chunk_size, "params": params})
     started = time.perf_counter()
@@ -84,14 +95,15 @@ def match(
                         description="schnapsen matches", store=store, backend=scheduler,
                         rows_dir=store.root / "matches", aggregate=match_sums)
     elapsed = time.perf_counter() - started
-    summary = summarize_matches(merge_sums(chunks), a.label, b.label)
-    for name, table in summary.items():
-        store.write_csv(f"summary_{name}", table)
+    with stage("writing summary"):
+        summary = summarize_matches(merge_sums(chunks), a.label, b.label)
+        for name, table in summary.items():
+            store.write_csv(f"summary_{name}", table)
     store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "matches": matches,
                           "bots": params, "rules": "docs/rules.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})
     if json_out:
-        typer.echo(json.dumps({"out": str(store.root), **{k: _records(v) for k, v in summary.items()}}))
+        typer.echo(json_dumps({"run_dir": str(store.root), **{k: _records(v) for k, v in summary.items()}}))
         return
     _print_tables(summary)
     typer.echo(f"written to {store.root}")
@@ -100,7 +112,7 @@ def match(
 @app.command()
 def closing(
     workers: Workers,
-    deals: Annotated[int, typer.Option("--deals", "-n", min=1, help="Deals to play and examine.")] = 100,
+    deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS, help="Deals to play and examine.")] = 100,
     bot: Annotated[str, typer.Option("--bot", help=f"Bot that plays and evaluates: {BOT_HELP}.")] = "pimc",
     samples: Samples = DEFAULT_SAMPLES,
     seed: Seed = 0,
@@ -116,6 +128,8 @@ def closing(
     """
     chosen = parse_bot(bot, samples)
     params = {"bot": chosen.as_dict()}
+    check_chunk_count(deals, chunk_size)
+    check_run_dir(out, closing_task, params, deals, seed=seed, chunk_size=chunk_size)
     store = RunStore(out_dir_or_default(out, "schnapsen-closing"))
     store.write_manifest({"experiment": "schnapsen-closing", "seed": seed, "chunk_size": chunk_size, "params": params})
     started = time.perf_counter()
@@ -127,16 +141,18 @@ def closing(
     positions = closing_positions(sums)
     if positions == 0:
         raise InputError("no position with a legal closing was reached; play more deals")
-    summary = summarize_closing(sums)
-    store.write_csv("summary_closing", summary)
-    store.save_figure(charts.success_heatmap(sums, chosen.label), "closing_success")
-    store.save_figure(charts.gain_heatmap(sums, chosen.label), "closing_gain")
-    store.save_figure(charts.close_when_map(sums, chosen.label), "close_when")
+    with stage("writing summary"):
+        summary = summarize_closing(sums)
+        store.write_csv("summary_closing", summary)
+    with stage("drawing charts"):
+        store.save_figure(charts.success_heatmap(sums, chosen.label), "closing_success")
+        store.save_figure(charts.gain_heatmap(sums, chosen.label), "closing_gain")
+        store.save_figure(charts.close_when_map(sums, chosen.label), "close_when")
     store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "deals": deals,
                           "bot": params["bot"], "positions": positions, "rules": "docs/rules.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})
     if json_out:
-        typer.echo(json.dumps({"out": str(store.root), "positions": positions, "summary": _records(summary)}))
+        typer.echo(json_dumps({"run_dir": str(store.root), "positions": positions, "summary": _records(summary)}))
         return
     _print_tables({"closing": summary})
     typer.echo(f"written to {store.root}")
@@ -161,7 +177,7 @@ def advise(
     chosen = parse_bot(bot, samples)
     table = advise_position(position, chosen, seed)
     if json_out:
-        typer.echo(json.dumps({"player": position.to_move, "bot": chosen.label, "actions": _records(table)}))
+        typer.echo(json_dumps({"player": position.to_move, "bot": chosen.label, "actions": _records(table)}))
         return
     typer.echo(f"player {position.to_move} to move, bot {chosen.label}:")
     typer.echo(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
