@@ -16,11 +16,12 @@ from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
-from analyzer.cli.options import JsonOut, OutDir, Scheduler, Seed, Workers, out_dir_or_default
+from analyzer.cli.options import JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps, out_dir_or_default
 from analyzer.errors import InputError
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.rikken import charts as rikken_charts
 from analyzer.games.rikken import summary as rikken_summary
+from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
     STRAIN_LETTERS,
     dd_table,
@@ -30,8 +31,9 @@ from analyzer.games.rikken.dd import (
     parse_team,
     team_name,
 )
-from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS, bids_chunk, play_chunk
+from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS, Policies, bids_chunk, play_chunk
 from analyzer.games.rikken.rules import Contract, parse_contract
+from analyzer.reports.manifest import read_manifest
 from analyzer.reports.store import RunStore
 from analyzer.solvers.dd import solve
 
@@ -66,14 +68,21 @@ class PlayPolicy(str, Enum):
 CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "dd": 2}
 
 
-PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of all four seats; dd = perfect "
-                                                                 "play by both sides (seconds per deal).")]
+PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of the seats no other policy option "
+                                                                 "names; dd = perfect play (seconds per deal).")]
+DeclarerPolicy = Annotated[Policy | None, typer.Option(
+    "--declarer-policy", help="Policy of the declaring side (bidder and partner); dd seats assume perfect play "
+                              "by everyone else.", show_default="--policy")]
+DefenderPolicy = Annotated[Policy | None, typer.Option("--defender-policy", help="Policy of the defenders.",
+                                                       show_default="--policy")]
 BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Deals per chunk; results depend on it.",
-                                                   show_default="20000; 2 with --policy dd")]
-PlayPolicyOption = Annotated[PlayPolicy, typer.Option("--policy", help="Card-play policy of all four seats; dd = "
-                                                                         "perfect play by both sides (seconds per round).")]
+                                                   show_default="20000; 2 with dd at any seat")]
+PlayPolicyOption = Annotated[PlayPolicy | None, typer.Option("--policy", show_default="heuristic",
+                                                             help="Card-play policy of the seats no other policy "
+                                                                  "option names; dd = perfect play (seconds per "
+                                                                  "round).")]
 PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Rounds per chunk; results depend on it.",
-                                                   show_default="20000; 2 with --policy dd")]
+                                                   show_default="20000; 2 with dd at any seat")]
 DealingOption = Annotated[Dealing, typer.Option("--dealing", help="Dealing model.")]
 HandOption = Annotated[list[str] | None, typer.Option("--hand", help="Fix a whole hand: N=AKQ2.T93.K4.J876.")]
 CardsOption = Annotated[list[str] | None, typer.Option("--cards", help="Fix some cards: E=SA,SK.")]
@@ -84,6 +93,25 @@ RoundsPerGame = Annotated[int | None, typer.Option(
     "--rounds-per-game", min=1,
     help="Also score games of K consecutive rounds (points mode): each seat's probability of winning one, "
          "a tie for the highest total shared; --rounds and --chunk-size must be multiples of K.")]
+
+SeatPolicies = Annotated[str | None, typer.Option(
+    "--seat-policies", help="Policy of each seat N,E,S,W, e.g. heuristic,random,heuristic,random (instead of "
+                            "--policy / --declarer-policy / --defender-policy).")]
+
+
+def _policies(policy: Policy, declarer: Policy | None, defender: Policy | None, seats: str | None = None,
+              policy_given: bool = False) -> Policies:
+    """The run's card-play policies from the policy options; a mix of them that contradicts itself is an error."""
+    if seats is None:
+        return Policies((declarer or policy).value, (defender or policy).value)
+    if declarer is not None or defender is not None or policy_given:
+        raise InputError("--seat-policies names every seat's policy: drop --policy, --declarer-policy and "
+                         "--defender-policy")
+    names = [name.strip().lower() for name in seats.split(",")]
+    known = [p.value for p in Policy]
+    if len(names) != 4 or not set(names) <= set(known):
+        raise InputError(f"--seat-policies needs four of {', '.join(known)} for N,E,S,W, got {seats!r}")
+    return Policies(None, None, tuple(names))
 
 
 @app.command()
@@ -126,6 +154,11 @@ def _constraint_params(dealing: Dealing, seed: int, *texts: list[str] | None) ->
     return {"constraints": given}
 
 
+def _chunk_size(policies: Policies) -> int:
+    """Default chunk size: double-dummy play anywhere makes a round take seconds."""
+    return CHUNK_SIZE["dd" if "dd" in policies.names() else "heuristic"]
+
+
 def _start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -> RunStore:
     store = RunStore(out_dir_or_default(out, experiment))
     store.write_manifest({"experiment": experiment, "command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed,
@@ -140,6 +173,8 @@ def bids(
                                                               "(--seat: those seats' only).")],
     workers: Workers,
     policy: PolicyOption = Policy.heuristic,
+    declarer_policy: DeclarerPolicy = None,
+    defender_policy: DefenderPolicy = None,
     dealing: DealingOption = Dealing.random,
     contracts: Annotated[str, typer.Option("--contracts", help="Comma-separated contracts to evaluate, e.g. "
                                            "rik,9-alone,misery (default: all).")] = "all",
@@ -162,11 +197,12 @@ def bids(
     Deal constraints (--hand, --cards, --hcp, --aces, --length, as in `rikken deal`) hold for every
     deal, at absolute seats N E S W; the dealer rotates (deal d is dealt by seat d mod 4).
     """
-    chunk_size = chunk_size or CHUNK_SIZE[policy.value]
+    policies = _policies(policy, declarer_policy, defender_policy)
+    chunk_size = chunk_size or _chunk_size(policies)
     chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
-    if policy == Policy.dd and dealing == Dealing.packets:
-        raise InputError("--dealing packets gathers the cards of played tricks: use --policy heuristic or random")
-    params = {"policy": policy.value, "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen}),
+    if "dd" in policies.names() and dealing == Dealing.packets:
+        raise InputError("--dealing packets gathers the cards of played tricks: use heuristic or random policies")
+    params = {**policies.params(), "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen}),
               **_constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
     if seat:
         chosen_seats = {parse_seat(text) for value in seat for text in value.split(",")}
@@ -201,15 +237,18 @@ def bids(
         "points/hand": overall["mean_points"].round(3)})
     hands_of = f" (seats {', '.join(params['seats'])})" if "seats" in params else ""
     _report(overall, shown, store, json_out, f"Rikken bids: {deals:,} deals, {n_hands:,} hands{hands_of}, "
-                                             f"policy {policy.value}, dealing {dealing.value} (rates with 95% "
-                                             "Wilson intervals)")
+                                             f"{policies.label()}, dealing {dealing.value} (rates with 95% Wilson "
+                                             "intervals)")
 
 
 @app.command()
 def play(
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Number of full rounds.")],
     workers: Workers,
-    policy: PlayPolicyOption = PlayPolicy.heuristic,
+    policy: PlayPolicyOption = None,
+    declarer_policy: DeclarerPolicy = None,
+    defender_policy: DefenderPolicy = None,
+    seat_policies: SeatPolicies = None,
     dealing: DealingOption = Dealing.random,
     seed: Seed = 0,
     scheduler: Scheduler = None,
@@ -229,10 +268,12 @@ def play(
     round's deal, at absolute seats N E S W; the dealer rotates (round r is dealt by seat r mod 4), so a
     constrained seat bids first, or deals, in turn.
     """
+    policies = _policies(Policy((policy or PlayPolicy.heuristic).value), declarer_policy, defender_policy,
+                         seat_policies, policy_given=policy is not None)
     if rounds_per_game is not None:  # whole games in every chunk: each chunk counts its own games
-        chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, CHUNK_SIZE[policy.value])
-    chunk_size = chunk_size or CHUNK_SIZE[policy.value]
-    params = {"policy": policy.value, "dealing": dealing.value,
+        chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, _chunk_size(policies))
+    chunk_size = chunk_size or _chunk_size(policies)
+    params = {**policies.params(), "dealing": dealing.value,
               **_constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
     if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
         params["rounds_per_game"] = rounds_per_game
@@ -256,13 +297,56 @@ def play(
                                "seats": seats.to_dict(orient="records"),
                                **({"games": games.to_dict(orient="records")} if len(games) else {})}, default=float))
         return
-    _print_table(contracts, f"Rikken rounds: {rounds:,}, policy {policy.value}, dealing {dealing.value}")
+    _print_table(contracts, f"Rikken rounds: {rounds:,}, {policies.label()}, dealing {dealing.value}")
     _print_table(seats, "Mean score per round by seat (95% intervals)")
     if not games.empty:
         _print_table(games.drop(columns=["outright_prob", "outright_lo", "outright_hi"]),
                      f"Games of {rounds_per_game} rounds, points mode: win probability per seat (a tie for the top "
                      "shares the game; 95% Wilson intervals)")
     typer.echo(f"results in {store.root}")
+
+
+@app.command()
+def compare(
+    run_a: Annotated[str, typer.Argument(help="Baseline run directory (A).")],
+    run_b: Annotated[str, typer.Argument(help="Run directory to compare with it (B), same seed and size.")],
+    json_out: JsonOut = False,
+) -> None:
+    """Paired differences B - A of two bids (or two play) runs on the same deals, e.g. two policy mixes."""
+    experiment, tables = compare_runs(run_a, run_b)
+    labels = [Policies.from_params(read_manifest(run)["params"]).label() for run in (run_a, run_b)]
+    if json_out:
+        typer.echo(json_dumps({"experiment": experiment, "a": {"run_dir": run_a, "policies": labels[0]},
+                               "b": {"run_dir": run_b, "policies": labels[1]},
+                               **{name: table.to_dict(orient="records") for name, table in tables.items()}}))
+        return
+    contracts = tables["contracts"]
+    unit, money = ("hands", "money/hand") if experiment == "rikken-bids" else ("declared", "declarer money")
+    _print_table(pd.DataFrame({"contract": contracts["contract"], unit: contracts["n"],
+                               "made % A": _fmt(contracts["made_a"], 100, ".1f"),
+                               "made % B": _fmt(contracts["made_b"], 100, ".1f"),
+                               "made B - A (pp)": _fmt_interval(contracts, "made", 100, "+.1f"),
+                               f"{money} B - A": _fmt_interval(contracts, "money", 1, "+.2f")}),
+                 f"Same deals, B - A paired (95% intervals); A: {labels[0]}, B: {labels[1]}")
+    if "seats" in tables:
+        seats = tables["seats"]
+        _print_table(pd.DataFrame({"mode": seats["mode"], "seat": seats["seat"], "rounds": seats["n"],
+                                   "score A": _fmt(seats["score_a"], 1, "+.3f"),
+                                   "score B": _fmt(seats["score_b"], 1, "+.3f"),
+                                   "score B - A": _fmt_interval(seats, "score", 1, "+.3f")}),
+                     "Mean score per round by seat, B - A paired (95% intervals)")
+    typer.echo("--json adds the means of A and B for every measure" +
+               (" and the declaring side's tricks" if experiment == "rikken-bids" else ""))
+
+
+def _fmt(values, scale: float, spec: str) -> list[str]:
+    return [format(scale * v, spec) for v in values]
+
+
+def _fmt_interval(frame: pd.DataFrame, measure: str, scale: float, spec: str) -> list[str]:
+    """``diff [lo, hi]`` of one paired measure of ``compare_runs``."""
+    parts = [_fmt(frame[f"{measure}_{key}"], scale, spec) for key in ("diff", "lo", "hi")]
+    return [f"{d} [{lo}, {hi}]" for d, lo, hi in zip(*parts)]
 
 
 def _report(table: pd.DataFrame, shown: pd.DataFrame, store: RunStore, json_out: bool, title: str) -> None:

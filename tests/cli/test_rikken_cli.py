@@ -35,7 +35,8 @@ def test_bids_writes_tables_charts_and_manifest(tmp_path):
         assert (out / name).is_file(), name
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 0
-    assert manifest["params"] == {"policy": "heuristic", "dealing": "random", "contracts": list(range(16))}
+    assert manifest["params"] == {"policy": "heuristic", "declarer_policy": "heuristic", "defender_policy": "heuristic",
+                                  "dealing": "random", "contracts": list(range(16))}
 
 
 def test_bids_on_chosen_contracts_only(tmp_path):

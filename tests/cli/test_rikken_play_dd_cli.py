@@ -18,7 +18,8 @@ def test_dd_play_writes_rounds_in_small_chunks(tmp_path):
     assert result.returncode == 0, result.stderr
     assert len(json.loads(result.stdout)["seats"]) == 8
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["chunk_size"] == 2 and manifest["params"] == {"policy": "dd", "dealing": "packets"}
+    assert manifest["chunk_size"] == 2 and manifest["params"] == {"policy": "dd", "declarer_policy": "dd",
+                                                                  "defender_policy": "dd", "dealing": "packets"}
     rounds = pd.read_parquet(out / "rounds")
     played = ~rounds["passed_out"]
     assert len(rounds) == 2
