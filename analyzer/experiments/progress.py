@@ -50,7 +50,9 @@ def report_step(step: int, steps: int) -> None:
         Steps in the loop.
     """
     count = getattr(_current, "count", 0)
-    report_items(count * step // steps - count * (step - 1) // steps)
+    items = count * step // steps - count * (step - 1) // steps
+    if items:
+        report_items(items)
 
 
 def run_reporting(sink: Callable[[int, int], None], task, params, start: int, count: int, seed_seq):

@@ -196,18 +196,21 @@ def check_run_dir(run_dir, task, params, n_items: int, *, seed, chunk_size: int,
     task, params, n_items, seed, chunk_size
         As they will be passed to ``run_chunks``.
     stage : str, optional
-        The stage ``run_chunks`` will use; by default its first unnamed one.
+        The experiment's first stage, as ``run_chunks`` will name it; by default its first unnamed one.
 
     Raises
     ------
     InputError
-        If the directory's manifest is corrupt or newer, or its chunks of ``stage`` belong to a
-        different computation.
+        If the directory's manifest is corrupt or newer, records stages but not this one (a run of
+        another experiment), or its chunks of ``stage`` belong to a different computation.
     """
     if run_dir is None:
         return
-    read_manifest_if_any(run_dir)
+    recorded = read_manifest_if_any(run_dir).get("stages") or {}
     name = _unnamed_stage(0) if stage is None else _checked_stage(stage)
+    if recorded and name not in recorded:
+        raise InputError(f"{run_dir} holds another experiment's run (stages {', '.join(recorded)}); "
+                         "use another --out or delete it")
     ChunkCheckpoint(run_dir, name, fingerprint(task, params, seed, chunk_size, n_items)).verify()
 
 

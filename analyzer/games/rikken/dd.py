@@ -44,6 +44,7 @@ import numpy as np
 from analyzer.cards.deck import N_RANKS, SUIT_LETTERS, card_id, card_name
 from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
 from analyzer.errors import InputError
+from analyzer.experiments.progress import report_step
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.calling import call_candidates
 from analyzer.games.rikken.heuristic import default_params
@@ -116,6 +117,7 @@ def play_setups_dd(setups: dict) -> np.ndarray:
         total = bin(int(hands[i][0])).count("1")
         tricks[i, bidder] = count
         tricks[i, defender] = total - count
+        report_step(i + 1, hands.shape[0])
     return tricks
 
 
@@ -260,6 +262,7 @@ def playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, bl
         seats = None if policy_of_seat is None else policy_of_seat[d]
         tricks_out[d], _ = playout_one_dd(hands[d], leader[d], contract_of[d], partner[d], trump[d], called_card[d],
                                           blind[d], rng_state, seats, params)
+        report_step(d + 1, hands.shape[0])
 
 
 ACE = 12

@@ -12,6 +12,7 @@ import pandas as pd
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
+from analyzer.experiments.progress import report_items
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import (
@@ -112,6 +113,7 @@ def match_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSeq
             rows.append({"pair": start + i, "seating": seating, "a_seat": a_seat,
                          "winner": "A" if winner == a_seat else "B", "deals": deals,
                          "gp_a": gp[a_seat], "gp_b": gp[1 - a_seat]})
+        report_items()
     return pd.DataFrame(rows)
 
 
@@ -194,6 +196,7 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
             else:
                 action = random_action(s, rng, ws.acts)
             apply_action(s, action)
+        report_items()
     return pd.DataFrame(rows, columns=["deal", "position", "player", "stock_size", "own_points", "opp_points",
                                        "own_pending", "own_has_trick", "opp_has_trick", "trumps_held",
                                        "high_trumps_held", "worlds", "close_win", "close_gp", "playon_action",
