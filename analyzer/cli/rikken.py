@@ -1,6 +1,5 @@
 """``analyzer rikken ...``: deals, bid-success experiments, full rounds, double-dummy answers."""
 
-import json
 import sys
 import time
 from enum import Enum
@@ -16,14 +15,25 @@ from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
-from analyzer.cli.options import JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps, out_dir_or_default
+from analyzer.cli.options import (
+    MAX_CHUNK_SIZE,
+    MAX_ITEMS,
+    JsonOut,
+    OutDir,
+    Scheduler,
+    Seed,
+    Workers,
+    json_dumps,
+    out_dir_or_default,
+)
 from analyzer.errors import InputError
-from analyzer.experiments.runner import run_chunks
+from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_chunks
 from analyzer.games.rikken import charts as rikken_charts
 from analyzer.games.rikken import summary as rikken_summary
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
     STRAIN_LETTERS,
+    check_call,
     dd_table,
     misery_table,
     parse_goal,
@@ -34,6 +44,7 @@ from analyzer.games.rikken.dd import (
 from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS, Policies, bids_chunk, play_chunk
 from analyzer.games.rikken.rules import Contract, parse_contract
 from analyzer.reports.manifest import read_manifest
+from analyzer.reports.progress import stage
 from analyzer.reports.store import RunStore
 from analyzer.solvers.dd import solve
 
@@ -66,6 +77,8 @@ class PlayPolicy(str, Enum):
 # A double-dummy round or deal takes seconds, not microseconds: small chunks keep every worker busy
 # and checkpoint often.
 CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "dd": 2}
+# `rikken deal` holds every deal as text before printing: 10^6 deals take about 650 MB and 100 s.
+MAX_PRINTED_DEALS = 10**6
 
 
 PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of the seats no other policy option "
@@ -75,13 +88,15 @@ DeclarerPolicy = Annotated[Policy | None, typer.Option(
                               "by everyone else.", show_default="--policy")]
 DefenderPolicy = Annotated[Policy | None, typer.Option("--defender-policy", help="Policy of the defenders.",
                                                        show_default="--policy")]
-BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Deals per chunk; results depend on it.",
+BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
+                                                   help="Deals per chunk; results depend on it.",
                                                    show_default="20000; 2 with dd at any seat")]
 PlayPolicyOption = Annotated[PlayPolicy | None, typer.Option("--policy", show_default="heuristic",
                                                              help="Card-play policy of the seats no other policy "
                                                                   "option names; dd = perfect play (seconds per "
                                                                   "round).")]
-PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, help="Rounds per chunk; results depend on it.",
+PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
+                                                   help="Rounds per chunk; results depend on it.",
                                                    show_default="20000; 2 with dd at any seat")]
 DealingOption = Annotated[Dealing, typer.Option("--dealing", help="Dealing model.")]
 HandOption = Annotated[list[str] | None, typer.Option("--hand", help="Fix a whole hand: N=AKQ2.T93.K4.J876.")]
@@ -90,10 +105,9 @@ HcpOption = Annotated[list[str] | None, typer.Option("--hcp", help="HCP range: S
 AcesOption = Annotated[list[str] | None, typer.Option("--aces", help="Aces held: W=2-4.")]
 LengthOption = Annotated[list[str] | None, typer.Option("--length", help="Suit length: N:S=5-13.")]
 RoundsPerGame = Annotated[int | None, typer.Option(
-    "--rounds-per-game", min=1,
+    "--rounds-per-game", min=1, max=MAX_CHUNK_SIZE,  # a game never straddles chunks, so it fits in one
     help="Also score games of K consecutive rounds (points mode): each seat's probability of winning one, "
          "a tie for the highest total shared; --rounds and --chunk-size must be multiples of K.")]
-
 SeatPolicies = Annotated[str | None, typer.Option(
     "--seat-policies", help="Policy of each seat N,E,S,W, e.g. heuristic,random,heuristic,random (instead of "
                             "--policy / --declarer-policy / --defender-policy).")]
@@ -116,7 +130,7 @@ def _policies(policy: Policy, declarer: Policy | None, defender: Policy | None, 
 
 @app.command()
 def deal(
-    count: Annotated[int, typer.Option("--count", "-n", min=1, help="Number of deals.")] = 1,
+    count: Annotated[int, typer.Option("--count", "-n", min=1, max=MAX_PRINTED_DEALS, help="Number of deals.")] = 1,
     seed: Seed = 0,
     hand: HandOption = None,
     cards: CardsOption = None,
@@ -133,7 +147,7 @@ def deal(
         deals = deal_constrained(count, seed, seats)
     lines = [format_deal(row) for row in deals]
     if json_out:
-        typer.echo(json.dumps({"seed": seed, "deals": lines}))
+        typer.echo(json_dumps({"seed": seed, "deals": lines}))
     else:
         typer.echo("\n".join(lines))
 
@@ -169,8 +183,9 @@ def _start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -
 
 @app.command()
 def bids(
-    deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals; every seat's hand is evaluated "
-                                                              "(--seat: those seats' only).")],
+    deals: Annotated[int, typer.Option("--deals", min=1, max=MAX_ITEMS,
+                                       help="Number of deals; every seat's hand is evaluated (--seat: "
+                                            "those seats' only).")],
     workers: Workers,
     policy: PolicyOption = Policy.heuristic,
     declarer_policy: DeclarerPolicy = None,
@@ -207,22 +222,26 @@ def bids(
     if seat:
         chosen_seats = {parse_seat(text) for value in seat for text in value.split(",")}
         params["seats"] = [letter for index, letter in enumerate(SEAT_LETTERS) if index in chosen_seats]
+    check_chunk_count(deals, chunk_size)
+    check_run_dir(out, bids_chunk, params, deals, seed=seed, chunk_size=chunk_size)
     store = _start_run("rikken-bids", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(bids_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
                         description="rikken bids", store=store, backend=scheduler, rows_dir=store.root / "hands",
                         aggregate=rikken_summary.bids_moments)
     played = time.time()
-    moments = rikken_summary.merge_bids_moments(chunks)
-    summary = rikken_summary.summarize_bids(moments)
-    best = rikken_summary.best_contracts(moments)
-    store.write_csv("summary", summary)
-    store.write_csv("bidding_chart", best)
-    for figure, stem in ((rikken_charts.success_by_trumps_and_hcp(moments), "success_by_trumps_hcp"),
-                         (rikken_charts.low_contract_success(moments), "misery_one_alone_by_low_cards"),
-                         (rikken_charts.bidding_chart(best), "bidding_chart")):
-        if figure is not None:  # None: no contract this chart draws was evaluated
-            store.save_figure(figure, stem)
+    with stage("writing summary"):
+        moments = rikken_summary.merge_bids_moments(chunks)
+        summary = rikken_summary.summarize_bids(moments)
+        best = rikken_summary.best_contracts(moments)
+        store.write_csv("summary", summary)
+        store.write_csv("bidding_chart", best)
+    with stage("drawing charts"):
+        for figure, stem in ((rikken_charts.success_by_trumps_and_hcp(moments), "success_by_trumps_hcp"),
+                             (rikken_charts.low_contract_success(moments), "misery_one_alone_by_low_cards"),
+                             (rikken_charts.bidding_chart(best), "bidding_chart")):
+            if figure is not None:  # None: no contract this chart draws was evaluated
+                store.save_figure(figure, stem)
     finished = time.time()
     n_hands = len(params.get("seats", SEAT_LETTERS)) * deals
     store.write_manifest({"hands": n_hands, "timings": {"play_seconds": round(played - started, 3),
@@ -243,7 +262,7 @@ def bids(
 
 @app.command()
 def play(
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Number of full rounds.")],
+    rounds: Annotated[int, typer.Option("--rounds", min=1, max=MAX_ITEMS, help="Number of full rounds.")],
     workers: Workers,
     policy: PlayPolicyOption = None,
     declarer_policy: DeclarerPolicy = None,
@@ -277,25 +296,29 @@ def play(
               **_constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
     if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
         params["rounds_per_game"] = rounds_per_game
+    check_chunk_count(rounds, chunk_size)
+    check_run_dir(out, play_chunk, params, rounds, seed=seed, chunk_size=chunk_size)
     store = _start_run("rikken-play", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(play_chunk, params, rounds, seed=seed, chunk_size=chunk_size, workers=workers,
                         description="rikken rounds", store=store, backend=scheduler, rows_dir=store.root / "rounds",
                         aggregate=partial(rikken_summary.rounds_moments, rounds_per_game=rounds_per_game))
-    moments = rikken_summary.merge_rounds_moments(chunks)
-    contracts = rikken_summary.contract_summary(moments)
-    seats = rikken_summary.seat_summary(moments)
-    store.write_csv("summary", contracts)
-    store.write_csv("seats", seats)
-    games = rikken_summary.game_summary(moments)  # empty without --rounds-per-game
-    if not games.empty:
-        store.write_csv("games", games)
-    store.save_figure(rikken_charts.play_chart(contracts, seats), "contracts_and_scores")
+    with stage("writing summary"):
+        moments = rikken_summary.merge_rounds_moments(chunks)
+        contracts = rikken_summary.contract_summary(moments)
+        seats = rikken_summary.seat_summary(moments)
+        store.write_csv("summary", contracts)
+        store.write_csv("seats", seats)
+        games = rikken_summary.game_summary(moments)  # empty without --rounds-per-game
+        if not games.empty:
+            store.write_csv("games", games)
+    with stage("drawing charts"):
+        store.save_figure(rikken_charts.play_chart(contracts, seats), "contracts_and_scores")
     store.write_manifest({"rounds": rounds, "timings": {"seconds": round(time.time() - started, 3)}})
     if json_out:
-        typer.echo(json.dumps({"run_dir": str(store.root), "contracts": contracts.to_dict(orient="records"),
+        typer.echo(json_dumps({"run_dir": str(store.root), "contracts": contracts.to_dict(orient="records"),
                                "seats": seats.to_dict(orient="records"),
-                               **({"games": games.to_dict(orient="records")} if len(games) else {})}, default=float))
+                               **({"games": games.to_dict(orient="records")} if len(games) else {})}))
         return
     _print_table(contracts, f"Rikken rounds: {rounds:,}, {policies.label()}, dealing {dealing.value}")
     _print_table(seats, "Mean score per round by seat (95% intervals)")
@@ -351,8 +374,7 @@ def _fmt_interval(frame: pd.DataFrame, measure: str, scale: float, spec: str) ->
 
 def _report(table: pd.DataFrame, shown: pd.DataFrame, store: RunStore, json_out: bool, title: str) -> None:
     if json_out:
-        typer.echo(json.dumps({"run_dir": str(store.root), "contracts": table.to_dict(orient="records")},
-                              default=float))
+        typer.echo(json_dumps({"run_dir": str(store.root), "contracts": table.to_dict(orient="records")}))
         return
     _print_table(shown, title)
     typer.echo(f"results in {store.root}")
@@ -419,7 +441,7 @@ def solve_command(
         rows = dd_table(hands, lead)
         misery = misery_table(hands, lead)
         if json_out:
-            print(json.dumps({"leader": SEAT_LETTERS[lead], "contracts": rows, "misery": misery}))
+            typer.echo(json_dumps({"leader": SEAT_LETTERS[lead], "contracts": rows, "misery": misery}))
         else:
             _print_tables(rows, misery, lead)
         return
@@ -429,6 +451,8 @@ def solve_command(
     side = parse_team(team)
     goal_name, count = parse_goal(goal)
     called_card = parse_card(called) if called is not None else -1
+    if called is not None:
+        check_call(hands, strain, side, called_card, blind)
     answer = solve(hands, strain, lead, side, goal=goal_name, k=count, called_card=called_card, blind_call=blind)
     result = {"trump": STRAIN_LETTERS[strain], "leader": SEAT_LETTERS[lead], "team": team_name(side), "goal": goal}
     if goal_name == "max":
@@ -437,7 +461,4 @@ def solve_command(
     else:
         result["makes"] = answer
         text = f"{team_name(side)} {'can' if answer else 'cannot'} make {goal}"
-    if json_out:
-        print(json.dumps(result))
-    else:
-        print(text)
+    typer.echo(json_dumps(result) if json_out else text)

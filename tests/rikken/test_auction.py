@@ -100,6 +100,21 @@ def test_troela_obligation_enforced_at_first_turn():
         run_auction(TROELA_DEAL, W, policy=script([K.ALONE_12], [PASS], [PASS], [PASS]))
 
 
+def test_troela_obligation_holds_over_a_standing_open_misery():
+    # Dealer N: E bids Open Misery (level 9) before N's first turn. Level 9 is not above 10, so N with
+    # three aces must still bid Troela (level 10 outbids it); passing is refused.
+    with pytest.raises(InputError, match="must bid Troela"):
+        run_auction(TROELA_DEAL, N, policy=script([PASS], [K.OPEN_MISERY], [PASS], [PASS]))
+    result = run_auction(TROELA_DEAL, N, policy=script([K.TROELA], [K.OPEN_MISERY, PASS], [PASS], [PASS]))
+    assert list(result.contract_of) == [K.TROELA, NONE, NONE, NONE]
+
+
+def test_four_aces_carry_no_troela_obligation():
+    # Only exactly three aces oblige: N holds all four and may pass at his first turn.
+    four_aces = parse_deal("N:A432.A32.A32.A32 KQJ.KQJ.KQJ.KQJT T98.T987.T98.987 765.654.7654.654")
+    assert run_auction(four_aces, W, policy=script([PASS], [PASS], [PASS], [PASS])).passed_out
+
+
 def test_troela_obligation_lapses_above_level_ten():
     # Dealer N: E bids Open Misery All (level 11) before N's first turn; N may then pass.
     result = run_auction(TROELA_DEAL, N, policy=script([PASS], [K.OPEN_MISERY_ALL], [PASS], [PASS]))

@@ -127,6 +127,7 @@ def test_troela_obligation():
     hand = parse_hand(THREE_ACES)
     assert bid_for(hand, 0, True) == K.TROELA
     assert bid_for(hand, LEVEL[K.ALONE_12], True) == K.TROELA
+    assert bid_for(hand, LEVEL[K.OPEN_MISERY], True) == K.TROELA  # level 9 is not above 10
     # Standing bid above level 10: no obligation, and Troela is no longer a legal bid.
     assert bid_for(hand, LEVEL[K.OPEN_MISERY_ALL], True) != K.TROELA
 

@@ -82,6 +82,27 @@ def test_a_higher_trump_overruffs_and_a_lower_one_does_not(last, winner):
     assert game.st[L.TRICKS + winner] == 1 and game.st[L.LEADER] == winner
 
 
+# N bids Rik with spade trumps and calls the HA, which E holds with the H5.
+CALLED_DEAL = "N:K.K2.A. 2.A5.2. 3.Q3.3. 4.J4.4."
+
+
+def test_holder_on_lead_may_lead_the_called_suit_only_with_the_called_card():
+    game = Both(CALLED_DEAL, E, [K.RIK, NONE, NONE, NONE], partner=E, trump=SPADES, called="HA")
+    assert game.legal() == face_up("S2 HA D2")
+
+
+def test_holder_must_drop_the_called_card_when_its_suit_is_led():
+    game = Both(CALLED_DEAL, N, [K.RIK, NONE, NONE, NONE], partner=E, trump=SPADES, called="HA")
+    game.play("H2")
+    assert game.legal() == face_up("HA")
+    game.play("HA")
+    assert game.legal() == face_up("HQ H3")
+    game.play("H3")
+    assert game.play("H4") == E
+    # The called card is gone: E may now lead any card.
+    assert game.legal() == face_up("S2 H5 D2")
+
+
 def blind_game(deal: str) -> Both:
     """N bid Rik with spade trumps and called the CA blind (void in clubs); W holds it."""
     return Both(deal, N, [K.RIK, NONE, NONE, NONE], partner=W, trump=SPADES, called="CA", blind=True)
@@ -114,3 +135,34 @@ def test_face_down_trump_lead_loses_to_the_called_ace():
     game.play("C3")
     assert game.winning_seat() == S
     assert game.play("CA") == W
+
+
+def test_discard_to_a_face_down_lead_does_not_win():
+    # N leads the D2 face down as clubs. E, void in clubs, discards the H3: it is neither a club nor a
+    # trump, so nobody is winning yet. S follows with the C3 and is winning; W's forced CA takes the trick.
+    game = blind_game("N:.2.2. 3.3.. .4..3 ...A4")
+    game.play("D2", face_down=True)
+    assert game.legal() == face_up("S3 H3")
+    game.play("H3")
+    assert game.winning_seat() == NONE
+    assert game.legal() == face_up("C3")
+    game.play("C3")
+    assert game.winning_seat() == S
+    assert game.play("CA") == W
+
+
+def test_no_face_down_lead_once_the_called_card_is_out():
+    # Trick 1: N leads the H2 face down, E and S follow with small clubs, W's forced CA wins. W leads
+    # the C4 and N, void in clubs, ruffs with the SA: back on lead with the CA gone, N may only lead
+    # face up.
+    game = blind_game("N:A.2.2. .3.3.2 .4.4.3 ..5.A4")
+    game.play("H2", face_down=True)
+    game.play("C2")
+    game.play("C3")
+    assert game.play("CA") == W
+    game.play("C4")
+    assert game.legal() == face_up("SA D2")
+    game.play("SA")
+    game.play("D3")
+    assert game.play("D4") == N
+    assert game.legal() == face_up("D2")

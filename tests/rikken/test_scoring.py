@@ -41,6 +41,8 @@ CASES = [
     # Misery (N, made) and 1 Alone (E, 2 tricks: failed, V = 5, no undertricks) at the same level.
     # Points: N 5 (own) + 5 (E fails) = 10; S and W 5; E 0. Money: N +15 +5, E -5 -15, S/W -5 +5.
     ([C.MISERY, C.ONE_ALONE, NONE, NONE], NONE, [0, 2, 5, 6], [10, 0, 5, 5], [20, -20, 0, 0]),
+    # 1 Alone by S with no trick: failed (exactly one is needed), V = 5 with no undertricks.
+    (only(2, C.ONE_ALONE), NONE, [5, 4, 0, 4], [5, 5, 0, 5], [5, 5, -15, 5]),
     # 1 Alone by W with exactly one trick: made, V = 5.
     (only(3, C.ONE_ALONE), NONE, [4, 4, 4, 1], [0, 0, 0, 5], [-5, -5, -5, 15]),
     # Open Misery by E with one trick: failed, V = 10 to each opponent.
