@@ -106,6 +106,17 @@ def random_setups(n: int, seed: int, families=FAMILIES) -> list[dict]:
     return setups
 
 
+def cut_to_ending(setup: dict, size: int, rng) -> dict:
+    """``setup`` with every hand cut to ``size`` random cards of its own (the called card stays)."""
+    called = setup["called_card"]
+    hands = []
+    for hand in setup["hands"]:
+        cards = [c for c in cards_of(hand) if c != called]
+        keep = [called] if called >= 0 and hand >> called & 1 else []
+        keep += [int(c) for c in rng.choice(cards, size - len(keep), replace=False)]
+        hands.append(sum(1 << c for c in keep))
+    return {**setup, "hands": hands}
+
 def as_arrays(setups: list[dict]) -> dict:
     """Stack setups into the batch arrays ``playout_batch`` takes."""
     keys = ("hands", "leader", "contract_of", "partner", "trump", "called_card", "blind")

@@ -29,7 +29,7 @@ from analyzer.games.rikken.rules import Contract
 from analyzer.reports.stats import paired_difference
 from analyzer.solvers.dd import solve
 
-from .test_contract_invariants import as_arrays, random_setups
+from .test_contract_invariants import as_arrays, cut_to_ending, random_setups
 
 FD = L.FACE_DOWN_OFFSET
 PARTNERED = (Contract.RIK, Contract.RIK_BETER, Contract.TROELA)
@@ -124,18 +124,6 @@ def test_one_policy_everywhere_draws_as_a_single_policy_row(policy):
     assert (tricks == single).all()
 
 
-def _ending(setup: dict, size: int, rng) -> dict:
-    """``setup`` with every hand cut to ``size`` random cards of its own (the called card stays)."""
-    called = setup["called_card"]
-    hands = []
-    for hand in setup["hands"]:
-        cards = [c for c in cards_of(hand) if c != called]
-        keep = [called] if called >= 0 and hand >> called & 1 else []
-        keep += [int(c) for c in rng.choice(cards, size - len(keep), replace=False)]
-        hands.append(sum(1 << c for c in keep))
-    return {**setup, "hands": hands}
-
-
 def _dd_optimal(st, seat, up, fd, team, setup, trick, trick_blind) -> list[int]:
     """The dd policy's candidates by definition: the legal actions after which the declaring side's
     tricks (won plus double-dummy rest) are the most (a side member moving) or the fewest (an opponent)."""
@@ -162,7 +150,7 @@ def test_double_dummy_seats_mixed_with_kernel_policies(declarer, defender):
     rng_state, twin = state_from_seed(2), state_from_seed(2)
     checked = 0
     for setup in random_setups(45, 71, families=("trick", "troela", "blind")):
-        setup = _ending(setup, 4, rng)
+        setup = cut_to_ending(setup, 4, rng)
         bidder = int(np.argmax(setup["contract_of"]))
         team = declaring_team(bidder, setup["contract_of"][bidder], setup["partner"])
         value = solve(setup["hands"], setup["trump"], setup["leader"], team, called_card=setup["called_card"],

@@ -8,7 +8,7 @@ Every play-out is replayed on the plain-Python reference engine, which must acce
 import numpy as np
 import pandas as pd
 import pytest
-from rikken.test_contract_invariants import as_arrays, random_setups
+from rikken.test_contract_invariants import as_arrays, cut_to_ending, random_setups
 
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
@@ -25,21 +25,9 @@ from .reference_minimax import Rules, can_force, max_tricks
 FAMILIES = ("trick", "troela", "misery", "blind", "king", "nocall")
 
 
-def _ending(setup: dict, size: int, rng) -> dict:
-    """``setup`` with every hand cut to ``size`` random cards of its own (the called card stays)."""
-    called = setup["called_card"]
-    hands = []
-    for hand in setup["hands"]:
-        cards = [c for c in cards_of(hand) if c != called]
-        keep = [called] if called >= 0 and hand >> called & 1 else []
-        keep += [int(c) for c in rng.choice(cards, size - len(keep), replace=False)]
-        hands.append(sum(1 << c for c in keep))
-    return {**setup, "hands": hands}
-
-
 def _endings(n: int, seed: int, size: int, families=FAMILIES) -> list[dict]:
     rng = np.random.default_rng(seed)
-    return [_ending(s, size, rng) for s in random_setups(n, seed, families)]
+    return [cut_to_ending(s, size, rng) for s in random_setups(n, seed, families)]
 
 
 def _replay(setup: dict, trace) -> list[int]:
