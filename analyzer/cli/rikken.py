@@ -15,6 +15,7 @@ from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
+from analyzer.cli import rikken_replay
 from analyzer.cli.options import (
     MAX_CHUNK_SIZE,
     MAX_ITEMS,
@@ -113,8 +114,8 @@ SeatPolicies = Annotated[str | None, typer.Option(
                             "--policy / --declarer-policy / --defender-policy).")]
 
 
-def _policies(policy: Policy, declarer: Policy | None, defender: Policy | None, seats: str | None = None,
-              policy_given: bool = False) -> Policies:
+def policies_from_options(policy: Policy, declarer: Policy | None, defender: Policy | None, seats: str | None = None,
+                          policy_given: bool = False) -> Policies:
     """The run's card-play policies from the policy options; a mix of them that contradicts itself is an error."""
     if seats is None:
         return Policies((declarer or policy).value, (defender or policy).value)
@@ -152,7 +153,7 @@ def deal(
         typer.echo("\n".join(lines))
 
 
-def _constraint_params(dealing: Dealing, seed: int, *texts: list[str] | None) -> dict:
+def constraint_params(dealing: Dealing, seed: int, *texts: list[str] | None) -> dict:
     """``{"constraints": option name -> texts as given}`` for a run's params (``{}`` without any).
 
     The constraints are checked here, before a run folder is written: a bad, impossible or
@@ -173,7 +174,8 @@ def _chunk_size(policies: Policies) -> int:
     return CHUNK_SIZE["dd" if "dd" in policies.names() else "heuristic"]
 
 
-def _start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -> RunStore:
+def start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -> RunStore:
+    """Create the run directory of a Rikken experiment and write its first manifest."""
     store = RunStore(out_dir_or_default(out, experiment))
     store.write_manifest({"experiment": experiment, "command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed,
                           "chunk_size": chunk_size, "params": params,
@@ -212,19 +214,19 @@ def bids(
     Deal constraints (--hand, --cards, --hcp, --aces, --length, as in `rikken deal`) hold for every
     deal, at absolute seats N E S W; the dealer rotates (deal d is dealt by seat d mod 4).
     """
-    policies = _policies(policy, declarer_policy, defender_policy)
+    policies = policies_from_options(policy, declarer_policy, defender_policy)
     chunk_size = chunk_size or _chunk_size(policies)
     chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
     if "dd" in policies.names() and dealing == Dealing.packets:
         raise InputError("--dealing packets gathers the cards of played tricks: use heuristic or random policies")
     params = {**policies.params(), "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen}),
-              **_constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
+              **constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
     if seat:
         chosen_seats = {parse_seat(text) for value in seat for text in value.split(",")}
         params["seats"] = [letter for index, letter in enumerate(SEAT_LETTERS) if index in chosen_seats]
     check_chunk_count(deals, chunk_size)
     check_run_dir(out, bids_chunk, params, deals, seed=seed, chunk_size=chunk_size)
-    store = _start_run("rikken-bids", out, params, seed, chunk_size)
+    store = start_run("rikken-bids", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(bids_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
                         description="rikken bids", store=store, backend=scheduler, rows_dir=store.root / "hands",
@@ -287,18 +289,18 @@ def play(
     round's deal, at absolute seats N E S W; the dealer rotates (round r is dealt by seat r mod 4), so a
     constrained seat bids first, or deals, in turn.
     """
-    policies = _policies(Policy((policy or PlayPolicy.heuristic).value), declarer_policy, defender_policy,
+    policies = policies_from_options(Policy((policy or PlayPolicy.heuristic).value), declarer_policy, defender_policy,
                          seat_policies, policy_given=policy is not None)
     if rounds_per_game is not None:  # whole games in every chunk: each chunk counts its own games
         chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, _chunk_size(policies))
     chunk_size = chunk_size or _chunk_size(policies)
     params = {**policies.params(), "dealing": dealing.value,
-              **_constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
+              **constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
     if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
         params["rounds_per_game"] = rounds_per_game
     check_chunk_count(rounds, chunk_size)
     check_run_dir(out, play_chunk, params, rounds, seed=seed, chunk_size=chunk_size)
-    store = _start_run("rikken-play", out, params, seed, chunk_size)
+    store = start_run("rikken-play", out, params, seed, chunk_size)
     started = time.time()
     chunks = run_chunks(play_chunk, params, rounds, seed=seed, chunk_size=chunk_size, workers=workers,
                         description="rikken rounds", store=store, backend=scheduler, rows_dir=store.root / "rounds",
@@ -320,10 +322,10 @@ def play(
                                "seats": seats.to_dict(orient="records"),
                                **({"games": games.to_dict(orient="records")} if len(games) else {})}))
         return
-    _print_table(contracts, f"Rikken rounds: {rounds:,}, {policies.label()}, dealing {dealing.value}")
-    _print_table(seats, "Mean score per round by seat (95% intervals)")
+    print_table(contracts, f"Rikken rounds: {rounds:,}, {policies.label()}, dealing {dealing.value}")
+    print_table(seats, "Mean score per round by seat (95% intervals)")
     if not games.empty:
-        _print_table(games.drop(columns=["outright_prob", "outright_lo", "outright_hi"]),
+        print_table(games.drop(columns=["outright_prob", "outright_lo", "outright_hi"]),
                      f"Games of {rounds_per_game} rounds, points mode: win probability per seat (a tie for the top "
                      "shares the game; 95% Wilson intervals)")
     typer.echo(f"results in {store.root}")
@@ -345,7 +347,7 @@ def compare(
         return
     contracts = tables["contracts"]
     unit, money = ("hands", "money/hand") if experiment == "rikken-bids" else ("declared", "declarer money")
-    _print_table(pd.DataFrame({"contract": contracts["contract"], unit: contracts["n"],
+    print_table(pd.DataFrame({"contract": contracts["contract"], unit: contracts["n"],
                                "made % A": _fmt(contracts["made_a"], 100, ".1f"),
                                "made % B": _fmt(contracts["made_b"], 100, ".1f"),
                                "made B - A (pp)": _fmt_interval(contracts, "made", 100, "+.1f"),
@@ -353,7 +355,7 @@ def compare(
                  f"Same deals, B - A paired (95% intervals); A: {labels[0]}, B: {labels[1]}")
     if "seats" in tables:
         seats = tables["seats"]
-        _print_table(pd.DataFrame({"mode": seats["mode"], "seat": seats["seat"], "rounds": seats["n"],
+        print_table(pd.DataFrame({"mode": seats["mode"], "seat": seats["seat"], "rounds": seats["n"],
                                    "score A": _fmt(seats["score_a"], 1, "+.3f"),
                                    "score B": _fmt(seats["score_b"], 1, "+.3f"),
                                    "score B - A": _fmt_interval(seats, "score", 1, "+.3f")}),
@@ -376,11 +378,12 @@ def _report(table: pd.DataFrame, shown: pd.DataFrame, store: RunStore, json_out:
     if json_out:
         typer.echo(json_dumps({"run_dir": str(store.root), "contracts": table.to_dict(orient="records")}))
         return
-    _print_table(shown, title)
+    print_table(shown, title)
     typer.echo(f"results in {store.root}")
 
 
-def _print_table(frame: pd.DataFrame, title: str) -> None:
+def print_table(frame: pd.DataFrame, title: str) -> None:
+    """Print a frame as a rich table (left-aligned text, right-aligned numbers)."""
     table = Table(title=title)
     for column in frame.columns:
         table.add_column(column, justify="left" if frame[column].dtype == object else "right")
@@ -462,3 +465,6 @@ def solve_command(
         result["makes"] = answer
         text = f"{team_name(side)} {'can' if answer else 'cannot'} make {goal}"
     typer.echo(json_dumps(result) if json_out else text)
+
+
+app.command("replay")(rikken_replay.replay)

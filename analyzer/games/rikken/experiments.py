@@ -257,9 +257,13 @@ def _holder_of(deals: np.ndarray, rows: np.ndarray, card: np.ndarray) -> np.ndar
     return np.where(card >= 0, np.argmax(holds, axis=1), -1)
 
 
-def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K), seats=range(4)) -> dict[str, np.ndarray]:
+def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K), seats=range(4),
+                 trump: int | None = None) -> dict[str, np.ndarray]:
     """Round setups for every (hand of one of ``seats``, contract played out to settle ``contracts``), as
     flat arrays for ``playout_batch``.
+
+    Trump contracts whose bidder names the trump (Rik, the Alone contracts) use the suit the bidding
+    policy would name, or the suit ``trump`` for every hand when it is given (a hand's alternatives).
 
     Returns a dict with ``hand`` (index into the flattened ``deals`` hands: ``deal * 4 + seat``),
     ``contract`` and the ``playout_batch`` arguments.
@@ -268,7 +272,7 @@ def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K), seat
     hand_index = (4 * np.arange(n)[:, None] + np.asarray(seats, dtype=np.int64)[None, :]).reshape(-1)
     deal_of, seat_of = hand_index // 4, hand_index % 4
     hands = deals.reshape(-1)[hand_index]
-    trump = choose_trump_batch(hands)
+    trump = choose_trump_batch(hands) if trump is None else np.full(hands.size, trump, dtype=np.int64)
     parts = []
     for contract in played_for(contracts):
         rows, bidder = deal_of, seat_of
@@ -333,8 +337,8 @@ def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tup
             declarer_money = np.zeros(n_hands, dtype=np.int64)
             declarer_money[hand] = money[mask]
         else:
-            declarer_money = _money_from_tricks(contract, side_tricks)
-        made, value = _made_and_value(contract, side_tricks)
+            declarer_money = money_from_tricks(contract, side_tricks)
+        made, value = made_and_value(contract, side_tricks)
         name = rules.CONTRACT_CLI_NAMES[contract]
         columns[f"tricks_{name}"] = side_tricks.astype(np.int8)
         columns[f"made_{name}"] = made & (side_tricks != NOT_PLAYABLE)
@@ -343,7 +347,7 @@ def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tup
     return columns
 
 
-def _made_and_value(contract: int, side_tricks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def made_and_value(contract: int, side_tricks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Vectorised ``rules.contract_value``."""
     values = [rules.contract_value(contract, t) for t in range(14)]
     lookup_made = np.array([m for m, _ in values])
@@ -352,9 +356,9 @@ def _made_and_value(contract: int, side_tricks: np.ndarray) -> tuple[np.ndarray,
     return lookup_made[clipped], lookup_value[clipped]
 
 
-def _money_from_tricks(contract: int, side_tricks: np.ndarray) -> np.ndarray:
+def money_from_tricks(contract: int, side_tricks: np.ndarray) -> np.ndarray:
     """A lone declarer's money result: +3V made, -3V failed (one against three)."""
-    made, value = _made_and_value(contract, side_tricks)
+    made, value = made_and_value(contract, side_tricks)
     return np.where(made, 3 * value, -3 * value)
 
 
