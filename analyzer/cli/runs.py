@@ -28,14 +28,17 @@ from analyzer.experiments.demo import QUERY_SPEC as DEMO_QUERY
 from analyzer.experiments.demo import hcp_chunk, hcp_figure, hcp_sums, summarize
 from analyzer.experiments.runner import check_chunk_count, run_chunks
 from analyzer.experiments.runstate import finish_run
+from analyzer.games.rikken import findings as rikken_findings
 from analyzer.games.rikken import queries as rikken_queries
+from analyzer.games.schnapsen import findings as schnapsen_findings
 from analyzer.games.schnapsen import queries as schnapsen_queries
+from analyzer.games.seconds import findings as seconds_findings
 from analyzer.games.seconds import queries as seconds_queries
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.progress import stage
 from analyzer.reports.query import run_query
-from analyzer.reports.report import build_report
+from analyzer.reports.report import build_report, write_report
 from analyzer.reports.stats import merge_sums
 from analyzer.reports.store import RunStore
 
@@ -173,19 +176,25 @@ class ReportFormat(str, Enum):
 def report(
     run_dirs: Annotated[list[Path], typer.Argument(help="Run directories; several runs of one experiment are "
                                                         "compared against the first.", show_default=False)],
-    fmt: Annotated[ReportFormat, typer.Option("--format", help="Report format.")] = ReportFormat.html,
+    fmt: Annotated[ReportFormat | None, typer.Option("--format", help="Report format (default: md for an --out "
+                                                                      "ending in .md, else html).",
+                                                     show_default=False)] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Report file (default: report.<format> in the run "
                                                            "directory, or compare.<format> here for several).")] = None,
 ) -> None:
-    """Write a self-contained report (tables, embedded charts, command and seed) of one or several runs."""
-    text = build_report(run_dirs, fmt.value)
+    """Write a report of one or several runs: what was run and the findings first, then charts, tables
+    and a glossary. HTML is one self-contained file; Markdown links its images and CSVs, written into a
+    folder beside it (``report_files/`` for ``report.md``)."""
+    if fmt is None:
+        fmt = ReportFormat.md if out is not None and out.suffix == ".md" else ReportFormat.html
     if out is None:
         out = run_dirs[0] / f"report.{fmt.value}" if len(run_dirs) == 1 else Path(f"compare.{fmt.value}")
-    try:
-        out.write_text(text)
-    except OSError as exc:
-        raise InputError(f"cannot write {out}: {exc.strerror}") from None
-    typer.echo(str(out))
+    written = build_report(run_dirs, fmt.value, REPORT_SPECS, assets=f"{out.stem}_files")
+    typer.echo(str(write_report(written, out)))
+
+
+# What a report says about each experiment (findings, glossary, captions), by the name its manifest records.
+REPORT_SPECS = {**rikken_findings.SPECS, **schnapsen_findings.SPECS, **seconds_findings.SPECS}
 
 
 # Every experiment whose rows ``analyzer query`` can answer from, by the name its manifest records.

@@ -2,6 +2,7 @@
 
 import base64
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -9,7 +10,20 @@ import pytest
 
 from analyzer.errors import InputError
 from analyzer.reports.catalog import split_command
-from analyzer.reports.report import build_report, compare_tables, difference_of_means, difference_of_proportions
+from analyzer.reports.report import (
+    MeanMeasure,
+    ReportSpec,
+    TableSpec,
+    build_report,
+    compare_tables,
+    difference_of_means,
+    difference_of_proportions,
+    format_number,
+    format_percent,
+    formatted_columns,
+    significant_differences,
+    write_report,
+)
 from analyzer.reports.stats import Z95
 
 # Newcombe (1998), "Interval estimation for the difference between independent proportions",
@@ -68,43 +82,164 @@ def test_split_command_drops_execution_options():
     assert parameters == ["--deals", "10", "--seed", "3"]
 
 
-# A one-pixel PNG, so the test does not depend on matplotlib.
-PIXEL = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
+def findings_of_test(tables, manifest):
+    """A findings function that reads the table it is given."""
+    return [f"solo was won {tables['summary']['win_rate'].iloc[0]:.2f} of the time (seed {manifest['seed']})"]
 
 
-def make_run(path, seed, rate):
-    path.mkdir()
-    argv = ["analyzer", "rikken", "bids", "--deals", "100", "--seed", str(seed), "--out", str(path)]
-    (path / "manifest.json").write_text(json.dumps({"analyzer_version": "0.1.0", "argv": argv, "seed": seed,
-                                                    "status": "complete"}))
-    pd.DataFrame({"contract": ["solo"], "n": [100], "win_rate": [rate]}).to_csv(path / "summary.csv", index=False)
-    (path / "chart.png").write_bytes(PIXEL)
-    return path
+SPECS = {"rikken-bids": ReportSpec(findings=findings_of_test, glossary={"win_rate": "share of games won"},
+                                   captions={"chart": "What the chart shows."})}
 
 
-@pytest.mark.parametrize("fmt", ["html", "md"])
-def test_report_embeds_charts_tables_command_and_comparison(tmp_path, fmt):
-    a = make_run(tmp_path / "a", 1, 0.5)
-    b = make_run(tmp_path / "b", 2, 0.6)
-    text = build_report([a, b], fmt)
-    assert "data:image/png;base64," + base64.b64encode(PIXEL).decode() in text
-    assert f"analyzer rikken bids --deals 100 --seed 2 --out {b}" in text
-    assert "summary: run B against run A" in text
-    # 60/100 against 50/100, by the same method as the tests above.
-    difference, low, high = difference_of_proportions(50, 100, 60, 100)
-    assert f"{low:.4g}" in text and f"{high:.4g}" in text
+def positions(text: str, *needles: str) -> list[int]:
+    found = [text.find(needle) for needle in needles]
+    assert -1 not in found, [n for n, f in zip(needles, found) if f == -1]
+    return found
 
 
-def test_report_of_different_experiments_has_no_comparison(tmp_path):
-    a = make_run(tmp_path / "a", 1, 0.5)
-    b = make_run(tmp_path / "b", 2, 0.6)
+def test_single_run_reads_top_to_bottom(sample_runs, pixel):
+    text = build_report(sample_runs[:1], "html", SPECS).text
+    # Headline first: what was run, the findings, the contents, then charts, tables and the glossary.
+    order = positions(text, "<h1", ">What was run<", ">Findings<", '<nav class="toc">', "<img", "<table",
+                      '<h2 id="glossary">')
+    assert order == sorted(order)
+    assert "solo was won 0.50 of the time (seed 1)" in text
+    assert f"analyzer rikken bids --deals 100 --seed 1 --out {sample_runs[0]}" in text
+    assert "2 deals" not in text and "100 deals" in text  # the size, from the command
+    assert "What the chart shows." in text
+    assert "<dt>win_rate</dt><dd>share of games won</dd>" in text
+    # Every contents entry links a heading of the page.
+    anchors = re.findall(r'<a href="#([^"]+)">', text)
+    assert anchors and all(f'id="{anchor}"' in text for anchor in anchors)
+    assert "data:image/png;base64," + base64.b64encode(pixel).decode() in text
+    assert '<table class=sortable>' in text and "addEventListener('click'" in text
+    assert "<script src" not in text and "<link" not in text  # nothing to fetch: it opens offline
+
+
+def test_a_report_without_spec_still_has_every_part(sample_runs):
+    text = build_report(sample_runs[:1], "html").text
+    positions(text, ">What was run<", ">Findings<", "No findings", "<img", "<table")
+
+
+def test_comparison_has_findings_runs_and_differences(sample_runs):
+    text = build_report(sample_runs, "html", SPECS).text
+    order = positions(text, ">What was run<", ">Findings<", '<nav class="toc">', '<h2 id="differences">',
+                      '<h3 id="summary-run-b-against-run-a">', '<h2 id="run-a-', '<h2 id="run-b-', '<h2 id="glossary">')
+    assert order == sorted(order)
+    assert "run B differs from run A in: seed 1 in run A, 2 in run B." in text
+    # 60/100 against 50/100: the interval straddles zero, so nothing is highlighted.
+    _, low, high = difference_of_proportions(50, 100, 60, 100)
+    assert low < 0 < high
+    assert "none of the 1 compared values differs" in text and 'class="up"' not in text
+
+
+def test_markdown_writes_images_and_csvs_as_files_beside_it(sample_runs, pixel, tmp_path):
+    report = build_report(sample_runs, "md", SPECS, assets="compare_files")
+    assert "base64" not in report.text
+    images = re.findall(r"!\[[^]]*\]\(([^)]+)\)", report.text)
+    assert images == ["compare_files/run-A-chart.png", "compare_files/run-B-chart.png"]
+    out = write_report(report, tmp_path / "out" / "compare.md")
+    for image in images:
+        assert (out.parent / image).read_bytes() == pixel
+    csvs = re.findall(r"\]\(([^)]+\.csv)\)", report.text)
+    assert csvs and all((out.parent / csv).is_file() for csv in csvs)
+    assert out.read_text() == report.text
+    positions(report.text, "## What was run", "## Findings", "**Contents**", "## Glossary")
+
+
+def test_long_tables_show_headline_rows_and_keep_every_row(tmp_path, make_run):
+    table = pd.DataFrame({"contract": [f"c{i}" for i in range(30)], "feature": ["all"] * 3 + ["hcp"] * 27,
+                          "n": range(30), "rate": np.linspace(0, 1, 30)})
+    run = make_run(tmp_path / "a", 1, table)
+    spec = {"rikken-bids": ReportSpec(tables={"summary": TableSpec(headline=lambda t: t[t["feature"] == "all"])})}
+    text = build_report([run], "html", spec).text
+    assert "headline rows: 3 of 30" in text and "<summary>all 30 rows</summary>" in text
+    csv = re.search(r'download="summary.csv" href="data:text/csv;base64,([^"]+)"', text).group(1)
+    assert base64.b64decode(csv).decode() == table.to_csv(index=False)  # the full table, not the shown rows
+    plain = build_report([run], "md").text
+    assert "first rows: 20 of 30" in plain and "c19" in plain and "c20" not in plain
+
+
+def test_numbers_are_rounded_for_reading():
+    frame = pd.DataFrame({"noise": [5.551e-17, 0.5, 0.123456], "counts": [1.0, 2.0, np.nan],
+                          "large": [12345, 2, 3], "small": [0.9, 0.0004, -1e-20], "text": ["a", "b", "c"]})
+    assert formatted_columns(frame) == [["0.000", "0.500", "0.123"], ["1", "2", ""], ["12,345", "2", "3"],
+                                        ["0.900", "0.00040", "0.000"], ["a", "b", "c"]]
+    # Per measure of a comparison: a share and a money score in one column keep their own decimals.
+    mixed = pd.DataFrame({"A": [0.0085, 0.909, 45.25]})
+    assert formatted_columns(mixed, pd.Series(["per_round", "per_round", "money"])) == [["0.0085", "0.909", "45.2"]]
+    assert [format_number(v) for v in (1234.6, 0.012345, 5.551e-17, -0.00001, float("nan"))] == [
+        "1,235", "0.0123", "0", "-0.0000100", "n/a"]
+    assert [format_percent(v) for v in (0.5913, 0.0, 0.00048, 1.0)] == ["59.1%", "0%", "0.048%", "100.0%"]
+
+
+def test_rendered_tables_carry_no_float_noise(tmp_path, make_run):
+    run = make_run(tmp_path / "a", 1, pd.DataFrame({"contract": ["x", "y"], "n": [10, 10],
+                                                    "rate": [5.551115123125783e-17, 0.3333333333333333]}))
+    text = build_report([run], "html").text
+    assert "e-17" not in text.replace('data-v="5.551115123125783e-17"', "")
+    assert ">0.333<" in text and ">0.000<" in text
+
+
+# A hand-built pair: per item, a rate out of 1,000 and a mean with its 95% interval.
+#   rate: x 0.50 -> 0.60: Wilson half-widths about 1.96 * sqrt(0.25 / 1000) = 0.031 and 0.030, so the
+#         difference 0.10 has a half-width of about sqrt(0.031^2 + 0.030^2) = 0.043: excludes zero.
+#         y 0.50 -> 0.52: 0.02 +- 0.044 straddles zero. z 0.50 -> 0.42: -0.08 +- 0.043 excludes zero.
+#         w 0.50 -> 0.50: nothing.
+#   mean: each interval +-1 is a standard error of 1 / 1.96, so a difference has half-width
+#         1.96 * sqrt(2) / 1.96 = 1.414: x 0 -> 3 gives [1.59, 4.41], y 0 -> 1 gives [-0.41, 2.41],
+#         z 0 -> -2 gives [-3.41, -0.59]; w 5 -> 6 with zero-width intervals (a degenerate sample)
+#         gives [1, 1], which proves nothing and is not highlighted.
+BASELINE = pd.DataFrame({"item": ["x", "y", "z", "w"], "n": [1000] * 4, "rate": [0.5] * 4,
+                         "score_mean": [0.0, 0.0, 0.0, 5.0], "score_lo": [-1.0, -1.0, -1.0, 5.0],
+                         "score_hi": [1.0, 1.0, 1.0, 5.0]})
+OTHER = pd.DataFrame({"item": ["x", "y", "z", "w"], "n": [1000] * 4, "rate": [0.6, 0.52, 0.42, 0.5],
+                      "score_mean": [3.0, 1.0, -2.0, 6.0], "score_lo": [2.0, 0.0, -3.0, 6.0],
+                      "score_hi": [4.0, 2.0, -1.0, 6.0]})
+# Measure by measure in column order, largest difference first.
+EXPECTED_SIGNIFICANT = [("x", "rate", 0.1), ("z", "rate", -0.08), ("x", "score_mean", 3.0), ("z", "score_mean", -2.0)]
+
+
+def test_significant_differences_worked_by_hand():
+    comparison = compare_tables(BASELINE, OTHER)
+    significant = significant_differences(comparison)
+    assert list(zip(significant["item"], significant["measure"], significant["B - A"].round(6))) == \
+        EXPECTED_SIGNIFICANT
+    x_mean = significant.iloc[2]
+    assert (x_mean["lo"], x_mean["hi"]) == pytest.approx((3 - np.sqrt(2), 3 + np.sqrt(2)))
+    x_rate = significant.iloc[0]
+    assert x_rate["lo"] == pytest.approx(0.1 - 0.043, abs=0.002) and x_rate["hi"] == pytest.approx(0.143, abs=0.002)
+
+
+def test_comparison_report_highlights_and_sorts_the_differences(tmp_path, make_run):
+    runs = [make_run(tmp_path / "a", 1, BASELINE), make_run(tmp_path / "b", 1, OTHER.iloc[::-1])]
+    spec = {"rikken-bids": ReportSpec(tables={"summary": TableSpec(measures=(
+        MeanMeasure("score_mean", "score_lo", "score_hi"),))})}
+    text = build_report(runs, "html").text
+    assert "summary: 4 of 8 compared values differ between run A and run B" in text
+    assert "rate for item x: 0.500 in run A, 0.600 in run B (B - A 0.100" in text
+    assert "score_mean for item x: 0 in run A, 3.00 in run B (B - A 3.00, 95% interval 1.59 to 4.41)" in text
+    # The highlighted table first (two rows up, two down), then the same rows within all compared values.
+    first = text[text.index("summary: run B against run A</h3>"):]
+    first = first[:first.index("</table>")]
+    rows = re.findall(r'<tr( class="(up|down)")?><td[^>]*>([a-z])</td><td[^>]*>([a-z_]+)</td>', first)
+    assert [(item, measure, css) for _, css, item, measure in rows] == [
+        ("x", "rate", "up"), ("z", "rate", "down"), ("x", "score_mean", "up"), ("z", "score_mean", "down")]
+    assert text.count('<tr class="up">') == 4 and text.count('<tr class="down">') == 4
+    # A spec can restrict the measures compared: then only the mean is.
+    only_mean = build_report(runs, "html", spec).text
+    assert "summary: 2 of 4 compared values differ" in only_mean
+
+
+def test_report_of_different_experiments_has_no_comparison(sample_runs):
+    a, b = sample_runs
     manifest = json.loads((b / "manifest.json").read_text())
-    manifest["argv"][1:3] = ["seconds", "play"]
+    manifest["experiment"] = "seconds-play"
     (b / "manifest.json").write_text(json.dumps(manifest))
-    text = build_report([a, b], "md")
+    text = build_report([a, b], "md").text
     assert "different experiments" in text and "against run A" not in text
 
 
-def test_report_rejects_unknown_format(tmp_path):
+def test_report_rejects_unknown_format(sample_runs):
     with pytest.raises(InputError):
-        build_report([make_run(tmp_path / "a", 1, 0.5)], "pdf")
+        build_report(sample_runs[:1], "pdf")

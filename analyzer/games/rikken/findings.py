@@ -1,0 +1,200 @@
+"""What a report says about the Rikken experiments: findings in a few sentences from the summary tables,
+the glossary of their columns, chart captions and the headline rows of the long tables.
+
+``SPECS`` maps each experiment's name (as its manifest records it) to its
+:class:`analyzer.reports.report.ReportSpec`; ``analyzer report`` reads them through the CLI.
+"""
+
+import pandas as pd
+
+from analyzer.games.rikken.summary import MIN_CELL
+from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+
+# Contracts named in a sentence listing the best or worst of them.
+LISTED = 3
+
+
+def _contract_rate(row) -> str:
+    return (f"{row.contract} {format_percent(row.rate)} (95% {format_percent(row.rate_lo)} to "
+            f"{format_percent(row.rate_hi)}, n {row.n:,})")
+
+
+def _money(row) -> str:
+    return (f"{row.contract} {format_number(row.mean_score)} (95% {format_number(row.score_lo)} to "
+            f"{format_number(row.score_hi)})")
+
+
+def bids_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
+    """Findings of a ``rikken bids`` run: the contracts made most and least often, those that pay the
+    declarer on average and those that cost most, and what the bidding chart advises.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The run's summary tables by CSV stem (``summary``, ``bidding_chart``).
+    manifest : dict
+        The run's manifest.
+
+    Returns
+    -------
+    list of str
+        One sentence per finding.
+    """
+    summary = tables.get("summary")
+    if summary is None or summary.empty:
+        return ["The run has no summary of its contracts."]
+    overall = summary[summary["feature"] == "all"]
+    hands = manifest.get("hands")
+    sentences = [(f"Every hand{f' ({hands:,} hands)' if isinstance(hands, int) else ''} was played out in each of "
+                 f"{len(overall)} contracts it could declare; rates and scores below are over all those hands, "
+                 "so they say how a contract fares on a random hand, not on the hands that would bid it.")]
+    by_rate = overall.sort_values("rate", ascending=False)
+    sentences.append("Made most often: " + "; ".join(_contract_rate(r) for r in by_rate.head(LISTED).itertuples())
+                     + ". Least often: " + "; ".join(_contract_rate(r) for r in by_rate.tail(LISTED).iloc[::-1]
+                                                     .itertuples()) + ".")
+    paying = overall[overall["score_lo"] > 0].sort_values("mean_score", ascending=False)
+    if paying.empty:
+        best = overall.sort_values("mean_score", ascending=False).iloc[0]
+        sentences.append(f"No contract pays the declarer on average (mean money per hand with its 95% interval "
+                         f"above zero); the best is {_money(best)}.")
+    else:
+        sentences.append("Pay the declarer on average (mean money per hand, interval above zero): "
+                         + "; ".join(_money(r) for r in paying.head(LISTED).itertuples()) + ".")
+    worst = overall.sort_values("mean_score").head(LISTED)
+    sentences.append("Cost the declarer most: " + "; ".join(_money(r) for r in worst.itertuples()) + ".")
+    chart = tables.get("bidding_chart")
+    if chart is not None and not chart.empty:
+        judged = chart[chart["best_ev"].fillna("") != ""]
+        if not judged.empty:
+            advice = judged["best_ev"].value_counts()
+            hands_by_advice = judged.groupby("best_ev")["hands"].sum().sort_values(ascending=False)
+            share = hands_by_advice / hands_by_advice.sum()
+            sentences.append(f"Bidding chart (best mean money, cells of at least {MIN_CELL} hands): "
+                             + ", ".join(f"{name} in {advice[name]} cell{'s' if advice[name] > 1 else ''} "
+                                         f"({format_percent(share[name], 0)} of the hands judged)"
+                                         for name in hands_by_advice.index) + ".")
+    return sentences
+
+
+def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
+    """Findings of a ``rikken play`` run: the contract mix with make rates, passed-out rounds, and each
+    seat's mean score in both scoring modes (and game wins when scored in games).
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The run's summary tables by CSV stem (``summary``, ``seats``, ``games``).
+    manifest : dict
+        The run's manifest.
+
+    Returns
+    -------
+    list of str
+        One sentence per finding.
+    """
+    sentences = []
+    summary = tables.get("summary")
+    if summary is not None and not summary.empty:
+        declared = summary[summary["contract"] != "passed-out"].sort_values("per_round", ascending=False)
+        passed = summary[summary["contract"] == "passed-out"]
+        rounds = manifest.get("rounds")
+        mix = "; ".join(f"{r.contract} in {format_percent(r.per_round)} of rounds (made {format_percent(r.make_rate)}"
+                        f" of {r.declared:,})" for r in declared.head(LISTED).itertuples())
+        sentences.append(f"Contracts played most{f' over {rounds:,} rounds' if isinstance(rounds, int) else ''}: "
+                         f"{mix}." + (f" Passed out: {format_percent(passed['per_round'].iloc[0])} of rounds."
+                                      if not passed.empty else ""))
+        counted = declared[declared["declared"] >= MIN_CELL].sort_values("make_rate")
+        if len(counted) > 1:
+            low, high = counted.iloc[0], counted.iloc[-1]
+            sentences.append(f"Among contracts declared at least {MIN_CELL} times, the make rate runs from "
+                             f"{format_percent(low.make_rate)} ({low.contract}, 95% {format_percent(low.make_lo)} to "
+                             f"{format_percent(low.make_hi)}) to {format_percent(high.make_rate)} ({high.contract}, "
+                             f"95% {format_percent(high.make_lo)} to {format_percent(high.make_hi)}).")
+    seats = tables.get("seats")
+    if seats is not None and not seats.empty:
+        for mode, rows in seats.groupby("mode", sort=False):
+            scores = ", ".join(f"{r.seat} {format_number(r.mean)}" for r in rows.itertuples())
+            best, worst = rows.loc[rows["mean"].idxmax()], rows.loc[rows["mean"].idxmin()]
+            apart = best["low"] > worst["high"]
+            sentences.append(f"Mean {mode} score per round by seat: {scores}; "
+                             + (f"{best['seat']} scores more than {worst['seat']} (their 95% intervals do not "
+                                "overlap)." if apart else "the seats' 95% intervals overlap."))
+    games = tables.get("games")
+    if games is not None and not games.empty:
+        sentences.append("Game wins (points mode, ties shared): " + ", ".join(
+            f"{r.seat} {format_percent(r.win_prob)} (95% {format_percent(r.win_lo)} to {format_percent(r.win_hi)})"
+            for r in games.itertuples()) + f" of {int(games['games'].iloc[0]):,} games; an equal share is 25%.")
+    return sentences or ["The run has no summary tables."]
+
+
+GLOSSARY = {
+    "contract": "the contract, by its command-line name",
+    "feature": "the hand feature the row groups by (all: every hand that could declare the contract)",
+    "bin": "the feature's value or range for the row",
+    "summary.n": "hands that could declare the contract (in the feature's bin)",
+    "summary.made": "of those, the hands whose play-out made the contract",
+    "rate": "share of the hands that made it",
+    "mean_score": "declarer's mean money score per hand (zero-sum settlement)",
+    "mean_points": "declarer's mean points-mode score per hand",
+    "hcp_bin": "the hand's high-card points (A 4, K 3, Q 2, J 1)",
+    "trumps": "cards in the suit the bidder would name (his longest)",
+    "hands": "hands in the cell",
+    "highest_safe": "highest trick contract made at least half the time on the cell's hands (empty: under "
+                    f"{MIN_CELL} hands)",
+    "rik_beter_safe_hearts": "heart lengths at which Rik Beter is the highest contract made half the time instead",
+    "best_ev": "the contract with the best mean money score on the cell's hands (pass if none is positive)",
+    "best_ev_value": "that contract's mean money score per hand",
+    "rik_beter_ev_hearts": "heart lengths at which Rik Beter has the best mean money instead",
+    "declared": "declarations of the contract",
+    "per_round": "declarations per round (passed-out: share of rounds nobody bid)",
+    "make_rate": "share of the declarations made",
+    "mode": "scoring mode: points or money (zero-sum)",
+    "seat": "the seat (N, E, S, W)",
+    "rounds": "rounds played",
+    "mean": "the seat's mean score per round",
+    "games": "games played (of --rounds-per-game rounds)",
+    "wins": "games won, ties for the top shared equally",
+    "win_prob": "share of games won (ties shared)",
+    "outright": "games won alone",
+    "outright_prob": "share of games won alone",
+    "shared_top": "games tied for the highest total",
+}
+
+_BIDS_CAPTIONS = {
+    "success_by_trumps_hcp": "Each trick contract's success rate (cell labels and colour, in %) by the length of its "
+                             f"trump suit and HCP, in cells of at least {MIN_CELL} hands; the blue panels give the "
+                             "hands per cell, and contracts made in under 0.5% of every cell are listed instead of "
+                             "drawn.",
+    "misery_one_alone_by_low_cards": "Misery and 1 Alone: the best of them per cell of (cards ranked 2-7, HCP) by mean "
+                                     "money, outlined where it pays; right, each contract's success rate with its 95% "
+                                     "band against the cards ranked 2-7.",
+    "bidding_chart": "The bidding chart: per cell of HCP and length of the suit you would name, the highest contract "
+                     "made at least half the time (left) and the one with the best mean money score (right).",
+}
+
+SPECS = {
+    "rikken-bids": ReportSpec(
+        findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS,
+        tables={"summary": TableSpec("One row per contract and bin of a hand feature; the headline rows are each "
+                                     "contract over all hands that could declare it.",
+                                     headline=lambda t: t[t["feature"] == "all"],
+                                     keys=("contract", "feature", "bin"),
+                                     measures=(RateMeasure("rate", "n"),
+                                               MeanMeasure("mean_score", "score_lo", "score_hi"))),
+                "bidding_chart": TableSpec("One row per cell of the bidding chart (HCP bin, cards in the named "
+                                           "suit).")}),
+    "rikken-play": ReportSpec(
+        findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
+        captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
+                                          f"interval (points; contracts declared under {MIN_CELL} times are greyed). "
+                                          "Right: each seat's mean score per round in both scoring modes, with 95% "
+                                          "intervals."},
+        tables={"summary": TableSpec("One row per contract declared, and the passed-out rounds.",
+                                     keys=("contract",),
+                                     measures=(MeanMeasure("per_round", "per_round_lo", "per_round_hi"),
+                                               RateMeasure("make_rate", "declared"))),
+                "seats": TableSpec("Each seat's mean score per round, in both scoring modes.", keys=("mode", "seat"),
+                                   measures=(MeanMeasure("mean", "low", "high"),)),
+                "games": TableSpec("Each seat's game wins (points mode).", keys=("seat",),
+                                   measures=(RateMeasure("win_prob", "games"),))}),
+}

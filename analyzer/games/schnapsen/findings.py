@@ -1,0 +1,133 @@
+"""What a report says about the Schnapsen experiments: findings in a few sentences from the summary
+tables, the glossary of their columns and chart captions.
+
+``SPECS`` maps each experiment's name (as its manifest records it) to its
+:class:`analyzer.reports.report.ReportSpec`; ``analyzer report`` reads them through the CLI.
+"""
+
+import pandas as pd
+
+from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+
+# A closing-table group needs this many positions before a sentence names it.
+MIN_GROUP = 30
+
+
+def _interval(mean, low, high) -> str:
+    return f"{format_number(mean)} (95% {format_number(low)} to {format_number(high)})"
+
+
+def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
+    """Findings of a ``schnapsen match`` run: bot A's match win rate, game points per deal of both bots,
+    the paired differences, and the win rate from each seat.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The run's summary tables by CSV stem (``summary_overall``, ``summary_paired``, ``summary_by_seat``).
+    manifest : dict
+        The run's manifest.
+
+    Returns
+    -------
+    list of str
+        One sentence per finding.
+    """
+    overall = tables.get("summary_overall")
+    if overall is None or overall.empty:
+        return ["The run has no overall summary."]
+    row = overall.iloc[0]
+    sentences = [(f"{row['bot_a']} (A) won {row['a_wins']:,} of {row['matches']:,} Bummerl matches against "
+                 f"{row['bot_b']} (B): {format_percent(row['a_win_rate'])} (95% {format_percent(row['a_win_lo'])} to "
+                 f"{format_percent(row['a_win_hi'])}); 50% would be an even match."),
+                 (f"Game points per deal over {row['deals']:,} deals: {row['bot_a']} {format_number(row['a_gp_per_deal'])}"
+                 f", {row['bot_b']} {format_number(row['b_gp_per_deal'])}.")]
+    paired = tables.get("summary_paired")
+    if paired is not None and not paired.empty:
+        sentences.append("Paired on the same deals (each pair plays both seats): " + "; ".join(
+            f"{r.metric} {_interval(r.mean, r.lo, r.hi)} over {r.pairs:,} pairs" for r in paired.itertuples()) + ".")
+    seats = tables.get("summary_by_seat")
+    if seats is not None and not seats.empty:
+        sentences.append(f"{row['bot_a']}'s win rate by its seat: " + ", ".join(
+            f"seat {r.a_seat} {format_percent(r.a_win_rate)} of {r.matches:,}" for r in seats.itertuples()) + ".")
+    return sentences
+
+
+def closing_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
+    """Findings of a ``schnapsen closing`` run: how often closing wins the deal against playing on, the
+    mean gain in game points, and where closing pays most and least.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The run's summary tables by CSV stem (``summary_closing``).
+    manifest : dict
+        The run's manifest.
+
+    Returns
+    -------
+    list of str
+        One sentence per finding.
+    """
+    table = tables.get("summary_closing")
+    if table is None or table.empty:
+        return ["The run has no closing summary."]
+    overall = table[table["factor"] == "all"].iloc[0]
+    sentences = [(f"Over {overall['n']:,} positions where closing was legal, closing won the deal "
+                 f"{format_percent(overall['close_win'])} of the time and playing on "
+                 f"{format_percent(overall['playon_win'])}; closing gained "
+                 f"{_interval(overall['gain'], overall['gain_lo'], overall['gain_hi'])} game points on average and "
+                 f"was the better choice in {format_percent(overall['close_better_share'])} of positions.")]
+    groups = table[(table["factor"] != "all") & (table["n"] >= MIN_GROUP)]
+    if not groups.empty:
+        best, worst = groups.loc[groups["gain"].idxmax()], groups.loc[groups["gain"].idxmin()]
+        sentences.append(f"Among groups of at least {MIN_GROUP} positions, closing does best with {best['factor']} "
+                         f"{best['value']} (gain {_interval(best['gain'], best['gain_lo'], best['gain_hi'])}, n "
+                         f"{best['n']:,}) and worst with {worst['factor']} {worst['value']} (gain "
+                         f"{_interval(worst['gain'], worst['gain_lo'], worst['gain_hi'])}, n {worst['n']:,}).")
+        paying = groups[groups["gain_lo"] > 0]
+        sentences.append("Groups where closing gains with a 95% interval above zero: " + (
+            ", ".join(f"{r.factor} {r.value}" for r in paying.itertuples()) if not paying.empty else "none") + ".")
+    return sentences
+
+
+GLOSSARY = {
+    "bot_a": "bot A", "bot_b": "bot B", "matches": "Bummerl matches played",
+    "a_wins": "matches bot A won", "a_win_rate": "share of the matches bot A won",
+    "deals": "deals played in those matches", "a_gp_per_deal": "bot A's game points per deal",
+    "b_gp_per_deal": "bot B's game points per deal", "gp_a": "bot A's game points", "gp_b": "bot B's game points",
+    "a_seat": "bot A's seat in the first deal (0 or 1)",
+    "metric": "the paired difference measured, per pair of matches on the same deals",
+    "pairs": "pairs of matches (seats swapped on the same deals)", "mean": "mean paired difference",
+    "factor": "what the row groups positions by (all: every position)", "value": "the factor's value or points bin",
+    "summary_closing.n": "positions where closing was legal",
+    "close_win": "share of the sampled worlds in which closing won the deal",
+    "playon_win": "share in which playing on won the deal", "close_gp": "mean game points after closing",
+    "playon_gp": "mean game points after playing on", "gain": "mean game points of closing minus playing on",
+    "close_better_share": "share of the positions where closing gained",
+}
+
+CLOSING_CAPTIONS = {
+    "closing_success": "Probability that closing wins the deal, by cards left in the stock and own counted points "
+                       "(cell: rate and positions).",
+    "closing_gain": "Mean game points of closing minus playing on, by cards in the stock and own counted points; "
+                    "blue cells favour closing.",
+    "close_when": "Share of positions where closing beats playing on, by trumps held and own counted points: close "
+                  "where it is above one half.",
+}
+
+SPECS = {
+    "schnapsen-match": ReportSpec(
+        findings=match_findings, glossary=GLOSSARY,
+        tables={"summary_overall": TableSpec("The match result over all matches.", keys=("bot_a", "bot_b"),
+                                             measures=(RateMeasure("a_win_rate", "matches"),)),
+                "summary_paired": TableSpec("Paired differences A - B per pair of matches on the same deals.",
+                                            keys=("metric",), measures=(MeanMeasure("mean", "lo", "hi"),)),
+                "summary_by_seat": TableSpec("Bot A's results by its seat.")}),
+    "schnapsen-closing": ReportSpec(
+        findings=closing_findings, glossary=GLOSSARY, captions=CLOSING_CAPTIONS,
+        tables={"summary_closing": TableSpec("Closing against playing on, by one factor of the position at a time.",
+                                             keys=("factor", "value"),
+                                             measures=(RateMeasure("close_win", "n"),
+                                                       MeanMeasure("gain", "gain_lo", "gain_hi")))}),
+}

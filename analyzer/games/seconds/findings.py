@@ -1,0 +1,147 @@
+"""What a report says about the Sloppy Seconds experiments: findings in a few sentences from the summary
+tables, the glossary of their columns and chart captions.
+
+``SPECS`` maps each experiment's name (as its manifest records it) to its
+:class:`analyzer.reports.report.ReportSpec`; ``analyzer report`` reads them through the CLI.
+"""
+
+import pandas as pd
+
+from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+
+
+def _interval(mean, low, high) -> str:
+    return f"{format_number(mean)} (95% {format_number(low)} to {format_number(high)})"
+
+
+def _share(rate, low, high) -> str:
+    return f"{format_percent(rate)} (95% {format_percent(low)} to {format_percent(high)})"
+
+
+def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
+    """Findings of a ``seconds play`` run: each policy's score per deal and share of games won against the
+    equal share 1/n, the paired policy differences, and the seats.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The run's summary tables by CSV stem (``summary_by_policy``, ``summary_paired``, ``summary_by_seat``).
+    manifest : dict
+        The run's manifest (``params.rules.n_players``).
+
+    Returns
+    -------
+    list of str
+        One sentence per finding.
+    """
+    rules = manifest.get("params", {}).get("rules", {})
+    players = rules.get("n_players")
+    equal = f"; an equal share is 1/{players} = {format_percent(1 / players)}" if isinstance(players, int) else ""
+    sentences = []
+    policies = tables.get("summary_by_policy")
+    if policies is not None and not policies.empty:
+        sentences.append("Share of games won by each policy's seats: " + "; ".join(
+            f"{r.policy} {_share(r.win_rate, r.win_lo, r.win_hi)}, {format_number(r.mean_score_per_deal)} points "
+            "per deal" for r in policies.itertuples()) + f"{equal}.")
+    paired = tables.get("summary_paired")
+    if paired is not None and not paired.empty:
+        sentences.append("Paired on the same deals: " + "; ".join(
+            f"{r.policy_a} - {r.policy_b}: {_interval(r.score_diff, r.score_diff_lo, r.score_diff_hi)} points per "
+            f"deal, win share {_interval(r.win_diff, r.win_diff_lo, r.win_diff_hi)}" for r in paired.itertuples()) + ".")
+    seats = tables.get("summary_by_seat")
+    if seats is not None and not seats.empty:
+        sentences.append("Share of games won by seat: " + ", ".join(
+            f"{r.seat} {format_percent(r.win_rate)}" for r in seats.itertuples()) + f"{equal}.")
+    return sentences or ["The run has no summary tables."]
+
+
+def variants_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
+    """Findings of a ``seconds variants`` run: when trump appears under each trump rule, the mean deal
+    score under each rule pair, and the largest seat advantages.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The run's summary tables by CSV stem (``summary_trump``, ``summary_scores``, ``summary_seats``).
+    manifest : dict
+        The run's manifest.
+
+    Returns
+    -------
+    list of str
+        One sentence per finding.
+    """
+    sentences = []
+    trump = tables.get("summary_trump")
+    if trump is not None and not trump.empty:
+        rules = trump.drop_duplicates("trump_rule")
+        sentences.append("Trump appears on average at trick " + "; ".join(
+            f"{format_number(r.mean_trump_trick)} under the {r.trump_rule} rule (never in "
+            f"{format_percent(r.no_trump_rate)} of deals)" for r in rules.itertuples()) + ".")
+    scores = tables.get("summary_scores")
+    if scores is not None and not scores.empty:
+        sentences.append("Mean deal score of a player: " + "; ".join(
+            f"{r.trump_rule} / {r.minimum_rule} {_interval(r.mean_score, r.score_lo, r.score_hi)}"
+            for r in scores.itertuples()) + ".")
+    seats = tables.get("summary_seats")
+    if seats is not None and not seats.empty:
+        clear = seats[(seats["advantage_lo"] > 0) | (seats["advantage_hi"] < 0)]
+        clear = clear.reindex(clear["advantage"].abs().sort_values(ascending=False).index).head(3)
+        sentences.append("Seat advantages (score minus the other seats' mean on the same deal) with a 95% interval "
+                         "excluding zero: " + ("; ".join(
+                             f"seat {r.seat} under {r.trump_rule} / {r.minimum_rule} "
+                             f"{_interval(r.advantage, r.advantage_lo, r.advantage_hi)}" for r in clear.itertuples())
+                             if not clear.empty else "none") + ".")
+    return sentences or ["The run has no summary tables."]
+
+
+GLOSSARY = {
+    "policy": "the seat policy", "seat": "the seat (0 leads the first deal)",
+    "mean_score_per_deal": "mean score per deal", "wins": "games won (one winner per game)",
+    "games": "games played", "win_rate": "share of games won: one winner per game, so the n seats' shares add up to 1 and "
+                                         "1/n is an equal share",
+    "policy_a": "first policy of the pair", "policy_b": "second policy of the pair",
+    "units": "paired units: (game, rotation) played by both policies on the same deals",
+    "score_diff": "mean difference A - B of the score per deal", "win_diff": "mean difference A - B of the win share",
+    "trump_rule": "trump rule variant (seed or original)", "minimum_rule": "minimum rule variant (per-suit or per-hand)",
+    "deals": "deals", "no_trump_rate": "share of deals in which trump never appeared",
+    "mean_trump_trick": "mean trick (1-based) at which trump appeared, where it did",
+    "median_trump_trick": "median of that trick", "trump_trick": "the trick at which trump appeared (0: never)",
+    "share": "share of the rule pair's deals", "mean_score": "mean deal score of one player",
+    "sd": "standard deviation of a player's deal score", "p10": "10th percentile of a player's deal score",
+    "median": "median of a player's deal score", "p90": "90th percentile of a player's deal score",
+    "advantage": "the seat's score minus the mean of the other seats on the same deal",
+}
+
+SPECS = {
+    "seconds-play": ReportSpec(
+        findings=play_findings, glossary=GLOSSARY,
+        captions={"play": "Mean score per deal and share of games won, by policy (top) and seat (bottom), with 95% "
+                          "intervals; the dashed line is the equal share 1/n."},
+        tables={"summary_by_policy": TableSpec("Each policy over the seats it played.", keys=("policy",),
+                                               measures=(MeanMeasure("mean_score_per_deal", "score_lo", "score_hi"),
+                                                         RateMeasure("win_rate", "games"))),
+                "summary_paired": TableSpec("Paired policy differences on the same deals.",
+                                            keys=("policy_a", "policy_b"),
+                                            measures=(MeanMeasure("score_diff", "score_diff_lo", "score_diff_hi"),
+                                                      MeanMeasure("win_diff", "win_diff_lo", "win_diff_hi"))),
+                "summary_by_seat": TableSpec("Each seat over all games.", keys=("seat",),
+                                             measures=(MeanMeasure("mean_score_per_deal", "score_lo", "score_hi"),
+                                                       RateMeasure("win_rate", "games")))}),
+    "seconds-variants": ReportSpec(
+        findings=variants_findings, glossary=GLOSSARY,
+        captions={"variants": "Left: the trick at which trump first appears under each trump rule. Middle: the "
+                              "distribution of one player's deal score under each rule pair. Right: mean deal score "
+                              "per seat and rule pair, with 95% intervals."},
+        tables={"summary_trump": TableSpec("When trump appears, per rule pair.", keys=("trump_rule", "minimum_rule"),
+                                           measures=(RateMeasure("no_trump_rate", "deals"),)),
+                "summary_scores": TableSpec("One player's deal score, per rule pair.",
+                                            keys=("trump_rule", "minimum_rule"),
+                                            measures=(MeanMeasure("mean_score", "score_lo", "score_hi"),)),
+                "summary_seats": TableSpec("Each seat's score and advantage, per rule pair.",
+                                           keys=("trump_rule", "minimum_rule", "seat"),
+                                           measures=(MeanMeasure("mean_score", "score_lo", "score_hi"),
+                                                     MeanMeasure("advantage", "advantage_lo", "advantage_hi"))),
+                "summary_trump_tricks": TableSpec("Share of deals by the trick at which trump appeared.",
+                                                  keys=("trump_rule", "minimum_rule", "trump_trick"))}),
+}

@@ -1,0 +1,124 @@
+"""Reports in a real browser: headless Chromium opens a rendered report offline, every image must load and
+the console must stay free of errors; a screenshot is saved to look at.
+
+Skipped, saying so, where no Chromium is installed (Debian: ``apt-get install chromium``). Also a script:
+``python tests/reports/test_report_browser.py REPORT.html SHOT.png [WIDTH HEIGHT]`` checks one report and
+saves its screenshot.
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "chrome")
+# Injected first into the page's <head>: records errors and console.error calls, and after the load event
+# writes what it saw (images that did not load, errors) into the DOM, which --dump-dom prints.
+PROBE = """<script>
+window.__errors = [];
+window.addEventListener('error', function (e) { window.__errors.push('error: ' + (e.message || e.target.src)); }, true);
+window.addEventListener('unhandledrejection', function (e) { window.__errors.push('rejection: ' + e.reason); });
+var __consoleError = console.error;
+console.error = function () { window.__errors.push('console: ' + Array.prototype.join.call(arguments, ' '));
+  __consoleError.apply(console, arguments); };
+window.addEventListener('load', function () {
+  var images = Array.prototype.slice.call(document.images);
+  var broken = images.filter(function (img) { return !img.complete || img.naturalWidth === 0; })
+                     .map(function (img) { return img.alt; });
+  var out = document.createElement('pre');
+  out.id = '__probe';
+  out.textContent = JSON.stringify({images: images.length, broken: broken, errors: window.__errors,
+                                    height: document.documentElement.scrollHeight});
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def find_browser() -> str | None:
+    """The first Chromium-like browser on the PATH, or None."""
+    return next((path for path in map(shutil.which, BROWSERS) if path), None)
+
+
+def _run(browser: str, args: list[str], timeout: float = 120) -> str:
+    command = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+               "--no-first-run", "--hide-scrollbars", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=True).stdout
+
+
+def check_in_browser(report: Path, screenshot: Path | None = None, width: int = 1400,
+                     height: int | None = None, browser: str | None = None) -> dict:
+    """Open ``report`` in headless Chromium and say what loaded.
+
+    Parameters
+    ----------
+    report : Path
+        An HTML report.
+    screenshot : Path, optional
+        Where to save a PNG screenshot of the page (``height`` tall, default the whole page up to
+        16,000 px).
+    width, height : int
+        The window size in CSS pixels.
+    browser : str, optional
+        The browser executable (default: :func:`find_browser`).
+
+    Returns
+    -------
+    dict
+        ``images`` (count), ``broken`` (alt texts of images that did not load), ``errors`` (script
+        errors and console errors), ``height`` (page height in px).
+    """
+    browser = browser or find_browser()
+    text = Path(report).read_text()
+    probed = Path(report).with_name(Path(report).stem + ".probe.html")
+    probed.write_text(re.sub(r"<head>", "<head>" + PROBE, text, count=1))
+    try:
+        dom = _run(browser, [f"--window-size={width},900", "--virtual-time-budget=5000", "--dump-dom",
+                             probed.resolve().as_uri()])
+    finally:
+        probed.unlink()
+    found = re.search(r'<pre id="__probe">(.*?)</pre>', dom, re.DOTALL)
+    if found is None:
+        raise AssertionError("the page never finished loading (no probe output)")
+    result = json.loads(found.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
+                        .replace("&amp;", "&"))
+    if screenshot is not None:
+        tall = height or min(16_000, int(result["height"]) + 20)
+        _run(browser, [f"--window-size={width},{tall}", "--virtual-time-budget=5000",
+                       f"--screenshot={Path(screenshot).resolve()}", Path(report).resolve().as_uri()])
+    return result
+
+
+needs_browser = pytest.mark.skipif(find_browser() is None, reason="no Chromium on the PATH: install it (Debian: "
+                                   "apt-get install chromium) to check reports in a real browser")
+
+
+@needs_browser
+def test_report_loads_every_image_without_console_errors(tmp_path, sample_runs):
+    from analyzer.reports.report import build_report, write_report
+
+    for name, runs in (("single", sample_runs[:1]), ("comparison", sample_runs)):
+        out = write_report(build_report(runs, "html"), tmp_path / f"{name}.html")
+        shot = tmp_path / f"{name}.png"
+        result = check_in_browser(out, shot, height=1200)
+        assert result["images"] == 1 * len(runs)
+        assert result["broken"] == [] and result["errors"] == []
+        assert shot.stat().st_size > 1000
+
+
+@needs_browser
+def test_the_browser_check_catches_a_broken_image_and_a_script_error(tmp_path):
+    page = tmp_path / "bad.html"
+    page.write_text('<!DOCTYPE html><html><head></head><body><img alt="gone" src="data:image/png;base64,AAAA">'
+                    "<script>undefinedFunction();</script></body></html>")
+    result = check_in_browser(page)
+    assert result["broken"] == ["gone"]
+    assert any("undefinedFunction" in error for error in result["errors"])
+
+
+if __name__ == "__main__":
+    size = [int(v) for v in sys.argv[3:5]]
+    print(json.dumps(check_in_browser(Path(sys.argv[1]), Path(sys.argv[2]), *size)))
