@@ -10,16 +10,17 @@ import textwrap
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.colors import LogNorm, TwoSlopeNorm, to_rgba  # noqa: E402
-from matplotlib.patches import Patch, Polygon, Rectangle  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.colors import LogNorm, TwoSlopeNorm, to_rgba
+from matplotlib.patches import Patch, Polygon, Rectangle
+from matplotlib.ticker import PercentFormatter
 
-from analyzer.cards.pbn import SEAT_LETTERS  # noqa: E402
-from analyzer.games.rikken import rules  # noqa: E402
-from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, KIND, Contract, Kind  # noqa: E402
-from analyzer.games.rikken.summary import (  # noqa: E402
+from analyzer.cards.pbn import SEAT_LETTERS
+from analyzer.games.rikken import rules
+from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, KIND, Contract, Kind
+from analyzer.games.rikken.summary import (
     BIDDING_CANDIDATES,
     GRID_WIDTH,
     HCP_LABELS,
@@ -28,12 +29,15 @@ from analyzer.games.rikken.summary import (  # noqa: E402
     best_no_trump,
     moment_rows,
 )
-from analyzer.reports.stats import wilson_interval  # noqa: E402
+from analyzer.reports.stats import wilson_interval
 
 PASS_COLOUR = "#d4d4d4"
-CELL_FONT = 8
-# A rate that prints as "0" in a cell: panels with nothing else say nothing cell by cell.
-NEGLIGIBLE_RATE = 0.005
+CELL_FONT = 9
+# Panels per line of the trick-contract heatmaps: few enough that a report shows their cell labels legibly.
+PANEL_COLUMNS = 3
+# A contract made in under this share of every cell is never worth bidding: a panel of near-zero cells
+# would say nothing cell by cell, so it goes into one note instead.
+NEGLIGIBLE_RATE = 0.05
 # Short names of the no-trump contracts inside heatmap cells (a key is printed with the chart).
 SHORT_NAMES = {"misery": "M", "1-alone": "1A", "open-misery": "OM", "open-1-alone": "O1A", "open-misery-all": "OMA",
                "open-1-alone-all": "O1AA"}
@@ -109,7 +113,7 @@ def success_by_trumps_and_hcp(moments: pd.DataFrame) -> plt.Figure | None:
     suit named, hearts for Rik Beter, the partner's suit for Troela) and HCP (y), in cells of at least
     ``MIN_CELL`` hands; panels of the hands per cell (one per distinct grid of counts, shared by the
     contracts every hand can declare with the same trumps); and one note for the contracts made in
-    under 0.5% of every cell, which would each fill a panel with zeros.
+    under ``NEGLIGIBLE_RATE`` (5%) of every cell, which would each fill a panel with near-zeros.
 
     Returns
     -------
@@ -134,7 +138,7 @@ def success_by_trumps_and_hcp(moments: pd.DataFrame) -> plt.Figure | None:
         else:
             group.append(contract)
     n_panels = len(drawn) + len(shared) + bool(negligible)
-    figure, axes = _axes_grid(n_panels, min(4, n_panels), 4.4, 3.5)
+    figure, axes = _axes_grid(n_panels, min(PANEL_COLUMNS, n_panels), 4.6, 3.6)
     image = None
     for ax, contract in zip(axes, drawn):
         rate = rates[contract]
@@ -142,7 +146,8 @@ def success_by_trumps_and_hcp(moments: pd.DataFrame) -> plt.Figure | None:
         image = ax.imshow(rate[:, columns], origin="lower", aspect="auto", cmap="RdYlGn", vmin=0.0, vmax=1.0)
         for (r, c), value in np.ndenumerate(rate[:, columns]):
             if not np.isnan(value):
-                ax.text(c, r, f"{100 * value:.0f}", ha="center", va="center", fontsize=CELL_FONT)
+                ax.text(c, r, f"{100 * value:.0f}", ha="center", va="center", fontsize=CELL_FONT,
+                        color=_ink(image.cmap(image.norm(value))))
         _cell_axes(ax, columns, TRUMP_AXIS[rules.TRUMP_RULE[contract]])
         ax.set_title(f"{CONTRACT_CLI_NAMES[contract]}: % made")
     for ax, group in zip(axes[len(drawn):], shared):
@@ -163,11 +168,11 @@ def success_by_trumps_and_hcp(moments: pd.DataFrame) -> plt.Figure | None:
         ax.axis("off")
         lines = [f"{CONTRACT_CLI_NAMES[c]}: made {grids[c][1].sum():,.0f} of {grids[c][0].sum():,.0f} hands"
                  for c in negligible]
-        ax.text(0.0, 1.0, f"Not drawn: made in under {100 * NEGLIGIBLE_RATE:.1f}% of the hands\nof every cell with "
+        ax.text(0.0, 1.0, f"Not drawn: made in under {100 * NEGLIGIBLE_RATE:.0f}% of the hands\nof every cell with "
                 f"n >= {MIN_CELL} (or no such cell):\n\n" + "\n".join(lines), va="top", ha="left", fontsize=10,
                 transform=ax.transAxes)
     if image is not None:
-        figure.colorbar(image, ax=axes, shrink=0.5, label="success rate")
+        figure.colorbar(image, ax=axes, shrink=0.5, label="made (% of the cell's hands)", format=PercentFormatter(1.0))
     figure.suptitle(f"Trick contracts: % made by trumps held and HCP (cells with n >= {MIN_CELL} hands)", fontsize=13)
     return figure
 
@@ -226,7 +231,7 @@ def bidding_chart(best: pd.DataFrame) -> plt.Figure | None:
     if best.empty:
         return None
     colours = contract_colours(BIDDING_CANDIDATES)
-    figure, axes = plt.subplots(1, 2, figsize=(17, 8), layout="constrained")
+    figure, axes = plt.subplots(1, 2, figsize=(15, 8), layout="constrained")
     shown = _bidding_map(axes[0], best, "highest_safe", "rik_beter_safe_hearts", colours, with_value=False)
     shown |= _bidding_map(axes[1], best, "best_ev", "rik_beter_ev_hearts", colours, with_value=True)
     axes[0].set_title("highest contract made at least 50% of the time")
@@ -261,7 +266,7 @@ def low_contract_success(moments: pd.DataFrame) -> plt.Figure | None:
     if not contracts:
         return None
     colours = contract_colours(NO_TRUMP_CONTRACTS)
-    figure, (left, right) = plt.subplots(1, 2, figsize=(18, 7), layout="constrained",
+    figure, (left, right) = plt.subplots(1, 2, figsize=(15, 7), layout="constrained",
                                          gridspec_kw={"width_ratios": [1.6, 1]})
     table = best_no_trump(moments)
     if table.empty:
@@ -299,7 +304,8 @@ def low_contract_success(moments: pd.DataFrame) -> plt.Figure | None:
         right.fill_between(grouped["code"], low, high, color=colours[name], alpha=0.15)
         drawn = True
     right.set_xlabel("cards ranked 2-7 in hand")
-    right.set_ylabel("success rate")
+    right.set_ylabel("made (% of the hands)")
+    right.yaxis.set_major_formatter(PercentFormatter(1.0))
     right.set_ylim(0, 1)
     right.grid(alpha=0.3)
     if drawn:
@@ -310,28 +316,59 @@ def low_contract_success(moments: pd.DataFrame) -> plt.Figure | None:
 
 
 def play_chart(contracts: pd.DataFrame, seats: pd.DataFrame) -> plt.Figure:
-    """Contract frequency and make rate (with intervals) beside mean score per seat in both modes."""
-    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5), gridspec_kw={"width_ratios": [2, 1]})
-    declared = contracts[contracts["contract"] != "passed-out"]
+    """Contracts played and their make rates beside the mean score per seat in both scoring modes.
+
+    Left: each declared contract's share of rounds (bars, with 95% intervals) and its make rate (points,
+    with 95% intervals), on one percent axis; a contract declared fewer than ``MIN_CELL`` times gets
+    no make rate (too few to read) and its count above the bar instead. Right: each seat's mean score
+    per round in both modes, with 95% intervals.
+
+    Parameters
+    ----------
+    contracts : pandas.DataFrame
+        :func:`analyzer.games.rikken.summary.contract_summary` (the ``passed-out`` row included).
+    seats : pandas.DataFrame
+        :func:`analyzer.games.rikken.summary.seat_summary`.
+    """
+    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5), layout="constrained",
+                                         gridspec_kw={"width_ratios": [2, 1]})
+    declared = contracts[contracts["contract"] != "passed-out"].reset_index(drop=True)
     x = np.arange(len(declared))
-    left.bar(x, declared["per_round"], color="#8fb3d9", label="share of rounds")
     # Clipped at 0: at a rate of exactly 0 or 1 the Wilson bound differs from it by a rounding error.
-    arms = np.clip([declared["make_rate"] - declared["make_lo"], declared["make_hi"] - declared["make_rate"]], 0, None)
-    left.errorbar(x, declared["make_rate"], yerr=arms, fmt="o", color="#c0392b", label="make rate (95% CI)")
+    share_arms = np.clip([declared["per_round"] - declared["per_round_lo"],
+                          declared["per_round_hi"] - declared["per_round"]], 0, None)
+    left.bar(x, declared["per_round"], yerr=share_arms, capsize=2, color="#8fb3d9", ecolor="#4a6f99",
+             label="share of rounds (95% CI)")
+    counted = (declared["declared"] >= MIN_CELL).to_numpy()
+    rows = declared[counted]
+    arms = np.clip([rows["make_rate"] - rows["make_lo"], rows["make_hi"] - rows["make_rate"]], 0, None)
+    left.errorbar(x[counted], rows["make_rate"], yerr=arms, fmt="o", color="#c0392b", capsize=3,
+                  label=f"make rate (95% CI), contracts declared >= {MIN_CELL} times")
+    for position, row in zip(x[~counted], declared[~counted].itertuples()):
+        left.text(position, row.per_round_hi + 0.02, f"n {row.declared}", ha="center", va="bottom", fontsize=8,
+                  color="#555")
     left.set_xticks(x, declared["contract"], rotation=40, ha="right")
-    left.set_ylim(0, 1)
-    passed = contracts[contracts["contract"] == "passed-out"]["per_round"].iloc[0]
-    left.set_title(f"Contracts played (passed out: {100 * passed:.1f}% of rounds)")
-    left.legend()
+    left.set_ylim(0, 1.05)
+    left.yaxis.set_major_formatter(PercentFormatter(1.0))
+    left.set_ylabel("% of rounds (bars) / % made (points)")
+    left.set_xlabel("contract")
+    passed = contracts[contracts["contract"] == "passed-out"]["per_round"]
+    passed_text = f" (passed out: {100 * passed.iloc[0]:.1f}% of rounds)" if not passed.empty else ""
+    left.set_title(f"Contracts played and made{passed_text}")
+    figure.legend(*left.get_legend_handles_labels(), loc="outside lower left", ncol=2, fontsize=9)
     left.grid(axis="y", alpha=0.3)
     width = 0.38
     for offset, mode in ((-width / 2, "points"), (width / 2, "money")):
         rows = seats[seats["mode"] == mode]
-        xs = np.arange(4) + offset
-        right.bar(xs, rows["mean"], width, yerr=[rows["mean"] - rows["low"], rows["high"] - rows["mean"]],
-                  capsize=3, label=mode)
-    right.set_xticks(range(4), list(SEAT_LETTERS))
+        xs = np.arange(len(rows)) + offset
+        right.bar(xs, rows["mean"], width, yerr=np.clip([rows["mean"] - rows["low"], rows["high"] - rows["mean"]],
+                                                        0, None), capsize=3, label=mode)
+    right.set_xticks(range(len(SEAT_LETTERS)), list(SEAT_LETTERS))
     right.axhline(0, color="black", lw=0.8)
+    right.set_xlabel("seat")
+    right.set_ylabel("mean score per round (points or money units)")
     right.set_title("Mean score per round by seat (95% CI)")
     right.legend(title="scoring")
+    right.grid(axis="y", alpha=0.3)
+    figure.suptitle("Rikken full rounds", fontsize=13)
     return figure

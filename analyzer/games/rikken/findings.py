@@ -163,7 +163,7 @@ GLOSSARY = {
 _BIDS_CAPTIONS = {
     "success_by_trumps_hcp": "Each trick contract's success rate (cell labels and colour, in %) by the length of its "
                              f"trump suit and HCP, in cells of at least {MIN_CELL} hands; the blue panels give the "
-                             "hands per cell, and contracts made in under 0.5% of every cell are listed instead of "
+                             "hands per cell, and contracts made in under 5% of every cell are listed instead of "
                              "drawn.",
     "misery_one_alone_by_low_cards": "Misery and 1 Alone: the best of them per cell of (cards ranked 2-7, HCP) by mean "
                                      "money, outlined where it pays; right, each contract's success rate with its 95% "
@@ -186,7 +186,8 @@ SPECS = {
     "rikken-play": ReportSpec(
         findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
         captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
-                                          f"interval (points; contracts declared under {MIN_CELL} times are greyed). "
+                                          f"interval (points; a contract declared under {MIN_CELL} times shows its count "
+                                          "instead). "
                                           "Right: each seat's mean score per round in both scoring modes, with 95% "
                                           "intervals."},
         tables={"summary": TableSpec("One row per contract declared, and the passed-out rounds.",

@@ -20,19 +20,26 @@ def _grid(cells: pd.DataFrame, value: str, col_values) -> tuple[np.ndarray, np.n
     return (cells[value] / cells["n"]).to_numpy(dtype=float).reshape(shape), counts
 
 
-def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt):
+def _ink(colour) -> str:
+    """Black or white, whichever reads on ``colour`` (an RGBA tuple)."""
+    r, g, b = colour[:3]
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+
+
+def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt, bar_label):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto", origin="lower")
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
             if counts[i, j] > 0 and np.isfinite(grid[i, j]):
-                ax.text(j, i, f"{fmt(grid[i, j])}\nn={int(counts[i, j])}", ha="center", va="center", fontsize=7)
+                ax.text(j, i, f"{fmt(grid[i, j])}\nn={int(counts[i, j])}", ha="center", va="center", fontsize=8,
+                        color=_ink(image.cmap(image.norm(grid[i, j]))))
     ax.set_xticks(range(len(col_values)), [str(v) for v in col_values])
     ax.set_yticks(range(len(POINT_LABELS)), POINT_LABELS)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("own counted points when closing")
     ax.set_title(title)
-    fig.colorbar(image, ax=ax)
+    fig.colorbar(image, ax=ax, label=bar_label)
     return fig
 
 
@@ -41,7 +48,7 @@ def success_heatmap(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
     stocks = [10, 8, 6, 4, 2]
     grid, counts = _grid(sums["by_points_and_stock"], "close_win", stocks)
     return _heatmap(grid, counts, stocks, "cards in stock", f"Closing: probability of winning the deal ({bot})",
-                    "viridis", 0.0, 1.0, lambda v: f"{v:.2f}")
+                    "viridis", 0.0, 1.0, lambda v: f"{v:.2f}", "probability of winning the deal")
 
 
 def gain_heatmap(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
@@ -49,7 +56,7 @@ def gain_heatmap(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
     stocks = [10, 8, 6, 4, 2]
     grid, counts = _grid(sums["by_points_and_stock"], "gain", stocks)
     return _heatmap(grid, counts, stocks, "cards in stock", f"Gain from closing, game points ({bot})",
-                    "RdBu", -3.0, 3.0, lambda v: f"{v:+.2f}")
+                    "RdBu", -3.0, 3.0, lambda v: f"{v:+.2f}", "game points, closing minus playing on")
 
 
 def close_when_map(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
@@ -59,4 +66,5 @@ def close_when_map(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
     grid, counts = _grid(sums["by_points_and_trumps"], "better", trumps)
     return _heatmap(grid, counts, trumps, "trumps held",
                     f"Close when: share of positions where closing is better ({bot})", "PiYG", 0.0, 1.0,
-                    lambda v: ("close " if v > 0.5 else "play ") + f"{v:.2f}")
+                    lambda v: ("close " if v > 0.5 else "play ") + f"{v:.2f}",
+                    "share of positions where closing is better")

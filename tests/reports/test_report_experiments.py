@@ -1,0 +1,59 @@
+"""Reports of real (tiny) runs of every experiment: each opens with findings from its own game, every
+chart has a caption, every table column is in the glossary, and no table cell shows float noise."""
+
+import re
+import sys
+
+import pytest
+
+from analyzer.cli.app import main
+from analyzer.cli.runs import REPORT_SPECS
+from analyzer.reports.catalog import figure_files, summary_tables
+from analyzer.reports.report import build_report
+
+EXPERIMENTS = {
+    "rikken-bids": ["rikken", "bids", "--deals", "40"],
+    "rikken-play": ["rikken", "play", "--rounds", "60"],
+    "schnapsen-match": ["schnapsen", "match", "--bots", "heuristic", "random", "--matches", "4"],
+    "schnapsen-closing": ["schnapsen", "closing", "--deals", "3"],
+    "seconds-play": ["seconds", "play", "--players", "3", "--games", "4"],
+    "seconds-variants": ["seconds", "variants", "--players", "4", "--deals", "60"],
+}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """One finished run folder per experiment."""
+    root = tmp_path_factory.mktemp("runs")
+    folders = {}
+    for experiment, args in EXPERIMENTS.items():
+        out = root / experiment
+        argv = [*args, "--seed", "3", "--workers", "1", "--out", str(out)]
+        with pytest.MonkeyPatch.context() as patch, pytest.raises(SystemExit) as exit_info:
+            patch.setattr(sys, "argv", ["analyzer", *argv])
+            main(argv)
+        assert exit_info.value.code == 0, experiment
+        folders[experiment] = out
+    return folders
+
+
+def test_every_experiment_has_a_report_spec():
+    assert set(EXPERIMENTS) <= set(REPORT_SPECS)
+
+
+@pytest.mark.parametrize("experiment", sorted(EXPERIMENTS))
+def test_report_of_each_experiment(runs, experiment):
+    run = runs[experiment]
+    spec = REPORT_SPECS[experiment]
+    text = build_report([run], "html", REPORT_SPECS).text
+    findings = re.search(r'<ul class="findings">(.*?)</ul>', text).group(1)
+    assert "No findings" not in findings and findings.count("<li>") >= 2
+    figures = figure_files(run)
+    assert figures, "every experiment draws a chart"
+    assert [p.stem for p in figures if p.stem not in spec.captions] == []
+    glossary = set(re.findall(r"<dt>([^<]+)</dt>", text[text.index('<h2 id="glossary">'):]))
+    for name, table in summary_tables(run).items():
+        missing = [c for c in table.columns if c not in glossary and f"{c} ({name})" not in glossary]
+        assert missing == [], name
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", text)
+    assert cells and not [c for c in cells if re.fullmatch(r"-?[\d.]+e[-+]\d+", c)]
