@@ -23,11 +23,12 @@ from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_ch
 from analyzer.games.schnapsen import charts
 from analyzer.games.schnapsen.experiments import advise as advise_position
 from analyzer.games.schnapsen.experiments import (
+    check_honest,
     closing_task,
     match_task,
     parse_bot,
 )
-from analyzer.games.schnapsen.play import POLICIES
+from analyzer.games.schnapsen.play import PERFECT, POLICIES
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.games.schnapsen.summary import (
@@ -113,21 +114,26 @@ def match(
 def closing(
     workers: Workers,
     deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS, help="Deals to play and examine.")] = 100,
-    bot: Annotated[str, typer.Option("--bot", help=f"Bot that plays and evaluates: {BOT_HELP}.")] = "pimc",
-    samples: Samples = DEFAULT_SAMPLES,
+    bot: Annotated[str, typer.Option("--bot", help="Honest bot that plays the deals and both choices forward: "
+                                                   "pimc[:N], heuristic or random.")] = "pimc",
+    samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
+        "Worlds per position: sampled hidden cards on which both choices are played out (every world, "
+        "exactly, when there are no more)."))] = DEFAULT_SAMPLES,
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: ChunkSize = 10,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
-    """At every position where closing is legal: "close now" against "play on" on the same sampled worlds.
+    """At every position where closing is legal: "close now" against "play on", both played to the end by
+    the same honest bot on the same worlds.
 
     Tables by stock size, own points, opponent points, trumps and high trumps held; heatmaps of closing
     success and of the gain from closing, and a "close when" decision map.
     """
-    chosen = parse_bot(bot, samples)
-    params = {"bot": chosen.as_dict()}
+    chosen = parse_bot(bot)
+    check_honest(chosen)
+    params = {"bot": chosen.as_dict(), "samples": samples}
     check_chunk_count(deals, chunk_size)
     check_run_dir(out, closing_task, params, deals, seed=seed, chunk_size=chunk_size)
     store = RunStore(out_dir_or_default(out, "schnapsen-closing"))
@@ -149,7 +155,7 @@ def closing(
         store.save_figure(charts.gain_heatmap(sums, chosen.label), "closing_gain")
         store.save_figure(charts.close_when_map(sums, chosen.label), "close_when")
     store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "deals": deals,
-                          "bot": params["bot"], "positions": positions, "rules": "docs/rules.md section 2",
+                          "bot": params["bot"], "samples": samples, "positions": positions, "rules": "docs/rules.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})
     if json_out:
         typer.echo(json_dumps({"run_dir": str(store.root), "positions": positions, "summary": _records(summary)}))
@@ -166,18 +172,29 @@ def advise(
         "closed=P,PTS,TRICK, shown=A|B, nothold=A|B, history=. Write hand1=? (the hand of the player not "
         "to move) and ? stock cards for what the player to move cannot see; history= then lists the "
         "cards played."))],
-    bot: Annotated[str, typer.Option("--bot", help=f"Bot whose evaluation is used: {BOT_HELP}.")] = "pimc",
-    samples: Samples = 50,
+    bot: Annotated[str, typer.Option("--bot", help=(
+        "Bot that plays every action forward for both players: pimc[:N], heuristic or random (honest); "
+        "perfect solves the position as given, every card known."))] = "pimc",
+    samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
+        "Sampled worlds (hidden cards) the actions are played out on; every world, exactly, once the "
+        "stock is closed or exhausted or when there are no more."))] = 20,
     seed: Seed = 0,
     json_out: JsonOut = False,
 ) -> None:
-    """Every legal action of one position (cards, marriages, exchange, close) with expected game points
-    and win probability for the player to move."""
+    """Every legal action of one position (cards, marriages, exchange, close) with expected game points,
+    win probability and the paired difference to the best action, for the player to move."""
     position = SchnapsenState.from_text(state)
-    chosen = parse_bot(bot, samples)
-    table = advise_position(position, chosen, seed)
+    chosen = parse_bot(bot)
+    table, exact = advise_position(position, chosen, seed, samples)
+    worlds = int(table["worlds"].iloc[0])
+    if chosen.policy == PERFECT:
+        method = "perfect information (every card as given), 1 world, exact"
+    else:
+        kind = "exact (every world once)" if exact else "sampled"
+        method = f"honest play-outs by {chosen.label}, {worlds} world{'s' if worlds != 1 else ''}, {kind}"
     if json_out:
-        typer.echo(json_dumps({"player": position.to_move, "bot": chosen.label, "actions": _records(table)}))
+        typer.echo(json_dumps({"player": position.to_move, "bot": chosen.label, "worlds": worlds, "exact": exact,
+                               "method": method, "actions": _records(table)}))
         return
-    typer.echo(f"player {position.to_move} to move, bot {chosen.label}:")
+    typer.echo(f"player {position.to_move} to move; {method}:")
     typer.echo(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

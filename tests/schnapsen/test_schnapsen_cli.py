@@ -2,18 +2,13 @@
 
 import json
 
-import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from analyzer.cards.rng import state_from_seed
 from analyzer.cli.schnapsen import app
 from analyzer.errors import InputError
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.experiments import closing_task, parse_bot
-from analyzer.games.schnapsen.kernels import apply_action, deal_into, shuffle_deck
-from analyzer.games.schnapsen.search import SearchWorkspace, solve_value
 from analyzer.games.schnapsen.state import SchnapsenState
 
 runner = CliRunner()
@@ -70,34 +65,11 @@ def test_advise_lists_every_legal_action():
     ["advise", "hand0=SA; hand1=SK"],
     ["advise", FRESH, "--bot", "oracle"],
     ["match", "--bots", "heuristic", "pimc:x", "--matches", "1", "--workers", "1"],
+    ["closing", "--bot", "perfect", "--deals", "1", "--workers", "1"],
 ])
 def test_bad_input_is_an_input_error(args):
     with pytest.raises(InputError):
         invoke(args)
-
-
-def test_closing_rows_match_exact_values_with_the_perfect_bot():
-    # With the perfect bot there is one world, the true one: "close now" must equal the exact value
-    # of the position after closing, and "play on" the best exact value of the other actions.
-    rows = closing_task({"bot": parse_bot("perfect").as_dict()}, 0, 2, np.random.SeedSequence(8))
-    assert len(rows) > 0 and (rows["worlds"] == 1).all()
-    assert set(rows["close_win"]) <= {0.0, 1.0}
-    assert (rows["gain"] == rows["close_gp"] - rows["playon_gp"]).all()
-    # the first closing point of deal 0 is the first lead: rebuild it from the same seeds and solve
-    child = np.random.SeedSequence(8).spawn(2)[0]
-    deal_ss, _ = child.spawn(2)
-    s = np.zeros(R.STATE_SIZE, dtype=np.int64)
-    deck = np.zeros(R.N_CARDS, dtype=np.int64)
-    shuffle_deck(state_from_seed(deal_ss), deck)
-    deal_into(deck, 0, s)
-    ws = SearchWorkspace(tt_bits=14)
-    mover = int(s[R.TO_MOVE])
-    apply_action(s, R.CLOSE)
-    exact = solve_value(s, ws.stack, ws.moves, ws.tt, ws.gen)
-    first = rows[rows["deal"] == 0].iloc[0]
-    assert first["stock_size"] == 10
-    assert first["close_gp"] == (exact if mover == 0 else -exact)
-
 
 
 # Player 1 led DA after winning CQ/CJ and has shown HK. Player 0 cannot see the 10 cards

@@ -2,15 +2,21 @@
 
 ``match_task``: Bummerl matches between two bots, each match played twice on the same deals with the
 seats swapped. ``closing_task``: at every position where closing is legal, "close now" against
-"play on" under one bot, on the same sampled worlds. ``advise``: every legal action of one position.
+"play on", each played forward by one honest bot on the same worlds. ``advise``: every legal action of
+one position, evaluated the same way.
+
+Honest evaluation (:func:`honest_outcomes`): the hidden cards are drawn from what the player to move can
+see (or, when there are few enough distinct deals, every one of them is taken once: "exact"), and in each
+such world every choice is played to the end by the same bot for both players, a bot that itself only
+uses what its player sees. Nothing in the evaluation looks at the true hidden cards.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
-from analyzer.cards.rng import state_from_seed
+from analyzer.cards.rng import bounded, state_from_seed
 from analyzer.errors import InputError
 from analyzer.experiments.progress import report_items
 from analyzer.games.schnapsen import rules as R
@@ -18,6 +24,7 @@ from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import (
     apply_action,
     deal_into,
+    legal_actions,
     random_action,
     shuffle_deck,
 )
@@ -26,13 +33,15 @@ from analyzer.games.schnapsen.play import (
     PERFECT,
     PIMC,
     POLICIES,
+    RANDOM,
     PlayWorkspace,
-    evaluate_actions,
     play_deals,
     play_match,
+    rollout_values,
 )
-from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
+from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, perfect_values, pimc_values, world_count
 from analyzer.games.schnapsen.state import SchnapsenState
+from analyzer.reports.stats import Z95
 
 
 @dataclass(frozen=True)
@@ -136,41 +145,134 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame({"deal": np.arange(n_deals), "a_seat0": a0, "a_seat1": a1, "a_gp": (a0 + a1) / 2})
 
 
+# ---------------------------------------------------------------------------------------- honest evaluation
+HONEST = (RANDOM, HEURISTIC, PIMC)
+
+
+def check_honest(bot: Bot) -> None:
+    """Refuse bots that see hidden cards for the honest evaluations.
+
+    Raises
+    ------
+    InputError
+        For the ``perfect`` bot.
+    """
+    if bot.policy not in HONEST:
+        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, heuristic or random")
+
+
+def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
+                    ws: PlayWorkspace) -> tuple[np.ndarray, bool]:
+    """Play every action sequence forward from ``s`` with ``bot`` in both seats, world by world.
+
+    The worlds are every deal the player to move cannot tell apart (:func:`search.world_count`) when the
+    stock is closed or exhausted, or when there are at most ``samples`` of them; else ``samples`` worlds
+    drawn uniformly. Returns ``(outcomes, exact)``: ``outcomes[w, i]`` is the mover's signed game points
+    in world ``w`` after sequence ``i``, and ``exact`` says the worlds were enumerated (each once).
+    """
+    player = int(s[R.TO_MOVE])
+    count = int(world_count(s, player))
+    exact = count <= samples or s[R.CLOSER] >= 0 or s[R.DRAWN] >= R.STOCK_SIZE
+    n_worlds = count if exact else samples
+    width = max(len(q) for q in sequences)
+    seqs = np.full((len(sequences), width), -1, dtype=np.int64)
+    for i, q in enumerate(sequences):
+        seqs[i, :len(q)] = q
+    out = np.zeros((n_worlds, len(sequences)), dtype=np.int64)
+    rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(), exact, n_worlds, rng, out,
+                   *ws.args())
+    return out, exact
+
+
+def outcome_stats(values: np.ndarray, exact: bool) -> tuple[float, float, float]:
+    """Mean of per-world values with its 95% interval: none needed when the worlds were enumerated
+    (the mean is then the exact average over every world; only the bot's own sampling can move it)."""
+    x = np.asarray(values, dtype=np.float64)
+    mean = float(x.mean())
+    if exact:
+        return mean, mean, mean
+    if x.size < 2:
+        return mean, float("nan"), float("nan")
+    half = Z95 * float(x.std(ddof=1)) / np.sqrt(x.size)
+    return mean, mean - half, mean + half
+
+
+def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: PlayWorkspace,
+                allow_close: bool) -> int:
+    """The bot's own action in ``s`` (pimc: best average over its sampled worlds), never closing unless
+    ``allow_close``."""
+    if bot.policy == PIMC:
+        n, _ = pimc_values(s, bot.samples, rng, *ws.args())
+        options = [i for i in range(n) if allow_close or ws.acts[i] != R.CLOSE]
+        return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
+    if bot.policy == HEURISTIC:
+        params = hp if allow_close else replace(bot.params, close_points=10**9).to_array()
+        return int(heuristic_action(s, params, ws.acts))
+    if allow_close:
+        return int(random_action(s, rng, ws.acts))
+    n = legal_actions(s, ws.acts)
+    options = [int(a) for a in ws.acts[:n] if a != R.CLOSE]
+    return options[int(bounded(rng, len(options)))]
+
+
+def play_on_sequence(s: np.ndarray, bot: Bot, rng: np.ndarray, ws: PlayWorkspace) -> list[int]:
+    """"Play on" at a position where closing is legal: the bot's own choice among the other actions,
+    decided once from what the mover sees; after an exchange (the mover is still on lead and could close
+    now) also its next choice, again without closing, so the sequence ends with a card led."""
+    hp = bot.params.to_array()
+    first = _bot_choice(s, bot, hp, rng, ws, allow_close=False)
+    if first != R.EXCHANGE:
+        return [first]
+    after = s.copy()
+    apply_action(after, first)
+    return [first, _bot_choice(after, bot, hp, rng, ws, allow_close=False)]
+
+
 # ---------------------------------------------------------------------------------------- closing
 HIGH_TRUMP_RANKS = (R.TEN, R.ACE)
+CLOSING_COLUMNS = ["deal", "position", "player", "stock_size", "own_points", "opp_points", "own_pending",
+                   "own_has_trick", "opp_has_trick", "trumps_held", "high_trumps_held", "worlds", "exact",
+                   "close_win", "close_gp", "playon_action", "playon_win", "playon_gp", "gain", "gain_lo",
+                   "gain_hi"]
 
 
-def _closing_row(s: np.ndarray, n: int, worlds: int, acts, sums, wins) -> dict | None:
-    close = [i for i in range(n) if acts[i] == R.CLOSE]
-    if not close:
-        return None
-    c = close[0]
-    others = [i for i in range(n) if acts[i] != R.CLOSE]
-    best = max(others, key=lambda i: sums[i])
+def closing_row(s: np.ndarray, bot: Bot, samples: int, rng: np.ndarray, ws: PlayWorkspace) -> dict:
+    """Honest "close now" against "play on" at ``s`` (closing legal there): both played forward by
+    ``bot`` on the same worlds; the position's features, each choice's win rate and game points, and
+    the paired gain with its 95% interval."""
+    play_on = play_on_sequence(s, bot, rng, ws)
+    outcomes, exact = honest_outcomes(s, [[R.CLOSE], play_on], bot, samples, rng, ws)
     p = int(s[R.TO_MOVE])
     trump = int(s[R.TRUMP])
     hand = int(s[R.HAND0 + p])
     trumps = hand & int(R.SUIT_MASKS[trump])
     high = sum((hand >> R.card_of(trump, r)) & 1 for r in HIGH_TRUMP_RANKS)
+    gain, gain_lo, gain_hi = outcome_stats(outcomes[:, 0] - outcomes[:, 1], exact)
     return {"position": SchnapsenState.from_array(s).to_text(), "player": p, "stock_size": 10 - int(s[R.DRAWN]),
             "own_points": int(s[R.POINTS0 + p]), "opp_points": int(s[R.POINTS0 + 1 - p]),
             "own_pending": int(s[R.PENDING0 + p]), "own_has_trick": int(s[R.TRICKS0 + p] > 0),
             "opp_has_trick": int(s[R.TRICKS0 + 1 - p] > 0),
-            "trumps_held": trumps.bit_count(), "high_trumps_held": int(high), "worlds": worlds,
-            "close_win": wins[c] / worlds, "close_gp": sums[c] / worlds,
-            "playon_action": R.action_name(int(acts[best])), "playon_win": wins[best] / worlds,
-            "playon_gp": sums[best] / worlds, "gain": (sums[c] - sums[best]) / worlds}
+            "trumps_held": trumps.bit_count(), "high_trumps_held": int(high), "worlds": len(outcomes),
+            "exact": bool(exact), "close_win": float((outcomes[:, 0] > 0).mean()),
+            "close_gp": float(outcomes[:, 0].mean()),
+            "playon_action": " ".join(R.action_name(a) for a in play_on),
+            "playon_win": float((outcomes[:, 1] > 0).mean()), "playon_gp": float(outcomes[:, 1].mean()),
+            "gain": gain, "gain_lo": gain_lo, "gain_hi": gain_hi}
 
 
 def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSequence) -> pd.DataFrame:
-    """Play ``count`` deals with ``params["bot"]`` in both seats and evaluate each legal closing.
+    """Play ``count`` deals with ``params["bot"]`` in both seats and evaluate each legal closing honestly.
 
-    At every position where closing is legal the bot's evaluation (sampled worlds shared by all
-    actions) gives "close now" and the best other action ("play on"); the deal then continues with the
-    bot's own choice. One row per such position, with its deal and the whole position in state
-    notation (``position``: every card placed, ready for ``analyzer schnapsen advise``).
+    At every position where closing is legal, "close now" and "play on" (the bot's own choice among
+    the other actions) are each played forward by the bot for both players on the same
+    ``params["samples"]`` worlds, or on every world when there are that few (:func:`closing_row`); the
+    deal then continues with the bot's own choice. One row per such position, with its deal and the
+    whole position in state notation (``position``: every card placed, ready for ``analyzer schnapsen
+    advise``).
     """
     bot = Bot.from_dict(params["bot"])
+    check_honest(bot)
+    samples = int(params.get("samples", DEFAULT_SAMPLES))
     hp = bot.params.to_array()
     ws = PlayWorkspace()
     rows = []
@@ -182,32 +284,29 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
         shuffle_deck(deal_rng, ws.deck)
         deal_into(ws.deck, (start + i) % 2, s)
         while s[R.WINNER] < 0:
-            n, worlds = 0, 0
-            can_close = s[R.LEAD_CARD] < 0 and s[R.CLOSER] < 0 and s[R.DRAWN] <= 8
-            if can_close or bot.policy in (PIMC, PERFECT):
-                n, worlds = evaluate_actions(s, bot.policy, bot.samples, hp, rng, *ws.args())
-                row = _closing_row(s, n, worlds, ws.acts, ws.sums, ws.wins) if can_close else None
-                if row is not None:
-                    rows.append({"deal": start + i, **row})
-            if bot.policy in (PIMC, PERFECT):
-                action = int(ws.acts[int(np.argmax(ws.sums[:n]))])
-            elif bot.policy == HEURISTIC:
-                action = heuristic_action(s, hp, ws.acts)
-            else:
-                action = random_action(s, rng, ws.acts)
-            apply_action(s, action)
+            n = legal_actions(s, ws.acts)
+            if R.CLOSE in ws.acts[:n]:
+                rows.append({"deal": start + i, **closing_row(s, bot, samples, rng, ws)})
+            apply_action(s, _bot_choice(s, bot, hp, rng, ws, allow_close=True))
         report_items()
-    return pd.DataFrame(rows, columns=["deal", "position", "player", "stock_size", "own_points", "opp_points",
-                                       "own_pending", "own_has_trick", "opp_has_trick", "trumps_held",
-                                       "high_trumps_held", "worlds", "close_win", "close_gp", "playon_action",
-                                       "playon_win", "playon_gp", "gain"])
+    return pd.DataFrame(rows, columns=CLOSING_COLUMNS)
 
 
 # ---------------------------------------------------------------------------------------- advise
-def advise(state: SchnapsenState, bot: Bot, seed: int) -> pd.DataFrame:
-    """Evaluate every legal action of ``state`` for the player to move under ``bot``.
+def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = 50) -> tuple[pd.DataFrame, bool]:
+    """Evaluate every legal action of ``state`` for the player to move.
 
-    Returns one row per action: ``action, expected_gp, win_probability, worlds``, best first.
+    Honest bots (pimc, heuristic, random) play each action forward for both players on the same worlds
+    (:func:`honest_outcomes`: ``samples`` drawn, or all of them when the stock is closed or exhausted or
+    there are at most ``samples``); ``perfect`` solves the position as given, every card known. Returns
+    the table (one row per action, best first: ``action, expected_gp, gp_lo, gp_hi, win_probability,
+    vs_best, vs_best_lo, vs_best_hi, worlds``; ``vs_best`` is the paired difference to the best action
+    with its 95% interval) and whether the worlds were exact (every one taken once).
+
+    Raises
+    ------
+    InputError
+        For a finished deal, or ``perfect`` with hidden cards.
     """
     if state.is_over:
         raise InputError("the deal is already over")
@@ -216,8 +315,22 @@ def advise(state: SchnapsenState, bot: Bot, seed: int) -> pd.DataFrame:
     ws = PlayWorkspace()
     rng = state_from_seed(seed)
     s = state.to_array()
-    n, worlds = evaluate_actions(s, bot.policy, bot.samples, bot.params.to_array(), rng, *ws.args())
-    rows = [{"action": R.action_name(int(ws.acts[i])), "expected_gp": ws.sums[i] / worlds,
-             "win_probability": ws.wins[i] / worlds, "worlds": worlds} for i in range(n)]
-    return pd.DataFrame(rows).sort_values("expected_gp", ascending=False, kind="stable").reset_index(drop=True)
-
+    if bot.policy == PERFECT:
+        n = perfect_values(s, ws.stack, ws.moves, ws.tt, ws.gen, ws.acts, ws.vals)
+        actions = [int(a) for a in ws.acts[:n]]
+        outcomes, exact = ws.vals[:n].reshape(1, n).copy(), True
+    else:
+        n = legal_actions(s, ws.acts)
+        actions = [int(a) for a in ws.acts[:n]]
+        outcomes, exact = honest_outcomes(s, [[a] for a in actions], bot, samples, rng, ws)
+    means = outcomes.mean(axis=0)
+    best = int(np.argmax(means))
+    rows = []
+    for i, a in enumerate(actions):
+        gp, lo, hi = outcome_stats(outcomes[:, i], exact)
+        diff, d_lo, d_hi = outcome_stats(outcomes[:, i] - outcomes[:, best], exact)
+        rows.append({"action": R.action_name(a), "expected_gp": gp, "gp_lo": lo, "gp_hi": hi,
+                     "win_probability": float((outcomes[:, i] > 0).mean()), "vs_best": diff, "vs_best_lo": d_lo,
+                     "vs_best_hi": d_hi, "worlds": len(outcomes)})
+    table = pd.DataFrame(rows).sort_values("expected_gp", ascending=False, kind="stable").reset_index(drop=True)
+    return table, exact

@@ -234,7 +234,9 @@ def apply_action(s, a):
         s[_STOCK + drawn + 1] = -1
         s[_DRAWN] = drawn + 2
         if drawn + 2 == 10:
-            s[_SHOWN0 + 1 - w] |= np.int64(1) << face
+            # the stock is exhausted: all 20 cards are accounted for, so each player knows the other's hand
+            s[_SHOWN0] = s[_HAND0]
+            s[_SHOWN0 + 1] = s[_HAND0 + 1]
     if s[_HAND0] == 0 and s[_HAND0 + 1] == 0:
         if s[_CLOSER] >= 0:
             _finish(s, 1 - s[_CLOSER])

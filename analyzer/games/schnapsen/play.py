@@ -8,12 +8,12 @@ card (both hands and the stock order): it is an oracle, not a fair player.
 import numpy as np
 from numba import njit
 
+from analyzer.cards.rng import next_u64
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
 from analyzer.games.schnapsen.kernels import (
     apply_action,
     deal_into,
-    legal_actions,
     random_action,
     shuffle_deck,
     signed_result,
@@ -22,10 +22,9 @@ from analyzer.games.schnapsen.search import (
     TT_BITS,
     SearchWorkspace,
     perfect_action,
-    perfect_values,
     pimc_action,
-    pimc_values,
     sample_world,
+    world_at,
 )
 
 RANDOM, HEURISTIC, PERFECT, PIMC = range(4)
@@ -133,46 +132,41 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack,
 
 
 @njit(cache=True)
-def evaluate_actions(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Evaluate every legal action for the player to move under bot ``policy`` (the same bot in both seats).
+def rollout_values(s, seqs, policy, samples, hparams, exact, n_worlds, rng, out, stack, moves, tt, gen, pool, world,
+                   acts, sums, wins, vals):
+    """Honest evaluation: play each action sequence forward with one bot in both seats, world by world.
 
-    ``pimc`` averages exact values over ``samples`` sampled worlds; ``perfect`` solves the true position
-    (one world); ``heuristic``/``random`` sample worlds the same way and play each action out with that
-    bot for both players. ``hparams`` is one heuristic parameter row. Fills ``acts``, ``sums`` (summed
-    game points for the mover) and ``wins`` (worlds won); returns ``(n_actions, n_worlds)``.
+    For each of ``n_worlds`` worlds of the player to move (the ``exact`` enumeration of ``world_at``,
+    else drawn by ``sample_world``), every row of ``seqs`` (actions padded with -1) is applied to the same
+    world and the deal is played out by bot ``policy`` (``samples`` and heuristic row ``hparams``) for
+    both players, each deciding from what he can see; ``out[w, i]`` gets the mover's signed game points.
+    The play-outs of one world start from the same bot random state (common random numbers), so the
+    rows of ``out`` are paired across sequences.
     """
-    if policy == PIMC:
-        return pimc_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     player = s[R.TO_MOVE]
-    if policy == PERFECT:
-        n = perfect_values(s, stack, moves, tt, gen, acts, vals)
-        for i in range(n):
-            sums[i] = vals[i]
-            wins[i] = 1.0 if vals[i] > 0 else 0.0
-        return n, 1
-    n = legal_actions(s, acts)
-    root = acts[:n].copy()
-    for i in range(n):
-        sums[i] = 0.0
-        wins[i] = 0.0
     seats = np.full(2, policy, dtype=np.int64)
     seat_samples = np.full(2, samples, dtype=np.int64)
     seat_params = np.empty((2, hparams.shape[0]), dtype=np.float64)
     seat_params[0] = hparams
     seat_params[1] = hparams
+    base = np.empty(R.STATE_SIZE, dtype=np.int64)
     child = np.empty(R.STATE_SIZE, dtype=np.int64)
-    buf = np.empty(16, dtype=np.int64)
-    for _ in range(samples):
-        sample_world(s, player, rng, pool, world)
-        for i in range(n):
-            child[:] = world
-            apply_action(child, root[i])
-            # random and heuristic play touch only the rng and the scratch move buffer
-            play_out(child, seats, seat_samples, seat_params, rng, stack, moves, tt, gen, pool, world, buf, sums,
-                     wins, vals)
-            v = signed_result(child, player)
-            sums[i] += v
-            if v > 0:
-                wins[i] += 1.0
-    acts[:n] = root
-    return n, samples
+    start = np.empty(4, dtype=np.uint64)
+    bot_rng = np.empty(4, dtype=np.uint64)
+    for w in range(n_worlds):
+        if exact:
+            world_at(s, player, w, pool, base)
+        else:
+            sample_world(s, player, rng, pool, base)
+        for j in range(4):
+            start[j] = next_u64(rng)
+        for i in range(seqs.shape[0]):
+            child[:] = base
+            for j in range(seqs.shape[1]):
+                if seqs[i, j] < 0:
+                    break
+                apply_action(child, seqs[i, j])
+            bot_rng[:] = start
+            play_out(child, seats, seat_samples, seat_params, bot_rng, stack, moves, tt, gen, pool, world, acts,
+                     sums, wins, vals)
+            out[w, i] = signed_result(child, player)

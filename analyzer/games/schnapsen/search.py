@@ -6,8 +6,10 @@ bounds, keyed at trick starts, is shared by all searches in one "world" (one ful
 
 ``pimc``: for the player to move, sample the hidden cards consistently with what that player has seen
 (own hand, played cards, the face-up trump card, cards the opponent has shown by exchanging, announcing
-a marriage or drawing the face-up card, and suits or ranks his strict play showed he lacks), solve every legal action in every sampled world with
-``perfect`` and choose the action with the best average. The plain-Python brute-force minimax in the
+a marriage or drawing the face-up card, his whole hand once the stock is exhausted, and suits or ranks his
+strict play showed he lacks), solve every legal action in every sampled world with ``perfect`` and choose
+the action with the best average; when there are no more distinct worlds than samples, each is solved once
+(:func:`world_count`, :func:`world_at`). The plain-Python brute-force minimax in the
 tests is this module's independent oracle.
 """
 
@@ -358,23 +360,127 @@ def sample_world(s, player, rng, pool, world):
 
 
 @njit(cache=True)
+def _binomial(n, k):
+    """C(n, k) for small non-negative integers (0 if k is outside 0..n)."""
+    if k < 0 or k > n:
+        return np.int64(0)
+    out = np.int64(1)
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
+@njit(cache=True)
+def _factorial(n):
+    out = np.int64(1)
+    for i in range(2, n + 1):
+        out *= i
+    return out
+
+
+@njit(cache=True)
+def _open_stock(s):
+    """True while cards are still drawn from the stock (not closed, not exhausted): its order matters."""
+    return s[R.CLOSER] < 0 and s[R.DRAWN] < 10
+
+
+@njit(cache=True)
+def world_count(s, player):
+    """Number of distinct worlds ``player`` cannot tell apart in ``s`` (the deals :func:`sample_world`
+    draws from, each equally likely).
+
+    The opponent's unshown cards are any ``n`` of the hidden cards he has not shown he lacks; while the
+    stock is open every order of the other hidden cards in it is a different world, once it is closed
+    their order no longer matters (nobody draws again) and counts once. With the stock exhausted every
+    card is known: one world.
+    """
+    opp = 1 - player
+    hidden = hidden_pool(s, player)
+    k = popcount(hidden)
+    n_opp = popcount(s[R.HAND0 + opp]) - popcount(s[R.SHOWN0 + opp] & s[R.HAND0 + opp])
+    allowed = k - popcount(hidden & s[R.NOT_HELD0 + opp])
+    count = _binomial(allowed, n_opp)
+    if _open_stock(s):
+        count *= _factorial(k - n_opp)
+    return count
+
+
+@njit(cache=True)
+def world_at(s, player, index, pool, world):
+    """Write into ``world`` the ``index``-th of the :func:`world_count` worlds of ``s`` for ``player``.
+
+    Index = hand rank * (orders of the face-down stock) + order rank: the opponent's unknown cards
+    are the hand-rank-th combination (lexicographic, by card id) of the hidden cards he may hold; the
+    face-down stock gets the other hidden cards in their order-rank-th permutation (lexicographic) while
+    the stock is open, in card order once it is closed.
+    """
+    world[:] = s
+    opp = 1 - player
+    hidden = hidden_pool(s, player)
+    banned = hidden & s[R.NOT_HELD0 + opp]
+    known = s[R.SHOWN0 + opp] & s[R.HAND0 + opp]
+    n_opp = popcount(s[R.HAND0 + opp]) - popcount(known)
+    a = 0
+    for c in range(20):
+        if (hidden >> c) & 1 and not (banned >> c) & 1:
+            pool[a] = c
+            a += 1
+    k = popcount(hidden)
+    orders = _factorial(k - n_opp) if _open_stock(s) else np.int64(1)
+    rank = index // orders
+    order = index % orders
+    hand = known
+    start = 0
+    for i in range(n_opp):
+        for j in range(start, a):
+            c = _binomial(a - j - 1, n_opp - i - 1)
+            if rank < c:
+                hand |= np.int64(1) << pool[j]
+                start = j + 1
+                break
+            rank -= c
+    world[R.HAND0 + opp] = hand
+    drawn = s[R.DRAWN]
+    if drawn >= 10:
+        return
+    m = 0
+    rest = hidden & ~hand
+    for c in range(20):
+        if (rest >> c) & 1:
+            pool[m] = c
+            m += 1
+    for i in range(m):
+        f = _factorial(m - 1 - i)
+        q = order // f
+        order = order % f
+        world[R.STOCK + drawn + i] = pool[i + q]
+        # the cards still to place move up to pool[i + 1:], in their order
+        for j in range(i + q, i, -1):
+            pool[j] = pool[j - 1]
+
+
+@njit(cache=True)
 def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
     """Average the exact value of each legal action over ``n_samples`` sampled worlds.
 
     Fills ``acts`` (actions), ``sums`` (summed game points for the mover) and ``wins`` (worlds in
-    which the action wins the deal) and returns ``(n_actions, n_worlds)``; when nothing is hidden
-    a single world is used.
+    which the action wins the deal) and returns ``(n_actions, n_worlds)``. When the position has at
+    most ``n_samples`` distinct worlds (:func:`world_count`: one once the stock is exhausted, few once
+    it is closed or down to two cards) each is solved once instead of sampling.
     """
     player = s[R.TO_MOVE]
     n = legal_actions(s, acts)
     for i in range(n):
         sums[i] = 0.0
         wins[i] = 0.0
-    worlds = n_samples
-    if hidden_pool(s, player) == 0:
-        worlds = 1
-    for _ in range(worlds):
-        sample_world(s, player, rng, pool, world)
+    total = world_count(s, player)
+    exact = total <= n_samples
+    worlds = total if exact else n_samples
+    for w in range(worlds):
+        if exact:
+            world_at(s, player, w, pool, world)
+        else:
+            sample_world(s, player, rng, pool, world)
         _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
         for i in range(n):
             sums[i] += vals[i]

@@ -220,7 +220,8 @@ class SchnapsenState:
             face_up = self.stock.pop(0)
             self.hands[1 - w] |= 1 << face_up
             if not self.stock:
-                self.shown[1 - w] |= 1 << face_up
+                # all 20 cards are accounted for: each player knows the other's hand
+                self.shown = list(self.hands)
         if self.hands[0] == 0 and self.hands[1] == 0:
             if self.closer >= 0:
                 self._finish(1 - self.closer)
@@ -293,7 +294,7 @@ class SchnapsenState:
         fields.append(f"tricks={self.tricks[0]},{self.tricks[1]}")
         if self.closer >= 0:
             fields.append(f"closed={self.closer},{self.close_opp_points},{int(self.close_opp_trick)}")
-        if any(self.shown):
+        if any(self.shown) and self.stock:
             fields.append("shown=" + "|".join(R.format_cards(R.cards_of(m)) for m in self.shown))
         if any(self.not_held):
             fields.append("nothold=" + "|".join(R.format_cards(R.cards_of(m)) for m in self.not_held))
@@ -381,6 +382,10 @@ class SchnapsenState:
             st.close_opp_points = _parse_int(parts[1], "closed points")
             st.close_opp_trick = _parse_int(parts[2], "closed trick flag") != 0
         st.shown = [shown[i] & st.hands[i] for i in (0, 1)]
+        if not stock:
+            # stock exhausted: both hands are known, and a '?' hand is the only one the cards allow
+            st.shown = list(st.hands)
+            st.hidden_filled = False
         if "nothold" in values:
             parts = values["nothold"].split("|")
             if len(parts) != 2:
