@@ -82,8 +82,9 @@ def match(
 ) -> None:
     """Bummerl matches A against B; every match is replayed on the same deals with the seats swapped.
 
-    Reports A's match win rate with a 95% Wilson interval, game points per deal, and paired differences
-    (per pair of matches on the same deals).
+    Reports A's match win rate with a 95% Wilson interval, game points per deal, paired differences
+    (per pair of matches on the same deals) and each bot's closings and closing success; charts of win
+    rates, game points per deal and closing in the run folder.
     """
     a, b = (parse_bot(x, samples) for x in bots)
     params = {"a": a.as_dict(), "b": b.as_dict()}
@@ -100,6 +101,10 @@ def match(
         summary = summarize_matches(merge_sums(chunks), a.label, b.label)
         for name, table in summary.items():
             store.write_csv(f"summary_{name}", table)
+    with stage("drawing charts"):
+        store.save_figure(charts.match_win_rate(summary), "match_win_rate")
+        store.save_figure(charts.match_game_points(summary), "match_game_points")
+        store.save_figure(charts.match_closing(summary), "match_closing")
     store.write_manifest({"command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed, "chunk_size": chunk_size, "matches": matches,
                           "bots": params, "rules": "docs/rules.md section 2",
                           "timings": {"simulate_seconds": round(elapsed, 3)}})

@@ -32,6 +32,13 @@ def test_match_outputs_and_worker_independence(tmp_path):
     assert len(rows) == 8 and set(rows["a_seat"]) == {0, 1}
     assert (rows[["gp_a", "gp_b"]].max(axis=1) >= 7).all()  # every match ends with a winner at 0
     assert (tmp_path / "a" / "manifest.json").exists()
+    assert one["per_bot"] == two["per_bot"]
+    by_bot = {row["bot"]: row for row in one["per_bot"]}
+    assert by_bot["A"]["wins"] + by_bot["B"]["wins"] == 8
+    assert by_bot["A"]["closes"] == (rows["closes_a"]).sum() and by_bot["B"]["closes"] == rows["closes_b"].sum()
+    assert (rows["close_wins_a"] <= rows["closes_a"]).all()
+    for stem in ("match_win_rate", "match_game_points", "match_closing"):
+        assert (tmp_path / "a" / f"{stem}.png").exists()
 
 
 def test_closing_writes_tables_and_charts(tmp_path):

@@ -11,7 +11,8 @@ from analyzer.games.schnapsen.state import SchnapsenState
 
 
 def python_bummerl(seed, params_a, params_b):
-    """Both start at 7; each deal's winner counts down by his game points; first to 0 wins.
+    """Both start at 7; each deal's winner counts down by his game points; first to 0 wins. Also counts
+    each seat's closings and the closings its closer won.
 
     Deals come from the same shuffles as the kernel, dealt and played by the Python state (the
     heuristic picks actions, the Python engine applies them); the dealer alternates, starting with 1.
@@ -22,6 +23,8 @@ def python_bummerl(seed, params_a, params_b):
     params = [params_a.to_array(), params_b.to_array()]
     left = [7, 7]
     gp = [0, 0]
+    closes = [0, 0]
+    close_wins = [0, 0]
     deals = 0
     dealer = 1
     while min(left) > 0:
@@ -31,9 +34,12 @@ def python_bummerl(seed, params_a, params_b):
             st.apply(int(heuristic_action(st.to_array(), params[st.to_move], buf)))
         left[st.winner] -= st.game_points
         gp[st.winner] += st.game_points
+        if st.closer >= 0:  # a closing is won when the closer wins the deal
+            closes[st.closer] += 1
+            close_wins[st.closer] += st.winner == st.closer
         deals += 1
         dealer = 1 - dealer
-    return (0 if left[0] <= 0 else 1), deals, gp[0], gp[1]
+    return (0 if left[0] <= 0 else 1), deals, gp[0], gp[1], closes[0], closes[1], close_wins[0], close_wins[1]
 
 
 def test_match_kernel_matches_python_bummerl():
@@ -44,10 +50,13 @@ def test_match_kernel_matches_python_bummerl():
     samples = np.array([1, 1], dtype=np.int64)
     hparams = np.stack([a.to_array(), b.to_array()])
     outcomes = set()
+    closings = 0
     for seed in range(12):
         got = play_match(policy, samples, hparams, state_from_seed(seed), state_from_seed(99), 1, *ws.args())
         want = python_bummerl(seed, a, b)
         assert tuple(int(x) for x in got) == want
         assert want[2 + want[0]] >= 7 > want[3 - want[0]]  # the winner counted 7 down to 0
         outcomes.add(want[0])
+        closings += want[4] + want[5]
     assert outcomes == {0, 1}
+    assert closings > 0  # variant b closes with 30 points and 2 trumps: the closing counts are exercised

@@ -15,10 +15,12 @@ from analyzer.games.schnapsen.summary import (
 from analyzer.reports.stats import Z95, merge_sums
 
 # Two pairs of matches. Pair 0: A wins with seat 0 (3 deals, 7-2), loses with seat 1 (4 deals, 5-7).
-# Pair 1: A wins both (2 deals, 7-0; 5 deals, 7-4).
+# Pair 1: A wins both (2 deals, 7-0; 5 deals, 7-4). A closes 1 + 0 + 2 + 1 = 4 times and wins 3 of them;
+# B closes once, in pair 0's second match, and loses it.
 MATCHES = pd.DataFrame({"pair": [0, 0, 1, 1], "seating": [0, 1, 0, 1], "a_seat": [0, 1, 0, 1],
                         "winner": ["A", "B", "A", "A"], "deals": [3, 4, 2, 5], "gp_a": [7, 5, 7, 7],
-                        "gp_b": [2, 7, 0, 4]})
+                        "gp_b": [2, 7, 0, 4], "closes_a": [1, 0, 2, 1], "closes_b": [0, 1, 0, 0],
+                        "close_wins_a": [1, 0, 1, 1], "close_wins_b": [0, 0, 0, 0]})
 
 
 def test_match_summary_on_hand_made_rows():
@@ -33,6 +35,17 @@ def test_match_summary_on_hand_made_rows():
     # Game points per deal A - B: 12/7 - 9/7 = 3/7 and 14/7 - 4/7 = 10/7: mean 13/14, sd sqrt(1/2), half z/2.
     assert points.mean == pytest.approx(13 / 14)
     assert (points.lo, points.hi) == pytest.approx((13 / 14 - Z95 / 2, 13 / 14 + Z95 / 2))
+    per_bot = summary["per_bot"].set_index("bot")
+    # A: 3 of 4 matches; per pair game points per deal 12/7 and 14/7 (mean 13/7, sd sqrt(2)/7, half z/7).
+    assert per_bot.loc["A", ["wins", "win_rate"]].tolist() == [3, 0.75]
+    assert per_bot.loc["A", ["gp_per_deal", "gp_lo", "gp_hi"]].tolist() == pytest.approx(
+        [13 / 7, 13 / 7 - Z95 / 7, 13 / 7 + Z95 / 7])
+    # B: 9/7 and 4/7 per deal (mean 13/14); closings: 1 in 14 deals, none won (success 0, Wilson from 0).
+    assert per_bot.loc["B", "gp_per_deal"] == pytest.approx(13 / 14)
+    assert per_bot.loc["A", ["closes", "close_wins", "close_success"]].tolist() == [4, 3, 0.75]
+    assert per_bot.loc["A", "closes_per_deal"] == pytest.approx(4 / 14)
+    assert per_bot.loc["B", ["closes", "close_wins", "close_success"]].tolist() == [1, 0, 0.0]
+    assert per_bot.loc["B", "close_lo"] == pytest.approx(0.0, abs=1e-12) and 0 < per_bot.loc["B", "close_hi"] < 1
     by_seat = summary["by_seat"].set_index("a_seat")
     assert by_seat.loc[0, ["matches", "a_wins", "deals", "gp_a", "gp_b"]].tolist() == [2, 2, 5, 14, 2]
     assert by_seat.loc[1, ["matches", "a_wins", "deals", "gp_a", "gp_b"]].tolist() == [2, 1, 9, 12, 11]
@@ -50,12 +63,12 @@ def test_match_chunk_aggregates_add_up_to_the_summary_of_the_whole_table():
 
 
 # Three closing positions: (stock, own points, opponent points, trumps, high trumps, close win, play-on win,
-# close gp, play-on gp, gain).
-CLOSING = pd.DataFrame([(10, 0, 0, 2, 1, 0.5, 0.75, 1.0, 2.0, -1.0),
-                        (10, 25, 12, 1, 0, 1.0, 0.5, 3.0, 1.0, 2.0),
-                        (6, 30, 40, 2, 2, 0.25, 0.5, -1.0, -0.5, -0.5)],
+# close gp, play-on gp, gain, exact).
+CLOSING = pd.DataFrame([(10, 0, 0, 2, 1, 0.5, 0.75, 1.0, 2.0, -1.0, False),
+                        (10, 25, 12, 1, 0, 1.0, 0.5, 3.0, 1.0, 2.0, False),
+                        (6, 30, 40, 2, 2, 0.25, 0.5, -1.0, -0.5, -0.5, True)],
                        columns=["stock_size", "own_points", "opp_points", "trumps_held", "high_trumps_held",
-                                "close_win", "playon_win", "close_gp", "playon_gp", "gain"])
+                                "close_win", "playon_win", "close_gp", "playon_gp", "gain", "exact"])
 
 
 def test_closing_summary_on_hand_made_rows():
@@ -68,10 +81,11 @@ def test_closing_summary_on_hand_made_rows():
     half = Z95 * np.sqrt(93 / 36 / 3)
     assert (overall["gain"], overall["gain_lo"], overall["gain_hi"]) == pytest.approx((1 / 6, 1 / 6 - half,
                                                                                         1 / 6 + half))
-    assert overall["close_better_share"] == pytest.approx(1 / 3)
+    assert overall["close_better_share"] == pytest.approx(1 / 3) and overall["exact_share"] == pytest.approx(1 / 3)
     stock = summary.loc["stock_size"]
     assert list(stock.index) == ["6", "10"] and stock["n"].tolist() == [1, 2]
     assert stock.loc["10", "gain"] == pytest.approx(0.5) and np.isnan(stock.loc["6", "gain_lo"])
+    assert stock.loc["6", "exact_share"] == 1 and stock.loc["10", "exact_share"] == 0
     own = summary.loc["own_points_bin"]
     assert list(own.index) == ["0", "20-32"] and own.loc["20-32", "close_win"] == pytest.approx(0.625)
     assert list(summary.loc["opp_points_bin"].index) == ["0", "1-19", "33-44"]

@@ -1,4 +1,4 @@
-"""Figures of the Schnapsen closing experiment: success and gain heatmaps, and a "close when" map."""
+"""Figures of the Schnapsen experiments: closing success and gain heatmaps and a "close when" map; match charts."""
 
 import matplotlib
 
@@ -68,3 +68,84 @@ def close_when_map(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
                     f"Close when: share of positions where closing is better ({bot})", "PiYG", 0.0, 1.0,
                     lambda v: ("close " if v > 0.5 else "play ") + f"{v:.2f}",
                     "share of positions where closing is better")
+
+
+# ------------------------------------------------------------------------------ match charts
+# Figures of `schnapsen match`, drawn from the tables of summary.summarize_matches.
+
+
+def _interval_bars(ax, labels, values, lows, highs, colors):
+    """Bars with 95% interval whiskers (a NaN bound draws no whisker) and each value written above."""
+    values = np.asarray(values, dtype=float)
+    lows = np.asarray(lows, dtype=float)
+    highs = np.asarray(highs, dtype=float)
+    errors = np.nan_to_num(np.vstack([values - lows, highs - values]), nan=0.0)
+    x = np.arange(len(labels))
+    ax.bar(x, values, color=colors, yerr=errors, capsize=5)
+    for i, v in enumerate(values):
+        if np.isfinite(v):
+            ax.annotate(f"{v:.2f}", (x[i], v), textcoords="offset points", xytext=(8, 3), fontsize=8)
+    ax.set_xticks(x, labels)
+
+
+def match_win_rate(summary: dict[str, pd.DataFrame]) -> plt.Figure:
+    """Bummerl win rate of each bot of the pair with its 95% Wilson interval, overall and with A in each seat
+    (from :func:`summary.summarize_matches`)."""
+    bots = summary["per_bot"]
+    seats = summary["by_seat"].sort_values("a_seat")
+    a, b = bots["label"]
+    labels = [f"A {a}", f"B {b}"] + [f"A {a}\nin seat {int(s)}" for s in seats["a_seat"]]
+    values = list(bots["win_rate"]) + list(seats["a_win_rate"])
+    lows = list(bots["win_lo"]) + list(seats["a_win_lo"])
+    highs = list(bots["win_hi"]) + list(seats["a_win_hi"])
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    _interval_bars(ax, labels, values, lows, highs, ["tab:blue", "tab:orange"] + ["lightsteelblue"] * len(seats))
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("Bummerls won (95% Wilson interval)")
+    ax.set_title(f"{a} against {b}: {int(bots['matches'].iloc[0])} Bummerls, seats swapped on the same deals")
+    return fig
+
+
+def match_game_points(summary: dict[str, pd.DataFrame]) -> plt.Figure:
+    """Game points per deal of each bot and the paired difference A - B, each with its 95% interval
+    over the pairs of matches (from :func:`summary.summarize_matches`)."""
+    bots = summary["per_bot"]
+    diff = summary["paired"].iloc[1]
+    a, b = bots["label"]
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    _interval_bars(ax, [f"A {a}", f"B {b}", "A - B\n(paired)"], list(bots["gp_per_deal"]) + [diff["mean"]],
+                   list(bots["gp_lo"]) + [diff["lo"]], list(bots["gp_hi"]) + [diff["hi"]],
+                   ["tab:blue", "tab:orange", "tab:grey"])
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_ylabel("game points per deal (95% interval over pairs)")
+    ax.set_title(f"Game points per deal: {a} against {b}")
+    return fig
+
+
+def match_closing(summary: dict[str, pd.DataFrame]) -> plt.Figure:
+    """Per bot: how often it closes the stock (closings per deal) and how often its closings win the deal,
+    with a 95% Wilson interval (from :func:`summary.summarize_matches`)."""
+    bots = summary["per_bot"]
+    labels = [f"{code} {label}" for code, label in zip(bots["bot"], bots["label"])]
+    colors = ["tab:blue", "tab:orange"]
+    fig, (freq, success) = plt.subplots(1, 2, figsize=(9, 4.5))
+    x = np.arange(len(labels))
+    freq.bar(x, bots["closes_per_deal"], color=colors)
+    for i, (rate, n) in enumerate(zip(bots["closes_per_deal"], bots["closes"])):
+        freq.annotate(f"{rate:.2f} ({int(n)} closings)", (i, rate), textcoords="offset points", xytext=(0, 3),
+                      ha="center", fontsize=8)
+    freq.set_xticks(x, labels)
+    freq.set_ylabel("closings per deal played")
+    freq.set_title("Closing frequency")
+    _interval_bars(success, labels, bots["close_success"], bots["close_lo"], bots["close_hi"], colors)
+    for i, n in enumerate(bots["closes"]):
+        if n == 0:
+            success.annotate("no closings", (i, 0), textcoords="offset points", xytext=(0, 4), ha="center",
+                             fontsize=8)
+    success.set_xlim(-0.6, len(labels) - 0.4)
+    success.set_ylim(0, 1.05)
+    success.set_ylabel("closings won (95% Wilson interval)")
+    success.set_title("Closing success")
+    fig.tight_layout()
+    return fig

@@ -105,7 +105,8 @@ def _seat_arrays(bots: list[Bot]):
 def match_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSequence) -> pd.DataFrame:
     """Play ``count`` match pairs: bot A in seat 0 then in seat 1, on the same deal sequence.
 
-    Returns one row per match: ``pair, seating, a_seat, winner ("A"/"B"), deals, gp_a, gp_b``.
+    Returns one row per match: ``pair, seating, a_seat, winner ("A"/"B"), deals, gp_a, gp_b`` and each
+    bot's closings and closings won (``closes_a``, ``closes_b``, ``close_wins_a``, ``close_wins_b``).
     """
     a = Bot.from_dict(params["a"])
     b = Bot.from_dict(params["b"])
@@ -115,13 +116,15 @@ def match_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSeq
         deal_ss, bot_ss = child.spawn(2)
         for seating, seats in enumerate(([a, b], [b, a])):
             policy, samples, hparams = _seat_arrays(seats)
-            winner, deals, gp0, gp1 = play_match(policy, samples, hparams, state_from_seed(deal_ss),
-                                                 state_from_seed(bot_ss), 1, *ws.args())
+            winner, deals, gp0, gp1, c0, c1, cw0, cw1 = play_match(
+                policy, samples, hparams, state_from_seed(deal_ss), state_from_seed(bot_ss), 1, *ws.args())
             a_seat = seating
-            gp = (gp0, gp1)
+            gp, closes, close_wins = (gp0, gp1), (c0, c1), (cw0, cw1)
             rows.append({"pair": start + i, "seating": seating, "a_seat": a_seat,
                          "winner": "A" if winner == a_seat else "B", "deals": deals,
-                         "gp_a": gp[a_seat], "gp_b": gp[1 - a_seat]})
+                         "gp_a": gp[a_seat], "gp_b": gp[1 - a_seat], "closes_a": int(closes[a_seat]),
+                         "closes_b": int(closes[1 - a_seat]), "close_wins_a": int(close_wins[a_seat]),
+                         "close_wins_b": int(close_wins[1 - a_seat])})
         report_items()
     return pd.DataFrame(rows)
 

@@ -106,7 +106,8 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack,
                acts, sums, wins, vals):
     """Play one Bummerl (both start at 7, the deal winner counts down by his game points, first to 0 wins).
 
-    Returns ``(winner, deals, game_points_0, game_points_1)``.
+    Returns ``(winner, deals, game_points_0, game_points_1, closings_0, closings_1, closings_won_0,
+    closings_won_1)``: a closing is won when the closer wins that deal.
     """
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
     deck = np.zeros(R.N_CARDS, dtype=np.int64)
@@ -114,6 +115,8 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack,
     left1 = R.MATCH_POINTS
     gp0 = 0
     gp1 = 0
+    closes = np.zeros(2, dtype=np.int64)
+    close_wins = np.zeros(2, dtype=np.int64)
     deals = 0
     dealer = first_dealer
     while left0 > 0 and left1 > 0:
@@ -126,9 +129,14 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack,
         else:
             left1 -= s[R.GAME_POINTS]
             gp1 += s[R.GAME_POINTS]
+        closer = s[R.CLOSER]
+        if closer >= 0:
+            closes[closer] += 1
+            if s[R.WINNER] == closer:
+                close_wins[closer] += 1
         deals += 1
         dealer = 1 - dealer
-    return (0 if left0 <= 0 else 1), deals, gp0, gp1
+    return (0 if left0 <= 0 else 1), deals, gp0, gp1, closes[0], closes[1], close_wins[0], close_wins[1]
 
 
 @njit(cache=True)

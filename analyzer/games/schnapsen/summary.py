@@ -15,28 +15,42 @@ PAIRED_METRICS = ("match wins per pair (A - B)", "game points per deal (A - B)")
 def match_sums(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Mergeable aggregate of ``match_task`` rows.
 
-    ``by_seat``: per seat of bot A, matches, A's wins, deals and both bots' game points. ``paired``:
-    per paired metric (code into ``PAIRED_METRICS``), the pairs and the sum and sum of squares of the
-    per-pair difference A - B. Both matches of a pair are played in one chunk, so each chunk holds
-    whole pairs.
+    ``by_seat``: per seat of bot A, matches, A's wins, deals, both bots' game points, closings and
+    closings won. ``paired``: per paired metric (code into ``PAIRED_METRICS``), the pairs and the sum
+    and sum of squares of the per-pair difference A - B. ``per_bot``: per bot (0 = A, 1 = B), the pairs
+    and the sum and sum of squares of its game points per deal in each pair. Both matches of a pair are
+    played in one chunk, so each chunk holds whole pairs.
     """
     frame = rows.assign(a_wins=(rows["winner"] == "A").astype(np.int64))
     by_seat = frame.groupby("a_seat").agg(matches=("a_wins", "size"), a_wins=("a_wins", "sum"),
-                                          deals=("deals", "sum"), gp_a=("gp_a", "sum"), gp_b=("gp_b", "sum"))
+                                          deals=("deals", "sum"), gp_a=("gp_a", "sum"), gp_b=("gp_b", "sum"),
+                                          closes_a=("closes_a", "sum"), closes_b=("closes_b", "sum"),
+                                          close_wins_a=("close_wins_a", "sum"), close_wins_b=("close_wins_b", "sum"))
     per_pair = frame.groupby("pair")[["a_wins", "deals", "gp_a", "gp_b"]].sum()
     wins = per_pair["a_wins"].to_numpy()
     deals = per_pair["deals"].to_numpy()
-    diffs = [wins - (2 - wins), per_pair["gp_a"].to_numpy() / deals - per_pair["gp_b"].to_numpy() / deals]
-    diffs = [np.asarray(d, dtype=np.float64) for d in diffs]
-    paired = pd.DataFrame({"n": [d.size for d in diffs], "total": [d.sum() for d in diffs],
-                           "squares": [(d * d).sum() for d in diffs]},
-                          index=pd.RangeIndex(len(PAIRED_METRICS), name="metric"))
-    return {"by_seat": by_seat, "paired": paired}
+    gp_per_deal = [per_pair["gp_a"].to_numpy() / deals, per_pair["gp_b"].to_numpy() / deals]
+    diffs = [wins - (2 - wins), gp_per_deal[0] - gp_per_deal[1]]
+
+    def moments(values, index_name):
+        values = [np.asarray(v, dtype=np.float64) for v in values]
+        return pd.DataFrame({"n": [v.size for v in values], "total": [v.sum() for v in values],
+                             "squares": [(v * v).sum() for v in values]},
+                            index=pd.RangeIndex(len(values), name=index_name))
+
+    return {"by_seat": by_seat, "paired": moments(diffs, "metric"), "per_bot": moments(gp_per_deal, "bot")}
 
 
 def summarize_matches(sums: dict[str, pd.DataFrame], label_a: str, label_b: str) -> dict[str, pd.DataFrame]:
     """Win rate with its Wilson interval, game points per deal, and paired differences per deal pair,
-    from merged :func:`match_sums`."""
+    from merged :func:`match_sums`.
+
+    Tables: ``overall`` (A's win rate and both bots' game points per deal), ``paired`` (A - B per pair
+    of matches on the same deals), ``by_seat`` (A's win rate with its Wilson interval in each seat) and
+    ``per_bot`` (each bot's match win rate, its game points per deal averaged over the pairs, with the
+    95% interval, its closings per deal and the share of its closings that won the deal, with a Wilson
+    interval).
+    """
     seats = sums["by_seat"]
     n = int(seats["matches"].sum())
     a_wins = int(seats["a_wins"].sum())
@@ -52,7 +66,23 @@ def summarize_matches(sums: dict[str, pd.DataFrame], label_a: str, label_b: str)
         diffs.append({"metric": metric, "pairs": int(row.n), "mean": mean, "lo": low, "hi": high})
     by_seat = seats.reset_index()
     by_seat["a_win_rate"] = by_seat["a_wins"] / by_seat["matches"]
-    return {"overall": overall, "paired": pd.DataFrame(diffs), "by_seat": by_seat}
+    by_seat["a_win_lo"], by_seat["a_win_hi"] = wilson_interval(by_seat["a_wins"].to_numpy(),
+                                                               by_seat["matches"].to_numpy())
+    per_bot = []
+    for code, (label, wins, side) in enumerate(((label_a, a_wins, "a"), (label_b, n - a_wins, "b"))):
+        gp = sums["per_bot"].loc[code]
+        gp_mean, gp_lo, gp_hi = moments_interval(gp["n"], gp["total"], gp["squares"])
+        closes = int(seats[f"closes_{side}"].sum())
+        close_wins = int(seats[f"close_wins_{side}"].sum())
+        win_lo, win_hi = wilson_interval(wins, n)
+        close_lo, close_hi = wilson_interval(close_wins, closes)
+        per_bot.append({"bot": "AB"[code], "label": label, "matches": n, "wins": wins, "win_rate": wins / n,
+                        "win_lo": win_lo, "win_hi": win_hi, "deals": deals,
+                        "gp_per_deal": gp_mean, "gp_lo": gp_lo, "gp_hi": gp_hi,
+                        "closes": closes, "closes_per_deal": closes / deals, "close_wins": close_wins,
+                        "close_success": close_wins / closes if closes else float("nan"),
+                        "close_lo": close_lo, "close_hi": close_hi})
+    return {"overall": overall, "paired": pd.DataFrame(diffs), "by_seat": by_seat, "per_bot": pd.DataFrame(per_bot)}
 
 
 POINT_BINS = [0, 1, 20, 33, 45, 55, 66]
@@ -81,12 +111,13 @@ def _factor_codes(rows: pd.DataFrame, factor: str) -> np.ndarray:
 
 def _group_sums(rows: pd.DataFrame, keys: dict[str, np.ndarray]) -> pd.DataFrame:
     """Per group of ``keys`` (name -> integer codes; a row with a negative code, outside every points
-    bin, is left out): positions, sums of ``CLOSING_VALUES``, the gain's sum of squares and the
-    positions where closing gains (``better``)."""
+    bin, is left out): positions, sums of ``CLOSING_VALUES``, the gain's sum of squares, the
+    positions where closing gains (``better``) and those evaluated on every world (``exact``)."""
     gain = rows["gain"].to_numpy(dtype=np.float64)
     frame = pd.DataFrame({**keys, "n": np.ones(len(rows), dtype=np.int64),
                           **{v: rows[v].to_numpy(dtype=np.float64) for v in CLOSING_VALUES},
-                          "gain_sq": gain * gain, "better": (gain > 0).astype(np.int64)})
+                          "gain_sq": gain * gain, "better": (gain > 0).astype(np.int64),
+                          "exact": rows["exact"].to_numpy().astype(np.int64)})
     inside = np.all([codes >= 0 for codes in keys.values()], axis=0)
     return frame[inside].groupby(list(keys)).sum()
 
@@ -121,7 +152,12 @@ def _value_label(factor: str, code: int) -> str:
 
 def summarize_closing(sums: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Closing success, expected game points of each choice and the gain, by each factor in turn,
-    from merged :func:`closing_sums`."""
+    from merged :func:`closing_sums`.
+
+    Each position's values are means over its worlds (both choices played forward by the same honest
+    bot); ``gain_lo``/``gain_hi`` are the 95% interval of the mean gain over the group's positions,
+    ``close_better_share`` the share of positions where closing gained, ``exact_share`` the share whose
+    worlds were all enumerated."""
     factors = sums["factors"]
     out = []
     for factor in CLOSING_FACTORS:
@@ -130,5 +166,5 @@ def summarize_closing(sums: dict[str, pd.DataFrame]) -> pd.DataFrame:
             gain, lo, hi = moments_interval(n, g["gain"], g["gain_sq"])
             out.append({"factor": factor, "value": _value_label(factor, int(code)), "n": int(n),
                         **{v: g[v] / n for v in CLOSING_VALUES if v != "gain"}, "gain": gain, "gain_lo": lo,
-                        "gain_hi": hi, "close_better_share": g["better"] / n})
+                        "gain_hi": hi, "close_better_share": g["better"] / n, "exact_share": g["exact"] / n})
     return pd.DataFrame(out)
