@@ -126,10 +126,11 @@ def text_lines(payload: dict) -> list[str]:
     lines += _setup_lines(payload)
     lines.append("Policies: " + ", ".join(f"{seat} {name}" for seat, name in payload["policies"].items()))
     needs = {c["seat"]: c["needs"] for c in payload["contracts"]}
+    sides = {c["seat"]: "+".join(c["side"]) for c in payload["contracts"]}
     for trick in payload["tricks"]:
         cards = "  ".join(f"{c['seat']} {'face down ' + c['card'] if c['face_down'] else c['card']}"
                           for c in trick["cards"])
-        counts = ", ".join(f"{seat}'s side {n} (needs {needs[seat]})" for seat, n in trick["side_tricks"].items())
+        counts = ", ".join(f"{sides[seat]} {n} (need {needs[seat]})" for seat, n in trick["side_tricks"].items())
         lines.append(f"  {trick['number']:>2}. {trick['leader']} leads: {cards}  -> {trick['winner']} wins; {counts}")
     for c in payload["contracts"]:
         lines.append(f"Result: {c['seat']} {c['contract']} {'made' if c['made'] else 'failed'}: "
@@ -152,8 +153,8 @@ def _setup_lines(payload: dict) -> list[str]:
     """The contract(s), trump and call."""
     lines = []
     for c in payload["contracts"]:
-        partner = f" with {c['side'][1]}" if len(c["side"]) == 2 else " alone"
-        lines.append(f"Contract: {c['seat']} {c['contract']}{partner}, needs {c['needs']}.")
+        partner = f" with partner {c['side'][1]}" if len(c["side"]) == 2 else ""
+        lines.append(f"Contract: {c['seat']} {c['contract']}{partner}: {'+'.join(c['side'])} need {c['needs']}.")
     call = payload["call"]
     trump = f"Trump: {payload['trump']}."
     if call is not None:

@@ -1,0 +1,126 @@
+"""``analyzer rikken replay`` end to end: a real ``rikken play`` run's rounds shown again, as text and strict JSON.
+
+Expectations come from the run's stored rows (``rounds/``) and from the rules; the rows chosen (a passed-out
+round, a blind call) are found in the stored table, not in the replay's output.
+"""
+
+import json
+import re
+
+import pandas as pd
+import pytest
+
+from analyzer.cards.deck import parse_card
+from analyzer.cards.pbn import SEAT_LETTERS, format_hand
+from analyzer.cli.app import main
+
+DEAL_COLUMNS = ("cards_n", "cards_e", "cards_s", "cards_w")
+# N holds every spade, E every heart, S every diamond, W every club.
+FULL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+PLAY = ["--seed", "4", "--chunk-size", "500"]
+
+
+def _run(capsys, *argv):
+    with pytest.raises(SystemExit) as stop:
+        main(["rikken", *argv])
+    captured = capsys.readouterr()
+    assert stop.value.code == 0, captured.err
+    return captured.out
+
+
+def _strict_json(text: str) -> dict:
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """40 heuristic rounds of ``rikken play --seed 4`` in one chunk: the rows the run stored."""
+    out = tmp_path_factory.mktemp("play") / "run"
+    with pytest.raises(SystemExit) as stop:
+        main(["rikken", "play", "--rounds", "40", "--workers", "1", "--out", str(out), "--json", *PLAY])
+    assert stop.value.code == 0
+    return pd.read_parquet(out / "rounds").set_index("round").sort_index()
+
+
+def _replay(capsys, index, *extra):
+    text = _run(capsys, "replay", "--index", str(index), *PLAY, *extra)
+    payload = _strict_json(_run(capsys, "replay", "--index", str(index), *PLAY, *extra, "--json"))
+    return text, payload
+
+
+def test_json_and_text_show_the_stored_round(stored, capsys):
+    index = int(stored.index[~stored["passed_out"]][3])
+    row = stored.loc[index]
+    text, payload = _replay(capsys, index)
+    assert payload["source"] == {"seed": 4, "index": index, "chunk": 0, "chunk_size": 500, "dealing": "random",
+                                 "policies": "policy heuristic"}
+    hands = [format_hand(row[c]) for c in DEAL_COLUMNS]
+    assert [payload["deal"][seat] for seat in SEAT_LETTERS] == hands
+    for seat, hand in zip(SEAT_LETTERS, hands):
+        assert f"  {seat}  {hand}" in text.splitlines()
+    assert [payload["scores"][seat] for seat in SEAT_LETTERS] == [
+        {"tricks": row[f"tricks_{s}"], "points": row[f"points_{s}"], "money": row[f"money_{s}"]} for s in range(4)]
+    # Every trick line shows the four cards in play order and the winner, as the JSON has them.
+    lines = [line for line in text.splitlines() if re.match(r"\s+\d+\. [NESW] leads:", line)]
+    assert len(lines) == len(payload["tricks"]) == 13
+    for line, trick in zip(lines, payload["tricks"]):
+        cards = "  ".join(f"{c['seat']} {c['card']}" for c in trick["cards"])
+        assert f"{trick['leader']} leads: {cards}  -> {trick['winner']} wins" in line
+    # Thirteen tricks of four different cards: the whole pack, each seat its own hand.
+    played = {seat: 0 for seat in SEAT_LETTERS}
+    for trick in payload["tricks"]:
+        for card in trick["cards"]:
+            played[card["seat"]] |= 1 << parse_card(card["card"])
+    assert [played[seat] for seat in SEAT_LETTERS] == [int(row[c]) for c in DEAL_COLUMNS]
+    contract = payload["contracts"][0]
+    assert f"Result: {contract['seat']} {contract['contract']} {'made' if contract['made'] else 'failed'}" in text
+    assert bool(row[f"made_{SEAT_LETTERS.index(contract['seat'])}"]) == contract["made"]
+
+
+def test_a_passed_out_round_says_so(stored, capsys):
+    index = int(stored.index[stored["passed_out"]][0])
+    text, payload = _replay(capsys, index)
+    assert payload["passed_out"] and payload["tricks"] == [] and payload["trump"] is None
+    assert "Passed out: all four passed" in text and "leads:" not in text
+    bids = ", ".join(f"{SEAT_LETTERS[(index + k) % 4]} pass" for k in range(1, 5))
+    assert f"Auction: {bids}" in text
+
+
+def test_a_blind_call_shows_the_face_down_lead(stored, capsys):
+    index = int(stored.index[stored["blind_call"]][0])
+    row = stored.loc[index]
+    text, payload = _replay(capsys, index)
+    call = payload["call"]
+    assert call["blind"] and not call["king"] and parse_card(call["card"]) == row["called_card"]
+    assert f"Called {call['card']} (blind ace call)" in text
+    downs = [c for t in payload["tricks"] for c in t["cards"] if c["face_down"]]
+    bidder = payload["contracts"][0]["seat"]
+    assert downs and all(c["seat"] == bidder for c in downs)
+    assert f"{bidder} face down {downs[0]['card']}" in text
+
+
+def test_a_given_deal_under_dd_play(capsys):
+    """S bids first (E deals) with all thirteen diamonds: Open 13 Alone, every trick, P = 20."""
+    text = _run(capsys, "replay", FULL, "--dealer", "E", "--policy", "dd")
+    payload = _strict_json(_run(capsys, "replay", FULL, "--dealer", "E", "--policy", "dd", "--json"))
+    assert payload["source"] == {"deal": FULL, "seed": 0, "policies": "policy dd"}
+    assert payload["contracts"] == [{"seat": "S", "contract": "Open 13 Alone", "side": ["S"],
+                                     "needs": "all 13 tricks", "side_tricks": 13, "made": True}]
+    assert text.count("-> S wins") == 13 and "S 13 (need all 13 tricks)" in text
+    assert payload["scores"]["S"] == {"tricks": 13, "points": 20, "money": 60}
+
+
+def test_dd_round_of_a_run(tmp_path, capsys):
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as stop:
+        main(["rikken", "play", "--rounds", "4", "--policy", "dd", "--seed", "5", "--workers", "1", "--out", str(out),
+              "--json"])
+    assert stop.value.code == 0
+    capsys.readouterr()  # the play run's own summary
+    row = pd.read_parquet(out / "rounds").set_index("round").loc[2]
+    payload = _strict_json(_run(capsys, "replay", "--seed", "5", "--index", "2", "--policy", "dd", "--json"))
+    assert payload["source"]["chunk"] == 1 and payload["source"]["chunk_size"] == 2
+    assert [payload["scores"][seat]["money"] for seat in SEAT_LETTERS] == [row[f"money_{s}"] for s in range(4)]
