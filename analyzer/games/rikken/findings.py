@@ -64,7 +64,7 @@ def bids_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     sentences.append("Cost the declarer most: " + "; ".join(_money(r) for r in worst.itertuples()) + ".")
     chart = tables.get("bidding_chart")
     if chart is not None and not chart.empty:
-        judged = chart[chart["best_ev"].fillna("") != ""]
+        judged = chart[chart["best_ev"].notna() & (chart["best_ev"].astype(str) != "")]
         if not judged.empty:
             advice = judged["best_ev"].value_counts()
             hands_by_advice = judged.groupby("best_ev")["hands"].sum().sort_values(ascending=False)

@@ -40,8 +40,8 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     sentences = [(f"{row['bot_a']} (A) won {row['a_wins']:,} of {row['matches']:,} Bummerl matches against "
                  f"{row['bot_b']} (B): {format_percent(row['a_win_rate'])} (95% {format_percent(row['a_win_lo'])} to "
                  f"{format_percent(row['a_win_hi'])}); 50% would be an even match."),
-                 (f"Game points per deal over {row['deals']:,} deals: {row['bot_a']} {format_number(row['a_gp_per_deal'])}"
-                 f", {row['bot_b']} {format_number(row['b_gp_per_deal'])}.")]
+                 (f"Game points per deal over {row['deals']:,} deals: {row['bot_a']} "
+                  f"{format_number(row['a_gp_per_deal'])}, {row['bot_b']} {format_number(row['b_gp_per_deal'])}.")]
     paired = tables.get("summary_paired")
     if paired is not None and not paired.empty:
         sentences.append("Paired on the same deals (each pair plays both seats): " + "; ".join(
@@ -50,6 +50,12 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     if seats is not None and not seats.empty:
         sentences.append(f"{row['bot_a']}'s win rate by its seat: " + ", ".join(
             f"seat {r.a_seat} {format_percent(r.a_win_rate)} of {r.matches:,}" for r in seats.itertuples()) + ".")
+    bots = tables.get("summary_per_bot")
+    if bots is not None and not bots.empty and "closes_per_deal" in bots.columns:
+        sentences.append("Closing the stock: " + "; ".join(
+            f"{r.label} ({r.bot}) closed {format_number(r.closes_per_deal)} times per deal and won "
+            + (f"{format_percent(r.close_success)} of its {r.closes:,} closings" if r.closes else "none (no closing)")
+            for r in bots.itertuples()) + ".")
     return sentences
 
 
@@ -105,6 +111,24 @@ GLOSSARY = {
     "playon_win": "share in which playing on won the deal", "close_gp": "mean game points after closing",
     "playon_gp": "mean game points after playing on", "gain": "mean game points of closing minus playing on",
     "close_better_share": "share of the positions where closing gained",
+    "exact_share": "share of the positions whose worlds were all enumerated (exact, not sampled)",
+    "bot": "A or B", "label": "the bot", "wins": "matches won", "win_rate": "share of the matches won",
+    "gp_per_deal": "game points per deal (mean over the pairs of matches)",
+    "closes": "times the bot closed the stock", "closes_per_deal": "closings per deal played",
+    "close_wins": "closings that won the deal", "close_success": "share of the closings that won the deal",
+    "close_lo": "lower end of the 95% interval of close_success",
+    "close_hi": "upper end of the 95% interval of close_success",
+    "closes_a": "times bot A closed", "closes_b": "times bot B closed",
+    "close_wins_a": "bot A's closings that won the deal", "close_wins_b": "bot B's closings that won the deal",
+}
+
+MATCH_CAPTIONS = {
+    "match_win_rate": "Bummerls won by each bot, overall and with A in each seat, with 95% Wilson intervals; the "
+                      "dashed line is an even match.",
+    "match_game_points": "Game points per deal of each bot and the paired difference A - B, with 95% intervals over "
+                         "the pairs of matches.",
+    "match_closing": "How often each bot closes the stock, and how often its closings win the deal (95% Wilson "
+                     "intervals).",
 }
 
 CLOSING_CAPTIONS = {
@@ -118,11 +142,14 @@ CLOSING_CAPTIONS = {
 
 SPECS = {
     "schnapsen-match": ReportSpec(
-        findings=match_findings, glossary=GLOSSARY,
+        findings=match_findings, glossary=GLOSSARY, captions=MATCH_CAPTIONS,
         tables={"summary_overall": TableSpec("The match result over all matches.", keys=("bot_a", "bot_b"),
                                              measures=(RateMeasure("a_win_rate", "matches"),)),
                 "summary_paired": TableSpec("Paired differences A - B per pair of matches on the same deals.",
                                             keys=("metric",), measures=(MeanMeasure("mean", "lo", "hi"),)),
+                "summary_per_bot": TableSpec("Each bot's matches, game points and closings.", keys=("bot", "label"),
+                                             measures=(RateMeasure("win_rate", "matches"),
+                                                       MeanMeasure("gp_per_deal", "gp_lo", "gp_hi"))),
                 "summary_by_seat": TableSpec("Bot A's results by its seat.")}),
     "schnapsen-closing": ReportSpec(
         findings=closing_findings, glossary=GLOSSARY, captions=CLOSING_CAPTIONS,

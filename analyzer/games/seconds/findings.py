@@ -47,7 +47,8 @@ def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     if paired is not None and not paired.empty:
         sentences.append("Paired on the same deals: " + "; ".join(
             f"{r.policy_a} - {r.policy_b}: {_interval(r.score_diff, r.score_diff_lo, r.score_diff_hi)} points per "
-            f"deal, win share {_interval(r.win_diff, r.win_diff_lo, r.win_diff_hi)}" for r in paired.itertuples()) + ".")
+            f"deal, win share {_interval(r.win_diff, r.win_diff_lo, r.win_diff_hi)}"
+            for r in paired.itertuples()) + ".")
     seats = tables.get("summary_by_seat")
     if seats is not None and not seats.empty:
         sentences.append("Share of games won by seat: " + ", ".join(
@@ -98,12 +99,13 @@ def variants_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[s
 GLOSSARY = {
     "policy": "the seat policy", "seat": "the seat (0 leads the first deal)",
     "mean_score_per_deal": "mean score per deal", "wins": "games won (one winner per game)",
-    "games": "games played", "win_rate": "share of games won: one winner per game, so the n seats' shares add up to 1 and "
-                                         "1/n is an equal share",
+    "games": "games played",
+    "win_rate": "share of games won: one winner per game, so the n seats' shares add up to 1 and 1/n is an equal share",
     "policy_a": "first policy of the pair", "policy_b": "second policy of the pair",
     "units": "paired units: (game, rotation) played by both policies on the same deals",
     "score_diff": "mean difference A - B of the score per deal", "win_diff": "mean difference A - B of the win share",
-    "trump_rule": "trump rule variant (seed or original)", "minimum_rule": "minimum rule variant (per-suit or per-hand)",
+    "trump_rule": "trump rule variant (seed or original)",
+    "minimum_rule": "minimum rule variant (per-suit or per-hand)",
     "deals": "deals", "no_trump_rate": "share of deals in which trump never appeared",
     "mean_trump_trick": "mean trick (1-based) at which trump appeared, where it did",
     "median_trump_trick": "median of that trick", "trump_trick": "the trick at which trump appeared (0: never)",
@@ -131,8 +133,8 @@ SPECS = {
     "seconds-variants": ReportSpec(
         findings=variants_findings, glossary=GLOSSARY,
         captions={"variants": "Left: the trick at which trump first appears under each trump rule. Middle: the "
-                              "distribution of one player's deal score under each rule pair. Right: mean deal score "
-                              "per seat and rule pair, with 95% intervals."},
+                              "cumulative distribution of one player's deal score under each rule pair (share of "
+                              "scores at most x). Right: mean deal score per seat and rule pair, with 95% intervals."},
         tables={"summary_trump": TableSpec("When trump appears, per rule pair.", keys=("trump_rule", "minimum_rule"),
                                            measures=(RateMeasure("no_trump_rate", "deals"),)),
                 "summary_scores": TableSpec("One player's deal score, per rule pair.",
