@@ -56,12 +56,16 @@ class QuerySpec:
         rows into long ones where a row holds several subjects (e.g. one column group per seat).
     subject_label : str
         Name of the subject column in the answer (e.g. ``contract``).
+    subject_column : str, optional
+        A column whose distinct values name the subjects (runs whose subjects are only known from their
+        rows, e.g. a hand's options); ``subjects`` is then called as ``subjects(columns, values)``.
     """
 
     dataset: str
-    subjects: Callable[[list[str]], list[Subject]]
+    subjects: Callable[..., list[Subject]]
     rows: str = "SELECT * FROM {parts}"
     subject_label: str = "subject"
+    subject_column: str | None = None
 
 
 def quote(column: str) -> str:
@@ -109,12 +113,18 @@ def run_query(run_dir, spec: QuerySpec, where: str | None = None, by: tuple[str,
     unknown = [column for column in by if column not in columns]
     if unknown:
         raise InputError(f"unknown column {unknown[0]!r} in --by; columns: {column_list(columns)}")
-    subjects = spec.subjects(columns)
+    if spec.subject_column is None:
+        subjects = spec.subjects(columns)
+    else:
+        column = quote(spec.subject_column)
+        values = [v for (v,) in connection.execute(f"SELECT DISTINCT {column} FROM {rows} ORDER BY 1").fetchall()]
+        subjects = spec.subjects(columns, values)
     if subject is not None:
+        known = subjects
         subjects = [s for s in subjects if s.name == subject]
         if not subjects:
             raise InputError(f"this run has no {spec.subject_label} {subject!r}; it has: "
-                             f"{', '.join(s.name for s in spec.subjects(columns))}")
+                             f"{', '.join(s.name for s in known)}")
     answers = []
     for part in subjects:
         try:

@@ -27,7 +27,7 @@ FULL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"  
 ENDING = "N:A... K... Q... J..."
 SCHNAPSEN = "hand0=HJ SA SK SQ CJ; hand1=DA DT DK DQ DJ; stock=CQ CK CT CA HQ HK HT ST SJ HA; leader=0"
 # Commands whose --out names what they write (a run folder, or report's file).
-WRITERS = {("rikken", "bids"), ("rikken", "play"), ("schnapsen", "match"), ("schnapsen", "closing"),
+WRITERS = {("rikken", "bids"), ("rikken", "play"), ("rikken", "advise"), ("schnapsen", "match"), ("schnapsen", "closing"),
            ("seconds", "play"), ("seconds", "variants"), ("runs", "demo"), ("report",)}
 
 CASES = [
@@ -102,6 +102,46 @@ CASES = [
     (["rikken", "play", "--rounds", "10", "--rounds-per-game", "0"], "--rounds-per-game"),
     (["rikken", "play", "--rounds", "10", "--rounds-per-game", "10000000"], "less than or equal to 1000000"),
     (["rikken", "play", "--rounds", "10", "--rounds-per-game", "3"], "not a whole number of games"),
+    # rikken advise: the hand, seats, constraints on the other seats
+    (["rikken", "advise"], "Missing argument"),
+    (["rikken", "advise", "AKQ.A2.K73.95"], "10 cards, a Rikken hand has 13"),
+    (["rikken", "advise", "AKQT86.A2.K73.95.2"], "four suits"),
+    (["rikken", "advise", "AKQT86.A2.K73.9X"], "unknown rank 'X'"),
+    (["rikken", "advise", "AKQT86.A2.K73.99"], "appears twice"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--seat", "X"], "unknown seat"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--dealer", "Q"], "unknown seat"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--deals", "0"], "--deals"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--contracts", "troela"], "Troela needs three aces"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--contracts", "rik,bogus"], "unknown contract"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--cards", "N=SJ"], "--cards names N, your seat"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--seat", "E", "--hcp", "E=5-8"], "--hcp names E, your seat"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--cards", "E=SA"], "SA"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--aces", "E=3-4"], "aces"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--policy", "bogus"], "--policy"),
+    # rikken replay: a run's round (--seed, --index) or a PBN deal, not both, not neither
+    (["rikken", "replay"], "give --seed S --index I"),
+    (["rikken", "replay", "--seed", "1"], "give --seed S --index I"),
+    (["rikken", "replay", "--index", "3"], "--index needs --seed"),
+    (["rikken", "replay", FULL, "--seed", "1", "--index", "0"], "not both"),
+    (["rikken", "replay", "--seed", "1", "--index", "-1"], "--index"),
+    (["rikken", "replay", "--seed", "1", "--index", "1000000000"], "--index 1,000,000,000 is out of range"),
+    (["rikken", "replay", "--seed", "1", "--index", "200000", "--policy", "dd"], "out of range"),
+    (["rikken", "replay", "--seed", "-1", "--index", "0"], "--seed"),
+    (["rikken", "replay", "bogus"], "N:hand hand hand hand"),
+    (["rikken", "replay", "N:AKQ"], "expected 4 hands"),
+    (["rikken", "replay", ENDING], "every hand needs 13 cards"),
+    (["rikken", "replay", "N:AQ... AK... Q... J..."], "SA is held twice, by N and by E"),
+    (["rikken", "replay", FULL, "--dealer", "X"], "unknown seat 'X'"),
+    (["rikken", "replay", FULL, "--chunk-size", "5"], "go with --seed S --index I"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--dealer", "E"], "--dealer is for a PBN deal"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--policy", "best"], "--policy"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--seat-policies", "dd,dd"], "--seat-policies needs four"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--seat-policies", "dd,dd,dd,dd", "--policy", "dd"],
+     "drop --policy"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--chunk-size", "0"], "--chunk-size"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--hcp", "N=38-40"], "HCP are 0..37 per hand"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--dealing", "packets", "--aces", "N=2"],
+     "need --dealing random"),
     # rikken solve: deals
     (["rikken", "solve"], "Missing argument"),
     (["rikken", "solve", "bogus"], "N:hand hand hand hand"),

@@ -1,5 +1,5 @@
-"""What ``analyzer query`` measures on the stored rows of Rikken runs: per contract, how often it was
-made and the declarer's mean money and points score."""
+"""What ``analyzer query`` measures on the stored rows of Rikken runs: per contract (per option of an
+advised hand), how often it was made and the declarer's mean money and points score."""
 
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, Contract
 from analyzer.reports.query import RATE, Measure, QuerySpec, Subject, quote
@@ -22,6 +22,11 @@ def _rounds_subjects(columns: list[str]) -> list[Subject]:
             for c in Contract]
 
 
+def _advice_subjects(columns: list[str], names: list[str]) -> list[Subject]:
+    """One subject per option of the advised hand (``rik-S``, ``misery`` ...), over every deal."""
+    return [Subject(name, f"option_name = '{name}'", _contract_measures("made", "money", "points")) for name in names]
+
+
 # Full rounds hold each seat's declaration in its own columns: one row per seat makes them queryable.
 _ROUNDS_BY_SEAT = " UNION ALL ".join(
     f"SELECT *, {seat} AS seat, contract_{seat} AS contract, made_{seat} AS made, money_{seat} AS money, "
@@ -30,4 +35,5 @@ _ROUNDS_BY_SEAT = " UNION ALL ".join(
 SPECS = {
     "rikken-bids": QuerySpec("hands", _bids_subjects, subject_label="contract"),
     "rikken-play": QuerySpec("rounds", _rounds_subjects, rows=_ROUNDS_BY_SEAT, subject_label="contract"),
+    "rikken-advise": QuerySpec("deals", _advice_subjects, subject_label="option", subject_column="option_name"),
 }

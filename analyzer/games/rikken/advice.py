@@ -1,0 +1,271 @@
+"""What one Rikken hand should declare: every contract it could bid, played out on random deals of the rest.
+
+The hand sits at a chosen seat, with a chosen dealer (the seat after the dealer leads). The other 39
+cards are dealt uniformly among the deals meeting any further constraints. Each *option* is a
+contract with the trump the hand plays it in and the card it calls: the trump the bidding policy
+would name, and for Rik and the Alone contracts also every other suit of at least
+``MIN_ALTERNATIVE_LENGTH`` cards. Every option is played out on every deal, so options are paired
+deal for deal; besides per-option counts and sums, each chunk keeps the sums of products of the
+options' money scores, from which the paired difference of any two options follows.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analyzer.cards.dealing import ACE_MASK
+from analyzer.cards.deck import RANK_LETTERS, SUIT_LETTERS, SUIT_MASKS, card_name
+from analyzer.cards.masks import popcounts
+from analyzer.cards.rng import state_from_seed
+from analyzer.games.rikken import rules
+from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch
+from analyzer.games.rikken.calling import choose_call_batch
+from analyzer.games.rikken.experiments import (
+    DEAL_COLUMNS,
+    SHARED_PLAY,
+    Policies,
+    build_setups,
+    play_setups,
+    random_deals,
+    result_columns,
+)
+from analyzer.reports.stats import moments_interval, wilson_interval
+
+# A suit this long is worth showing as an alternative trump for Rik and the Alone contracts.
+MIN_ALTERNATIVE_LENGTH = 4
+# Troela's trump is named by the partner, deal by deal.
+PARTNER_NAMES_TRUMP = -1
+MAX_TRICKS = 13
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to declare: a contract, its trump (a suit, ``rules.NO_TRUMP`` or
+    ``PARTNER_NAMES_TRUMP``) and the called card (-1 for none; ``blind``: an ace of a suit the hand
+    is void in, see ``calling``)."""
+
+    contract: int
+    trump: int
+    called: int = -1
+    blind: bool = False
+
+    @property
+    def name(self) -> str:
+        """A short ASCII name, unique among a hand's options: ``rik-S``, ``9-alone-H``, ``misery``."""
+        base = rules.CONTRACT_CLI_NAMES[self.contract]
+        return f"{base}-{SUIT_LETTERS[self.trump]}" if 0 <= self.trump < 4 and self._trump_is_chosen else base
+
+    @property
+    def _trump_is_chosen(self) -> bool:
+        return rules.TRUMP_RULE[self.contract] == rules.TrumpRule.BIDDER
+
+    def describe(self) -> str:
+        """How the option is played, for tables: trump and call."""
+        if self.trump == PARTNER_NAMES_TRUMP:
+            trump = "partner names trumps"
+        elif self.trump == rules.NO_TRUMP:
+            trump = "no trumps"
+        else:
+            trump = f"{SUIT_NAMES[self.trump]} trumps"
+        if self.called < 0:
+            return trump if rules.SIDE[self.contract] != rules.Side.CALLED else f"{trump}, no card to call (alone)"
+        blind = " (blind)" if self.blind else ""
+        return f"{trump}, calls {card_name(self.called)}{blind}"
+
+
+def hand_options(hand: int, contracts) -> list[Option]:
+    """The options ``hand`` can declare among ``contracts``, in contract order (Troela only with three aces).
+
+    Parameters
+    ----------
+    hand : int
+        The hand's card mask.
+    contracts : iterable of int
+        Contract ids to consider.
+
+    Returns
+    -------
+    list of Option
+    """
+    hand_array = np.array([hand], dtype=np.int64)
+    lengths = popcounts(hand_array[:, None] & SUIT_MASKS[None, :])[0]
+    named = int(choose_trump_batch(hand_array)[0])
+    others = sorted((s for s in range(4) if s != named and lengths[s] >= MIN_ALTERNATIVE_LENGTH),
+                    key=lambda s: (-lengths[s], -s))
+    options = []
+    for contract in sorted({int(c) for c in contracts}):
+        rule = rules.TRUMP_RULE[contract]
+        if rule == rules.TrumpRule.BIDDER:
+            trumps = [named, *others]
+        elif rule == rules.TrumpRule.HEARTS:
+            trumps = [HEARTS]
+        elif rule == rules.TrumpRule.PARTNER:
+            if popcounts(hand_array & ACE_MASK)[0] != 3:
+                continue
+            trumps = [PARTNER_NAMES_TRUMP]
+        else:
+            trumps = [rules.NO_TRUMP]
+        for trump in trumps:
+            if rules.SIDE[contract] == rules.Side.CALLED:
+                called, blind = choose_call_batch(hand_array, np.array([trump], dtype=np.int64))
+                options.append(Option(contract, trump, int(called[0]), bool(blind[0])))
+            else:
+                options.append(Option(contract, trump))
+    return options
+
+
+def option_params(options: list[Option]) -> list[list[int]]:
+    """Options as JSON-able ``[contract, trump, called, blind]`` rows for a run's parameters."""
+    return [[o.contract, o.trump, o.called, int(o.blind)] for o in options]
+
+
+def options_from_params(rows) -> list[Option]:
+    """Inverse of :func:`option_params`."""
+    return [Option(int(c), int(t), int(k), bool(b)) for c, t, k, b in rows]
+
+
+def _setup_groups(options: list[Option]) -> list[tuple[int | None, list[int]]]:
+    """Options grouped by the setups that play them: ``(trump for build_setups, option indices)``.
+
+    Options with a bidder-named trump are grouped by that trump; the others (hearts, none, the
+    partner's choice) are set up together with the bidding policy's defaults.
+    """
+    groups: dict[int | None, list[int]] = {}
+    for index, option in enumerate(options):
+        key = option.trump if rules.TRUMP_RULE[option.contract] == rules.TrumpRule.BIDDER else None
+        groups.setdefault(key, []).append(index)
+    return list(groups.items())
+
+
+def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
+    """One chunk of advice: ``count`` deals with the hand at ``params["seat"]``, every option played out.
+
+    Returns one row per (deal, option), option-major: ``deal``, ``option`` (index into the options),
+    ``option_name`` (``Option.name``), ``contract``, ``trump`` (the suit played, 4 for none), ``partner`` (seat, -1 for none),
+    ``tricks`` (the declaring side's), ``made``, ``money`` and ``points`` (the declarer's score in
+    each mode), and the deal's four card masks.
+    """
+    deal_seed, play_seed = seed_seq.spawn(2)
+    seat = int(params["seat"])
+    options = options_from_params(params["options"])
+    deals = random_deals(count, deal_seed, params["constraints"])
+    leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
+    groups = _setup_groups(options)
+    setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump)
+              for trump, indices in groups]
+    merged = {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
+    tricks = play_setups(merged, Policies.from_params(params), state_from_seed(play_seed))
+    hand_rows = 4 * np.arange(count) + seat
+    columns: dict[int, dict] = {}
+    offset = 0
+    for (_, indices), group in zip(groups, setups):
+        size = group["hand"].size
+        results = result_columns(group, tricks[offset:offset + size], 4 * count,
+                                 [options[i].contract for i in indices])
+        for index in indices:
+            contract = options[index].contract
+            name = rules.CONTRACT_CLI_NAMES[contract]
+            played = group["contract"] == SHARED_PLAY.get(contract, contract)
+            columns[index] = {"tricks": results[f"tricks_{name}"][hand_rows], "made": results[f"made_{name}"][hand_rows],
+                              "money": results[f"money_{name}"][hand_rows],
+                              "points": results[f"points_{name}"][hand_rows],
+                              "trump": group["trump"][played], "partner": group["partner"][played]}
+        offset += size
+    frame = pd.DataFrame({
+        "deal": np.tile(start + np.arange(count), len(options)),
+        "option": np.repeat(np.arange(len(options)), count).astype(np.int16),
+        "option_name": pd.Categorical(np.repeat([o.name for o in options], count)),
+        "contract": np.repeat([o.contract for o in options], count).astype(np.int8),
+        **{key: np.concatenate([columns[i][key] for i in range(len(options))])
+           for key in ("trump", "partner", "tricks", "made", "money", "points")},
+    })
+    frame["trump"] = frame["trump"].astype(np.int8)
+    frame["partner"] = frame["partner"].astype(np.int8)
+    for column_seat, column in enumerate(DEAL_COLUMNS):
+        frame[column] = np.tile(deals[:, column_seat], len(options))
+    return frame
+
+
+def advice_moments(rows: pd.DataFrame, n_options: int) -> dict[str, np.ndarray]:
+    """Mergeable sums of one chunk's rows: per option the count, makes, sums and squares of the money
+    and points scores, the trick histogram (``int[n_options, 14]``), and the sums of products of
+    every two options' money and points scores over the same deals (``[n_options, n_options]``)."""
+    option = rows["option"].to_numpy().astype(np.int64)
+    count = np.bincount(option, minlength=n_options).astype(np.float64)
+    deals = int(count[0]) if n_options else 0
+    out = {"n": count, "made": np.bincount(option, weights=rows["made"].to_numpy(), minlength=n_options)}
+    tricks = np.clip(rows["tricks"].to_numpy().astype(np.int64), 0, MAX_TRICKS)
+    out["tricks"] = np.bincount(option * (MAX_TRICKS + 1) + tricks,
+                                minlength=n_options * (MAX_TRICKS + 1)).reshape(n_options, MAX_TRICKS + 1)
+    for score in ("money", "points"):
+        # Rows are option-major with the same deals in each block, so a reshape pairs them deal for deal.
+        values = rows[score].to_numpy().astype(np.float64).reshape(n_options, deals)
+        out[f"{score}_sum"] = values.sum(axis=1)
+        out[f"{score}_cross"] = values @ values.T
+    return out
+
+
+def merge_advice_moments(parts: list[dict]) -> dict[str, np.ndarray]:
+    """Add up chunk sums of :func:`advice_moments`."""
+    return {key: sum(part[key] for part in parts) for key in parts[0]}
+
+
+def advice_table(moments: dict, options: list[Option]) -> pd.DataFrame:
+    """Per option, best expected money score first: make rate with its 95% Wilson interval, mean
+    points and money scores with 95% intervals, the paired difference in money to the best option
+    (same deals) with its interval, and the probability of each trick count of the declaring side.
+
+    Parameters
+    ----------
+    moments : dict
+        Merged :func:`advice_moments`.
+    options : list of Option
+        The options, in the order the moments index them.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    n = moments["n"]
+    rate_lo, rate_hi = wilson_interval(moments["made"], n)
+    table = pd.DataFrame({
+        "option": [o.name for o in options], "contract": [rules.CONTRACT_NAMES[o.contract] for o in options],
+        "play": [o.describe() for o in options], "n": n.astype(np.int64), "made": moments["made"].astype(np.int64),
+        "rate": moments["made"] / n, "rate_lo": rate_lo, "rate_hi": rate_hi})
+    for score in ("points", "money"):
+        squares = np.diag(moments[f"{score}_cross"])
+        mean, low, high = moments_interval(n, moments[f"{score}_sum"], squares)
+        table[f"mean_{score}"], table[f"{score}_lo"], table[f"{score}_hi"] = mean, low, high
+    best = int(np.nanargmax(table["mean_money"].to_numpy()))
+    cross = moments["money_cross"]
+    totals = moments["money_sum"]
+    difference_sum = totals - totals[best]
+    difference_squares = np.diag(cross) - 2 * cross[:, best] + cross[best, best]
+    mean, low, high = moments_interval(n, difference_sum, difference_squares)
+    table["money_vs_best"], table["vs_best_lo"], table["vs_best_hi"] = mean, low, high
+    probabilities = moments["tricks"] / n[:, None]
+    for tricks in range(MAX_TRICKS + 1):
+        table[f"p_tricks_{tricks}"] = probabilities[:, tricks]
+    table["target"] = [_target_text(o.contract) for o in options]
+    order = np.lexsort((-table["rate"].to_numpy(), -table["mean_money"].to_numpy()))
+    return table.iloc[order].reset_index(drop=True)
+
+
+def _target_text(contract: int) -> str:
+    kind = rules.KIND[contract]
+    if kind == rules.Kind.MISERY:
+        return "0 tricks"
+    if kind == rules.Kind.ONE:
+        return "exactly 1 trick"
+    return f">= {int(rules.TARGET[contract])} tricks"
+
+
+def describe_hand(hand: int) -> str:
+    """The hand suit by suit, spades first: ``S AKQT86  H A2  D K73  C 95``."""
+    parts = []
+    for suit in (3, 2, 1, 0):
+        ranks = "".join(RANK_LETTERS[r] for r in range(12, -1, -1) if hand >> (13 * suit + r) & 1)
+        parts.append(f"{SUIT_LETTERS[suit]} {ranks or '-'}")
+    return "  ".join(parts)

@@ -1,0 +1,70 @@
+"""``analyzer rikken advise``: the run folder, the JSON answer, workers, query and the dd policy."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+
+from analyzer.cards.pbn import parse_hand
+
+HAND = "AKQT86.A2.K73.95"
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True)
+
+
+def _advise(out, *extra):
+    result = run_cli("rikken", "advise", HAND, "--seat", "S", "--dealer", "E", "--deals", "120", "--chunk-size", "50",
+                     "--seed", "5", "--out", str(out), "--json", *extra)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_advise_writes_its_run_and_answers_best_first(tmp_path):
+    payload = _advise(tmp_path / "one", "--workers", "1")
+    run = tmp_path / "one"
+    assert {"advice.csv", "manifest.json", "tricks_per_option.png", "tricks_per_option.svg"} <= \
+        {p.name for p in run.iterdir()}
+    assert payload["seat"] == "S" and payload["dealer"] == "E" and payload["deals"] == 120
+    options = payload["options"]
+    money = [o["mean_money"] for o in options]
+    assert money == sorted(money, reverse=True) and options[0]["money_vs_best"] == 0
+    rows = pd.read_parquet(run / "deals")
+    assert (rows["cards_s"] == parse_hand(HAND)).all()
+    # E deals, so S leads: the stored deals are the ones summarised, option by option.
+    for option in options:
+        chosen = rows[rows["option_name"] == option["option"]]
+        assert len(chosen) == 120 and option["made"] == int(chosen["made"].sum())
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["params"]["hand"] == HAND
+
+
+def test_two_workers_give_the_same_answer(tmp_path):
+    one = _advise(tmp_path / "one", "--workers", "1")
+    two = _advise(tmp_path / "two", "--workers", "2")
+    assert one["options"] == two["options"]
+
+
+def test_query_answers_per_option_from_the_stored_deals(tmp_path):
+    _advise(tmp_path / "run", "--workers", "1")
+    rows = pd.read_parquet(tmp_path / "run" / "deals")
+    result = run_cli("query", str(tmp_path / "run"), "--contract", "rik-S", "--where", "tricks >= 10", "--json")
+    assert result.returncode == 0, result.stderr
+    [answer] = json.loads(result.stdout)["rows"]
+    expected = rows[(rows["option_name"] == "rik-S") & (rows["tricks"] >= 10)]
+    assert answer["option"] == "rik-S" and answer["n"] == len(expected)
+    assert answer["made"] == len(expected)  # ten tricks make Rik
+    assert answer["money_mean"] == expected["money"].mean()
+
+
+def test_dd_policy_plays_few_deals_by_default_and_stays_paired(tmp_path):
+    result = run_cli("rikken", "advise", HAND, "--policy", "dd", "--contracts", "rik,8-alone,9-alone", "--deals", "2",
+                     "--workers", "1", "--out", str(tmp_path / "dd"), "--json")
+    assert result.returncode == 0, result.stderr
+    options = {o["option"]: o for o in json.loads(result.stdout)["options"]}
+    assert set(options) == {"rik-S", "8-alone-S", "9-alone-S"}
+    # Perfect play is deterministic: 9 Alone makes exactly where 8 Alone takes nine tricks or more.
+    eight = options["8-alone-S"]
+    assert options["9-alone-S"]["made"] == round(2 * sum(eight[f"p_tricks_{k}"] for k in range(9, 14)))
