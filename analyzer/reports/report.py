@@ -279,14 +279,15 @@ def _clean_zero(text: str) -> str:
 
 
 def column_decimals(values) -> int | None:
-    """Decimals that show a float column's largest magnitude with three significant digits (at most 6),
-    or None when the column holds only whole numbers (shown as integers)."""
-    x = np.asarray(values, dtype=np.float64)
+    """Decimals that show a float column's typical magnitude (the median of its magnitudes, float noise
+    left out) with three significant digits (at most 6), or None when the column holds only whole
+    numbers (shown as integers)."""
+    x = np.abs(np.asarray(values, dtype=np.float64))
     x = x[np.isfinite(x)]
     if x.size == 0 or np.all(x == np.rint(x)):
         return None
-    largest = float(np.abs(x).max())
-    return int(min(6, max(0, 2 - math.floor(math.log10(largest)))))
+    x = x[x > 1e-9 * x.max()]
+    return int(min(6, max(0, 2 - math.floor(math.log10(float(np.median(x)))))))
 
 
 def _cell_text(value: float, decimals: int, largest: float) -> str:
@@ -299,11 +300,22 @@ def _cell_text(value: float, decimals: int, largest: float) -> str:
     return _clean_zero(f"{value:,.{decimals}f}")
 
 
-def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None) -> list[list[str]]:
+def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None,
+                      together: tuple[tuple[str, ...], ...] = ()) -> list[list[str]]:
     """Every cell of ``frame`` as display text, column by column: whole-number columns as integers
-    with thousands separators, float columns rounded to :func:`column_decimals` (computed within each
-    value of ``groups`` when given, e.g. per measure of a comparison), NaN as empty."""
+    with thousands separators, float columns rounded to :func:`column_decimals`, NaN as empty.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    groups : pandas.Series, optional
+        A label per row: decimals are chosen within each label (e.g. per measure of a comparison).
+    together : tuple of tuple of str
+        Sets of columns that share their decimals (e.g. a comparison's ``A`` and ``B``).
+    """
     labels = np.zeros(len(frame), dtype=np.int64) if groups is None else pd.factorize(groups)[0]
+    partners = {column: [c for c in names if c in frame.columns] for names in together for column in names}
     columns = []
     for column in frame.columns:
         values = frame[column]
@@ -311,10 +323,11 @@ def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None) -> l
             columns.append(["" if pd.isna(v) else str(v) for v in values])
             continue
         numbers = values.to_numpy(dtype=np.float64)
+        pooled = frame[partners.get(column, [column])].to_numpy(dtype=np.float64)
         texts = [""] * len(numbers)
         for label in np.unique(labels):
             rows = np.flatnonzero(labels == label)
-            decimals = column_decimals(numbers[rows])
+            decimals = column_decimals(pooled[rows].ravel())
             finite = numbers[rows][np.isfinite(numbers[rows])]
             largest = float(np.abs(finite).max()) if finite.size else 0.0
             for i in rows:
@@ -325,6 +338,14 @@ def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None) -> l
                     texts[i] = f"{v:,.0f}" if decimals is None else _cell_text(v, decimals, largest)
         columns.append(texts)
     return columns
+
+
+def _display_texts(frame: pd.DataFrame) -> list[list[str]]:
+    """A table's cell texts; a comparison's rows are rounded per measure, its values and its
+    differences each with one set of decimals."""
+    if "measure" not in frame.columns:
+        return formatted_columns(frame)
+    return formatted_columns(frame, frame["measure"], together=(("A", "B"), ("B - A", "lo", "hi")))
 
 
 def reproduce_command(run: RunInfo) -> str:
@@ -433,7 +454,8 @@ def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.Dat
                  "nothing differed).")]
     named = significant if headline is None else headline(significant)
     if headline is not None:
-        sentences.append(f"Among the headline rows, {len(named):,} differ" + (" (largest below)." if len(named) else "."))
+        sentences.append(f"Among the headline rows, {len(named):,} differ"
+                         + (" (the largest below)." if len(named) else "."))
     for measure, rows in named.groupby("measure", sort=False):
         for _, row in rows.head(FINDINGS_PER_MEASURE).iterrows():
             where = _key_text(row, keys)
@@ -733,7 +755,7 @@ class _HtmlWriter:
                           "</details>")
 
     def _table(self, frame: pd.DataFrame, sortable: bool, highlight: bool) -> str:
-        texts = formatted_columns(frame, frame["measure"] if "measure" in frame.columns else None)
+        texts = _display_texts(frame)
         numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                    for c in frame.columns]
         head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
@@ -815,7 +837,7 @@ class _MarkdownWriter:
         def row(cells) -> str:
             return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
-        texts = formatted_columns(frame, frame["measure"] if "measure" in frame.columns else None)
+        texts = _display_texts(frame)
         shown = list(frame.columns)
         if highlight and "lo" in frame.columns:
             marks = ["" if not _excludes_zero(lo, hi) else "B higher" if lo > 0 else "B lower"

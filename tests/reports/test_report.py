@@ -168,6 +168,12 @@ def test_numbers_are_rounded_for_reading():
     # Per measure of a comparison: a share and a money score in one column keep their own decimals.
     mixed = pd.DataFrame({"A": [0.0085, 0.909, 45.25]})
     assert formatted_columns(mixed, pd.Series(["per_round", "per_round", "money"])) == [["0.0085", "0.909", "45.2"]]
+    # Decimals follow a column's typical value, not its largest: a rate of 1 does not cost the others a digit;
+    # columns rounded together share them.
+    assert formatted_columns(pd.DataFrame({"rate": [1.0, 0.12, 0.75]})) == [["1.000", "0.120", "0.750"]]
+    pair = pd.DataFrame({"A": [2.0, 1.5], "B": [0.75, 0.208]})
+    assert formatted_columns(pair) == [["2.00", "1.50"], ["0.750", "0.208"]]
+    assert formatted_columns(pair, together=(("A", "B"),)) == [["2.00", "1.50"], ["0.75", "0.21"]]
     assert [format_number(v) for v in (1234.6, 0.012345, 5.551e-17, -0.00001, float("nan"))] == [
         "1,235", "0.0123", "0", "-0.0000100", "n/a"]
     assert [format_percent(v) for v in (0.5913, 0.0, 0.00048, 1.0)] == ["59.1%", "0%", "0.048%", "100.0%"]
