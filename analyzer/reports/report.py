@@ -578,9 +578,11 @@ def _write_comparison(writer, runs, labels, run_tables, specs, same: bool, gloss
                 shown = comparison.head(SHOWN_ROWS)
                 note = f"first {len(shown):,} of {len(comparison):,} compared values"
             else:
-                shown = significant.head(SHOWN_ROWS * 2)
-                note = (f"{'' if len(shown) == len(significant) else f'{len(shown):,} of '}{len(significant):,} values "
-                        f"whose interval excludes zero, out of {int(comparison['B - A'].notna().sum()):,} compared")
+                shown = significant.groupby("measure", sort=False).head(SHOWN_ROWS)  # the largest of each measure
+                cut = ("" if len(shown) == len(significant) else
+                       f"the largest {SHOWN_ROWS} per measure: {len(shown):,} of ")
+                note = (f"{cut}{len(significant):,} values whose interval excludes zero, out of "
+                        f"{int(comparison['B - A'].notna().sum()):,} compared")
             writer.table(shown, file_name, highlight=True, full=comparison, note=note)
             writer.more(comparison, f"all {len(comparison):,} compared values", highlight=True)
     for label, run, tables in zip(labels, runs, run_tables):
