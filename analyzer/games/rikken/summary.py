@@ -102,14 +102,19 @@ def bids_moments(table: pd.DataFrame) -> pd.DataFrame:
         rows = contract_rows(table, contract)
         if rows.empty:
             continue
-        values = {"made": rows["made"], "money": rows["score_money"], "points": rows["score_points"]}
         grids = TRUMP_GRIDS if KIND[contract] == Kind.TRICKS else NO_TRUMP_GRIDS
-        for key in ("all", *FEATURE_COLUMNS, *grids):
-            codes, size = _key_codes(rows, key)
-            sums = group_moments(codes, values, size)
-            keep = np.flatnonzero(sums["n"] > 0)
-            parts.append(pd.DataFrame({"contract": int(contract), "key": key, "code": keep,
-                                       **{name: column[keep] for name, column in sums.items()}}))
+        keys = np.array(["all", *FEATURE_COLUMNS, *grids])
+        coded = [_key_codes(rows, key) for key in keys]
+        # All keys at once: each key's codes shifted past the previous keys', one bincount per value.
+        offsets = np.cumsum([0, *(size for _, size in coded)])
+        codes = np.concatenate([key_codes + offset for (key_codes, _), offset in zip(coded, offsets)])
+        values = {name: np.tile(rows[column].to_numpy(), len(keys))
+                  for name, column in (("made", "made"), ("money", "score_money"), ("points", "score_points"))}
+        sums = group_moments(codes, values, int(offsets[-1]))
+        keep = np.flatnonzero(sums["n"] > 0)
+        key_of = np.searchsorted(offsets, keep, side="right") - 1
+        parts.append(pd.DataFrame({"contract": int(contract), "key": keys[key_of], "code": keep - offsets[key_of],
+                                   **{name: column[keep] for name, column in sums.items()}}))
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["contract", "key", "code", "n"])
 
 
