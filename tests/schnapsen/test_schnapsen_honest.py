@@ -262,3 +262,9 @@ def test_closing_rows_are_paired_and_exact_with_few_worlds():
     big = rows[rows["stock_size"] >= 6]
     assert (~big["exact"]).all() and (big["worlds"] == 8).all()
     assert not rows["playon_action"].str.contains("close").any()
+    # the deal went on with the bot's own choice, recorded per position
+    params = parse_bot("heuristic").params.to_array()
+    buf = np.zeros(16, dtype=np.int64)
+    for row in rows.itertuples():
+        position = SchnapsenState.from_text(row.position).to_array()
+        assert row.bot_action == R.action_name(int(heuristic_action(position, params, buf)))

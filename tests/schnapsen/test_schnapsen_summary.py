@@ -68,7 +68,8 @@ CLOSING = pd.DataFrame([(10, 0, 0, 2, 1, 0.5, 0.75, 1.0, 2.0, -1.0, False),
                         (10, 25, 12, 1, 0, 1.0, 0.5, 3.0, 1.0, 2.0, False),
                         (6, 30, 40, 2, 2, 0.25, 0.5, -1.0, -0.5, -0.5, True)],
                        columns=["stock_size", "own_points", "opp_points", "trumps_held", "high_trumps_held",
-                                "close_win", "playon_win", "close_gp", "playon_gp", "gain", "exact"])
+                                "close_win", "playon_win", "close_gp", "playon_gp", "gain", "exact"]
+                       ).assign(bot_action=["close", "SA", "close"])
 
 
 def test_closing_summary_on_hand_made_rows():
@@ -86,6 +87,7 @@ def test_closing_summary_on_hand_made_rows():
     assert list(stock.index) == ["6", "10"] and stock["n"].tolist() == [1, 2]
     assert stock.loc["10", "gain"] == pytest.approx(0.5) and np.isnan(stock.loc["6", "gain_lo"])
     assert stock.loc["6", "exact_share"] == 1 and stock.loc["10", "exact_share"] == 0
+    assert overall["bot_close_share"] == pytest.approx(2 / 3) and stock.loc["10", "bot_close_share"] == 0.5
     own = summary.loc["own_points_bin"]
     assert list(own.index) == ["0", "20-32"] and own.loc["20-32", "close_win"] == pytest.approx(0.625)
     assert list(summary.loc["opp_points_bin"].index) == ["0", "1-19", "33-44"]

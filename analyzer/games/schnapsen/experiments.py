@@ -46,7 +46,7 @@ from analyzer.reports.stats import Z95
 
 @dataclass(frozen=True)
 class Bot:
-    """A bot: policy name, PIMC samples (also worlds for rollout evaluation) and heuristic parameters."""
+    """A bot: policy name, PIMC samples (worlds per decision of ``pimc``) and heuristic parameters."""
 
     name: str
     samples: int = DEFAULT_SAMPLES
@@ -236,7 +236,7 @@ HIGH_TRUMP_RANKS = (R.TEN, R.ACE)
 CLOSING_COLUMNS = ["deal", "position", "player", "stock_size", "own_points", "opp_points", "own_pending",
                    "own_has_trick", "opp_has_trick", "trumps_held", "high_trumps_held", "worlds", "exact",
                    "close_win", "close_gp", "playon_action", "playon_win", "playon_gp", "gain", "gain_lo",
-                   "gain_hi"]
+                   "gain_hi", "bot_action"]
 
 
 def closing_row(s: np.ndarray, bot: Bot, samples: int, rng: np.ndarray, ws: PlayWorkspace) -> dict:
@@ -269,9 +269,9 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
     At every position where closing is legal, "close now" and "play on" (the bot's own choice among
     the other actions) are each played forward by the bot for both players on the same
     ``params["samples"]`` worlds, or on every world when there are that few (:func:`closing_row`); the
-    deal then continues with the bot's own choice. One row per such position, with its deal and the
-    whole position in state notation (``position``: every card placed, ready for ``analyzer schnapsen
-    advise``).
+    deal then continues with the bot's own choice (``bot_action``: ``close`` where the bot closed). One
+    row per such position, with its deal and the whole position in state notation (``position``: every
+    card placed, ready for ``analyzer schnapsen advise``).
     """
     bot = Bot.from_dict(params["bot"])
     check_honest(bot)
@@ -288,9 +288,12 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
         deal_into(ws.deck, (start + i) % 2, s)
         while s[R.WINNER] < 0:
             n = legal_actions(s, ws.acts)
-            if R.CLOSE in ws.acts[:n]:
-                rows.append({"deal": start + i, **closing_row(s, bot, samples, rng, ws)})
-            apply_action(s, _bot_choice(s, bot, hp, rng, ws, allow_close=True))
+            can_close = R.CLOSE in ws.acts[:n]
+            action = _bot_choice(s, bot, hp, rng, ws, allow_close=True)
+            if can_close:
+                rows.append({"deal": start + i, **closing_row(s, bot, samples, rng, ws),
+                             "bot_action": R.action_name(action)})
+            apply_action(s, action)
         report_items()
     return pd.DataFrame(rows, columns=CLOSING_COLUMNS)
 

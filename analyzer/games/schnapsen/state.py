@@ -16,7 +16,8 @@ in ``history=`` so the hidden cards are known as a set.
 ``trump`` (suit letter; required once the stock is empty), ``points=a,b`` (counted points),
 ``pending=a,b`` (marriage points waiting for a first trick), ``tricks=a,b``, ``trick=CARD`` (card led
 to the current trick), ``closed=P,OPP_POINTS,OPP_HAD_TRICK`` (e.g. ``closed=0,12,1``), ``shown=CARDS|CARDS``
-(cards of each hand known to the other player), ``nothold=CARDS|CARDS`` (cards each player has shown
+(cards of each hand known to the other player; once the stock is exhausted both whole hands are, and the
+field is left out), ``nothold=CARDS|CARDS`` (cards each player has shown
 he does not hold, by strict play), ``history=CARDS`` (cards played, in order). Cards
 not named anywhere count as played.
 """

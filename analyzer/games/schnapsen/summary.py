@@ -112,12 +112,14 @@ def _factor_codes(rows: pd.DataFrame, factor: str) -> np.ndarray:
 def _group_sums(rows: pd.DataFrame, keys: dict[str, np.ndarray]) -> pd.DataFrame:
     """Per group of ``keys`` (name -> integer codes; a row with a negative code, outside every points
     bin, is left out): positions, sums of ``CLOSING_VALUES``, the gain's sum of squares, the
-    positions where closing gains (``better``) and those evaluated on every world (``exact``)."""
+    positions where closing gains (``better``), those evaluated on every world (``exact``) and those where
+    the bot closed (``bot_closed``)."""
     gain = rows["gain"].to_numpy(dtype=np.float64)
     frame = pd.DataFrame({**keys, "n": np.ones(len(rows), dtype=np.int64),
                           **{v: rows[v].to_numpy(dtype=np.float64) for v in CLOSING_VALUES},
                           "gain_sq": gain * gain, "better": (gain > 0).astype(np.int64),
-                          "exact": rows["exact"].to_numpy().astype(np.int64)})
+                          "exact": rows["exact"].to_numpy().astype(np.int64),
+                          "bot_closed": (rows["bot_action"] == "close").to_numpy().astype(np.int64)})
     inside = np.all([codes >= 0 for codes in keys.values()], axis=0)
     return frame[inside].groupby(list(keys)).sum()
 
@@ -157,7 +159,7 @@ def summarize_closing(sums: dict[str, pd.DataFrame]) -> pd.DataFrame:
     Each position's values are means over its worlds (both choices played forward by the same honest
     bot); ``gain_lo``/``gain_hi`` are the 95% interval of the mean gain over the group's positions,
     ``close_better_share`` the share of positions where closing gained, ``exact_share`` the share whose
-    worlds were all enumerated."""
+    worlds were all enumerated, ``bot_close_share`` the share where the bot itself closed."""
     factors = sums["factors"]
     out = []
     for factor in CLOSING_FACTORS:
@@ -166,5 +168,6 @@ def summarize_closing(sums: dict[str, pd.DataFrame]) -> pd.DataFrame:
             gain, lo, hi = moments_interval(n, g["gain"], g["gain_sq"])
             out.append({"factor": factor, "value": _value_label(factor, int(code)), "n": int(n),
                         **{v: g[v] / n for v in CLOSING_VALUES if v != "gain"}, "gain": gain, "gain_lo": lo,
-                        "gain_hi": hi, "close_better_share": g["better"] / n, "exact_share": g["exact"] / n})
+                        "gain_hi": hi, "close_better_share": g["better"] / n, "exact_share": g["exact"] / n,
+                        "bot_close_share": g["bot_closed"] / n})
     return pd.DataFrame(out)
