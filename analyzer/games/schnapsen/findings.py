@@ -17,6 +17,11 @@ def _interval(mean, low, high) -> str:
     return f"{format_number(mean)} (95% {format_number(low)} to {format_number(high)})"
 
 
+def _gain(row) -> str:
+    return (f"gain {format_number(row['gain'])}, 95% {format_number(row['gain_lo'])} to "
+            f"{format_number(row['gain_hi'])}, n {row['n']:,}")
+
+
 def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     """Findings of a ``schnapsen match`` run: bot A's match win rate, game points per deal of both bots,
     the paired differences, and the win rate from each seat.
@@ -88,9 +93,8 @@ def closing_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[st
     if not groups.empty:
         best, worst = groups.loc[groups["gain"].idxmax()], groups.loc[groups["gain"].idxmin()]
         sentences.append(f"Among groups of at least {MIN_GROUP} positions, closing does best with {best['factor']} "
-                         f"{best['value']} (gain {_interval(best['gain'], best['gain_lo'], best['gain_hi'])}, n "
-                         f"{best['n']:,}) and worst with {worst['factor']} {worst['value']} (gain "
-                         f"{_interval(worst['gain'], worst['gain_lo'], worst['gain_hi'])}, n {worst['n']:,}).")
+                         f"{best['value']} ({_gain(best)}) and worst with {worst['factor']} {worst['value']} "
+                         f"({_gain(worst)}).")
         paying = groups[groups["gain_lo"] > 0]
         sentences.append("Groups where closing gains with a 95% interval above zero: " + (
             ", ".join(f"{r.factor} {r.value}" for r in paying.itertuples()) if not paying.empty else "none") + ".")
@@ -112,6 +116,7 @@ GLOSSARY = {
     "playon_gp": "mean game points after playing on", "gain": "mean game points of closing minus playing on",
     "close_better_share": "share of the positions where closing gained",
     "exact_share": "share of the positions whose worlds were all enumerated (exact, not sampled)",
+    "bot_close_share": "share of the positions where the bot itself chose to close",
     "bot": "A or B", "label": "the bot", "wins": "matches won", "win_rate": "share of the matches won",
     "gp_per_deal": "game points per deal (mean over the pairs of matches)",
     "closes": "times the bot closed the stock", "closes_per_deal": "closings per deal played",
