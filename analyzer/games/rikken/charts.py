@@ -368,7 +368,7 @@ def play_chart(contracts: pd.DataFrame, seats: pd.DataFrame) -> plt.Figure:
     right.set_xlabel("seat")
     right.set_ylabel("mean score per round (points or money units)")
     right.set_title("Mean score per round by seat (95% CI)")
-    right.legend(title="scoring")
+    right.legend(title="scoring", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     right.grid(axis="y", alpha=0.3)
     figure.suptitle("Rikken full rounds", fontsize=13)
     return figure
