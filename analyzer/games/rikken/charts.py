@@ -355,6 +355,9 @@ def play_chart(contracts: pd.DataFrame, seats: pd.DataFrame) -> plt.Figure:
     passed = contracts[contracts["contract"] == "passed-out"]["per_round"]
     passed_text = f" (passed out: {100 * passed.iloc[0]:.1f}% of rounds)" if not passed.empty else ""
     left.set_title(f"Contracts played and made{passed_text}")
+    if declared.empty:
+        left.text(0.5, 0.5, "no contract was declared: every round passed out", ha="center", va="center",
+                  transform=left.transAxes)
     figure.legend(*left.get_legend_handles_labels(), loc="outside lower left", ncol=2, fontsize=9)
     left.grid(axis="y", alpha=0.3)
     width = 0.38
