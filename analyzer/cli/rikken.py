@@ -15,7 +15,6 @@ from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
-from analyzer.cli import rikken_replay
 from analyzer.cli.options import (
     MAX_CHUNK_SIZE,
     MAX_ITEMS,
@@ -42,7 +41,13 @@ from analyzer.games.rikken.dd import (
     parse_team,
     team_name,
 )
-from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS, Policies, bids_chunk, play_chunk
+from analyzer.games.rikken.experiments import (
+    CONSTRAINT_OPTIONS,
+    Policies,
+    bids_chunk,
+    default_chunk_size,
+    play_chunk,
+)
 from analyzer.games.rikken.rules import Contract, parse_contract
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.progress import stage
@@ -75,9 +80,6 @@ class PlayPolicy(str, Enum):
     dd = "dd"
 
 
-# A double-dummy round or deal takes seconds, not microseconds: small chunks keep every worker busy
-# and checkpoint often.
-CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "dd": 2}
 # `rikken deal` holds every deal as text before printing: 10^6 deals take about 650 MB and 100 s.
 MAX_PRINTED_DEALS = 10**6
 
@@ -169,11 +171,6 @@ def constraint_params(dealing: Dealing, seed: int, *texts: list[str] | None) -> 
     return {"constraints": given}
 
 
-def _chunk_size(policies: Policies) -> int:
-    """Default chunk size: double-dummy play anywhere makes a round take seconds."""
-    return CHUNK_SIZE["dd" if "dd" in policies.names() else "heuristic"]
-
-
 def start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -> RunStore:
     """Create the run directory of a Rikken experiment and write its first manifest."""
     store = RunStore(out_dir_or_default(out, experiment))
@@ -215,7 +212,7 @@ def bids(
     deal, at absolute seats N E S W; the dealer rotates (deal d is dealt by seat d mod 4).
     """
     policies = policies_from_options(policy, declarer_policy, defender_policy)
-    chunk_size = chunk_size or _chunk_size(policies)
+    chunk_size = chunk_size or default_chunk_size(policies)
     chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
     if "dd" in policies.names() and dealing == Dealing.packets:
         raise InputError("--dealing packets gathers the cards of played tricks: use heuristic or random policies")
@@ -292,8 +289,8 @@ def play(
     policies = policies_from_options(Policy((policy or PlayPolicy.heuristic).value), declarer_policy, defender_policy,
                          seat_policies, policy_given=policy is not None)
     if rounds_per_game is not None:  # whole games in every chunk: each chunk counts its own games
-        chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, _chunk_size(policies))
-    chunk_size = chunk_size or _chunk_size(policies)
+        chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, default_chunk_size(policies))
+    chunk_size = chunk_size or default_chunk_size(policies)
     params = {**policies.params(), "dealing": dealing.value,
               **constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
     if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
@@ -467,4 +464,3 @@ def solve_command(
     typer.echo(json_dumps(result) if json_out else text)
 
 
-app.command("replay")(rikken_replay.replay)

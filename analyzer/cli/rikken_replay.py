@@ -1,39 +1,29 @@
-"""``analyzer rikken replay``: one round card by card, from a ``rikken play`` run or a given deal.
+"""``analyzer rikken replay``: one round card by card, from a ``rikken play`` run or a given deal."""
 
-A plain function registered by ``cli/rikken.py`` (``app.command("replay")``); it imports nothing from
-that module, which imports it.
-"""
-
-from enum import Enum
 from typing import Annotated
 
 import typer
 
 from analyzer.cards.pbn import SEAT_LETTERS, parse_deal, parse_seat
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
+from analyzer.cli.rikken import (
+    AcesOption,
+    CardsOption,
+    Dealing,
+    DeclarerPolicy,
+    DefenderPolicy,
+    HandOption,
+    HcpOption,
+    LengthOption,
+    PlayPolicy,
+    PlayPolicyOption,
+    Policy,
+    SeatPolicies,
+    policies_from_options,
+)
 from analyzer.errors import InputError
-from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS, Policies
+from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS
 from analyzer.games.rikken.replay import replay_deal, replay_payload, replay_run_round
-
-
-class ReplayPolicy(str, Enum):
-    """Card-play policies, as ``rikken play`` takes them."""
-
-    heuristic = "heuristic"
-    random = "random"
-    dd = "dd"
-
-
-class ReplayDealing(str, Enum):
-    """Dealing models of ``rikken play``."""
-
-    random = "random"
-    packets = "packets"
-
-
-PolicyOpt = Annotated[ReplayPolicy | None, typer.Option("--policy", show_default="heuristic",
-                                                        help="Card-play policy of the seats no other policy "
-                                                             "option names, as in rikken play.")]
 
 
 def replay(
@@ -44,23 +34,20 @@ def replay(
                                              show_default="0 with a deal")] = None,
     index: Annotated[int | None, typer.Option("--index", min=0, help="Round of the run, 0-based, as numbered in "
                                               "its rounds/ rows.")] = None,
-    policy: PolicyOpt = None,
-    declarer_policy: Annotated[ReplayPolicy | None, typer.Option(
-        "--declarer-policy", help="Policy of the declaring side, as in rikken play.", show_default="--policy")] = None,
-    defender_policy: Annotated[ReplayPolicy | None, typer.Option(
-        "--defender-policy", help="Policy of the defenders, as in rikken play.", show_default="--policy")] = None,
-    seat_policies: Annotated[str | None, typer.Option(
-        "--seat-policies", help="Policy of each seat N,E,S,W, as in rikken play.")] = None,
-    dealing: Annotated[ReplayDealing | None, typer.Option(
+    policy: PlayPolicyOption = None,
+    declarer_policy: DeclarerPolicy = None,
+    defender_policy: DefenderPolicy = None,
+    seat_policies: SeatPolicies = None,
+    dealing: Annotated[Dealing | None, typer.Option(
         "--dealing", help="The run's dealing model.", show_default="random")] = None,
     chunk_size: Annotated[int | None, typer.Option(
         "--chunk-size", min=1, max=MAX_CHUNK_SIZE, help="The run's --chunk-size (it decides each round's seed).",
         show_default="20000; 2 with dd at any seat")] = None,
-    hand: Annotated[list[str] | None, typer.Option("--hand", help="The run's --hand constraints.")] = None,
-    cards: Annotated[list[str] | None, typer.Option("--cards", help="The run's --cards constraints.")] = None,
-    hcp: Annotated[list[str] | None, typer.Option("--hcp", help="The run's --hcp constraints.")] = None,
-    aces: Annotated[list[str] | None, typer.Option("--aces", help="The run's --aces constraints.")] = None,
-    length: Annotated[list[str] | None, typer.Option("--length", help="The run's --length constraints.")] = None,
+    hand: HandOption = None,
+    cards: CardsOption = None,
+    hcp: HcpOption = None,
+    aces: AcesOption = None,
+    length: LengthOption = None,
     dealer: Annotated[str | None, typer.Option("--dealer", help="With a PBN deal: the dealer; his left bids "
                                                "first and leads.", show_default="N")] = None,
     json_out: JsonOut = False,
@@ -70,7 +57,8 @@ def replay(
     Shows the deal, the auction bid by bid, trump and call, the 13 tricks (leader, cards, winner, the
     declaring side's running count against what the contract needs) and each seat's scores.
     """
-    policies = _policies(policy, declarer_policy, defender_policy, seat_policies)
+    policies = policies_from_options(Policy((policy or PlayPolicy.heuristic).value), declarer_policy, defender_policy,
+                                     seat_policies, policy_given=policy is not None)
     constraints = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, (hand, cards, hcp, aces, length))
                    if values}
     if deal is not None:
@@ -89,28 +77,13 @@ def replay(
             raise InputError("--index needs --seed: the seed of the rikken play run")
         if dealer is not None:
             raise InputError("--dealer is for a PBN deal: round I of a run is dealt by seat I mod 4")
-        dealing_name = (dealing or ReplayDealing.random).value
+        dealing_name = (dealing or Dealing.random).value
         if constraints and dealing_name == "packets":
             raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
                              "round's tricks")
         result = replay_run_round(seed, index, policies, dealing_name, chunk_size, constraints or None)
     payload = replay_payload(result)
     typer.echo(json_dumps(payload) if json_out else "\n".join(text_lines(payload)))
-
-
-def _policies(policy, declarer, defender, seats: str | None) -> Policies:
-    """The card-play policies from the options, by the rules of ``rikken play``."""
-    if seats is None:
-        base = (policy or ReplayPolicy.heuristic).value
-        return Policies(declarer.value if declarer else base, defender.value if defender else base)
-    if policy is not None or declarer is not None or defender is not None:
-        raise InputError("--seat-policies names every seat's policy: drop --policy, --declarer-policy and "
-                         "--defender-policy")
-    names = [name.strip().lower() for name in seats.split(",")]
-    known = [p.value for p in ReplayPolicy]
-    if len(names) != 4 or not set(names) <= set(known):
-        raise InputError(f"--seat-policies needs four of {', '.join(known)} for N,E,S,W, got {seats!r}")
-    return Policies(None, None, tuple(names))
 
 
 def text_lines(payload: dict) -> list[str]:

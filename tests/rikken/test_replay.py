@@ -19,7 +19,6 @@ from analyzer.experiments.runner import plan_chunks
 from analyzer.games.rikken import dd, rules
 from analyzer.games.rikken.experiments import Policies, play_chunk
 from analyzer.games.rikken.replay import (
-    PLAY_CHUNK_SIZE,
     check_index,
     needs,
     replay_deal,
@@ -173,12 +172,6 @@ def test_dd_replay_plays_the_cards_the_run_played(monkeypatch):
         cards = [(c["seat"], parse_card(c["card"]) + (52 if c["face_down"] else 0))
                  for trick in payload["tricks"] for c in trick["cards"]]
         assert cards == [(SEAT_LETTERS[int(seat)], int(action)) for seat, action in trace[:, :2]]
-
-
-def test_play_chunk_sizes_are_rikken_plays():
-    from analyzer.cli.rikken import CHUNK_SIZE
-
-    assert PLAY_CHUNK_SIZE == CHUNK_SIZE
 
 
 @pytest.fixture(scope="module")

@@ -136,6 +136,16 @@ class Policies:
                         PLAY_POLICY_IDS[self.defender]).astype(np.int64)
 
 
+# Rounds or deals per chunk by default. A double-dummy round or deal takes seconds, not microseconds:
+# small chunks keep every worker busy and checkpoint often. The chunk size decides each item's seed.
+CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "dd": 2}
+
+
+def default_chunk_size(policies: Policies) -> int:
+    """The chunk size of ``rikken bids`` and ``rikken play`` without ``--chunk-size``: 2 with dd at any seat."""
+    return CHUNK_SIZE["dd" if "dd" in policies.names() else "heuristic"]
+
+
 _SETUP_KEYS = ("leader", "contract_of", "partner", "trump", "called_card", "blind")
 
 

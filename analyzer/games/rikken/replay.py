@@ -28,14 +28,18 @@ from analyzer.games.rikken.auction import auction_batch, run_auction
 from analyzer.games.rikken.bidding import PASS
 from analyzer.games.rikken.calling import KING
 from analyzer.games.rikken.dd import playout_one_dd
-from analyzer.games.rikken.experiments import DEAL_COLUMNS, Policies, declaring_seats, play_chunk, round_table
+from analyzer.games.rikken.experiments import (
+    DEAL_COLUMNS,
+    Policies,
+    declaring_seats,
+    default_chunk_size,
+    play_chunk,
+    round_table,
+)
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import apply_action, new_round, playout_one
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, TRICKS
 
-# The default chunk sizes of ``rikken play`` (``cli.rikken.CHUNK_SIZE``; a test keeps them equal):
-# the chunk size decides which seed a round is drawn from.
-PLAY_CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "dd": 2}
 # ``rikken play --rounds`` is at most this, so no run holds a round at or beyond it.
 MAX_ROUNDS = 10**9
 STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
@@ -76,11 +80,6 @@ class RoundReplay:
     seat_policies: tuple
     tricks: list
     source: dict
-
-
-def default_chunk_size(policies: Policies) -> int:
-    """The chunk size ``rikken play`` uses without ``--chunk-size``: 2 rounds with dd at any seat."""
-    return PLAY_CHUNK_SIZE["dd" if "dd" in policies.names() else "heuristic"]
 
 
 def check_index(index: int, chunk_size: int) -> None:
