@@ -268,3 +268,17 @@ def test_closing_rows_are_paired_and_exact_with_few_worlds():
     for row in rows.itertuples():
         position = SchnapsenState.from_text(row.position).to_array()
         assert row.bot_action == R.action_name(int(heuristic_action(position, params, buf)))
+
+
+def test_advise_on_a_closed_stock_takes_every_hand_once():
+    # Closed before the first lead (hearts trump, HA face up); SA led, CJ followed: player 1 showed he
+    # holds no spade and no heart, so his 4 cards are 4 of the 7 clubs and diamonds player 0 cannot see
+    # (CQ CT CA DT DA DQ DK): C(7, 4) = 35 worlds, each once; the closed stock's order does not count.
+    position = ("hand0=DJ CK HJ SQ; hand1=?; stock=? ? ? ? ? ? ? ? ? HA; leader=0; points=13,0; tricks=1,0; "
+                "closed=0,0,0; nothold=|SJ SQ SK ST SA HJ HQ HK HT HA; history=SA CJ")
+    st = SchnapsenState.from_text(position)
+    assert world_count(st.to_array(), 0) == 35 == len(python_worlds(st, 0))
+    result = runner.invoke(app, ["advise", position, "--bot", "heuristic", "--samples", "5", "--json"])
+    out = json.loads(result.output)
+    assert out["worlds"] == 35 and out["exact"]
+    assert {row["action"] for row in out["actions"]} == {"DJ", "CK", "HJ", "SQ"}
