@@ -47,7 +47,7 @@ app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, 
 
 BOT_HELP = f"{', '.join(POLICIES)} (pimc:N for N samples; perfect sees every card)"
 Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
-                                      help="Sampled worlds for pimc (and for rollout evaluation).")]
+                                      help="Sampled worlds per pimc decision (pimc:N sets it for one bot).")]
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
