@@ -9,10 +9,12 @@ def _match_subjects(columns: list[str]) -> list[Subject]:
 
 
 def _closing_subjects(columns: list[str]) -> list[Subject]:
-    """Per position where closing is legal: both choices' win probability and game points, and the gain."""
+    """Per position where closing is legal: both choices' win probability and game points, the gain, and
+    how often the worlds were exact and the bot itself closed."""
     return [Subject("closing", "", (Measure("close_win", "close_win"), Measure("close_gp", "close_gp"),
                                     Measure("playon_win", "playon_win"), Measure("playon_gp", "playon_gp"),
-                                    Measure("gain", "gain")))]
+                                    Measure("gain", "gain"), Measure("exact", "exact", RATE),
+                                    Measure("bot_closed", "bot_action = 'close'", RATE)))]
 
 
 SPECS = {
