@@ -1,28 +1,44 @@
 """Benchmark: our double-dummy solver against DDS (through endplay), single-threaded, same deals.
 
-For each seeded random deal, one strain and one leader (cycled over the deals), both solvers
-answer (a) "how many tricks for the side on lead" and (b) "does the side on lead make k", with k
-the true count for half the deals (answer yes) and one more for the other half (answer no).
-Prints mean and median CPU milliseconds per solve and the our/DDS ratio for each question.
+Every run draws a fresh seed unless ``--seed`` is given, and prints it.  On each random deal (one
+strain and one leader per deal, cycled over the deals) both solvers answer
+- max tricks: the tricks of the side on lead;
+- makes k, yes: "does the side on lead make k" with k its true count (when k >= 1);
+- makes k, no: the same with k one more (when k <= 12);
+- table (the first ``--table-deals``, 100 by default): all 20 results of the deal (5 strains x 4
+  declarers), ours by ``solve_table`` (cache kept across the leaders of a strain), against DDS's
+  table call (``CalcDDtable``); with ``--singles N`` also by 20 single solves on N of them.
+Each question kind runs as its own pass over the deals, so DDS never meets the same deal twice in a
+row (it would reuse its cache).  Within a pass the solver that goes first alternates deal by deal.
+Times are CPU seconds of this process (``time.process_time``), DDS pinned to one thread.
 
-With ``--bids N`` it also times the double-dummy outcomes of every contract setup the Rikken
-bids experiment builds for N deals (``play_setups_dd``, the work behind ``rikken bids --policy dd``).
+For each kind and strain it prints mean, median, p90, p99 and max CPU milliseconds of ours and of
+DDS, the ratio of the mean times and the median of the per-deal ratios ours / DDS.  Any
+disagreement with DDS stops the run.
 
-Usage: python scripts/bench_dd.py [--deals 100] [--seed 1] [--bids 0]
+With ``--bids N`` it also times the double-dummy outcomes of every contract setup the Rikken bids
+experiment builds for N deals (``play_setups_dd`` of one deal's setups, the work behind
+``rikken bids --policy dd``): mean, median, p90, p99 and max CPU seconds per deal.
+
+At the defaults (500 deals, 100 tables) a run takes about 5 CPU-minutes on this machine.
+
+Usage: python scripts/bench_dd.py [--deals 500] [--seed S] [--table-deals 100] [--singles 0] [--bids 0]
 """
 
 import argparse
 import ctypes
+import secrets
 import statistics
 import time
 
 import numpy as np
 
 from analyzer.cards.pbn import format_deal
-from analyzer.solvers.dd import solve
+from analyzer.solvers.dd import solve, solve_table
 
 NS = 0b0101
 EW = 0b1010
+STRAINS = "CDHSN"
 
 
 def _single_thread_dds():
@@ -34,14 +50,75 @@ def _single_thread_dds():
     lib.SetMaxThreads(ctypes.c_int(1))
 
 
+def _random_deals(rng, n):
+    deals = np.zeros((n, 4), dtype=np.int64)
+    for i in range(n):
+        cards = rng.permutation(52)
+        for seat in range(4):
+            for card in cards[13 * seat:13 * seat + 13]:
+                deals[i, seat] |= np.int64(1) << int(card)
+    return deals
+
+
+def _quantile(values, q):
+    return float(np.quantile(np.asarray(values), q))
+
+
+def _timed(first_ours, ours, theirs):
+    """Run both calls, ours first when ``first_ours``; return (our answer, DDS's answer, our s, DDS s)."""
+    calls = [ours, theirs] if first_ours else [theirs, ours]
+    results = []
+    for call in calls:
+        start = time.process_time()
+        answer = call()
+        results.append((answer, time.process_time() - start))
+    (a, ta), (b, tb) = results if first_ours else results[::-1]
+    return a, b, ta, tb
+
+
+class _Samples:
+    """Per-deal times of ours and DDS for one question kind, with the deal's strain."""
+
+    def __init__(self):
+        self.rows = []
+
+    def add(self, strain, ours, dds):
+        self.rows.append((strain, ours, dds))
+
+    def print(self, name, by_strain=True):
+        groups = [("all", self.rows)]
+        if by_strain:
+            groups += [(STRAINS[s], [r for r in self.rows if r[0] == s]) for s in range(5)]
+        print(f"\n{name} (CPU ms)")
+        print(f"{'':4} {'n':>4} | {'ours mean':>9} {'med':>7} {'p90':>7} {'p99':>7} {'max':>8} | "
+              f"{'DDS mean':>9} {'med':>7} {'p90':>7} {'p99':>7} {'max':>8} | {'mean ratio':>10} {'med ratio':>9}")
+        for label, rows in groups:
+            if not rows:
+                continue
+            ours = [1000 * r[1] for r in rows]
+            dds = [1000 * r[2] for r in rows]
+            ratios = [o / d for o, d in zip(ours, dds) if d > 0]
+            cells = []
+            for times in (ours, dds):
+                cells.append(f"{statistics.mean(times):9.2f} {statistics.median(times):7.2f} "
+                             f"{_quantile(times, 0.9):7.2f} {_quantile(times, 0.99):7.2f} {max(times):8.1f}")
+            print(f"{label:4} {len(rows):4} | {cells[0]} | {cells[1]} | "
+                  f"{statistics.mean(ours) / statistics.mean(dds):10.2f} {statistics.median(ratios):9.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=None, help="default: a fresh seed, printed")
+    parser.add_argument("--table-deals", type=int, default=100,
+                        help="deals of the table pass, the first of the deals (the slowest pass)")
+    parser.add_argument("--singles", type=int, default=0,
+                        help="also time 20 single solves on the first N deals of the table pass")
     parser.add_argument("--bids", type=int, default=0, help="also time DD outcomes of the bids setups of N deals")
     args = parser.parse_args()
+    seed = secrets.randbits(31) if args.seed is None else args.seed
 
-    from endplay.dds import solve_board
+    from endplay.dds import calc_dd_table, solve_board
     from endplay.dds.solve import SolveMode
     from endplay.types import Deal, Denom, Player
 
@@ -53,61 +130,74 @@ def main() -> None:
         deal.first = Player(leader)
         deal.trump = denoms[trump]
         return deal
-    rng = np.random.default_rng(args.seed)
-    deals = []
-    for i in range(args.deals):
-        cards = rng.permutation(52)
-        hands = np.zeros(4, dtype=np.int64)
-        for seat in range(4):
-            for card in cards[13 * seat:13 * seat + 13]:
-                hands[seat] |= np.int64(1) << int(card)
-        deals.append((hands, i % 5, (i // 5) % 4))
 
-    # Warm-up: compile (or load) the kernels of both questions before timing.
-    solve(deals[0][0], deals[0][1], deals[0][2], NS if deals[0][2] % 2 == 0 else EW)
-    solve(deals[0][0], deals[0][1], deals[0][2], NS if deals[0][2] % 2 == 0 else EW, goal="ge", k=7)
+    def _fail(what):
+        raise SystemExit(f"disagreement with DDS (seed {seed}): {what}")
 
-    # Two passes, so DDS never answers the yes/no question straight after solving the same deal
-    # (it would reuse its cache from that solve).
-    times = {"tricks": ([], []), "makes k": ([], [])}
+    deals = _random_deals(np.random.default_rng(seed), args.deals)
+    strain_of = [i % 5 for i in range(args.deals)]
+    leader_of = [(i // 5) % 4 for i in range(args.deals)]
+    print(f"{args.deals} deals, seed {seed}, single thread, CPU time")
+
+    # Warm-up: compile (or load) the kernels before timing.
+    solve(deals[0], 0, 0, NS)
+    solve(deals[0], 0, 0, NS, goal="ge", k=7)
+    solve_table(deals[0])
+    solve_board(_deal(deals[-1], 0, 0), SolveMode.OptimalOne)
+
+    samples = {name: _Samples() for name in ("max", "yes", "no", "table", "singles")}
     counts = []
-    for i, (hands, trump, leader) in enumerate(deals):
+    for i, hands in enumerate(deals):
+        trump, leader = strain_of[i], leader_of[i]
         side = NS if leader % 2 == 0 else EW
         deal = _deal(hands, trump, leader)
-        start = time.process_time()
-        ours = solve(hands, trump, leader, side)
-        times["tricks"][0].append(time.process_time() - start)
-        start = time.process_time()
-        theirs = max(score for _, score in solve_board(deal, SolveMode.OptimalOne))
-        times["tricks"][1].append(time.process_time() - start)
+        ours, theirs, to, td = _timed(i % 2 == 0, lambda: solve(hands, trump, leader, side),
+                                      lambda: max(score for _, score in solve_board(deal, SolveMode.OptimalOne)))
         if ours != theirs:
-            raise SystemExit(f"disagreement on deal {i}: ours {ours}, DDS {theirs}")
+            _fail(f"deal {i} max tricks: ours {ours}, DDS {theirs}")
+        samples["max"].add(trump, to, td)
         counts.append(theirs)
-    for i, (hands, trump, leader) in enumerate(deals):
-        side = NS if leader % 2 == 0 else EW
-        deal = _deal(hands, trump, leader)
-        # Yes-answers on even deals (k = the true count), no-answers on odd ones (k = one more).
-        target = counts[i] if (i % 2 == 0 and counts[i] >= 1) or counts[i] == 13 else counts[i] + 1
+    for kind, extra in (("yes", 0), ("no", 1)):
+        for i, hands in enumerate(deals):
+            trump, leader = strain_of[i], leader_of[i]
+            target = counts[i] + extra
+            if not 1 <= target <= 13:
+                continue
+            side = NS if leader % 2 == 0 else EW
+            deal = _deal(hands, trump, leader)
+            ours, theirs, to, td = _timed(
+                i % 2 == 1, lambda: solve(hands, trump, leader, side, goal="ge", k=target),
+                lambda: max((score for _, score in solve_board(deal, SolveMode.TargetOne, target=target)),
+                            default=-1) >= target)
+            if ours != theirs or ours != (extra == 0):
+                _fail(f"deal {i} makes {target}: ours {ours}, DDS {theirs}")
+            samples[kind].add(trump, to, td)
+    n_table = min(args.table_deals, args.deals)
+    for i, hands in enumerate(deals[:n_table]):
+        deal = _deal(hands, 0, 0)
+        ours, theirs, to, td = _timed(i % 2 == 0, lambda: solve_table(hands), lambda: calc_dd_table(deal))
+        expected = np.array([[theirs[denoms[s], Player(d)] for d in range(4)] for s in range(5)])
+        if not (ours == expected).all():
+            _fail(f"deal {i} table: ours {ours.tolist()}, DDS {expected.tolist()}")
+        samples["table"].add(-1, to, td)
+        if i >= args.singles:
+            continue
         start = time.process_time()
-        ours_makes = solve(hands, trump, leader, side, goal="ge", k=target)
-        times["makes k"][0].append(time.process_time() - start)
-        start = time.process_time()
-        solved = solve_board(deal, SolveMode.TargetOne, target=target)
-        times["makes k"][1].append(time.process_time() - start)
-        theirs_makes = max((score for _, score in solved), default=-1) >= target
-        if ours_makes != theirs_makes:
-            raise SystemExit(f"disagreement on deal {i}, k={target}: ours {ours_makes}, DDS {theirs_makes}")
+        singles = np.array([[solve(hands, s, (d + 1) % 4, NS if d % 2 == 0 else EW) for d in range(4)]
+                            for s in range(5)])
+        samples["singles"].add(-1, time.process_time() - start, td)
+        if not (singles == expected).all():
+            _fail(f"deal {i} 20 single solves: ours {singles.tolist()}, DDS {expected.tolist()}")
 
-    print(f"{args.deals} deals, seed {args.seed}, single thread, CPU ms per solve")
-    print(f"{'question':10} {'ours mean':>10} {'DDS mean':>10} {'ratio':>7} {'ours med':>10} {'DDS med':>10} {'ratio':>7}")
-    for name, (ours_t, dds_t) in times.items():
-        om, dm = 1000 * statistics.mean(ours_t), 1000 * statistics.mean(dds_t)
-        omed, dmed = 1000 * statistics.median(ours_t), 1000 * statistics.median(dds_t)
-        print(f"{name:10} {om:10.2f} {dm:10.2f} {om / dm:7.2f} {omed:10.2f} {dmed:10.2f} {omed / dmed:7.2f}")
-
+    samples["max"].print("max tricks, one strain and leader (DDS SolveBoard)")
+    samples["yes"].print("makes k, answer yes (DDS SolveBoard with a target)")
+    samples["no"].print("makes k, answer no (DDS SolveBoard with a target)")
+    samples["table"].print(f"table of 20 results, solve_table vs DDS CalcDDtable ({n_table} deals)", by_strain=False)
+    if args.singles:
+        samples["singles"].print("table of 20 results, 20 single solves vs DDS CalcDDtable", by_strain=False)
 
     if args.bids:
-        _bench_bids(args.bids, args.seed)
+        _bench_bids(args.bids, seed)
 
 
 def _bench_bids(n_deals: int, seed: int) -> None:
@@ -115,13 +205,7 @@ def _bench_bids(n_deals: int, seed: int) -> None:
     from analyzer.games.rikken.dd import play_setups_dd
     from analyzer.games.rikken.experiments import build_setups
 
-    rng = np.random.default_rng(seed + 1)
-    deals = np.zeros((n_deals, 4), dtype=np.int64)
-    for i in range(n_deals):
-        cards = rng.permutation(52)
-        for seat in range(4):
-            for card in cards[13 * seat:13 * seat + 13]:
-                deals[i, seat] |= np.int64(1) << int(card)
+    deals = _random_deals(np.random.default_rng(seed + 1), n_deals)
     setups = build_setups(deals, np.zeros(n_deals, dtype=np.int64))
     per_deal = []
     for i in range(n_deals):
@@ -129,9 +213,9 @@ def _bench_bids(n_deals: int, seed: int) -> None:
         start = time.process_time()
         play_setups_dd({key: value[rows] for key, value in setups.items()})
         per_deal.append(time.process_time() - start)
-    print(f"bids --policy dd work: {n_deals} deals, {setups['hand'].size} contract setups, "
-          f"mean {statistics.mean(per_deal):.2f} s, median {statistics.median(per_deal):.2f} s, "
-          f"max {max(per_deal):.2f} s CPU per deal (one core)")
+    print(f"\nbids --policy dd work: {n_deals} deals, {setups['hand'].size} contract setups, CPU s per deal "
+          f"(one core): mean {statistics.mean(per_deal):.2f}, median {statistics.median(per_deal):.2f}, "
+          f"p90 {_quantile(per_deal, 0.9):.2f}, p99 {_quantile(per_deal, 0.99):.2f}, max {max(per_deal):.2f}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from analyzer.solvers.dd.tables import BLIND, MODE_EXACT, MODE_MAX, MODE_MIN, NO
 GOALS = ("max", "ge", "le", "eq")
 _GOAL_MODE = {"max": MODE_MAX, "ge": MODE_MAX, "le": MODE_MIN, "eq": MODE_EXACT}
 GOAL_IDS = {name: i for i, name in enumerate(GOALS)}
+NORTH_SOUTH = 0b0101
 
 _mem = None
 _generation = 0
@@ -234,6 +235,49 @@ def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bi
             results[i] = _k.solve_max(mem, hands, trick, leader, 0, False, _k.guess_tricks(hands, team, trump))
         else:
             results[i] = 1 if _k.solve_window(mem, hands, trick, leader, 0, False, lo, hi, False) else 0
+
+
+@njit(cache=True)
+def _table_kernel(hands, first_gen, mem, out):
+    trick = np.full(4, -1, dtype=np.int64)
+    left = _k.future_tricks(hands)
+    for trump in range(NO_TRUMP + 1):
+        # One table generation per strain: every leader's search reuses the bounds of the others.
+        _k.set_context(mem, trump, NORTH_SOUTH, MODE_MAX, -1, -1, first_gen + trump)
+        guess = _k.guess_tricks(hands, NORTH_SOUTH, trump)
+        for leader in range(4):
+            north_south = _k.solve_max(mem, hands, trick, leader, 0, False, guess)
+            guess = north_south
+            declarer = (leader + 3) & 3
+            out[trump, declarer] = north_south if declarer % 2 == 0 else left - north_south
+
+
+def solve_table(hands):
+    """The double-dummy table of a deal: tricks for each declarer's partnership in each strain.
+
+    The semantics of DDS's table call (``CalcDDtable``): partners sit opposite (N-S against E-W),
+    the declarer's left-hand opponent leads, both sides play for tricks.  The transposition table
+    is kept across the four leaders of a strain (its entries bound the side's future tricks from a
+    position, whatever the root, the leader or the target), so later leaders reuse the earlier
+    searches.
+
+    Parameters
+    ----------
+    hands : array_like of 4 int64
+        Card masks of seats N E S W, all of one size (a full deal or an ending), no trick in progress.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (5, 4)
+        ``table[strain, declarer]``: strains C D H S NT (0..4), declarers N E S W (0..3).
+    """
+    global _generation
+    masks = _validate(hands, 0, 0, NORTH_SOUTH, "max", 0, (), -1, False)[0]
+    out = np.zeros((NO_TRUMP + 1, 4), dtype=np.int64)
+    first = _generation + 1
+    _generation += NO_TRUMP + 1
+    _table_kernel(masks, first, _work(), out)
+    return out
 
 
 def solve_batch(deals, trump, leader, team, goal="max", k=0, called_card=-1, blind_call=False):
