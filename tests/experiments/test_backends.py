@@ -1,6 +1,8 @@
 """Backends: the same chunks give the same results in this process, in local workers and on Dask."""
 
 import logging
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -49,3 +51,11 @@ def test_dask_backends_match_local_processes(tmp_path):
                       silence_logs=logging.ERROR) as cluster:
         remote = frame(run_chunks(hcp_chunk, {}, 2_000, workers=1, backend=cluster.scheduler_address, **kwargs))
     pd.testing.assert_frame_equal(local, remote)
+
+
+def test_the_console_script_entry_loads_no_command_line():
+    """A spawned worker re-imports the script that started its parent: that import must stay cheap."""
+    code = ("import sys, analyzer.__main__; "
+            "print(sorted(m for m in sys.modules if m.startswith('analyzer.cli') or m in ('typer', 'rich')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
