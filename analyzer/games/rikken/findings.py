@@ -160,6 +160,51 @@ GLOSSARY = {
     "shared_top": "games tied for the highest total",
 }
 
+def advise_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
+    """Findings of a ``rikken advise`` run: the best option and how it compares with the next ones.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The run's summary tables by CSV stem (``advice``, best option first).
+    manifest : dict
+        The run's manifest.
+
+    Returns
+    -------
+    list of str
+        One sentence per finding.
+    """
+    advice = tables.get("advice")
+    if advice is None or advice.empty:
+        return ["The run has no advice table."]
+    params = manifest.get("params", {})
+    best = advice.iloc[0]
+    sentences = [f"The hand {params.get('hand', '')} at seat {'NESW'[params['seat']] if 'seat' in params else '?'} "
+                 f"was played out in {len(advice)} ways on the same {int(best['n']):,} deals of the other cards.",
+                 f"Best on average: {best['option']} ({best['play']}), made {format_percent(best['rate'])} "
+                 f"(95% {format_percent(best['rate_lo'])} to {format_percent(best['rate_hi'])}), money "
+                 f"{format_number(best['mean_money'])} a deal (95% {format_number(best['money_lo'])} to "
+                 f"{format_number(best['money_hi'])})."]
+    for row in advice.iloc[1:1 + LISTED - 1].itertuples():
+        sentences.append(f"{row.option}: made {format_percent(row.rate)}, money {format_number(row.mean_money)}, "
+                         f"{format_number(-row.money_vs_best)} a deal less than the best on the same deals (95% "
+                         f"{format_number(-row.vs_best_hi)} to {format_number(-row.vs_best_lo)}).")
+    return sentences
+
+
+ADVICE_GLOSSARY = {
+    "option": "how the hand declares: the contract and, where the hand names it, the trump suit's letter",
+    "play": "the trump it is played in and the card the hand calls (blind: an ace of a suit the hand is void in)",
+    "advice.n": "deals played out (the same deals for every option)",
+    "advice.made": "deals on which the option was made",
+    "mean_money": "declarer's mean money score per deal (zero-sum settlement)",
+    "money_vs_best": "mean money per deal minus the best option's, paired on the same deals",
+    "target": "what the declaring side needs",
+    **{f"p_tricks_{k}": f"share of the deals on which the declaring side took {k} trick{'s' if k != 1 else ''}"
+       for k in range(14)},
+}
+
 _BIDS_CAPTIONS = {
     "success_by_trumps_hcp": "Each trick contract's success rate (cell labels and colour, in %) by the length of its "
                              f"trump suit and HCP, in cells of at least {MIN_CELL} hands; the blue panels give the "
@@ -183,6 +228,13 @@ SPECS = {
                                                MeanMeasure("mean_score", "score_lo", "score_hi"))),
                 "bidding_chart": TableSpec("One row per cell of the bidding chart (HCP bin, cards in the named "
                                            "suit).")}),
+    "rikken-advise": ReportSpec(
+        findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY},
+        captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
+                                       "declaring side took each number of tricks; outlined cells make the contract."},
+        tables={"advice": TableSpec("One row per option, best mean money score first.", keys=("option",),
+                                    measures=(RateMeasure("rate", "n"),
+                                              MeanMeasure("mean_money", "money_lo", "money_hi")))}),
     "rikken-play": ReportSpec(
         findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
         captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
