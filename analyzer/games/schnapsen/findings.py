@@ -111,7 +111,7 @@ GLOSSARY = {
     "pairs": "pairs of matches (seats swapped on the same deals)", "mean": "mean paired difference",
     "factor": "what the row groups positions by (all: every position)", "value": "the factor's value or points bin",
     "summary_closing.n": "positions where closing was legal",
-    "close_win": "share of the sampled worlds in which closing won the deal",
+    "close_win": "share of the worlds (sampled, or all of them where exact) in which closing won the deal",
     "playon_win": "share in which playing on won the deal", "close_gp": "mean game points after closing",
     "playon_gp": "mean game points after playing on", "gain": "mean game points of closing minus playing on",
     "close_better_share": "share of the positions where closing gained",
