@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from analyzer.cards.pbn import parse_hand
 
@@ -22,9 +23,15 @@ def _advise(out, *extra):
     return json.loads(result.stdout)
 
 
-def test_advise_writes_its_run_and_answers_best_first(tmp_path):
-    payload = _advise(tmp_path / "one", "--workers", "1")
-    run = tmp_path / "one"
+@pytest.fixture(scope="module")
+def advised(tmp_path_factory):
+    """One advise run with one worker: its folder and its JSON answer."""
+    run = tmp_path_factory.mktemp("advise") / "one"
+    return run, _advise(run, "--workers", "1")
+
+
+def test_advise_writes_its_run_and_answers_best_first(advised):
+    run, payload = advised
     assert {"advice.csv", "manifest.json", "tricks_per_option.png", "tricks_per_option.svg"} <= \
         {p.name for p in run.iterdir()}
     assert payload["seat"] == "S" and payload["dealer"] == "E" and payload["deals"] == 120
@@ -41,16 +48,15 @@ def test_advise_writes_its_run_and_answers_best_first(tmp_path):
     assert manifest["status"] == "complete" and manifest["params"]["hand"] == HAND
 
 
-def test_two_workers_give_the_same_answer(tmp_path):
-    one = _advise(tmp_path / "one", "--workers", "1")
+def test_two_workers_give_the_same_answer(advised, tmp_path):
     two = _advise(tmp_path / "two", "--workers", "2")
-    assert one["options"] == two["options"]
+    assert advised[1]["options"] == two["options"]
 
 
-def test_query_answers_per_option_from_the_stored_deals(tmp_path):
-    _advise(tmp_path / "run", "--workers", "1")
-    rows = pd.read_parquet(tmp_path / "run" / "deals")
-    result = run_cli("query", str(tmp_path / "run"), "--contract", "rik-S", "--where", "tricks >= 10", "--json")
+def test_query_answers_per_option_from_the_stored_deals(advised):
+    run = advised[0]
+    rows = pd.read_parquet(run / "deals")
+    result = run_cli("query", str(run), "--contract", "rik-S", "--where", "tricks >= 10", "--json")
     assert result.returncode == 0, result.stderr
     [answer] = json.loads(result.stdout)["rows"]
     expected = rows[(rows["option_name"] == "rik-S") & (rows["tricks"] >= 10)]
