@@ -207,3 +207,30 @@ def test_second_hand_winner_overtaken_by_partner():
     expected = max_tricks(rules, hands, 3, tuple((s, c, False) for s, c in trick))
     assert expected == 1
     assert solve(_masks(hands), 4, 3, TEAMS["EW"], trick=[40]) == expected
+
+
+def test_called_card_below_its_holders_higher_card():
+    """East holds SK and the called S8: led a spade, East must play the eight (no sure trick for SK)."""
+    hands = [[2, 39, 42, 32], [50, 22, 45, 1], [38, 25, 5, 9], [35, 31, 46, 48]]
+    rules = Rules(4, [0, 1], called_card=45)
+    assert solve(_masks(hands), 4, 0, 0b0011, goal="ge", k=1, called_card=45) == can_force(rules, hands, 0, 1, 99)
+    assert solve(_masks(hands), 4, 0, 0b0011, called_card=45) == max_tricks(rules, hands, 0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_any_called_card_matches_reference(seed):
+    """Called cards of any rank (the solver takes any card; Rikken calls only aces and kings)."""
+    rng = np.random.default_rng(3500 + seed)
+    for _ in range(4):
+        hands, _ = _ending(rng, 3 + seed % 2)
+        team = list(TEAMS.values())[seed % len(TEAMS)]
+        holder = _seats(team)[int(rng.integers(len(_seats(team))))]
+        called = hands[holder][int(rng.integers(len(hands[holder])))]
+        leader = int(rng.integers(4))
+        trump = int(rng.integers(5))
+        rules = Rules(trump, _seats(team), called_card=called)
+        masks = _masks(hands)
+        assert solve(masks, trump, leader, team, called_card=called) == max_tricks(rules, hands, leader)
+        for k in range(len(hands[0]) + 1):
+            assert solve(masks, trump, leader, team, goal="le", k=k, called_card=called) == can_force(
+                rules, hands, leader, -99, k)

@@ -57,7 +57,7 @@ from analyzer.games.rikken.kernels import (
     new_round,
 )
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, HAND, TRICKS, TURN
-from analyzer.solvers.dd.api import best_moves, solve
+from analyzer.solvers.dd.api import Question, best_moves, solve, solve_questions
 
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
@@ -364,20 +364,30 @@ def _holder(hands, card: int) -> int:
 
 def dd_table(hands, leader: int) -> list[dict]:
     """Every seat as declarer under every trump suit: tricks alone and with each callable partner,
-    plus Misery (no tricks) and 1 Alone (exactly one) at no trump."""
+    plus Misery (no tricks) and 1 Alone (exactly one) at no trump.
+
+    One :func:`solve_questions` call: the calls of one pair and trump share the solver's table."""
     rows = []
+    questions = []
     for declarer in range(4):
         alone_bit = 1 << declarer
         for trump in range(4):
-            row = {"declarer": SEAT_LETTERS[declarer], "trump": STRAIN_LETTERS[trump],
-                   "alone": solve(hands, trump, leader, alone_bit), "calls": {}}
+            row = {"declarer": SEAT_LETTERS[declarer], "trump": STRAIN_LETTERS[trump], "alone": len(questions),
+                   "calls": {}}
+            questions.append(Question(trump, leader, alone_bit))
             for card, blind in calls_for(int(hands[declarer]), trump):
                 partner = _holder(hands, card)
                 if partner < 0:
                     continue
-                tricks = solve(hands, trump, leader, alone_bit | 1 << partner, called_card=card, blind_call=blind)
-                row["calls"][card_name(card)] = {"partner": SEAT_LETTERS[partner], "blind": blind, "tricks": tricks}
+                row["calls"][card_name(card)] = {"partner": SEAT_LETTERS[partner], "blind": blind,
+                                                 "tricks": len(questions)}
+                questions.append(Question(trump, leader, alone_bit | 1 << partner, called_card=card, blind_call=blind))
             rows.append(row)
+    answers = solve_questions(hands, questions)
+    for row in rows:
+        row["alone"] = answers[row["alone"]]
+        for call in row["calls"].values():
+            call["tricks"] = answers[call["tricks"]]
     return rows
 
 

@@ -1,5 +1,7 @@
 """Python entry points of the double-dummy solver: validation, goal mapping, table reuse."""
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -156,6 +158,64 @@ def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1,
         return int(_k.solve_max(mem, masks, arr, trick_leader, pos, bool(trick_blind), guess))
     lo, hi = _window(goal, k)
     return bool(_k.solve_window(mem, masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, False))
+
+
+class Question(NamedTuple):
+    """One question of :func:`solve_questions`; the fields mean what :func:`solve`'s parameters of that name mean."""
+
+    trump: int
+    leader: int
+    team: int
+    goal: str = "max"
+    k: int = 0
+    called_card: int = -1
+    blind_call: bool = False
+
+
+def solve_questions(hands, questions):
+    """Answer several questions about one position, keeping the transposition table between them.
+
+    Questions of one trump, team and kind of goal (``max``/``ge``, ``le``, ``eq``) share one table
+    generation, whatever their leader, ``k`` or call: entries bound the team's future tricks from a
+    position and carry the call while the called card is out, so each question reuses the
+    positions the earlier ones searched (after the called card has fallen, also across calls).
+
+    Parameters
+    ----------
+    hands : array_like of 4 int64
+        Card masks of seats N E S W at a trick boundary (no trick in progress).
+    questions : sequence of Question
+        What to ask; see :func:`solve`.
+
+    Returns
+    -------
+    list of int or bool
+        Per question, in order: what :func:`solve` answers.
+    """
+    questions = [Question(*q) for q in questions]
+    masks = None
+    bidders = []
+    for q in questions:
+        masks = _validate(hands, q.trump, q.leader, q.team, q.goal, q.k, (), q.called_card, False)[0]
+        bidders.append(_blind_bidder(masks, int(q.team), int(q.called_card), q.blind_call))
+    groups = {}
+    for i, q in enumerate(questions):
+        groups.setdefault((int(q.trump), int(q.team), _GOAL_MODE[q.goal]), []).append(i)
+    mem = _work()
+    trick = np.full(4, -1, dtype=np.int64)
+    answers = [None] * len(questions)
+    for (trump, team, mode), members in groups.items():
+        generation = _next_generation()
+        for i in members:
+            q = questions[i]
+            _k.set_context(mem, trump, team, mode, int(q.called_card), bidders[i], generation)
+            if q.goal == "max":
+                guess = _k.guess_tricks(masks, team, trump)
+                answers[i] = int(_k.solve_max(mem, masks, trick, int(q.leader), 0, False, guess))
+            else:
+                lo, hi = _window(q.goal, q.k)
+                answers[i] = bool(_k.solve_window(mem, masks, trick, int(q.leader), 0, False, lo, hi, False))
+    return answers
 
 
 def _run_of(card, hand, present, called_card):

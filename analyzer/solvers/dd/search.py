@@ -194,6 +194,24 @@ def _holds(card, seat, pos, hands, led_suit, trump, team):
     return True
 
 
+@njit(cache=True, inline="always")
+def _called_under_own(hands, called):
+    """Whether the called card's holder also holds a higher card of its suit.
+
+    Quick tricks and second hand's sure trick assume a hand plays its highest card of a suit;
+    the holder of the called card must play (and lead) the called card in its suit instead, which
+    only differs when it is not the holder's highest there (never for a called ace, nor for a king
+    called while the bidder holds the ace).
+    """
+    if called < 0:
+        return False
+    above = (np.int64(SUIT_BITS) << (13 * (called // 13))) & ~((np.int64(2) << called) - 1)
+    for seat in range(4):
+        if (hands[seat] >> called) & 1:
+            return hands[seat] & above != 0
+    return False
+
+
 @njit(cache=True)
 def _sure_trick(hands, seat, pos, led_suit, win_seat, win_card, trump, team):
     """A card that wins the trick in progress for ``seat``'s side whatever anyone plays and its holder, or (-1, -1).
@@ -748,8 +766,14 @@ def _keep_masks(sizes, tops):
 
 
 @njit(cache=True)
-def _pattern(hands, seat, window, called):
-    """Bucket identity: every hand's suit lengths, the leader, the called card's rank among cards out, the window."""
+def _pattern(hands, seat, window, called, bidder):
+    """Bucket identity: every hand's suit lengths, the leader, the call, the window.
+
+    While the called card is out, the call is its suit, its rank among the cards out and the seat
+    allowed blind leads; once it is played the call no longer changes the game and is left out, so
+    solves of one team and trump under different calls (sharing a table generation) share those
+    entries.
+    """
     pattern = np.int64(0)
     for owner in range(4):
         for suit in range(4):
@@ -758,8 +782,8 @@ def _pattern(hands, seat, window, called):
     present = hands[0] | hands[1] | hands[2] | hands[3]
     if called >= 0 and (present >> called) & 1:
         out = (present >> (13 * (called // 13))) & SUIT_BITS
-        called_code = 1 + popcount(out >> (called % 13 + 1))
-    return pattern, np.int64(seat | (called_code << 2) | (window << 7))
+        called_code = (1 + popcount(out >> (called % 13 + 1))) | ((called // 13) << 4) | ((bidder + 1) << 6)
+    return pattern, np.int64(seat | (called_code << 2) | (window << 12))
 
 
 @njit(cache=True, inline="always")
@@ -1056,12 +1080,12 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 return _answer(True, used | called_rel)
             if most < lo or least > hi:
                 return _answer(False, used | called_rel)
-        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called)
+        pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
         word0, word1, sizes = _position(hands, present)
         verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode)
         if verdict >= 0:
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
-        if mode == MODE_MAX:
+        if mode == MODE_MAX and not _called_under_own(hands, called):
             quick, used = _quick_tricks(hands, seat, trump, team)
             if (team >> seat) & 1:
                 if won + quick >= lo:
@@ -1075,7 +1099,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     led_suit = -1
     if pos > 0:
         led_suit = called // 13 if blind else mem[M_TRICK] // 13
-        if mode == MODE_MAX and pos == 1 and not root_collect:
+        if mode == MODE_MAX and pos == 1 and not root_collect and not _called_under_own(hands, called):
             # Second hand: when its side surely takes this trick and that settles the window,
             # the rest of the trick need not be searched.
             left = popcount(hands[seat])
