@@ -6,13 +6,14 @@ from typing import Annotated
 import typer
 
 from analyzer import __version__
-from analyzer.cli import rikken, rikken_advise, rikken_replay, runs, schnapsen, seconds
+from analyzer.cli import rikken, rikken_advise, rikken_replay, rikken_strategy, runs, schnapsen, seconds
 from analyzer.errors import InputError
 
 app = typer.Typer(help="Monte Carlo strategy analyzer for trick-taking card games.", no_args_is_help=True,
                   pretty_exceptions_enable=False, add_completion=False)
 rikken.app.command("advise")(rikken_advise.advise)
 rikken.app.command("replay")(rikken_replay.replay)
+rikken.app.add_typer(rikken_strategy.app, name="strategy")
 app.add_typer(rikken.app, name="rikken")
 app.add_typer(schnapsen.app, name="schnapsen")
 app.add_typer(seconds.app, name="seconds")

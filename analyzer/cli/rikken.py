@@ -49,6 +49,7 @@ from analyzer.games.rikken.experiments import (
     play_chunk,
 )
 from analyzer.games.rikken.rules import Contract, parse_contract
+from analyzer.games.rikken.strategy import bidding_label, bidding_params
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.progress import stage
 from analyzer.reports.store import RunStore
@@ -111,6 +112,15 @@ RoundsPerGame = Annotated[int | None, typer.Option(
     "--rounds-per-game", min=1, max=MAX_CHUNK_SIZE,  # a game never straddles chunks, so it fits in one
     help="Also score games of K consecutive rounds (points mode): each seat's probability of winning one, "
          "a tie for the highest total shared; --rounds and --chunk-size must be multiples of K.")]
+BiddingOption = Annotated[str | None, typer.Option(
+    "--bidding", help="Auction policy of every seat: rules (the hand-written policy) or learned:FILE (a strategy "
+                      "of `rikken strategy fit`: the legal bid of best predicted money above --bidding-margin).",
+    show_default="rules")]
+SeatBidding = Annotated[str | None, typer.Option(
+    "--seat-bidding", help="Auction policy of each seat N,E,S,W, e.g. learned:FILE,rules,rules,rules (instead of "
+                           "--bidding).")]
+BiddingMargin = Annotated[float, typer.Option("--bidding-margin", help="Predicted money a learned seat's bid must "
+                                                                       "beat (money per deal).")]
 SeatPolicies = Annotated[str | None, typer.Option(
     "--seat-policies", help="Policy of each seat N,E,S,W, e.g. heuristic,random,heuristic,random (instead of "
                             "--policy / --declarer-policy / --defender-policy).")]
@@ -267,6 +277,9 @@ def play(
     declarer_policy: DeclarerPolicy = None,
     defender_policy: DefenderPolicy = None,
     seat_policies: SeatPolicies = None,
+    bidding: BiddingOption = None,
+    seat_bidding: SeatBidding = None,
+    bidding_margin: BiddingMargin = 0.0,
     dealing: DealingOption = Dealing.random,
     seed: Seed = 0,
     scheduler: Scheduler = None,
@@ -292,7 +305,8 @@ def play(
         chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, default_chunk_size(policies))
     chunk_size = chunk_size or default_chunk_size(policies)
     params = {**policies.params(), "dealing": dealing.value,
-              **constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
+              **constraint_params(dealing, seed, hand, cards, hcp, aces, length),
+              **bidding_params(bidding, seat_bidding, bidding_margin)}
     if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
         params["rounds_per_game"] = rounds_per_game
     check_chunk_count(rounds, chunk_size)
@@ -319,7 +333,8 @@ def play(
                                "seats": seats.to_dict(orient="records"),
                                **({"games": games.to_dict(orient="records")} if len(games) else {})}))
         return
-    print_table(contracts, f"Rikken rounds: {rounds:,}, {policies.label()}, dealing {dealing.value}")
+    print_table(contracts, f"Rikken rounds: {rounds:,}, {policies.label()}, {bidding_label(params)}, "
+                           f"dealing {dealing.value}")
     print_table(seats, "Mean score per round by seat (95% intervals)")
     if not games.empty:
         print_table(games.drop(columns=["outright_prob", "outright_lo", "outright_hi"]),

@@ -6,8 +6,9 @@ Holders of the standing level are not asked again until someone outbids them; th
 every other player has passed.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -33,6 +34,17 @@ from analyzer.games.rikken.state import RoundSetup
 N_SEATS = 4
 # policy(seat, hand, standing_level, first_turn) -> contract id or PASS
 BidPolicy = Callable[[int, int, int, bool], int]
+
+
+class SeatBidder(Protocol):
+    """A seat's auction policy for many deals (e.g. ``strategy.LearnedBidder``): ``prepare`` evaluates the
+    seat's hands once, ``bid`` chooses at each turn from a hand's row of that evaluation."""
+
+    def prepare(self, hands: np.ndarray, position: np.ndarray) -> np.ndarray:
+        """Per-hand values for ``bid``; ``position`` is the seat relative to the dealer (0 = on his left)."""
+
+    def bid(self, values: np.ndarray, hand: int, standing: int, first_turn: bool) -> int:
+        """A contract id or ``PASS``."""
 
 
 @dataclass
@@ -185,7 +197,17 @@ def setup_round(hands, dealer: int, contract_of, params: BiddingParams = DEFAULT
     return RoundSetup(hands, (dealer + 1) % N_SEATS, tuple(int(c) for c in contract_of), partner, trump, called, blind)
 
 
-def auction_batch(deals, dealers, params: BiddingParams = DEFAULT_PARAMS) -> dict[str, np.ndarray]:
+def _mixed_policy(bidders: Sequence[SeatBidder | None], values: list, row: int, params: BiddingParams) -> BidPolicy:
+    """The auction policy of deal ``row``: each seat's bidder on its prepared values, ``bid_for`` where None."""
+    def policy(seat: int, hand: int, standing: int, first_turn: bool) -> int:
+        if bidders[seat] is None:
+            return bid_for(hand, standing, first_turn, params)
+        return bidders[seat].bid(values[seat][row], hand, standing, first_turn)
+    return policy
+
+
+def auction_batch(deals, dealers, params: BiddingParams = DEFAULT_PARAMS,
+                  bidders: Sequence[SeatBidder | None] | None = None) -> dict[str, np.ndarray]:
     """Auction and round setup for many deals, as arrays shaped for ``kernels.playout_batch``.
 
     Parameters
@@ -195,6 +217,9 @@ def auction_batch(deals, dealers, params: BiddingParams = DEFAULT_PARAMS) -> dic
     dealers : int64[n]
         Dealer seat of each deal.
     params : BiddingParams
+    bidders : sequence of 4 SeatBidder or None, optional
+        Auction policy of each seat N E S W; None (or no sequence) is the hand-written policy
+        (``bidding.bid_for``). Every bid is checked against the rules either way (``run_auction``).
 
     Returns
     -------
@@ -209,8 +234,12 @@ def auction_batch(deals, dealers, params: BiddingParams = DEFAULT_PARAMS) -> dic
            "passed_out": np.zeros(n, dtype=bool), "leader": (np.asarray(dealers, dtype=np.int64) + 1) % N_SEATS,
            "partner": np.full(n, -1, dtype=np.int64), "trump": np.full(n, NO_TRUMP, dtype=np.int64),
            "called_card": np.full(n, -1, dtype=np.int64), "blind": np.zeros(n, dtype=np.int64)}
+    dealers = np.asarray(dealers, dtype=np.int64)
+    values = [None if bidder is None else bidder.prepare(deals[:, seat], (seat - dealers - 1) % N_SEATS)
+              for seat, bidder in enumerate(bidders or [None] * N_SEATS)]
     for i in range(n):
-        result = run_auction(deals[i], int(dealers[i]), params)
+        policy = None if bidders is None else _mixed_policy(bidders, values, i, params)
+        result = run_auction(deals[i], int(dealers[i]), params, policy)
         out["contract_of"][i] = result.contract_of
         out["level"][i], out["passed_out"][i] = result.level, result.passed_out
         if not result.passed_out:

@@ -43,8 +43,8 @@ from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.games.rikken.rules import ScoringMode
 from analyzer.games.rikken.scoring import score_rounds
+from analyzer.games.rikken.strategy import bidders_from_params
 from analyzer.games.rikken.summary import NOT_PLAYABLE
-
 
 # Each row carries its whole deal, one card mask per seat (N E S W), so a result traces back to its cards.
 DEAL_COLUMNS = ("cards_n", "cards_e", "cards_s", "cards_w")
@@ -170,12 +170,13 @@ def _play_one(hands: np.ndarray, setup: dict, policy_of_seat: np.ndarray, rng_st
 
 
 def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, dealing: str,
-                    constraints: dict | None = None):
+                    constraints: dict | None = None, bidders=None):
     """Play ``count`` full rounds; the dealer of round ``r`` is seat ``r % 4``.
 
     ``policies`` says which card-play policy plays each seat: heuristic and random are the kernels',
     dd the solver's (``analyzer.games.rikken.dd``). ``constraints`` (``random`` dealing only) constrains
-    every round's deal, seats absolute (``random_deals``).
+    every round's deal, seats absolute (``random_deals``). ``bidders`` (``auction.auction_batch``) sets
+    each seat's auction policy, the hand-written one by default.
 
     Returns
     -------
@@ -187,7 +188,7 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
     dealers = (first_round + np.arange(count)) % 4
     if dealing == "random":
         deals = random_deals(count, deal_seed, constraints)
-        arrays = auction_batch(deals, dealers)
+        arrays = auction_batch(deals, dealers, bidders=bidders)
         arrays["tricks"] = np.zeros((count, 4), dtype=np.int64)
         rows = np.flatnonzero(~arrays["passed_out"])
         played = {key: value[rows] for key, value in arrays.items()}
@@ -200,7 +201,7 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
     rounds = []
     for i in range(count):
         deal_packets_kernel(pack, int(cuts.integers(1, 52)), int((dealers[i] + 1) % 4), deals[i])
-        setup = auction_batch(deals[i:i + 1], dealers[i:i + 1])
+        setup = auction_batch(deals[i:i + 1], dealers[i:i + 1], bidders=bidders)
         setup["tricks"] = np.zeros((1, 4), dtype=np.int64)
         trace = None
         if not setup["passed_out"][0]:
@@ -245,9 +246,10 @@ def round_table(start: int, deals: np.ndarray, arrays: dict) -> pd.DataFrame:
 
 
 def play_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
-    """One chunk of full rounds (``analyzer rikken play``)."""
+    """One chunk of full rounds (``analyzer rikken play``); ``params["bidding"]`` (seat specs N E S W, see
+    ``strategy.bidders_from_params``) sets learned auction policies."""
     deals, arrays = simulate_rounds(count, start, seed_seq, Policies.from_params(params), params["dealing"],
-                                    params.get("constraints"))
+                                    params.get("constraints"), bidders_from_params(params))
     return round_table(start, deals, arrays)
 
 

@@ -1,0 +1,78 @@
+"""``analyzer rikken strategy fit`` and ``rikken play --bidding learned:FILE`` end to end on a tiny run."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from analyzer.cards.dealing import ACE_MASK
+from analyzer.cards.masks import popcounts
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], check=False, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def fitted(tmp_path_factory):
+    """A 150-deal bids run and a strategy fitted on it (5 boosting iterations)."""
+    root = tmp_path_factory.mktemp("strategy")
+    run = root / "bids"
+    result = run_cli("rikken", "bids", "--deals", "150", "--workers", "1", "--seed", "2", "--out", str(run), "--json")
+    assert result.returncode == 0, result.stderr
+    path = root / "fit" / "s.joblib"
+    result = run_cli("rikken", "strategy", "fit", str(run), "--out", str(path), "--max-iter", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    return run, path, json.loads(result.stdout)
+
+
+def test_fit_writes_the_strategy_calibration_and_card(fitted):
+    run, path, payload = fitted
+    names = {p.name for p in path.parent.iterdir()}
+    assert {"s.joblib", "s.calibration.csv", "s.calibration.png", "s.card.png", "s.card.svg", "s.card.csv"} <= names
+    source = payload["source"]
+    assert source["hands_fitted"] + source["hands_held_out"] == 600
+    assert source["hands_held_out"] == 4 * 30  # 20% of 150 deals, four hands each
+    calibration = pd.read_csv(path.parent / "s.calibration.csv")
+    assert calibration.groupby("contract")["n"].sum()["rik"] == 120
+    hands = pd.read_parquet(run / "hands")
+    three_aces = popcounts(hands[["cards_n", "cards_e", "cards_s", "cards_w"]].to_numpy()[
+        range(len(hands)), hands["seat"].to_numpy()] & ACE_MASK) == 3
+    troela = calibration.groupby("contract")["n"].sum().get("troela", 0)
+    assert troela <= three_aces.sum()
+    card = pd.read_csv(path.parent / "s.card_bids.csv")
+    assert card["hands"].sum() == 120 and card["share"].sum() == pytest.approx(1.0)
+
+
+def test_play_with_a_learned_seat_records_it(fitted, tmp_path):
+    _, path, _ = fitted
+    out = tmp_path / "play"
+    result = run_cli("rikken", "play", "--rounds", "40", "--workers", "1", "--seed", "1", "--out", str(out),
+                     "--seat-bidding", f"learned:{path},rules,rules,rules", "--bidding-margin", "0.5", "--json")
+    assert result.returncode == 0, result.stderr
+    params = json.loads((out / "manifest.json").read_text())["params"]
+    assert params["bidding"] == [f"learned:{path.resolve()}", "rules", "rules", "rules"]
+    assert params["bidding_margin"] == 0.5 and str(path.resolve()) in params["bidding_files"]
+    assert len(pd.read_parquet(out / "rounds")) == 40
+
+
+@pytest.mark.parametrize("args", [
+    ("rikken", "play", "--rounds", "5", "--bidding", "learned:{bad}"),
+    ("rikken", "play", "--rounds", "5", "--bidding", "learned:{missing}"),
+    ("rikken", "play", "--rounds", "5", "--bidding", "clever"),
+    ("rikken", "play", "--rounds", "5", "--seat-bidding", "rules,rules"),
+    ("rikken", "play", "--rounds", "5", "--bidding", "rules", "--seat-bidding", "rules,rules,rules,rules"),
+    ("rikken", "strategy", "fit", "{missing}"),
+    ("rikken", "strategy", "fit", "{tmp}"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args):
+    bad = tmp_path / "bad.joblib"
+    bad.write_text("not a strategy")
+    out = tmp_path / "out"
+    filled = [a.format(bad=bad, missing=tmp_path / "missing", tmp=tmp_path) for a in args]
+    result = run_cli(*filled, *(["--out", str(out)] if filled[1] == "play" else []))
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert not out.exists()
