@@ -7,7 +7,7 @@ the same): the baseline and one run per learned seat. Prints and writes (``duel_
 seat's in the baseline, with 95% intervals of the paired differences, per seat and pooled, and its
 contract mix and the pass-out rate against the baseline (``analyzer.games.rikken.strategy_duel``).
 
-Usage: ``python3 scripts/strategy_duel.py STRATEGY --rounds 20000 [--seed S] [--margin M] [--out DIR]``
+Usage: ``python3 scripts/strategy_duel.py STRATEGY --rounds 20000 [--seed S] [--chunk-size C] [--margin M] [--out DIR]``
 """
 
 import argparse
@@ -22,13 +22,15 @@ import pandas as pd
 from analyzer.games.rikken.strategy_duel import contract_mix, money_table
 
 
-def play(out: Path, rounds: int, seed: int, workers: int, bidding: list[str] | None, margin: float) -> pd.DataFrame:
-    """One ``rikken play`` run (reused if ``out`` is already complete); its ``rounds/`` table."""
-    if not (out / "rounds").is_dir():
-        command = [sys.executable, "-m", "analyzer", "rikken", "play", "--rounds", str(rounds), "--seed", str(seed),
-                   "--workers", str(workers), "--out", str(out), "--json"]
+def play(out: Path, args: argparse.Namespace, bidding: list[str] | None) -> pd.DataFrame:
+    """One ``rikken play`` run (reused if ``out`` holds a complete one); its ``rounds/`` table."""
+    manifest = out / "manifest.json"
+    if not manifest.is_file() or json.loads(manifest.read_text()).get("status") != "complete":
+        command = [sys.executable, "-m", "analyzer", "rikken", "play", "--rounds", str(args.rounds), "--seed",
+                   str(args.seed), "--chunk-size", str(args.chunk_size), "--workers", str(args.workers), "--out",
+                   str(out), "--json"]
         if bidding:
-            command += ["--seat-bidding", ",".join(bidding), "--bidding-margin", str(margin)]
+            command += ["--seat-bidding", ",".join(bidding), "--bidding-margin", str(args.margin)]
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     return pd.read_parquet(out / "rounds")
 
@@ -40,22 +42,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20_000, help="rounds per rotation (and of the baseline)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--margin", type=float, default=0.0, help="--bidding-margin of the learned seat")
+    parser.add_argument("--chunk-size", type=int, default=20_000, help="rounds per chunk (the deals depend on it)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default="results/strategy-duel")
     args = parser.parse_args()
     out = Path(args.out)
     started = time.time()
-    baseline = play(out / "baseline", args.rounds, args.seed, args.workers, None, args.margin)
+    baseline = play(out / "baseline", args, None)
     learned = {}
     for seat, letter in enumerate("NESW"):
         bidding = ["rules"] * 4
         bidding[seat] = f"learned:{Path(args.strategy).resolve()}"
-        learned[seat] = play(out / f"learned-{letter}", args.rounds, args.seed, args.workers, bidding, args.margin)
+        learned[seat] = play(out / f"learned-{letter}", args, bidding)
     money, mix = money_table(baseline, learned), contract_mix(baseline, learned)
     money.to_csv(out / "duel_money.csv", index=False)
     mix.to_csv(out / "duel_contracts.csv", index=False)
     summary = {"strategy": str(Path(args.strategy).resolve()), "rounds_per_rotation": args.rounds, "seed": args.seed,
-               "margin": args.margin, "seconds": round(time.time() - started, 1),
+               "chunk_size": args.chunk_size, "margin": args.margin, "seconds": round(time.time() - started, 1),
                "money": money.to_dict(orient="records"), "contracts": mix.to_dict(orient="records")}
     (out / "duel.json").write_text(json.dumps(summary, indent=2))
     pd.set_option("display.width", 160)

@@ -9,6 +9,7 @@ import pytest
 
 from analyzer.cards.dealing import ACE_MASK
 from analyzer.cards.masks import popcounts
+from analyzer.cli.app import main
 
 
 def run_cli(*args):
@@ -67,12 +68,14 @@ def test_play_with_a_learned_seat_records_it(fitted, tmp_path):
     ("rikken", "strategy", "fit", "{missing}"),
     ("rikken", "strategy", "fit", "{tmp}"),
 ])
-def test_bad_input_is_one_line_and_exit_2(tmp_path, args):
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args):
     bad = tmp_path / "bad.joblib"
     bad.write_text("not a strategy")
     out = tmp_path / "out"
     filled = [a.format(bad=bad, missing=tmp_path / "missing", tmp=tmp_path) for a in args]
-    result = run_cli(*filled, *(["--out", str(out)] if filled[1] == "play" else []))
-    assert result.returncode == 2
-    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    with pytest.raises(SystemExit) as exited:  # in-process, as tests/cli/test_bad_input.py runs its cases
+        main([*filled, *(["--out", str(out)] if filled[1] == "play" else [])])
+    stderr = capsys.readouterr().err
+    assert exited.value.code == 2
+    assert stderr.startswith("error: ") and stderr.count("\n") == 1
     assert not out.exists()
