@@ -145,6 +145,7 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
         for index, result in checkpoint.open(len(chunks)).items():
             results[index] = result
             done.add(index)
+        remove_leftovers(store.root)  # a manifest or summary write cut short by kill -9
         if rows_dir is not None:
             remove_leftovers(rows_dir)
         state.begin_stage(stage, {"task": task_name(task), "description": description, "seed": seed,

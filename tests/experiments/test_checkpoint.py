@@ -216,5 +216,8 @@ def test_leftover_temporary_files_are_removed_on_resume(tmp_path):
     run(RunStore(tmp_path))
     leftover = tmp_path / "chunks" / "stage-00" / ".chunk-000001.pkl.abc.tmp"
     leftover.write_bytes(b"half a chunk")
+    # A kill -9 while the manifest is rewritten leaves its temporary file in the run folder itself.
+    manifest_leftover = tmp_path / ".manifest.json.def.tmp"
+    manifest_leftover.write_bytes(b"{")
     run(RunStore(tmp_path))
-    assert not leftover.exists()
+    assert not leftover.exists() and not manifest_leftover.exists()
