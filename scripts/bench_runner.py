@@ -18,16 +18,16 @@ import secrets
 import tempfile
 import time
 
-import pandas as pd
-
-from analyzer.experiments.runner import run_chunks
-from analyzer.games.rikken.experiments import bids_chunk
-from analyzer.games.rikken.summary import bids_moments, merge_bids_moments
-
 PARAMS = {"policy": "heuristic", "dealing": "random", "contracts": list(range(16))}
 
 
-def timed(deals: int, chunk_size: int, seed: int, workers: int, backend: str | None) -> tuple[float, pd.DataFrame]:
+def timed(deals: int, chunk_size: int, seed: int, workers: int, backend: str | None):
+    # Imported here, as the ``analyzer`` command does: a spawned worker re-imports this script, and
+    # top-level imports would charge every worker's start-up with them.
+    from analyzer.experiments.runner import run_chunks
+    from analyzer.games.rikken.experiments import bids_chunk
+    from analyzer.games.rikken.summary import bids_moments, merge_bids_moments
+
     with tempfile.TemporaryDirectory(prefix="bench-runner-") as rows_dir:
         started = time.perf_counter()
         chunks = run_chunks(bids_chunk, PARAMS, deals, seed=seed, chunk_size=chunk_size, workers=workers,
@@ -36,6 +36,8 @@ def timed(deals: int, chunk_size: int, seed: int, workers: int, backend: str | N
 
 
 def main() -> None:
+    import pandas
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200_000)
     parser.add_argument("--chunk-size", type=int, default=20_000)
@@ -53,7 +55,7 @@ def main() -> None:
         if reference is None:
             reference = table
         else:
-            pd.testing.assert_frame_equal(reference, table)
+            pandas.testing.assert_frame_equal(reference, table)
         rows.append((label, seconds, startup))
     anchor = rows[0][1]
     print(f"{args.deals:,} deals in chunks of {args.chunk_size:,}, seed {args.seed}, {os.cpu_count()} cores, "
