@@ -65,6 +65,7 @@ def test_play_with_a_learned_seat_records_it(fitted, tmp_path):
     ("rikken", "play", "--rounds", "5", "--bidding", "clever"),
     ("rikken", "play", "--rounds", "5", "--seat-bidding", "rules,rules"),
     ("rikken", "play", "--rounds", "5", "--bidding", "rules", "--seat-bidding", "rules,rules,rules,rules"),
+    ("rikken", "play", "--rounds", "5", "--bidding-margin", "1.5"),
     ("rikken", "strategy", "fit", "{missing}"),
     ("rikken", "strategy", "fit", "{tmp}"),
 ])

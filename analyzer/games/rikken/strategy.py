@@ -512,7 +512,8 @@ def bidding_params(spec: str | None, seat_specs: str | None, margin: float) -> d
     Raises
     ------
     InputError
-        For both options at once, a spec that is neither form, or a file that is not a strategy file.
+        For both options at once, a spec that is neither form, a file that is not a strategy file, or a
+        margin without a learned seat.
     """
     if spec is not None and seat_specs is not None:
         raise InputError("give --bidding (every seat) or --seat-bidding (N,E,S,W), not both")
@@ -531,6 +532,8 @@ def bidding_params(spec: str | None, seat_specs: str | None, margin: float) -> d
         else:
             raise InputError(f"unknown bidding {text!r}: use rules or learned:FILE")
     if not files:
+        if margin != 0:
+            raise InputError("--bidding-margin applies to learned seats: give --bidding or --seat-bidding learned:FILE")
         return {}
     if not np.isfinite(margin):
         raise InputError("--bidding-margin must be a finite number")
