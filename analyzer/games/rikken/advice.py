@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.cards.dealing import ACE_MASK
-from analyzer.cards.deck import RANK_LETTERS, SUIT_LETTERS, SUIT_MASKS, card_name
+from analyzer.cards.dealing import ACE_MASK, SUIT_NAMES
+from analyzer.cards.deck import SUIT_LETTERS, SUIT_MASKS, card_name
 from analyzer.cards.masks import popcounts
+from analyzer.cards.pbn import format_hand
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch
@@ -37,7 +38,6 @@ MIN_ALTERNATIVE_LENGTH = 4
 # Troela's trump is named by the partner, deal by deal.
 PARTNER_NAMES_TRUMP = -1
 MAX_TRICKS = 13
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
 @dataclass(frozen=True)
@@ -264,8 +264,4 @@ def _target_text(contract: int) -> str:
 
 def describe_hand(hand: int) -> str:
     """The hand suit by suit, spades first: ``S AKQT86  H A2  D K73  C 95``."""
-    parts = []
-    for suit in (3, 2, 1, 0):
-        ranks = "".join(RANK_LETTERS[r] for r in range(12, -1, -1) if hand >> (13 * suit + r) & 1)
-        parts.append(f"{SUIT_LETTERS[suit]} {ranks or '-'}")
-    return "  ".join(parts)
+    return "  ".join(f"{letter} {ranks or '-'}" for letter, ranks in zip("SHDC", format_hand(hand).split(".")))
