@@ -8,6 +8,8 @@ from analyzer.cards.pbn import SEAT_LETTERS, parse_deal, parse_seat
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
 from analyzer.cli.rikken import (
     AcesOption,
+    BiddingMargin,
+    BiddingOption,
     CardsOption,
     Dealing,
     DeclarerPolicy,
@@ -18,12 +20,14 @@ from analyzer.cli.rikken import (
     PlayPolicy,
     PlayPolicyOption,
     Policy,
+    SeatBidding,
     SeatPolicies,
     policies_from_options,
 )
 from analyzer.errors import InputError
 from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS
 from analyzer.games.rikken.replay import replay_deal, replay_payload, replay_run_round
+from analyzer.games.rikken.strategy import bidding_params
 
 
 def replay(
@@ -38,6 +42,9 @@ def replay(
     declarer_policy: DeclarerPolicy = None,
     defender_policy: DefenderPolicy = None,
     seat_policies: SeatPolicies = None,
+    bidding: BiddingOption = None,
+    seat_bidding: SeatBidding = None,
+    bidding_margin: BiddingMargin = 0.0,
     dealing: Annotated[Dealing | None, typer.Option(
         "--dealing", help="The run's dealing model.", show_default="random")] = None,
     chunk_size: Annotated[int | None, typer.Option(
@@ -59,6 +66,7 @@ def replay(
     """
     policies = policies_from_options(Policy((policy or PlayPolicy.heuristic).value), declarer_policy, defender_policy,
                                      seat_policies, policy_given=policy is not None)
+    auction = bidding_params(bidding, seat_bidding, bidding_margin)
     constraints = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, (hand, cards, hcp, aces, length))
                    if values}
     if deal is not None:
@@ -68,7 +76,7 @@ def replay(
             raise InputError("--dealing, --chunk-size and deal constraints describe a rikken play run: they go "
                              "with --seed S --index I, not with a PBN deal")
         hands = parse_deal(deal)
-        result = replay_deal(hands, parse_seat(dealer) if dealer is not None else 0, seed or 0, policies)
+        result = replay_deal(hands, parse_seat(dealer) if dealer is not None else 0, seed or 0, policies, auction)
     else:
         if index is None:
             raise InputError("give --seed S --index I (round I of rikken play --seed S) or a PBN deal "
@@ -81,7 +89,7 @@ def replay(
         if constraints and dealing_name == "packets":
             raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
                              "round's tricks")
-        result = replay_run_round(seed, index, policies, dealing_name, chunk_size, constraints or None)
+        result = replay_run_round(seed, index, policies, dealing_name, chunk_size, constraints or None, auction)
     payload = replay_payload(result)
     typer.echo(json_dumps(payload) if json_out else "\n".join(text_lines(payload)))
 
@@ -115,10 +123,10 @@ def text_lines(payload: dict) -> list[str]:
 
 def _title(source: dict) -> str:
     if "deal" in source:
-        return f"Rikken replay of a given deal, {source['policies']}, seed {source['seed']}"
+        return f"Rikken replay of a given deal, {source['policies']}, {source['bidding']}, seed {source['seed']}"
     extra = f", constraints {source['constraints']}" if "constraints" in source else ""
     return (f"Rikken replay: round {source['index']:,} of rikken play --seed {source['seed']} (chunk "
-            f"{source['chunk']:,} of {source['chunk_size']:,} rounds), {source['policies']}, dealing "
+            f"{source['chunk']:,} of {source['chunk_size']:,} rounds), {source['policies']}, {source['bidding']}, dealing "
             f"{source['dealing']}{extra}")
 
 

@@ -56,7 +56,7 @@ def test_json_and_text_show_the_stored_round(stored, capsys):
     row = stored.loc[index]
     text, payload = _replay(capsys, index)
     assert payload["source"] == {"seed": 4, "index": index, "chunk": 0, "chunk_size": 500, "dealing": "random",
-                                 "policies": "policy heuristic"}
+                                 "policies": "policy heuristic", "bidding": "bidding rules"}
     hands = [format_hand(row[c]) for c in DEAL_COLUMNS]
     assert [payload["deal"][seat] for seat in SEAT_LETTERS] == hands
     for seat, hand in zip(SEAT_LETTERS, hands):
@@ -106,7 +106,7 @@ def test_a_given_deal_under_dd_play(capsys):
     """S bids first (E deals) with all thirteen diamonds: Open 13 Alone, every trick, P = 20."""
     text = _run(capsys, "replay", FULL, "--dealer", "E", "--policy", "dd")
     payload = _strict_json(_run(capsys, "replay", FULL, "--dealer", "E", "--policy", "dd", "--json"))
-    assert payload["source"] == {"deal": FULL, "seed": 0, "policies": "policy dd"}
+    assert payload["source"] == {"deal": FULL, "seed": 0, "policies": "policy dd", "bidding": "bidding rules"}
     assert payload["contracts"] == [{"seat": "S", "contract": "Open 13 Alone", "side": ["S"],
                                      "needs": "all 13 tricks", "side_tricks": 13, "made": True}]
     assert text.count("-> S wins") == 13 and "S 13 (need all 13 tricks)" in text

@@ -10,6 +10,8 @@ import pytest
 from analyzer.cards.dealing import ACE_MASK
 from analyzer.cards.masks import popcounts
 from analyzer.cli.app import main
+from analyzer.games.rikken import rules
+from analyzer.games.rikken.auction import run_auction
 
 
 def run_cli(*args):
@@ -80,3 +82,47 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args):
     assert exited.value.code == 2
     assert stderr.startswith("error: ") and stderr.count("\n") == 1
     assert not out.exists()
+
+
+def test_the_runs_report_shows_a_strategy_fitted_into_it(fitted, tmp_path):
+    run, _, _ = fitted
+    result = run_cli("rikken", "strategy", "fit", str(run), "--max-iter", "5")  # default: RUN_DIR/strategy.joblib
+    assert result.returncode == 0, result.stderr
+    report = tmp_path / "report.html"
+    result = run_cli("report", str(run), "--out", str(report))
+    assert result.returncode == 0, result.stderr
+    text = report.read_text()
+    assert 'alt="strategy.card"' in text and "The learned bidding strategy as a player reads it" in text
+    bids = pd.read_csv(run / "strategy.card_bids.csv")
+    passes = bids.loc[bids["bid"] == "pass", "share"].sum()
+    top = bids[bids["bid"] != "pass"].sort_values("share", ascending=False).iloc[0]
+    assert "The bidding strategy learned from this run" in text
+    assert f"opens {top['bid']} with {100 * top['share']:.3g}% of the hands" in text
+    assert f"it passes {100 * passes:.3g}% of the held-out hands" in text
+
+
+def test_replay_bids_as_the_runs_learned_seat_did(fitted, tmp_path):
+    """A round whose auction the learned seat changed: replayed with the run's bidding options, it is the
+    stored round (contracts, tricks, scores); the hand-written auction would have bid it otherwise."""
+    _, path, _ = fitted
+    options = ["--seed", "3", "--seat-bidding", f"learned:{path},rules,rules,rules", "--bidding-margin", "0.5"]
+    out = tmp_path / "play"
+    result = run_cli("rikken", "play", "--rounds", "40", "--workers", "1", "--chunk-size", "16", "--out", str(out),
+                     *options)
+    assert result.returncode == 0, result.stderr
+    rounds = pd.read_parquet(out / "rounds").set_index("round").sort_index()
+    hands = rounds[["cards_n", "cards_e", "cards_s", "cards_w"]].to_numpy()
+    contracts = rounds[[f"contract_{s}" for s in range(4)]].to_numpy()
+    changed = [i for i in range(len(rounds))
+               if list(run_auction(hands[i], int(rounds["dealer"].iloc[i])).contract_of) != list(contracts[i])]
+    assert changed, "the learned seat bid like the rules in every round"
+    index = changed[-1]
+    result = run_cli("rikken", "replay", "--index", str(index), "--chunk-size", "16", "--json", *options)
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    row = rounds.iloc[index]
+    assert {c["seat"]: c["contract"] for c in payload["contracts"]} == {
+        "NESW"[s]: rules.CONTRACT_NAMES[int(row[f"contract_{s}"])] for s in range(4) if row[f"contract_{s}"] >= 0}
+    assert [payload["scores"][seat]["tricks"] for seat in "NESW"] == [int(row[f"tricks_{s}"]) for s in range(4)]
+    assert [payload["scores"][seat]["money"] for seat in "NESW"] == [int(row[f"money_{s}"]) for s in range(4)]
+    assert payload["source"]["bidding"] == "bidding N learned (margin 0.5), E S W rules"

@@ -206,6 +206,37 @@ def _mixed_policy(bidders: Sequence[SeatBidder | None], values: list, row: int, 
     return policy
 
 
+def _prepared_values(bidders, deals: np.ndarray, dealers: np.ndarray) -> list:
+    """Each seat's ``SeatBidder.prepare`` values for every deal (None for a hand-written seat)."""
+    return [None if bidder is None else bidder.prepare(deals[:, seat], (seat - dealers - 1) % N_SEATS)
+            for seat, bidder in enumerate(bidders or [None] * N_SEATS)]
+
+
+def run_seat_auction(hands, dealer: int, bidders: Sequence[SeatBidder | None] | None,
+                     params: BiddingParams = DEFAULT_PARAMS) -> AuctionResult:
+    """The auction of one deal with each seat's own policy, as ``auction_batch`` bids it.
+
+    Parameters
+    ----------
+    hands : sequence of int, length 4
+        Card masks per seat.
+    dealer : int
+        Dealer seat.
+    bidders : sequence of 4 SeatBidder or None, optional
+        Auction policy of each seat N E S W; None is the hand-written policy.
+    params : BiddingParams
+
+    Returns
+    -------
+    AuctionResult
+    """
+    if bidders is None:
+        return run_auction(hands, dealer, params)
+    deals = np.asarray(hands, dtype=np.int64).reshape(1, N_SEATS)
+    values = _prepared_values(bidders, deals, np.array([dealer], dtype=np.int64))
+    return run_auction(hands, dealer, params, _mixed_policy(bidders, values, 0, params))
+
+
 def auction_batch(deals, dealers, params: BiddingParams = DEFAULT_PARAMS,
                   bidders: Sequence[SeatBidder | None] | None = None) -> dict[str, np.ndarray]:
     """Auction and round setup for many deals, as arrays shaped for ``kernels.playout_batch``.
@@ -235,8 +266,7 @@ def auction_batch(deals, dealers, params: BiddingParams = DEFAULT_PARAMS,
            "partner": np.full(n, -1, dtype=np.int64), "trump": np.full(n, NO_TRUMP, dtype=np.int64),
            "called_card": np.full(n, -1, dtype=np.int64), "blind": np.zeros(n, dtype=np.int64)}
     dealers = np.asarray(dealers, dtype=np.int64)
-    values = [None if bidder is None else bidder.prepare(deals[:, seat], (seat - dealers - 1) % N_SEATS)
-              for seat, bidder in enumerate(bidders or [None] * N_SEATS)]
+    values = _prepared_values(bidders, deals, dealers)
     for i in range(n):
         policy = None if bidders is None else _mixed_policy(bidders, values, i, params)
         result = run_auction(deals[i], int(dealers[i]), params, policy)

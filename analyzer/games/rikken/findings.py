@@ -73,6 +73,41 @@ def bids_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
                              + ", ".join(f"{name} in {advice[name]} cell{'s' if advice[name] > 1 else ''} "
                                          f"({format_percent(share[name], 0)} of the hands judged)"
                                          for name in hands_by_advice.index) + ".")
+    sentences += strategy_findings(tables)
+    return sentences
+
+
+def strategy_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The learned bidding strategy's opening bids, when ``rikken strategy fit`` wrote its card into the run.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The run's summary tables by CSV stem; the strategy's are ``strategy.card_bids`` and
+        ``strategy.calibration``.
+
+    Returns
+    -------
+    list of str
+        One sentence on the commonest opening bids and their make rates, one on calibration; none
+        without a strategy.
+    """
+    bids = tables.get("strategy.card_bids")
+    if bids is None or bids.empty:
+        return []
+    declared = bids[bids["bid"] != "pass"].sort_values("share", ascending=False)
+    passes = bids.loc[bids["bid"] == "pass", "share"].sum()
+    listed = "; ".join(f"{r.bid} with {format_percent(r.share)} of the hands (HCP {r.hcp}, trumps {r.trumps}), made "
+                       f"{format_percent(r.make_rate)} (95% {format_percent(r.make_lo)} to {format_percent(r.make_hi)}, "
+                       f"n {int(r.hands):,})" for r in declared.head(LISTED).itertuples())
+    sentences = [(f"The bidding strategy learned from this run (strategy card below) opens {listed}; it passes "
+                  f"{format_percent(passes)} of the held-out hands.")]
+    calibration = tables.get("strategy.calibration")
+    if calibration is not None and not calibration.empty:
+        error = ((calibration["predicted"] - calibration["observed"]).abs() * calibration["n"]).sum()
+        sentences.append(f"Its make-rate predictions on held-out hands are off by "
+                         f"{format_percent(error / calibration['n'].sum())} on average (deciles of prediction, "
+                         "weighted by hands).")
     return sentences
 
 
@@ -148,6 +183,19 @@ GLOSSARY = {
     "declared": "declarations of the contract",
     "per_round": "declarations per round (passed-out: share of rounds nobody bid)",
     "make_rate": "share of the declarations made",
+    "strategy.card_bids.make_rate": "share of the hands opening with the bid that made it",
+    "bid": "the learned strategy's opening bid",
+    "share": "share of the held-out hands",
+    "predicted": "the model's mean predicted make rate for those hands",
+    "strategy.card_bids.hcp": "middle 80% of the high-card points of the hands opening with the bid",
+    "strategy.card_bids.trumps": "middle 80% of the trump length of those hands",
+    "strategy.card.hcp": "the cell's high-card points (A 4, K 3, Q 2, J 1)",
+    "strategy.card.make_rate": "share of the cell's hands opening with the bid that made it",
+    "low_cards": "middle 80% of the cards ranked 2-7 of those hands",
+    "decile": "decile of the predicted make rate (1: lowest)",
+    "observed": "observed make rate of the decile's hands",
+    "predicted_money": "the model's mean predicted money score",
+    "observed_money": "observed mean money score",
     "mode": "scoring mode: points or money (zero-sum)",
     "seat": "the seat (N, E, S, W)",
     "rounds": "rounds played",
@@ -215,6 +263,13 @@ _BIDS_CAPTIONS = {
                                      "band against the cards ranked 2-7.",
     "bidding_chart": "The bidding chart: per cell of HCP and length of the suit you would name, the highest contract "
                      "made at least half the time (left) and the one with the best mean money score (right).",
+    "strategy.card": "The learned bidding strategy as a player reads it (`rikken strategy fit`, held-out hands): "
+                     "left, the commonest opening bid per cell of HCP and length of the longest suit; right, every "
+                     "opening bid with its share of hands, observed make rate and 95% interval, the model's "
+                     "predicted rate, and the middle 80% of the hands that bid it.",
+    "strategy.calibration": "Calibration of the learned strategy on held-out hands: per decile of predicted make "
+                            "rate, the observed rate with its 95% interval against the prediction (on the diagonal "
+                            "when the model is right).",
 }
 
 SPECS = {
@@ -227,7 +282,15 @@ SPECS = {
                                      measures=(RateMeasure("rate", "n"),
                                                MeanMeasure("mean_score", "score_lo", "score_hi"))),
                 "bidding_chart": TableSpec("One row per cell of the bidding chart (HCP bin, cards in the named "
-                                           "suit).")}),
+                                           "suit)."),
+                "strategy.card_bids": TableSpec("The learned strategy's opening bids on the held-out hands, one row "
+                                                "per bid (pass included).", keys=("bid",),
+                                                measures=(RateMeasure("make_rate", "hands"),)),
+                "strategy.calibration": TableSpec("One row per contract and decile of the predicted make rate, "
+                                                  "on held-out hands.", keys=("contract", "decile"),
+                                                  measures=(RateMeasure("observed", "n"),)),
+                "strategy.card": TableSpec("The strategy card's grid: per cell of HCP and trump length, the "
+                                           "commonest opening bid and its share of the cell's hands.")}),
     "rikken-advise": ReportSpec(
         findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY},
         captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "

@@ -24,7 +24,7 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.experiments.runner import MAX_CHUNKS, plan_chunks
 from analyzer.games.rikken import rules
-from analyzer.games.rikken.auction import auction_batch, run_auction
+from analyzer.games.rikken.auction import auction_batch, run_seat_auction
 from analyzer.games.rikken.bidding import PASS
 from analyzer.games.rikken.calling import KING
 from analyzer.games.rikken.dd import playout_one_dd
@@ -39,6 +39,7 @@ from analyzer.games.rikken.experiments import (
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import apply_action, new_round, playout_one
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, TRICKS
+from analyzer.games.rikken.strategy import bidders_from_params, bidding_label
 
 # ``rikken play --rounds`` is at most this, so no run holds a round at or beyond it.
 MAX_ROUNDS = 10**9
@@ -97,7 +98,7 @@ def check_index(index: int, chunk_size: int) -> None:
 
 
 def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "random", chunk_size: int | None = None,
-                     constraints: dict | None = None) -> RoundReplay:
+                     constraints: dict | None = None, bidding: dict | None = None) -> RoundReplay:
     """Round ``index`` (0-based) of ``rikken play --seed seed`` with these options, card for card.
 
     Parameters
@@ -114,6 +115,9 @@ def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "
         The run's ``--chunk-size``; default as ``rikken play`` (``default_chunk_size``).
     constraints : dict, optional
         The run's deal constraints, option name -> texts (``random_deals``).
+    bidding : dict, optional
+        The run's auction policies (``strategy.bidding_params``); default the hand-written one at
+        every seat.
 
     Returns
     -------
@@ -127,7 +131,8 @@ def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "
     chunk_size = chunk_size or default_chunk_size(policies)
     check_index(index, chunk_size)
     chunk = plan_chunks((index // chunk_size + 1) * chunk_size, chunk_size, seed)[-1]
-    params = {**policies.params(), "dealing": dealing, **({"constraints": constraints} if constraints else {})}
+    params = {**policies.params(), "dealing": dealing, **({"constraints": constraints} if constraints else {}),
+              **(bidding or {})}
     rows = play_chunk(params, chunk.start, index - chunk.start + 1, chunk.seed_seq)
     rng_state = _play_stream(chunk.seed_seq)
     trace = None
@@ -136,11 +141,13 @@ def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "
         trace = _replay_row(rows.iloc[i], policies, rng_state)
     row = rows.iloc[-1]
     source = {"seed": seed, "index": index, "chunk": chunk.index, "chunk_size": chunk_size, "dealing": dealing,
-              "policies": policies.label(), **({"constraints": constraints} if constraints else {})}
-    return _assemble(row, policies, trace, source)
+              "policies": policies.label(), "bidding": bidding_label(params),
+              **({"constraints": constraints} if constraints else {})}
+    return _assemble(row, policies, trace, source, bidders_from_params(params))
 
 
-def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None = None) -> RoundReplay:
+def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None = None,
+                bidding: dict | None = None) -> RoundReplay:
     """Bid, set up and play one given deal as ``rikken play`` plays a round.
 
     Parameters
@@ -153,14 +160,18 @@ def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None
         Seed of the play stream (random policy, dd's choice among equally good cards).
     policies : Policies, optional
         Card-play policies; default heuristic everywhere.
+    bidding : dict, optional
+        Auction policies (``strategy.bidding_params``); default the hand-written one at every seat.
 
     Returns
     -------
     RoundReplay
     """
     policies = policies or Policies.everywhere("heuristic")
+    bidding = bidding or {}
+    bidders = bidders_from_params(bidding)
     deals = np.asarray(hands, dtype=np.int64).reshape(1, 4)
-    arrays = auction_batch(deals, np.array([dealer], dtype=np.int64))
+    arrays = auction_batch(deals, np.array([dealer], dtype=np.int64), bidders=bidders)
     arrays["tricks"] = np.zeros((1, 4), dtype=np.int64)
     trace = None
     if not arrays["passed_out"][0]:
@@ -170,7 +181,8 @@ def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None
     # round_table numbers the dealer as start % 4: starting at the dealer gives this deal's dealer.
     row = round_table(dealer, deals, arrays).iloc[0]
     return _assemble(row, policies, trace, {"deal": format_deal(deals[0]), "seed": seed,
-                                            "policies": policies.label()})
+                                            "policies": policies.label(), "bidding": bidding_label(bidding)},
+                     bidders)
 
 
 def _fresh(seed_seq: np.random.SeedSequence) -> np.random.SeedSequence:
@@ -243,10 +255,11 @@ def _side_count(tricks, declarer: int, contract: int, partner: int) -> int:
     return int(tricks[declarer]) + (int(tricks[partner]) if paired else 0)
 
 
-def _assemble(row: pd.Series, policies: Policies, trace, source: dict) -> RoundReplay:
-    """The replay of ``row``: its auction bid by bid and, when played, its tricks from ``trace``."""
+def _assemble(row: pd.Series, policies: Policies, trace, source: dict, bidders) -> RoundReplay:
+    """The replay of ``row``: its auction bid by bid (each seat's ``bidders`` policy) and, when played,
+    its tricks from ``trace``."""
     setup = _setup_of(row)
-    auction = run_auction(setup["hands"], int(row["dealer"]))
+    auction = run_seat_auction(setup["hands"], int(row["dealer"]), bidders)
     # The auction is deterministic; a different outcome would mean the row was bid otherwise.
     if list(auction.contract_of) != list(setup["contract_of"]):
         raise RuntimeError(f"the auction gives contracts {list(auction.contract_of)}, the round stored "
