@@ -124,6 +124,8 @@ CASES = [
     (["rikken", "replay", "--index", "3"], "--index needs --seed"),
     (["rikken", "replay", FULL, "--seed", "1", "--index", "0"], "not both"),
     (["rikken", "replay", "--seed", "1", "--index", "-1"], "--index"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--bidding", "clever"], "unknown bidding"),
+    (["rikken", "replay", "--seed", "1", "--index", "0", "--bidding-margin", "0.5"], "--bidding-margin"),
     (["rikken", "replay", "--seed", "1", "--index", "1000000000"], "--index 1,000,000,000 is out of range"),
     (["rikken", "replay", "--seed", "1", "--index", "200000", "--policy", "dd"], "out of range"),
     (["rikken", "replay", "--seed", "-1", "--index", "0"], "--seed"),
