@@ -105,12 +105,16 @@ class ReportSpec:
         Chart file stem -> what the chart shows.
     tables : mapping
         Table name -> :class:`TableSpec`; these tables come first, in this order.
+    settings : callable, optional
+        ``settings(params) -> params``: the manifest's parameters as a reader reads them (seat numbers
+        as letters, say) for the "What was run" line.
     """
 
     findings: Callable[[dict[str, pd.DataFrame], dict], list[str]] | None = None
     glossary: Mapping[str, str] = field(default_factory=dict)
     captions: Mapping[str, str] = field(default_factory=dict)
     tables: Mapping[str, TableSpec] = field(default_factory=dict)
+    settings: Callable[[dict], dict] | None = None
 
 
 @dataclass
@@ -362,16 +366,18 @@ _SIZE_OPTIONS = {"--deals": "deals", "-n": "", "--rounds": "rounds", "--games": 
 def _setting_text(value) -> str:
     if isinstance(value, dict):
         name = value.get("name")
+        # A named setting (a policy, say) shows its scalar options; an unnamed one (constraints) all of them.
         rest = ", ".join(f"{k} {_setting_text(v)}" for k, v in value.items()
-                         if k != "name" and not isinstance(v, dict | list))
+                         if k != "name" and (name is None or not isinstance(v, dict | list)))
         return f"{name} ({rest})" if name is not None and rest else str(name) if name is not None else rest
     if isinstance(value, list):
         return f"{len(value)} values" if len(value) > 8 else ", ".join(_setting_text(v) for v in value)
     return str(value)
 
 
-def run_facts(run: RunInfo) -> list[tuple[str, str]]:
-    """What was run, as (label, text) pairs: command, seed, size, settings, time, status."""
+def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, str]]:
+    """What was run, as (label, text) pairs: command, seed, size, settings (as ``spec.settings`` shows
+    them), time, status."""
     manifest = run.manifest
     stages = manifest.get("stages") if isinstance(manifest.get("stages"), dict) else {}
     size = ""
@@ -389,6 +395,8 @@ def run_facts(run: RunInfo) -> list[tuple[str, str]]:
         if isinstance(manifest.get(unit), int) and unit not in size:
             size += f" ({manifest[unit]:,} {unit})"
     params = manifest.get("params") if isinstance(manifest.get("params"), dict) else {}
+    if spec is not None and spec.settings is not None:
+        params = spec.settings(params)
     settings = "; ".join(f"{key.replace('_', ' ')}: {_setting_text(value)}" for key, value in params.items())
     seconds = sum(float(stage.get("seconds", 0.0)) for stage in stages.values())
     timings = manifest.get("timings") if isinstance(manifest.get("timings"), dict) else {}
@@ -465,8 +473,8 @@ def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.Dat
     return sentences
 
 
-def _setting_differences(baseline: RunInfo, other: RunInfo, label: str) -> str | None:
-    a, b = dict(run_facts(baseline)), dict(run_facts(other))
+def _setting_differences(baseline: RunInfo, other: RunInfo, label: str, spec: ReportSpec) -> str | None:
+    a, b = dict(run_facts(baseline, spec)), dict(run_facts(other, spec))
     changed = [f"{key} {a.get(key, '-')} in run A, {b.get(key, '-')} in {label}"
                for key in ("seed", "size") if a.get(key) != b.get(key)]
     settings_a, settings_b = (dict(item.partition(": ")[::2] for item in facts.get("settings", "").split("; "))
@@ -524,7 +532,7 @@ def build_report(run_dirs, fmt: str = "html", specs: Mapping[str, ReportSpec] | 
 
 def _write_top(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: ReportSpec) -> None:
     writer.heading(2, "What was run", toc=False)
-    writer.facts(run_facts(run))
+    writer.facts(run_facts(run, spec))
     writer.heading(2, "Findings", toc=False)
     findings = spec.findings(tables, run.manifest) if spec.findings is not None and tables else []
     writer.bullets(findings or [("No findings: this experiment has no findings function, or the run wrote no "
@@ -534,7 +542,7 @@ def _write_top(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
 
 def _write_comparison(writer, runs, labels, run_tables, specs, same: bool, glossary: dict) -> None:
     writer.heading(2, "What was run", toc=False)
-    facts = [dict(run_facts(run)) for run in runs]
+    facts = [dict(run_facts(run, specs.get(run.experiment))) for run in runs]
     rows = ["command", "seed", "size", "settings", "started", "status"]
     writer.table(pd.DataFrame({"": rows, **{label: [f.get(row, "") for row in rows]
                                             for label, f in zip(labels, facts)}}), "runs", sortable=False)
@@ -546,7 +554,7 @@ def _write_comparison(writer, runs, labels, run_tables, specs, same: bool, gloss
     else:
         sentences = []
         for label, run, tables in zip(labels[1:], runs[1:], run_tables[1:]):
-            note = _setting_differences(runs[0], run, label)
+            note = _setting_differences(runs[0], run, label, spec)
             if note:
                 sentences.append(note)
             for name in _ordered_tables(run_tables[0], spec):

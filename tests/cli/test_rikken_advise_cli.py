@@ -74,3 +74,17 @@ def test_dd_policy_plays_few_deals_by_default_and_stays_paired(tmp_path):
     # Perfect play is deterministic: 9 Alone makes exactly where 8 Alone takes nine tricks or more.
     eight = options["8-alone-S"]
     assert options["9-alone-S"]["made"] == round(2 * sum(eight[f"p_tricks_{k}"] for k in range(9, 14)))
+
+
+def test_report_settings_read_as_given(advised):
+    """The report's settings line names seats by letter and shows the constraints of other seats."""
+    from analyzer.games.rikken.findings import SPECS
+    from analyzer.reports.report import build_report
+
+    run, _ = advised
+    constrained = run.parent / "constrained"
+    _advise(constrained, "--workers", "1", "--aces", "E=2")
+    text = build_report([constrained], "md", SPECS).text
+    settings = next(line for line in text.splitlines() if "settings" in line)
+    assert "seat: S" in settings and "dealer: E" in settings
+    assert f"constraints: hand S={HAND}, aces E=2" in settings

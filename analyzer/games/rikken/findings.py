@@ -7,6 +7,7 @@ the glossary of their columns, chart captions and the headline rows of the long 
 
 import pandas as pd
 
+from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.games.rikken.summary import MIN_CELL
 from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
 
@@ -272,9 +273,18 @@ _BIDS_CAPTIONS = {
                             "when the model is right).",
 }
 
+def settings_as_read(params: dict) -> dict:
+    """A Rikken run's parameters for the report, with the seat numbers ``seat`` and ``dealer`` as letters."""
+    shown = dict(params)
+    for key in ("seat", "dealer"):
+        if isinstance(shown.get(key), int):
+            shown[key] = SEAT_LETTERS[shown[key]]
+    return shown
+
+
 SPECS = {
     "rikken-bids": ReportSpec(
-        findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS,
+        findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS, settings=settings_as_read,
         tables={"summary": TableSpec("One row per contract and bin of a hand feature; the headline rows are each "
                                      "contract over all hands that could declare it.",
                                      headline=lambda t: t[t["feature"] == "all"],
@@ -292,7 +302,7 @@ SPECS = {
                 "strategy.card": TableSpec("The strategy card's grid: per cell of HCP and trump length, the "
                                            "commonest opening bid and its share of the cell's hands.")}),
     "rikken-advise": ReportSpec(
-        findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY},
+        findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY}, settings=settings_as_read,
         captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
                                        "declaring side took each number of tricks; outlined cells make the contract."},
         tables={"advice": TableSpec("One row per option, best mean money score first.", keys=("option",),
@@ -300,6 +310,7 @@ SPECS = {
                                               MeanMeasure("mean_money", "money_lo", "money_hi")))}),
     "rikken-play": ReportSpec(
         findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
+        settings=settings_as_read,
         captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
                                           f"interval (points; a contract declared under {MIN_CELL} times shows its count "
                                           "instead). "
