@@ -47,6 +47,8 @@ COMPARISON_GLOSSARY = {
     "B - A": "the difference, compared run minus baseline",
     "lo": "lower end of the 95% interval of the difference",
     "hi": "upper end of the 95% interval of the difference",
+    "n A": "the sample size behind A (hands, deals, matches: the table's count column)",
+    "n B": "the sample size behind B",
 }
 
 
@@ -60,11 +62,13 @@ class RateMeasure:
 
 @dataclass(frozen=True)
 class MeanMeasure:
-    """A mean column compared as a difference of independent means, from its 95% interval columns."""
+    """A mean column compared as a difference of independent means, from its 95% interval columns;
+    ``count`` names the sample-size column shown beside it, if the table has one."""
 
     column: str
     low: str
     high: str
+    count: str | None = None
 
 
 @dataclass(frozen=True)
@@ -178,7 +182,8 @@ def _conventional_measures(baseline: pd.DataFrame, other: pd.DataFrame, keys: li
             if count is not None:
                 measures.append(RateMeasure(column, count))
         elif mean_prefix is not None and f"{mean_prefix}lo" in shared and f"{mean_prefix}hi" in shared:
-            measures.append(MeanMeasure(column, f"{mean_prefix}lo", f"{mean_prefix}hi"))
+            count = next((c for c in (f"{mean_prefix}n", "n") if c in shared), None)
+            measures.append(MeanMeasure(column, f"{mean_prefix}lo", f"{mean_prefix}hi", count))
     return measures
 
 
@@ -196,7 +201,9 @@ def compare_tables(baseline: pd.DataFrame, other: pd.DataFrame, spec: TableSpec 
     -------
     pandas.DataFrame
         One row per (key, measure): the key columns, ``measure``, ``A`` (baseline), ``B``,
-        ``B - A`` and its interval ``lo``, ``hi``. Empty if the tables share no comparable column.
+        ``B - A`` and its interval ``lo``, ``hi``, and the sample sizes ``n A``, ``n B`` (NaN for a
+        measure that names no count; left out when none does). Empty if the tables share no comparable
+        column.
 
     Raises
     ------
@@ -229,10 +236,16 @@ def compare_tables(baseline: pd.DataFrame, other: pd.DataFrame, spec: TableSpec 
         block = merged[keys].copy()
         block["measure"] = measure.column
         block["A"], block["B"], block["B - A"], block["lo"], block["hi"] = a, b, difference, low, high
+        has_count = measure.count is not None and measure.count in baseline.columns and measure.count in other.columns
+        block["n A"] = merged[f"{measure.count} A"] if has_count else np.nan
+        block["n B"] = merged[f"{measure.count} B"] if has_count else np.nan
         blocks.append(block)
     if not blocks:
         return pd.DataFrame(columns=[*keys, "measure", "A", "B", "B - A", "lo", "hi"])
-    return pd.concat(blocks, ignore_index=True)
+    comparison = pd.concat(blocks, ignore_index=True)
+    if comparison[["n A", "n B"]].isna().all().all():  # no measure names its count
+        comparison = comparison.drop(columns=["n A", "n B"])
+    return comparison
 
 
 def _excludes_zero(low, high) -> np.ndarray:

@@ -68,6 +68,19 @@ def test_compare_tables_matches_rows_on_keys():
     assert (solo["B - A"], solo["lo"], solo["hi"]) == pytest.approx((0.2, 0.0524, 0.3339), abs=6e-5)
     same = result[(result["contract"] == "pass")]
     assert (same["B - A"] == 0).all() and (same["lo"] < 0).all() and (same["hi"] > 0).all()
+    # Each compared value shows the sample sizes behind it: the shared count column n of each run.
+    assert (solo["n A"], solo["n B"]) == (80, 70)
+    assert (result.loc[result["contract"] == "pass", ["n A", "n B"]] == 70).all().all()
+
+
+def test_compare_tables_shows_a_means_count_only_when_named():
+    table = pd.DataFrame({"key": ["x"], "deals": [40], "gain": [1.0], "gain_lo": [0.5], "gain_hi": [1.5]})
+    named = compare_tables(table, table.assign(deals=50), TableSpec(keys=("key",), measures=(
+        MeanMeasure("gain", "gain_lo", "gain_hi", "deals"),)))
+    assert (named["n A"].iloc[0], named["n B"].iloc[0]) == (40, 50)
+    unnamed = compare_tables(table, table, TableSpec(keys=("key",), measures=(
+        MeanMeasure("gain", "gain_lo", "gain_hi"),)))
+    assert "n A" not in unnamed.columns
 
 
 def test_compare_tables_without_keys_needs_equal_rows():

@@ -290,7 +290,7 @@ SPECS = {
                                      headline=lambda t: t[t["feature"] == "all"],
                                      keys=("contract", "feature", "bin"),
                                      measures=(RateMeasure("rate", "n"),
-                                               MeanMeasure("mean_score", "score_lo", "score_hi"))),
+                                               MeanMeasure("mean_score", "score_lo", "score_hi", "n"))),
                 "bidding_chart": TableSpec("One row per cell of the bidding chart (HCP bin, cards in the named "
                                            "suit)."),
                 "strategy.card_bids": TableSpec("The learned strategy's opening bids on the held-out hands, one row "
@@ -307,7 +307,7 @@ SPECS = {
                                        "declaring side took each number of tricks; outlined cells make the contract."},
         tables={"advice": TableSpec("One row per option, best mean money score first.", keys=("option",),
                                     measures=(RateMeasure("rate", "n"),
-                                              MeanMeasure("mean_money", "money_lo", "money_hi")))}),
+                                              MeanMeasure("mean_money", "money_lo", "money_hi", "n")))}),
     "rikken-play": ReportSpec(
         findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
         settings=settings_as_read,

@@ -154,12 +154,12 @@ SPECS = {
                                             keys=("metric",), measures=(MeanMeasure("mean", "lo", "hi"),)),
                 "summary_per_bot": TableSpec("Each bot's matches, game points and closings.", keys=("bot", "label"),
                                              measures=(RateMeasure("win_rate", "matches"),
-                                                       MeanMeasure("gp_per_deal", "gp_lo", "gp_hi"))),
+                                                       MeanMeasure("gp_per_deal", "gp_lo", "gp_hi", "deals"))),
                 "summary_by_seat": TableSpec("Bot A's results by its seat.")}),
     "schnapsen-closing": ReportSpec(
         findings=closing_findings, glossary=GLOSSARY, captions=CLOSING_CAPTIONS,
         tables={"summary_closing": TableSpec("Closing against playing on, by one factor of the position at a time.",
                                              keys=("factor", "value"),
                                              measures=(RateMeasure("close_win", "n"),
-                                                       MeanMeasure("gain", "gain_lo", "gain_hi")))}),
+                                                       MeanMeasure("gain", "gain_lo", "gain_hi", "n")))}),
 }
