@@ -5,6 +5,7 @@ chart has a caption, every table column is in the glossary, and no table cell sh
 import re
 import sys
 
+import pandas as pd
 import pytest
 
 from analyzer.cli.app import main
@@ -57,3 +58,25 @@ def test_report_of_each_experiment(runs, experiment):
         assert missing == [], name
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", text)
     assert cells and not [c for c in cells if re.fullmatch(r"-?[\d.]+e[-+]\d+", c)]
+
+
+def test_bids_findings_say_where_each_contract_pays():
+    """Hand-built summary: rik pays with 5 trumps (exactly MIN_CELL hands) but not with 4; 8-alone's only
+    paying bin has one hand too few to count; 9-alone's interval reaches above zero but not its low end."""
+    from analyzer.games.rikken.findings import bids_findings
+    from analyzer.games.rikken.summary import MIN_CELL
+
+    def row(contract, feature, bin_, n, mean, lo, hi):
+        return {"contract": contract, "feature": feature, "bin": bin_, "n": n, "rate": 0.5, "rate_lo": 0.4,
+                "rate_hi": 0.6, "mean_score": mean, "score_lo": lo, "score_hi": hi}
+
+    summary = pd.DataFrame([row("rik", "all", "all", 100, 0.2, -0.1, 0.5),
+                            row("rik", "trumps", "4", 60, -0.5, -1.0, 0.0),
+                            row("rik", "trumps", "5", MIN_CELL, 1.0, 0.5, 1.5),
+                            row("8-alone", "all", "all", 100, -3.0, -4.0, -2.0),
+                            row("8-alone", "aces", "2", MIN_CELL - 1, 2.0, 1.0, 3.0),
+                            row("9-alone", "all", "all", 100, -5.0, -6.0, -4.0),
+                            row("9-alone", "trumps", "7", 60, -1.0, -2.0, 0.5)])
+    text = " ".join(bids_findings({"summary": summary}, {}))
+    assert f"rik with trumps 5 ({MIN_CELL:,} hands)." in text
+    assert "Never paying in any such bin: 8-alone, 9-alone." in text

@@ -27,7 +27,7 @@ def _money(row) -> str:
 
 def bids_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     """Findings of a ``rikken bids`` run: the contracts made most and least often, those that pay the
-    declarer on average and those that cost most, and what the bidding chart advises.
+    declarer on average, where (by hand feature) each one pays, and what the bidding chart advises.
 
     Parameters
     ----------
@@ -61,8 +61,7 @@ def bids_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     else:
         sentences.append("Pay the declarer on average (mean money per hand, interval above zero): "
                          + "; ".join(_money(r) for r in paying.head(LISTED).itertuples()) + ".")
-    worst = overall.sort_values("mean_score").head(LISTED)
-    sentences.append("Cost the declarer most: " + "; ".join(_money(r) for r in worst.itertuples()) + ".")
+    sentences.append(_where_contracts_pay(summary, overall))
     chart = tables.get("bidding_chart")
     if chart is not None and not chart.empty:
         judged = chart[chart["best_ev"].notna() & (chart["best_ev"].astype(str) != "")]
@@ -76,6 +75,30 @@ def bids_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
                                          for name in hands_by_advice.index) + ".")
     sentences += strategy_findings(tables)
     return sentences
+
+
+_FEATURE_WORDS = {"hcp_bin": "HCP", "trumps": "trumps", "aces": "aces", "longest": "cards in the longest suit",
+                  "low_cards": "cards ranked 2-7", "voids": "voids"}
+
+
+def _where_contracts_pay(summary: pd.DataFrame, overall: pd.DataFrame) -> str:
+    """Per contract, the feature bins (of at least ``MIN_CELL`` hands) where its mean money's 95% interval lies
+    above zero, by the feature whose paying bins hold the most hands; and the contracts that pay in none."""
+    binned = summary[(summary["feature"] != "all") & (summary["n"] >= MIN_CELL) & (summary["score_lo"] > 0)]
+    paying, never = [], []
+    for contract in overall.sort_values("mean_score", ascending=False)["contract"]:
+        rows = binned[binned["contract"] == contract]
+        if rows.empty:
+            never.append(contract)
+            continue
+        feature = rows.groupby("feature")["n"].sum().idxmax()
+        bins = rows[rows["feature"] == feature]
+        paying.append(f"{contract} with {_FEATURE_WORDS.get(feature, feature)} {', '.join(map(str, bins['bin']))} "
+                      f"({int(bins['n'].sum()):,} hands)")
+    text = ("Where a contract pays the declarer (bins of one feature, at least "
+            f"{MIN_CELL} hands, mean money's 95% interval above zero): " + "; ".join(paying) + "."
+            if paying else f"No contract pays the declarer in any bin of at least {MIN_CELL} hands.")
+    return text + (f" Never paying in any such bin: {', '.join(never)}." if never and paying else "")
 
 
 def strategy_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
