@@ -328,16 +328,16 @@ def heuristic_action(s, params, buf):
         if (params[_WIN_DEAL] > 0 and best_marriage >= 0 and s[R.TRICKS0 + p] > 0
                 and s[R.POINTS0 + p] + _marriage_value(hand, trump) >= R.WIN_POINTS):
             return best_marriage
+        if params[_WIN_DEAL] > 0 and not strict:
+            winning = _winning_trump_lead(s, p, hand, trump)
+            if winning >= 0:
+                return _announce(winning, hand)
         if can_close and s[R.POINTS0 + p] >= params[_CLOSE_POINTS]:
             high = popcount(trumps & ((np.int64(1) << (trump * 5 + 3)) | (np.int64(1) << (trump * 5 + 4))))
             if popcount(trumps) >= params[_CLOSE_TRUMPS] and high >= params[_CLOSE_HIGH_TRUMPS]:
                 return R.CLOSE
             if sure_points(s, p) >= R.WIN_POINTS + params[_CLOSE_MARGIN]:
                 return R.CLOSE
-        if params[_WIN_DEAL] > 0 and not strict:
-            winning = _winning_trump_lead(s, p, hand, trump)
-            if winning >= 0:
-                return _announce(winning, hand)
         if strict and params[_STRICT_PLAN] > 0:
             return _strict_lead(s, p, hand, trump, best_marriage, keep)
         if best_marriage >= 0:
