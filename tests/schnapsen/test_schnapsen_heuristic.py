@@ -159,7 +159,7 @@ def test_announces_a_marriage_that_reaches_66_rather_than_closing():
 # Following while the stock is open (spades trump, a stock of four, face-up SQ unless said otherwise).
 def test_takes_the_trick_that_reaches_66_with_the_cheapest_card_that_does():
     """Player 1 at 60 follows CJ (2): CQ would take it for 65, SJ for 64, CA for 73: CA. Without the rule
-    the cheapest higher club, CQ (CK is played: no marriage to keep), takes it and the deal goes on."""
+    the cheapest higher club, CQ, takes it and the deal goes on."""
     text = "hand0=CT DA HA ST; hand1=CA CQ SJ DJ HJ; stock=DK HK HQ SQ; trick=CJ; leader=0; points=40,60; tricks=2,2"
     assert choice(text) == "CA"
     assert choice(text, replace(DEFAULT, win_deal=0)) == "CQ"
@@ -218,8 +218,7 @@ def test_leads_a_trump_that_wins_the_deal():
 
 
 def test_leads_a_side_ten_whose_ace_is_gone():
-    """CA is played: CT can only be taken by a trump. It is led instead of the cheapest plain card CJ
-    (DQ is kept: DK is still out)."""
+    """CA is played: CT can only be taken by a trump. It is led instead of the cheapest plain card, CJ."""
     text = "hand0=CT CJ DJ HJ DQ; hand1=CQ CK DA HA ST; stock=DK HK HT SA; leader=0; points=20,20; tricks=1,2"
     assert choice(text) == "CT"
     assert choice(text, replace(DEFAULT, lead_masters=0)) == "CJ"

@@ -74,7 +74,7 @@ class HeuristicParams:
     close_high_trumps: int = OFF
     win_with_high: int = 0
     trump_min: int = 3
-    keep_marriage: int = 1
+    keep_marriage: int = 0
     close_margin: int = -4
     win_deal: int = 1
     trump_high_min: int = 10
