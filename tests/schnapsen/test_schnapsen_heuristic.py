@@ -13,8 +13,8 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action, sure_points
 from analyzer.games.schnapsen.experiments import match_task, parse_bot
 from analyzer.games.schnapsen.kernels import deal_into, shuffle_deck
-from analyzer.games.schnapsen.summary import match_sums, summarize_matches
 from analyzer.games.schnapsen.state import SchnapsenState
+from analyzer.games.schnapsen.summary import match_sums, summarize_matches
 
 DEFAULT = HeuristicParams()
 BUF = np.zeros(16, dtype=np.int64)

@@ -67,6 +67,10 @@ class HeuristicParams:
         1 to lead, under strict play, the cards sure to win first (trumps above every trump the
         opponent may hold while he may hold one, then any card above all his possible cards of its
         suit), announcing a marriage whenever its king or queen is led, then any marriage.
+    lead_masters : int
+        While the stock is open, lead the cheapest card outside trumps that is above all the
+        opponent's possible cards of its suit (only a trump can take it) when it is worth at most this
+        many points, instead of the cheapest card (0: never, as J is worth 2).
     """
 
     close_points: int = 0
@@ -87,7 +91,8 @@ class HeuristicParams:
         """The heuristic as it was before issue 15: closes by counts (46 points, 3 trumps, one of
         them the ace or ten), none of the later rules."""
         return cls(close_points=46, close_trumps=3, close_high_trumps=1, win_with_high=10, trump_min=10,
-                   keep_marriage=1, close_margin=OFF, win_deal=0, trump_high_min=0, save_tens=0, strict_plan=0, lead_masters=0)
+                   keep_marriage=1, close_margin=OFF, win_deal=0, trump_high_min=0, save_tens=0, strict_plan=0,
+                   lead_masters=0)
 
     def to_array(self) -> np.ndarray:
         """Return the parameters as the float64 array the kernels take."""
@@ -231,8 +236,10 @@ def _announce(card, hand):
 
 @njit(cache=True)
 def _strict_lead(s, p, hand, trump, best_marriage, keep):
-    """Lead under strict play: sure winners first (trumps to draw the opponent's), then a marriage,
-    then the cheapest card outside trumps and kept kings and queens."""
+    """Lead under strict play: trumps above all the opponent's possible trumps while he may hold one (to
+    draw them), else the dearest card above all his possible cards of its suit (a side suit only where
+    he may follow while he may hold a trump: else he would trump it), then a marriage, then the cheapest
+    card outside trumps and kept kings and queens."""
     opp = opponent_possible(s, p)
     trumps = hand & _SUITS[trump]
     opp_trumps = opp & _SUITS[trump]
@@ -287,7 +294,8 @@ def _deal_winner(s, p, lead, legal, trump):
     mine = s[R.POINTS0 + p] + s[R.PENDING0 + p] + value
     best = -1
     for c in range(20):
-        if (winners >> c) & 1 and mine + _POINTS[c] >= R.WIN_POINTS and (best < 0 or _POINTS[c] < _POINTS[best]):
+        if (winners >> c) & 1 and mine + _POINTS[c] >= R.WIN_POINTS and (
+                best < 0 or _POINTS[c] < _POINTS[best]):
             best = c
     if best >= 0:
         return best
