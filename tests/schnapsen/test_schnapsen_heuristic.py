@@ -264,3 +264,32 @@ def test_heuristic_wins_70_percent_of_bummerls_against_the_classic_and_its_close
     assert overall["a_win_lo"] > 0.70, overall
     new = tables["per_bot"].iloc[0]
     assert new["closes"] > 1000 and new["close_lo"] > 0.90, new
+
+
+def test_the_heuristic_decides_only_from_what_its_player_sees():
+    """Positions from heuristic play: dealing the cards the player to move cannot see differently (any
+    opponent hand he cannot rule out, the rest face down in the stock in another order) never changes
+    the heuristic's action."""
+    params = DEFAULT.to_array()
+    rnd = np.random.default_rng(12)
+    rng = state_from_seed(13)
+    deck = np.zeros(R.N_CARDS, dtype=np.int64)
+    s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    positions = 0
+    for deal in range(60):
+        shuffle_deck(rng, deck)
+        deal_into(deck, deal % 2, s)
+        st = SchnapsenState.from_array(s)
+        while not st.is_over:
+            p = st.to_move
+            action = int(heuristic_action(st.to_array(), params, BUF))
+            hands = list(opponent_hands(st, p))
+            pool = st.hands[1 - p] | R.mask_of(st.stock[:-1])
+            for k in rnd.choice(len(hands), size=min(len(hands), 8), replace=False):
+                world = st.copy()
+                world.hands[1 - p] = hands[k]
+                world.stock = [int(c) for c in rnd.permutation(R.cards_of(pool & ~hands[k]))] + st.stock[-1:]
+                assert int(heuristic_action(world.to_array(), params, BUF)) == action, st.to_text()
+            positions += 1
+            st.apply(action)
+    assert positions > 500

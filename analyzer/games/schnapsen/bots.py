@@ -5,10 +5,11 @@ All heuristic thresholds live in :class:`HeuristicParams`; kernels receive them 
 current heuristic; :meth:`HeuristicParams.classic` freezes the earlier one (``heuristic:classic`` on the
 command line), which the new rules reduce to when they are switched off.
 
-What the heuristic may look at: its own hand, the cards played, the face-up trump card (the trump jack
-after an exchange), the cards the opponent has shown (exchange, marriage, his whole hand once the stock is
-exhausted) and has shown he lacks (strict play), the counted points and tricks, and the number of cards
-in the opponent's hand. The opponent's *possible* cards are the unplayed ones not in that list.
+What the heuristic looks at: its own hand, the cards played, the face-up trump card (the trump jack
+after an exchange), the cards the opponent has shown he lacks (strict play), the counted and pending
+points and tricks, and the number of cards in the opponent's hand. The opponent's *possible* cards are
+the unplayed ones it neither holds nor sees face up nor knows he lacks: once the stock is exhausted,
+exactly his hand.
 """
 
 from dataclasses import astuple, dataclass
