@@ -178,13 +178,13 @@ def test_a_hand_left_as_question_mark_is_known_once_the_stock_is_exhausted():
 #   66: player 1 scores 2 (he had a trick at closing): -2.
 # Closing is worth 5/6 x 1 - 1/6 x 2 = +0.5 game points; closing success 5/6.
 #
-# Play on, heuristic bot: player 0 leads his cheapest plain card, HJ (free play). Player 1's heuristic
-# trumps only cards worth 10 or more and takes a led card with a higher one of its suit only when that is
+# Play on, the classic heuristic (``heuristic:classic``): player 0 leads his cheapest plain card, HJ (free
+# play). Player 1's classic heuristic trumps only cards worth 10 or more and takes a led card with a higher one of its suit only when that is
 # cheap or the lead is worth 10, so it throws its cheapest plain card: CJ where it holds it (5 worlds),
 # and player 0 wins HJ + CJ: 62 + 4 = 66, +1 (player 1 has 45 >= 33). Where CJ is the stock card its only
 # plain card is HA, which takes the trick (58); player 1 draws CJ, player 0 the SJ, and player 1 leads
 # SQ announcing the trump marriage: 98, and wins: -1 (player 0 has 62 >= 33).
-# Play on is worth (5 - 1)/6 = 2/3 under the heuristic; the paired gain of closing is 1/2 - 2/3 = -1/6.
+# Play on is worth (5 - 1)/6 = 2/3 under the classic heuristic; the paired gain of closing is 1/2 - 2/3 = -1/6.
 STOCK_TWO = ("hand0=CA CT CK HJ HQ; hand1=?; stock=? SJ; leader=0; points=62,45; tricks=2,2; "
              "history=CQ HT HK DJ DQ DK DT DA")
 
@@ -192,7 +192,7 @@ STOCK_TWO = ("hand0=CA CT CK HJ HQ; hand1=?; stock=? SJ; leader=0; points=62,45;
 def test_closing_with_one_losing_world_in_six_is_worth_half_a_game_point():
     s = SchnapsenState.from_text(STOCK_TWO).to_array()
     assert world_count(s, 0) == 6
-    heuristic = closing_row(s, parse_bot("heuristic"), 12, state_from_seed(1), PlayWorkspace(tt_bits=12))
+    heuristic = closing_row(s, parse_bot("heuristic:classic"), 12, state_from_seed(1), PlayWorkspace(tt_bits=12))
     assert heuristic["exact"] and heuristic["worlds"] == 6
     assert heuristic["close_win"] == pytest.approx(5 / 6) and heuristic["close_gp"] == pytest.approx(0.5)
     assert heuristic["playon_action"] == "HJ" and heuristic["playon_gp"] == pytest.approx(2 / 3)
@@ -204,7 +204,7 @@ def test_closing_with_one_losing_world_in_six_is_worth_half_a_game_point():
     assert pimc["close_win"] == pytest.approx(5 / 6) and pimc["close_gp"] == pytest.approx(0.5)
     # whatever the hidden cards were named as, the evaluation only sees what player 0 sees
     named = SchnapsenState.from_text(STOCK_TWO.replace("hand1=?", "hand1=SA ST SK SQ HA").replace("? SJ", "CJ SJ"))
-    again = closing_row(named.to_array(), parse_bot("heuristic"), 12, state_from_seed(1), PlayWorkspace(tt_bits=12))
+    again = closing_row(named.to_array(), parse_bot("heuristic:classic"), 12, state_from_seed(1), PlayWorkspace(tt_bits=12))
     assert {k: v for k, v in again.items() if k != "position"} == {k: v for k, v in heuristic.items()
                                                                    if k != "position"}
 

@@ -1,7 +1,15 @@
 """Schnapsen bots that need no search: ``random`` and the rule-based ``heuristic``.
 
 All heuristic thresholds live in :class:`HeuristicParams`; kernels receive them as a float64 array
-(``HeuristicParams.to_array``) so variants can be compared without recompiling.
+(``HeuristicParams.to_array``) so variants can be compared without recompiling. The default is the
+current heuristic; :meth:`HeuristicParams.classic` freezes the earlier one (``heuristic:classic`` on the
+command line), which the new rules reduce to when they are switched off.
+
+What the heuristic looks at: its own hand, the cards played, the face-up trump card (the trump jack
+after an exchange), the cards the opponent has shown he lacks (strict play), the counted and pending
+points and tricks, and the number of cards in the opponent's hand. The opponent's *possible* cards are
+the unplayed ones it neither holds nor sees face up nor knows he lacks: once the stock is exhausted,
+exactly his hand.
 """
 
 from dataclasses import astuple, dataclass
@@ -9,7 +17,7 @@ from dataclasses import astuple, dataclass
 import numpy as np
 from numba import njit
 
-from analyzer.cards.masks import popcount
+from analyzer.cards.masks import highest_bit_index, popcount
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.kernels import legal_actions
 
@@ -17,7 +25,10 @@ _POINTS = R.CARD_POINTS
 _SUITS = R.SUIT_MASKS
 
 # indices into the parameter array (same order as the dataclass fields)
-_CLOSE_POINTS, _CLOSE_TRUMPS, _CLOSE_HIGH_TRUMPS, _WIN_WITH_HIGH, _TRUMP_MIN, _KEEP_MARRIAGE = range(6)
+(_CLOSE_POINTS, _CLOSE_TRUMPS, _CLOSE_HIGH_TRUMPS, _WIN_WITH_HIGH, _TRUMP_MIN, _KEEP_MARRIAGE, _CLOSE_MARGIN,
+ _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS) = range(12)
+#: a parameter value that switches its rule off (no count of points or cards reaches it)
+OFF = 1000
 
 
 @dataclass(frozen=True)
@@ -27,9 +38,9 @@ class HeuristicParams:
     Attributes
     ----------
     close_points : int
-        Close the stock (when legal) only with at least this many counted points...
+        Close the stock (when legal) only with at least this many counted points (``OFF``: never close).
     close_trumps : int
-        ...and at least this many trumps in hand...
+        Count rule of closing: close with at least this many trumps in hand... (``OFF``: rule off)
     close_high_trumps : int
         ...of which at least this many are the trump ace or ten.
     win_with_high : int
@@ -40,14 +51,49 @@ class HeuristicParams:
         beaten in its suit (with the lowest trump).
     keep_marriage : int
         1 to avoid throwing away a king or queen whose partner is still in play.
+    close_margin : int
+        Sure-points rule of closing: close when the counted points, the pending and one marriage in
+        hand and the points of the sure tricks after closing (:func:`sure_points`) reach 66 plus this
+        margin (``OFF``: rule off).
+    win_deal : int
+        1 to take a trick whenever taking it reaches 66, or when the opponent would reach 66 with it,
+        and to announce a marriage that reaches 66 at once.
+    trump_high_min : int
+        While the stock is open, trump with the trump ten or ace (no lower trump in hand) only a led
+        card worth at least this many points.
+    save_tens : int
+        1 to trump a led card with a trump below the ten, while the stock is open, rather than throw
+        away a ten or an ace.
+    strict_plan : int
+        1 to lead, under strict play, the cards sure to win first (trumps above every trump the
+        opponent may hold while he may hold one, then any card above all his possible cards of its
+        suit), announcing a marriage whenever its king or queen is led, then any marriage.
+    lead_masters : int
+        While the stock is open, lead the cheapest card outside trumps that is above all the
+        opponent's possible cards of its suit (only a trump can take it) when it is worth at most this
+        many points, instead of the cheapest card (0: never, as J is worth 2).
     """
 
-    close_points: int = 46
-    close_trumps: int = 3
-    close_high_trumps: int = 1
-    win_with_high: int = 10
-    trump_min: int = 10
-    keep_marriage: int = 1
+    close_points: int = 0
+    close_trumps: int = OFF
+    close_high_trumps: int = OFF
+    win_with_high: int = 0
+    trump_min: int = 3
+    keep_marriage: int = 0
+    close_margin: int = -4
+    win_deal: int = 1
+    trump_high_min: int = 10
+    save_tens: int = 1
+    strict_plan: int = 1
+    lead_masters: int = 10
+
+    @classmethod
+    def classic(cls) -> "HeuristicParams":
+        """The heuristic as it was before issue 15: closes by counts (46 points, 3 trumps, one of
+        them the ace or ten), none of the later rules."""
+        return cls(close_points=46, close_trumps=3, close_high_trumps=1, win_with_high=10, trump_min=10,
+                   keep_marriage=1, close_margin=OFF, win_deal=0, trump_high_min=0, save_tens=0, strict_plan=0,
+                   lead_masters=0)
 
     def to_array(self) -> np.ndarray:
         """Return the parameters as the float64 array the kernels take."""
@@ -107,6 +153,165 @@ def _masters(hand, played):
 
 
 @njit(cache=True)
+def opponent_possible(s, p):
+    """Cards the opponent of ``p`` may hold, as ``p`` sees it: unplayed, not in ``p``'s hand, not the
+    face-up trump card and not among the cards the opponent has shown he lacks."""
+    out = R.FULL_MASK & ~s[R.HAND0 + p] & ~s[R.PLAYED] & ~s[R.NOT_HELD0 + 1 - p]
+    if s[R.DRAWN] < R.STOCK_SIZE:
+        out &= ~(np.int64(1) << s[R.STOCK + 9])
+    return out
+
+
+@njit(cache=True)
+def _above_all(hand, opp, suit):
+    """Cards of ``hand`` in ``suit`` that beat every card of ``opp`` in that suit."""
+    mine = hand & _SUITS[suit]
+    theirs = opp & _SUITS[suit]
+    if theirs == 0:
+        return mine
+    return mine & ~((np.int64(1) << (highest_bit_index(theirs) + 1)) - 1)
+
+
+@njit(cache=True)
+def sure_winners(hand, opp, trump, opp_cards):
+    """Cards of ``hand`` sure to win tricks when led one after another under strict play, against an
+    opponent holding ``opp_cards`` cards among ``opp``: the trumps above all of his possible trumps;
+    if they are at least as many as the trumps he can hold, he is out of trumps after them, so every
+    trump and every card above all his possible cards of its suit also wins."""
+    sure = _above_all(hand, opp, trump)
+    if popcount(sure) >= min(popcount(opp & _SUITS[trump]), opp_cards):
+        sure = hand & _SUITS[trump]
+        for suit in range(4):
+            if suit != trump:
+                sure |= _above_all(hand, opp, suit)
+    return sure
+
+
+@njit(cache=True)
+def _marriage_value(hand, trump):
+    """Value of the best marriage (king and queen of a suit) in ``hand``; 0 if none."""
+    best = 0
+    for suit in range(4):
+        if (hand >> (suit * 5 + 1)) & 3 == 3:
+            best = max(best, 40 if suit == trump else 20)
+    return best
+
+
+@njit(cache=True)
+def sure_points(s, p):
+    """Points ``p`` (on lead) is sure to count if the stock were closed now and he led his
+    :func:`sure_winners` first: his counted points, the card points of those tricks (the opponent
+    throws his cheapest possible cards), his pending marriage points once he has a trick, and his best
+    marriage in hand, announced after them (credited once he has a trick)."""
+    hand = s[R.HAND0 + p]
+    opp = opponent_possible(s, p)
+    opp_cards = popcount(s[R.HAND0 + 1 - p])
+    sure = sure_winners(hand, opp, s[R.TRUMP], opp_cards)
+    n = popcount(sure)
+    total = s[R.POINTS0 + p]
+    for c in range(20):
+        if (sure >> c) & 1:
+            total += _POINTS[c]
+    # the opponent's n cards are worth at least his n cheapest possible cards
+    need = n
+    for rank in range(5):
+        for suit in range(4):
+            if need > 0 and (opp >> (suit * 5 + rank)) & 1:
+                total += _POINTS[rank]
+                need -= 1
+    if n > 0 or s[R.TRICKS0 + p] > 0:
+        total += s[R.PENDING0 + p] + _marriage_value(hand, s[R.TRUMP])
+    return total
+
+
+@njit(cache=True)
+def _announce(card, hand):
+    """The lead of ``card``, announcing its marriage when it is a king or queen whose partner is in hand."""
+    rank = card % 5
+    if rank == R.QUEEN and (hand >> (card + 1)) & 1:
+        return card + R.MARRIAGE_OFFSET
+    if rank == R.KING and (hand >> (card - 1)) & 1:
+        return card + R.MARRIAGE_OFFSET
+    return card
+
+
+@njit(cache=True)
+def _strict_lead(s, p, hand, trump, best_marriage, keep):
+    """Lead under strict play: trumps above all the opponent's possible trumps while he may hold one (to
+    draw them), else the dearest card above all his possible cards of its suit (a side suit only where
+    he may follow while he may hold a trump: else he would trump it), then a marriage, then the cheapest
+    card outside trumps and kept kings and queens."""
+    opp = opponent_possible(s, p)
+    trumps = hand & _SUITS[trump]
+    opp_trumps = opp & _SUITS[trump]
+    top = _above_all(hand, opp, trump)
+    if top and opp_trumps:
+        return _announce(_dearest(top), hand)
+    masters = np.int64(0)
+    for suit in range(4):
+        if suit != trump and (opp_trumps == 0 or opp & _SUITS[suit]):
+            masters |= _above_all(hand, opp, suit)
+    if opp_trumps == 0:
+        masters |= trumps
+    if masters:
+        return _announce(_dearest(masters), hand)
+    if best_marriage >= 0:
+        return best_marriage
+    return _cheapest(hand & ~trumps if hand & ~trumps else hand, keep)
+
+
+@njit(cache=True)
+def _winning_trump_lead(s, p, hand, trump):
+    """A trump above every trump the opponent may hold whose trick reaches 66 even against his cheapest
+    possible card (the cheapest such trump); -1 if none."""
+    if s[R.POINTS0 + p] + s[R.PENDING0 + p] + 2 * 11 < R.WIN_POINTS:
+        return -1  # no trick of two cards reaches 66: skip the counting (a third of the bot's time)
+    opp = opponent_possible(s, p)
+    if opp == 0:
+        return -1
+    least = 11
+    for c in range(20):
+        if (opp >> c) & 1:
+            least = min(least, _POINTS[c])
+    have = s[R.POINTS0 + p] + s[R.PENDING0 + p] + least
+    top = _above_all(hand, opp, trump)
+    best = -1
+    for c in range(20):
+        if (top >> c) & 1 and have + _POINTS[c] >= R.WIN_POINTS and (best < 0 or _POINTS[c] < _POINTS[best]):
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _deal_winner(s, p, lead, legal, trump):
+    """Follower's card when the trick decides the deal: the cheapest card that wins the trick and
+    reaches 66, else, when the leader would reach 66 with the cheapest card lost to him, the cheapest
+    card that wins the trick; -1 when neither applies."""
+    suit = lead // 5
+    winners = legal & _SUITS[suit] & ~((np.int64(1) << (lead + 1)) - 1)
+    if suit != trump:
+        winners |= legal & _SUITS[trump]
+    if winners == 0:
+        return -1
+    value = _POINTS[lead]
+    mine = s[R.POINTS0 + p] + s[R.PENDING0 + p] + value
+    o = 1 - p
+    if max(mine, s[R.POINTS0 + o] + s[R.PENDING0 + o] + value) + 11 < R.WIN_POINTS:
+        return -1  # nobody reaches 66 with this trick, whatever is played to it
+    best = -1
+    for c in range(20):
+        if (winners >> c) & 1 and mine + _POINTS[c] >= R.WIN_POINTS and (
+                best < 0 or _POINTS[c] < _POINTS[best]):
+            best = c
+    if best >= 0:
+        return best
+    losers = legal & ~winners
+    if losers and s[R.POINTS0 + o] + s[R.PENDING0 + o] + value + _POINTS[_cheapest(losers, np.int64(0))] >= R.WIN_POINTS:
+        return _cheapest(winners, np.int64(0))
+    return -1
+
+
+@njit(cache=True)
 def heuristic_action(s, params, buf):
     """Return the heuristic bot's action in state ``s`` (``buf`` is scratch int64[>=16])."""
     n = legal_actions(s, buf)
@@ -133,11 +338,21 @@ def heuristic_action(s, params, buf):
                 best_marriage = a
         if can_exchange:
             return R.EXCHANGE
-        if can_close:
+        if (params[_WIN_DEAL] > 0 and best_marriage >= 0 and s[R.TRICKS0 + p] > 0
+                and s[R.POINTS0 + p] + _marriage_value(hand, trump) >= R.WIN_POINTS):
+            return best_marriage
+        if params[_WIN_DEAL] > 0 and not strict:
+            winning = _winning_trump_lead(s, p, hand, trump)
+            if winning >= 0:
+                return _announce(winning, hand)
+        if can_close and s[R.POINTS0 + p] >= params[_CLOSE_POINTS]:
             high = popcount(trumps & ((np.int64(1) << (trump * 5 + 3)) | (np.int64(1) << (trump * 5 + 4))))
-            if (s[R.POINTS0 + p] >= params[_CLOSE_POINTS] and popcount(trumps) >= params[_CLOSE_TRUMPS]
-                    and high >= params[_CLOSE_HIGH_TRUMPS]):
+            if popcount(trumps) >= params[_CLOSE_TRUMPS] and high >= params[_CLOSE_HIGH_TRUMPS]:
                 return R.CLOSE
+            if sure_points(s, p) >= R.WIN_POINTS + params[_CLOSE_MARGIN]:
+                return R.CLOSE
+        if strict and params[_STRICT_PLAN] > 0:
+            return _strict_lead(s, p, hand, trump, best_marriage, keep)
         if best_marriage >= 0:
             return best_marriage
         if strict:
@@ -149,10 +364,22 @@ def heuristic_action(s, params, buf):
                 return _dearest(masters & ~trumps)
             return _cheapest(hand & ~trumps if hand & ~trumps else hand, keep)
         plain = hand & ~trumps & ~keep
+        if params[_LEAD_MASTERS] > 0 and plain:
+            opp = opponent_possible(s, p)
+            safe = np.int64(0)
+            for suit in range(4):
+                if suit != trump:
+                    safe |= _above_all(plain, opp, suit)
+            if safe and _POINTS[_cheapest(safe, np.int64(0))] <= params[_LEAD_MASTERS]:
+                return _cheapest(safe, np.int64(0))
         return _cheapest(plain if plain else hand & ~trumps if hand & ~trumps else hand, np.int64(0))
     legal = np.int64(0)
     for i in range(n):
         legal |= np.int64(1) << buf[i]
+    if params[_WIN_DEAL] > 0:
+        decisive = _deal_winner(s, p, lead, legal, trump)
+        if decisive >= 0:
+            return decisive
     suit = lead // 5
     above = legal & _SUITS[suit] & ~((np.int64(1) << (lead + 1)) - 1)
     my_trumps = legal & _SUITS[trump] if suit != trump else np.int64(0)
@@ -166,7 +393,12 @@ def heuristic_action(s, params, buf):
         c = _cheapest(above, keep)
         if value >= params[_WIN_WITH_HIGH] or _POINTS[c] < 10:
             return c
-    if my_trumps and value >= params[_TRUMP_MIN]:
-        return _cheapest(my_trumps, np.int64(0))
+    low_trump = _cheapest(my_trumps, np.int64(0)) if my_trumps else -1
+    if low_trump >= 0 and value >= params[_TRUMP_MIN] and (
+            _POINTS[low_trump] < 10 or value >= params[_TRUMP_HIGH_MIN]):
+        return low_trump
     plain = legal & ~trumps
-    return _cheapest(plain if plain else legal, keep)
+    discard = _cheapest(plain if plain else legal, keep)
+    if params[_SAVE_TENS] > 0 and _POINTS[discard] >= 10 and low_trump >= 0 and _POINTS[low_trump] < 10:
+        return low_trump
+    return discard

@@ -79,7 +79,8 @@ def _interval_bars(ax, labels, values, lows, highs, colors):
     values = np.asarray(values, dtype=float)
     lows = np.asarray(lows, dtype=float)
     highs = np.asarray(highs, dtype=float)
-    errors = np.nan_to_num(np.vstack([values - lows, highs - values]), nan=0.0)
+    # at a rate of 0 or 1 the Wilson bound equals the rate only up to rounding: clip the -1e-16 whiskers
+    errors = np.clip(np.nan_to_num(np.vstack([values - lows, highs - values]), nan=0.0), 0.0, None)
     x = np.arange(len(labels))
     ax.bar(x, values, color=colors, yerr=errors, capsize=5)
     for i, v in enumerate(values):

@@ -59,7 +59,10 @@ class Bot:
 
     @property
     def label(self) -> str:
-        """Name as typed on the command line (``pimc:24`` for a non-default sample count)."""
+        """Name as typed on the command line (``pimc:24`` for a non-default sample count, ``heuristic:classic``
+        for the frozen earlier heuristic)."""
+        if self.name == "heuristic" and self.params == HeuristicParams.classic():
+            return "heuristic:classic"
         return f"{self.name}:{self.samples}" if self.name == "pimc" and self.samples != DEFAULT_SAMPLES else self.name
 
     def as_dict(self) -> dict:
@@ -73,7 +76,8 @@ class Bot:
 
 
 def parse_bot(text: str, samples: int | None = None) -> Bot:
-    """Parse ``random``, ``heuristic``, ``perfect``, ``pimc`` or ``pimc:N`` (N samples).
+    """Parse ``random``, ``heuristic``, ``heuristic:classic`` (the earlier heuristic, ``HeuristicParams.classic``),
+    ``perfect``, ``pimc`` or ``pimc:N`` (N samples).
 
     Raises
     ------
@@ -84,6 +88,8 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     if name not in POLICIES:
         raise InputError(f"unknown Schnapsen bot {text!r} (choose from {', '.join(POLICIES)})")
     n = samples if samples is not None else DEFAULT_SAMPLES
+    if name == "heuristic" and count == "classic":
+        return Bot(name, n, HeuristicParams.classic())
     if count:
         try:
             n = int(count)
