@@ -32,6 +32,8 @@ from analyzer.games.rikken.kernels import (
     playout_batch,
     playout_one,
 )
+from analyzer.games.rikken.experiments import Policies, bids_chunk, played_for, shared_play
+from analyzer.games.rikken.replay import replay_run_round
 from analyzer.games.rikken.rules import Contract
 from analyzer.games.rikken.state import RoundSetup, RoundState
 
@@ -158,3 +160,17 @@ def test_settled_contracts_and_world_scores():
     assert world_score(st, 0) == pytest.approx(1.0) and world_score(st, 2) == pytest.approx(0.0)
     st[L.TRICKS:L.TRICKS + 4] = [2, 5, 3, 3]
     assert world_score(st, 0) == pytest.approx(-2 / 32) and world_score(st, 2) == pytest.approx(1 + 2 / 32)
+
+
+def test_expert_runs_play_each_contract_for_its_own_target_and_replay():
+    expert, heuristic = Policies.everywhere("expert"), Policies.everywhere("heuristic")
+    alone = [Contract.ALONE_8, Contract.ALONE_9, Contract.ALONE_13]
+    assert played_for(alone, shared_play(heuristic)) == [int(Contract.ALONE_8)]
+    assert played_for(alone, shared_play(expert)) == [int(c) for c in alone]
+    params = {**expert.params(), "dealing": "random", "contracts": [int(c) for c in alone]}
+    frame = bids_chunk(params, 0, 3, np.random.SeedSequence(2))
+    assert len(frame) == 12 and (frame["tricks_9-alone"] >= 0).all()
+    # A full-round run with expert declarers replays card for card (the replay checks the tricks).
+    mixed = Policies("expert", "heuristic")
+    replay = replay_run_round(1, 4, mixed, chunk_size=6)
+    assert replay.source["policies"] == mixed.label()
