@@ -159,7 +159,8 @@ def test_settled_contracts_and_world_scores():
     st[L.TRICKS:L.TRICKS + 4] = [0, 5, 4, 4]
     assert world_score(st, 0) == pytest.approx(1.0) and world_score(st, 2) == pytest.approx(0.0)
     st[L.TRICKS:L.TRICKS + 4] = [2, 5, 3, 3]
-    assert world_score(st, 0) == pytest.approx(-2 / 32) and world_score(st, 2) == pytest.approx(1 + 2 / 32)
+    # Misery scores no undertricks: 2 tricks or 5, failed is failed.
+    assert world_score(st, 0) == pytest.approx(0.0) and world_score(st, 2) == pytest.approx(1.0)
 
 
 def test_expert_runs_play_each_contract_for_its_own_target_and_replay():

@@ -351,12 +351,10 @@ def world_score(w, seat):
         if kind == KIND_TRICKS:
             made = won >= _TARGET[contract]
             surplus = won
-        elif kind == KIND_MISERY:
-            made = won == 0
-            surplus = -won
         else:
-            made = won == 1
-            surplus = -abs(won - 1)
+            # Misery and 1 Alone score no over- or undertricks: only the result counts.
+            made = won == (0 if kind == KIND_MISERY else 1)
+            surplus = 0
         if ours:
             value += (1.0 if made else 0.0) + TRICK_WEIGHT * surplus
         else:
