@@ -38,9 +38,11 @@ information set, up to the usual small-sample bias of self-normalised weights.
 The policy reads no hidden card: its draws depend only on what the seat knows and on the xoshiro
 state, and every world's rollouts are deterministic. Decisions with a single distinct card (one
 legal card, or touching cards: no unseen card ranks between them) are played at once without a
-draw. The seat plays the heuristic's card before trick ``first_trick`` (default 4: the search budget
-goes where rollouts are short and the worlds better known) and once every contract is decided (made
-or failed beyond repair; over- and undertricks are then left to the heuristic).
+draw. When the first ``UNANIMOUS_STOP`` worlds score every distinct card alike, the search stops
+there with the heuristic's card (the one the tie would go to). The seat also plays the heuristic's
+card before trick ``first_trick`` (default 5: the search budget goes where rollouts are short and
+the worlds better known) and once every contract is decided (made or failed beyond repair; over-
+and undertricks are then left to the heuristic).
 """
 
 import numpy as np
@@ -62,7 +64,6 @@ from analyzer.games.rikken.round_layout import (
     HAND,
     KIND,
     KIND_MISERY,
-    KIND_ONE,
     KIND_TRICKS,
     LED_SUIT,
     PARTNER,
@@ -83,10 +84,11 @@ from analyzer.games.trick import low_bit, pop, suit_mask
 EXPERT_PARAM_NAMES = ("samples", "first_trick")
 P_SAMPLES = N_PARAMS  # worlds drawn per searched decision
 P_FIRST_TRICK = N_PARAMS + 1  # tricks before this one (1-based) are played by the heuristic
-DEFAULT_SAMPLES = 4
-DEFAULT_FIRST_TRICK = 4
+DEFAULT_SAMPLES = 6
+DEFAULT_FIRST_TRICK = 5
 _EXPERT_DEFAULTS = {"samples": DEFAULT_SAMPLES, "first_trick": DEFAULT_FIRST_TRICK}
 TRICK_WEIGHT = 1.0 / 32  # a trick of surplus is worth this much of a contract (13 tricks stay below 1)
+UNANIMOUS_STOP = 2  # after this many worlds in which every card scores the same, the heuristic's card is played
 MAX_TRIES = 200  # stuck dealings redrawn per world before the decision falls back to the heuristic
 PILE = 4  # the slot of the face-down cards the seat has not seen
 
@@ -364,11 +366,26 @@ def world_score(w, seat):
 
 @njit(cache=True)
 def rollout(w, params):
-    """Play the world ``w`` to the end of the round with the heuristic at every seat."""
+    """Play the world ``w`` with the heuristic at every seat to the end of the round, or, when every
+    contract is a Misery or 1 Alone (no over- or undertricks), until each of them has failed."""
+    results_only = w[BIDDER] < 0
     while (w[HAND] | w[HAND + 1] | w[HAND + 2] | w[HAND + 3]) != 0:
         s = w[TURN]
         up, fd = legal_actions(w, s)
-        apply_action(w, s, choose_heuristic(w, s, up, fd, params))
+        if apply_action(w, s, choose_heuristic(w, s, up, fd, params)) >= 0 and results_only and _all_failed(w):
+            return
+
+
+@njit(cache=True)
+def _all_failed(w):
+    """True when every declarer of a Misery / 1 Alone round has already failed."""
+    for d in range(4):
+        kind = w[KIND + d]
+        if kind < 0:
+            continue
+        if w[TRICKS + d] < (1 if kind == KIND_MISERY else 2):
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -413,7 +430,10 @@ def choose_expert(st, seat, up, fd, params, rng_state):
     values = np.zeros(n_actions, dtype=np.float64)
     total = 0.0
     called = st[CALLED]
-    for _ in range(samples):
+    split = False  # some world so far scores the distinct cards differently
+    for k in range(samples):
+        if k == UNANIMOUS_STOP and not split:
+            return own
         weight = draw_world(allowed, counts, order, n, troela_partner, partner_rule, rng_state, slots)
         if weight < 0:
             return own
@@ -427,11 +447,16 @@ def choose_expert(st, seat, up, fd, params, rng_state):
             for s in range(4):
                 if (base[HAND + s] >> called) & 1:
                     base[PARTNER] = s
+        first = 0.0
         for i in range(n_actions):
             w[:] = base
             apply_action(w, seat, reps[i])
             rollout(w, params)
-            values[i] += weight * world_score(w, seat)
+            score = world_score(w, seat)
+            if i == 0:
+                first = score
+            split = split or score != first
+            values[i] += weight * score
     best = 0
     for i in range(1, n_actions):
         if values[i] > values[best]:
