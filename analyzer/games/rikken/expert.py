@@ -93,7 +93,6 @@ MAX_TRIES = 200  # stuck dealings redrawn per world before the decision falls ba
 PILE = 4  # the slot of the face-down cards the seat has not seen
 
 
-
 def expert_params(**overrides) -> np.ndarray:
     """The heuristic's default parameters followed by the expert's (``EXPERT_PARAM_NAMES``), e.g.
     ``expert_params(samples=8, first_trick=1)``."""
