@@ -4,8 +4,9 @@
    Misery and 1 Alone as ``rikken bids`` sets them up, each contract played for its own target): the
    make rate with heuristic declarers and defenders, with expert declarers against heuristic
    defenders, and with heuristic declarers against expert defenders; the paired differences (same
-   hands) with 95% intervals. On the first ``--dd-setups`` hands of each contract the double-dummy
-   make rate (both sides perfect, ``dd.play_setups_dd``) is printed beside the three, on those hands.
+   hands) with 95% intervals. On the first ``--dd-setups`` hands of each contract a second line gives
+   the three rates on those hands with the double-dummy make rate (both sides perfect,
+   ``dd.play_setups_dd``) beside them.
 2. Full rounds (``--rounds`` random deals, the hand-written auction, money scoring): seats N and S
    play expert and E and W heuristic, then the other way round on the same deals; the expert pair's
    money per round (the mean over both seatings of its two seats' money) with a 95% interval. The
@@ -52,23 +53,26 @@ def made_of(setups: dict, tricks: np.ndarray, contract: Contract) -> np.ndarray:
 
 
 def rate_text(made: np.ndarray) -> str:
+    """``rate [95% Wilson interval]``."""
     low, high = wilson_interval(int(made.sum()), made.size)
     return f"{made.mean():.3f} [{low:.3f}, {high:.3f}]"
 
 
 def diff_text(a: np.ndarray, b: np.ndarray) -> str:
+    """Paired mean difference ``a - b`` with its 95% interval and whether it excludes 0 (``yes`` above, ``reverse``
+    below)."""
     mean, low, high = paired_difference(a.astype(float), b.astype(float))
     sign = "yes" if low > 0 else ("reverse" if high < 0 else "no")
     return f"{mean:+.4f} [{low:+.4f}, {high:+.4f}] {sign}"
 
 
 def contracts_part(args, params: np.ndarray) -> None:
+    """Part 1 of the module notes."""
     deals = random_deals(args.deals, np.random.SeedSequence(args.seed))
     leader = (np.arange(args.deals, dtype=np.int64) + 1) % 4
     print(f"1. contracts: {args.deals:,} deals x 4 hands; made rate [95% Wilson]; paired differences [95%]")
     print(f"{'contract':<9}{'hands':>7} {'heur/heur':>22} {'expert decl':>22} {'expert def':>22}"
           f"  {'expert decl - heur':>34}  {'expert def - heur':>34}")
-    dd_rows = []
     for i, contract in enumerate(args.contracts):
         setups = build_setups(deals, leader, [contract], shared={})
         start = time.process_time()
@@ -77,21 +81,18 @@ def contracts_part(args, params: np.ndarray) -> None:
         defn = made_of(setups, play(setups, POLICY_HEURISTIC, POLICY_EXPERT, params, args.seed + i), contract)
         name = rules.CONTRACT_CLI_NAMES[contract]
         print(f"{name:<9}{base.size:>7} {rate_text(base):>22} {rate_text(decl):>22} {rate_text(defn):>22}"
-              f"  {diff_text(decl, base):>34}  {diff_text(defn, base):>34}   ({time.process_time() - start:.0f} s)")
+              f"  {diff_text(decl, base):>34}  {diff_text(defn, base):>34}   ({time.process_time() - start:.0f} s)",
+              flush=True)
         if args.dd_setups:
             head = {key: value[:args.dd_setups] for key, value in setups.items()}
             dd = made_of(head, play_setups_dd(head), contract)
             k = dd.size
-            dd_rows.append((name, k, base[:k], decl[:k], defn[:k], dd))
-    if dd_rows:
-        print(f"\n   the first hands of each contract, with double-dummy play (both sides perfect) beside:")
-        print(f"{'contract':<9}{'hands':>7} {'heur/heur':>22} {'expert decl':>22} {'expert def':>22} {'dd':>22}")
-        for name, k, base, decl, defn, dd in dd_rows:
-            print(f"{name:<9}{k:>7} {rate_text(base):>22} {rate_text(decl):>22} {rate_text(defn):>22}"
-                  f" {rate_text(dd):>22}")
+            print(f"{'':<9}{k:>7} {rate_text(base[:k]):>22} {rate_text(decl[:k]):>22} {rate_text(defn[:k]):>22}"
+                  f"  dd (both sides perfect) on these first {k} hands: {rate_text(dd)}", flush=True)
 
 
 def rounds_part(args, params: np.ndarray) -> None:
+    """Part 2 of the module notes."""
     deals = random_deals(args.rounds, np.random.SeedSequence(args.seed + 100))
     dealers = np.arange(args.rounds, dtype=np.int64) % 4
     arrays = auction_batch(deals, dealers)
@@ -114,6 +115,7 @@ def rounds_part(args, params: np.ndarray) -> None:
 
 
 def main() -> None:
+    """Parse the options and run both parts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=5_000)
     parser.add_argument("--rounds", type=int, default=20_000)
