@@ -1,10 +1,16 @@
 """Benchmark: dealing and Rikken play-outs per CPU-second, side by side with the bare random-legal loop.
 
-Run ``python scripts/bench_playout.py [--deals N] [--seed S]``. Every kernel is warmed up (compiled)
-first; timings use ``time.process_time`` (CPU seconds of this process). All play-outs run over the
-same deals, so the ratios compare like with like. The Rikken mix cycles through Rik (called ace or
-blind / king / no call as the hand dictates), 8 Alone, 9 Alone and Misery, with the bidder at a
-rotating seat and trumps his longest suit.
+Run ``python scripts/bench_playout.py [--deals N] [--bids-deals M] [--seed S]``; a fresh seed is drawn
+(and printed) unless ``--seed`` is given. Every kernel is warmed up (compiled) first; timings use
+``time.process_time`` (CPU seconds of this process). All play-outs run over the same deals, so the
+ratios compare like with like. The Rikken mix cycles through Rik (called ace or blind / king / no
+call as the hand dictates), 8 Alone, 9 Alone and Misery, with the bidder at a rotating seat and
+trumps his longest suit.
+
+The last rows time one chunk of ``rikken bids`` with all contracts (``experiments.bids_chunk``, every
+seat's hand set up for every contract it could declare) under ``--policy heuristic`` and ``--policy
+expert`` on the same ``--bids-deals`` deals, heuristic and expert alternating twice, in deals per
+CPU-minute; the expert's target is 5,000.
 """
 
 import argparse
@@ -17,14 +23,16 @@ from analyzer.cards.deck import SUIT_MASKS
 from analyzer.cards.masks import popcounts
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken.calling import choose_call
+from analyzer.games.rikken.experiments import bids_chunk
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import POLICY_HEURISTIC, POLICY_RANDOM, playout_batch
-from analyzer.games.rikken.rules import NO_TRUMP, Contract
+from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, NO_TRUMP, Contract
 from analyzer.games.trick import bare_random_playout
 
 TARGET_DEALS_PER_S = 5_000_000
 TARGET_HEURISTIC_PER_S = 300_000
 TARGET_RATIO = 0.3
+TARGET_EXPERT_BIDS_PER_MIN = 5_000
 MIX = (Contract.RIK, Contract.ALONE_8, Contract.ALONE_9, Contract.MISERY)
 
 
@@ -61,8 +69,11 @@ def rate(n: int, run, *args, **kwargs) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200_000)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bids-deals", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args()
+    if args.seed is None:
+        args.seed = int(np.random.SeedSequence().entropy % 10**6)
     n = args.deals
 
     warm = deal_random(64, 0)
@@ -93,6 +104,29 @@ def main() -> None:
             target_text += f" & {TARGET_RATIO}x"
             ok = "yes" if value >= target and ratio >= TARGET_RATIO else "NO"
         print(f"{name:<28}{value:>14,.0f}{ratio:>12.2f}x{target_text:>22}  {ok}")
+    bids_rows(args.bids_deals, args.seed)
+
+
+def bids_rows(deals: int, seed: int) -> None:
+    """Deals per CPU-minute of ``rikken bids`` with all contracts, heuristic and expert alternating twice."""
+    contracts = list(range(len(CONTRACT_CLI_NAMES)))
+    params = {policy: {"policy": policy, "dealing": "random", "contracts": contracts}
+              for policy in ("heuristic", "expert")}
+    for policy in params:  # warm-up: compile
+        bids_chunk(params[policy], 0, 4, np.random.SeedSequence(0))
+    seconds = {"heuristic": 0.0, "expert": 0.0}
+    for _ in range(2):
+        for policy in params:
+            start = time.process_time()
+            bids_chunk(params[policy], 0, deals, np.random.SeedSequence(seed))
+            seconds[policy] += time.process_time() - start
+    heuristic, expert = (2 * deals * 60 / seconds[p] for p in ("heuristic", "expert"))
+    print(f"\nrikken bids, all contracts, {deals:,} deals x 2 each; deals per CPU-minute")
+    print(f"{'measure':<28}{'per CPU-min':>14}{'x heuristic':>13}{'target':>22}  ok")
+    print(f"{'bids --policy heuristic':<28}{heuristic:>14,.0f}{1:>12.2f}x{'':>22}")
+    ok = "yes" if expert >= TARGET_EXPERT_BIDS_PER_MIN else "NO"
+    print(f"{'bids --policy expert':<28}{expert:>14,.0f}{expert / heuristic:>12.4f}x"
+          f"{TARGET_EXPERT_BIDS_PER_MIN:>22,}  {ok}")
 
 
 if __name__ == "__main__":

@@ -59,10 +59,12 @@ app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", n
 
 
 class Policy(str, Enum):
-    """Card-play policies of Rikken experiments; ``dd`` is perfect play by both sides (double dummy)."""
+    """Card-play policies of Rikken experiments; ``expert`` searches sampled hidden hands with heuristic
+    rollouts; ``dd`` is perfect play by both sides (double dummy)."""
 
     heuristic = "heuristic"
     random = "random"
+    expert = "expert"
     dd = "dd"
 
 
@@ -78,6 +80,7 @@ class PlayPolicy(str, Enum):
 
     heuristic = "heuristic"
     random = "random"
+    expert = "expert"
     dd = "dd"
 
 
@@ -86,7 +89,9 @@ MAX_PRINTED_DEALS = 10**6
 
 
 PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of the seats no other policy option "
-                                                                 "names; dd = perfect play (seconds per deal).")]
+                                                                 "names; expert = sampled hidden hands and "
+                                                                 "rollouts (about 60x heuristic time); dd = "
+                                                                 "perfect play (seconds per deal).")]
 DeclarerPolicy = Annotated[Policy | None, typer.Option(
     "--declarer-policy", help="Policy of the declaring side (bidder and partner); dd seats assume perfect play "
                               "by everyone else.", show_default="--policy")]
@@ -94,14 +99,15 @@ DefenderPolicy = Annotated[Policy | None, typer.Option("--defender-policy", help
                                                        show_default="--policy")]
 BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
-                                                   show_default="20000; 2 with dd at any seat")]
+                                                   show_default="20000; 500 with expert, 2 with dd at any seat")]
 PlayPolicyOption = Annotated[PlayPolicy | None, typer.Option("--policy", show_default="heuristic",
                                                              help="Card-play policy of the seats no other policy "
-                                                                  "option names; dd = perfect play (seconds per "
+                                                                  "option names; expert = sampled hidden hands "
+                                                                  "and rollouts; dd = perfect play (seconds per "
                                                                   "round).")]
 PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Rounds per chunk; results depend on it.",
-                                                   show_default="20000; 2 with dd at any seat")]
+                                                   show_default="20000; 500 with expert, 2 with dd at any seat")]
 DealingOption = Annotated[Dealing, typer.Option("--dealing", help="Dealing model.")]
 HandOption = Annotated[list[str] | None, typer.Option("--hand", help="Fix a whole hand: N=AKQ2.T93.K4.J876.")]
 CardsOption = Annotated[list[str] | None, typer.Option("--cards", help="Fix some cards: E=SA,SK.")]

@@ -27,14 +27,16 @@ from analyzer.cli.rikken import (
 from analyzer.errors import InputError
 from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_chunks
 from analyzer.games.rikken import advice
+from analyzer.games.rikken.experiments import speed_class
 from analyzer.games.rikken.advice_chart import trick_distribution_chart
 from analyzer.games.rikken.rules import Contract, parse_contract
 from analyzer.reports.progress import stage
 
 # Heuristic play-outs take about 0.15 ms per deal and option: 50,000 deals answer in seconds with
-# intervals of about +-0.5 points; a double-dummy deal takes seconds, so dd gets fewer deals and chunks.
-DEFAULT_DEALS = {"heuristic": 50_000, "random": 50_000, "dd": 40}
-DEFAULT_CHUNK_SIZE = {"heuristic": 10_000, "random": 10_000, "dd": 2}
+# intervals of about +-0.5 points; an expert play-out takes about 60 times longer and a double-dummy deal
+# seconds, so those get fewer deals and smaller chunks.
+DEFAULT_DEALS = {"heuristic": 50_000, "random": 50_000, "expert": 2_000, "dd": 40}
+DEFAULT_CHUNK_SIZE = {"heuristic": 10_000, "random": 10_000, "expert": 500, "dd": 2}
 HAND_SIZE = 13
 
 
@@ -45,7 +47,7 @@ def advise(
     dealer: Annotated[str | None, typer.Option("--dealer", help="Dealer; the seat on his left leads.",
                                                show_default="the seat on your right: you lead")] = None,
     deals: Annotated[int | None, typer.Option("--deals", min=1, max=MAX_ITEMS, help="Random deals of the other "
-                                              "39 cards.", show_default="50000; 40 with dd")] = None,
+                                              "39 cards.", show_default="50000; 2000 with expert, 40 with dd")] = None,
     policy: PolicyOption = Policy.heuristic,
     declarer_policy: DeclarerPolicy = None,
     defender_policy: DefenderPolicy = None,
@@ -59,7 +61,7 @@ def advise(
     scheduler: Scheduler = None,
     chunk_size: Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
-                                                   show_default="10000; 2 with dd")] = None,
+                                                   show_default="10000; 500 with expert, 2 with dd")] = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -76,7 +78,7 @@ def advise(
         raise InputError(f"bad hand {hand!r}: {mask.bit_count()} cards, a Rikken hand has {HAND_SIZE}")
     dealer_seat = parse_seat(dealer) if dealer is not None else (my_seat - 1) % 4
     policies = policies_from_options(policy, declarer_policy, defender_policy)
-    speed = "dd" if "dd" in policies.names() else "heuristic"
+    speed = speed_class(policies)
     deals = deals or DEFAULT_DEALS[speed]
     chunk_size = chunk_size or DEFAULT_CHUNK_SIZE[speed]
     chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]

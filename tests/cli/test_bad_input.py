@@ -97,6 +97,8 @@ CASES = [
     (["rikken", "play", "--rounds", "1000000000000"], "less than or equal to 1000000000"),
     (["rikken", "play", "--rounds", "10", "--policy", "best"], "--policy"),
     (["rikken", "play", "--rounds", "1000000000", "--policy", "dd"], "raise --chunk-size"),
+    (["rikken", "play", "--rounds", "1000000000", "--policy", "expert"], "raise --chunk-size"),
+    (["rikken", "play", "--rounds", "10", "--seat-policies", "expert,heuristic,expert"], "--seat-policies needs four"),
     (["rikken", "play", "--rounds", "10", "--chunk-size", "-1"], "--chunk-size"),
     (["rikken", "play", "--rounds", "10", "--out", " "], "--out is empty"),
     (["rikken", "play", "--rounds", "10", "--rounds-per-game", "0"], "--rounds-per-game"),

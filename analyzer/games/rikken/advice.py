@@ -24,12 +24,12 @@ from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch
 from analyzer.games.rikken.calling import choose_call_batch
 from analyzer.games.rikken.experiments import (
     DEAL_COLUMNS,
-    SHARED_PLAY,
     Policies,
     build_setups,
     play_setups,
     random_deals,
     result_columns,
+    shared_play,
 )
 from analyzer.reports.stats import moments_interval, wilson_interval
 
@@ -153,21 +153,23 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
     deals = random_deals(count, deal_seed, params["constraints"])
     leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
     groups = _setup_groups(options)
-    setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump)
+    policies = Policies.from_params(params)
+    shared = shared_play(policies)
+    setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump, shared=shared)
               for trump, indices in groups]
     merged = {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
-    tricks = play_setups(merged, Policies.from_params(params), state_from_seed(play_seed))
+    tricks = play_setups(merged, policies, state_from_seed(play_seed))
     hand_rows = 4 * np.arange(count) + seat
     columns: dict[int, dict] = {}
     offset = 0
     for (_, indices), group in zip(groups, setups):
         size = group["hand"].size
         results = result_columns(group, tricks[offset:offset + size], 4 * count,
-                                 [options[i].contract for i in indices])
+                                 [options[i].contract for i in indices], shared)
         for index in indices:
             contract = options[index].contract
             name = rules.CONTRACT_CLI_NAMES[contract]
-            played = group["contract"] == SHARED_PLAY.get(contract, contract)
+            played = group["contract"] == shared.get(contract, contract)
             columns[index] = {"tricks": results[f"tricks_{name}"][hand_rows], "made": results[f"made_{name}"][hand_rows],
                               "money": results[f"money_{name}"][hand_rows],
                               "points": results[f"points_{name}"][hand_rows],

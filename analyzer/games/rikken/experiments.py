@@ -10,9 +10,10 @@ it). Each chunk starts its chain from one uniformly shuffled pack.
 Bid success: for each deal, each seat's hand is set up for every contract it could declare (trump
 contracts with the trump the bidding policy would name and the card it would call; Troela only with
 three aces) and the round is played out by the chosen policy. Contracts whose play cannot differ are
-played once: 8 to 13 Alone share trump, side and exposure, and no policy here reads the trick target,
-so one play-out of "alone with this trump" settles all six (their rows are therefore paired by
-construction).
+played once: 8 to 13 Alone share trump, side and exposure, and the heuristic, random and dd policies do
+not read the trick target, so one play-out of "alone with this trump" settles all six (their rows are
+therefore paired by construction). The expert plays for the contract's target, so with an expert seat
+every contract is played out on its own (``shared_play``).
 
 Card-play policies (``Policies``) are chosen per side or per seat: a seat on the declaring side (each
 declarer, and the partner of Rik, Rik Beter or Troela) plays the declarer policy, the others the
@@ -138,12 +139,20 @@ class Policies:
 
 # Rounds or deals per chunk by default. A double-dummy round or deal takes seconds, not microseconds:
 # small chunks keep every worker busy and checkpoint often. The chunk size decides each item's seed.
-CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "dd": 2}
+# An expert deal takes about a hundredth of a second.
+CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "expert": 500, "dd": 2}
+
+
+def speed_class(policies: Policies) -> str:
+    """The slowest policy that plays a card: ``dd``, ``expert`` or ``heuristic`` (heuristic and random alike)."""
+    names = policies.names()
+    return next((name for name in ("dd", "expert") if name in names), "heuristic")
 
 
 def default_chunk_size(policies: Policies) -> int:
-    """The chunk size of ``rikken bids`` and ``rikken play`` without ``--chunk-size``: 2 with dd at any seat."""
-    return CHUNK_SIZE["dd" if "dd" in policies.names() else "heuristic"]
+    """The chunk size of ``rikken bids`` and ``rikken play`` without ``--chunk-size``: 2 with dd at any seat,
+    500 with an expert seat."""
+    return CHUNK_SIZE[speed_class(policies)]
 
 
 _SETUP_KEYS = ("leader", "contract_of", "partner", "trump", "called_card", "blind")
@@ -258,9 +267,14 @@ SHARED_PLAY = {K.ALONE_9: K.ALONE_8, K.ALONE_10: K.ALONE_8, K.ALONE_11: K.ALONE_
                K.ALONE_13: K.ALONE_8}
 
 
-def played_for(contracts) -> list[int]:
-    """The contracts that must be played out to settle ``contracts``."""
-    return sorted({int(SHARED_PLAY.get(c, c)) for c in contracts})
+def shared_play(policies: Policies) -> dict:
+    """``SHARED_PLAY``, or no sharing when an expert seat plays (it plays for each contract's own target)."""
+    return {} if "expert" in policies.names() else SHARED_PLAY
+
+
+def played_for(contracts, shared=SHARED_PLAY) -> list[int]:
+    """The contracts that must be played out to settle ``contracts`` (``shared``: see ``shared_play``)."""
+    return sorted({int(shared.get(c, c)) for c in contracts})
 
 
 def _holder_of(deals: np.ndarray, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
@@ -270,7 +284,7 @@ def _holder_of(deals: np.ndarray, rows: np.ndarray, card: np.ndarray) -> np.ndar
 
 
 def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K), seats=range(4),
-                 trump: int | None = None) -> dict[str, np.ndarray]:
+                 trump: int | None = None, shared=SHARED_PLAY) -> dict[str, np.ndarray]:
     """Round setups for every (hand of one of ``seats``, contract played out to settle ``contracts``), as
     flat arrays for ``playout_batch``.
 
@@ -286,7 +300,7 @@ def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K), seat
     hands = deals.reshape(-1)[hand_index]
     trump = choose_trump_batch(hands) if trump is None else np.full(hands.size, trump, dtype=np.int64)
     parts = []
-    for contract in played_for(contracts):
+    for contract in played_for(contracts, shared):
         rows, bidder = deal_of, seat_of
         if contract == K.TROELA:
             has_three = popcounts(hands & ACE_MASK) == 3
@@ -325,7 +339,8 @@ def play_setups(setups: dict, policies: Policies, rng_state: np.ndarray) -> np.n
     return _play_batch(setups["hands"], setups, policies.ids(setups["contract_of"], setups["partner"]), rng_state)
 
 
-def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tuple(K)) -> dict[str, np.ndarray]:
+def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tuple(K),
+                   shared=SHARED_PLAY) -> dict[str, np.ndarray]:
     """Per-hand columns ``tricks_<c>``, ``made_<c>``, ``money_<c>``, ``points_<c>`` for every contract.
 
     ``tricks`` counts the declaring side (bidder plus partner); -1 marks a contract the hand cannot
@@ -340,7 +355,7 @@ def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tup
     money = score_rounds(setups["contract_of"], partner, tricks, ScoringMode.MONEY)[rows, bidder]
     columns = {}
     for contract in contracts:
-        played = SHARED_PLAY.get(contract, contract)
+        played = shared.get(contract, contract)
         mask = setups["contract"] == played
         hand = setups["hand"][mask]
         side_tricks = np.full(n_hands, NOT_PLAYABLE, dtype=np.int64)
@@ -406,8 +421,10 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     leader = (dealer + 1) % 4
     contracts = [K(c) for c in params["contracts"]]
     seats = [SEAT_LETTERS.index(letter) for letter in params.get("seats", SEAT_LETTERS)]
-    setups = build_setups(deals, leader, contracts, seats)
-    tricks = play_setups(setups, Policies.from_params(params), state_from_seed(play_seed))
+    policies = Policies.from_params(params)
+    shared = shared_play(policies)
+    setups = build_setups(deals, leader, contracts, seats, shared=shared)
+    tricks = play_setups(setups, policies, state_from_seed(play_seed))
     hands = deals.reshape(-1)
     policy_trump = choose_trump_batch(hands)
     frame = hand_feature_frame(hands, policy_trump)
@@ -430,7 +447,7 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     no_call[setups["hand"][rik]] = setups["called_card"][rik] < 0
     frame["rik_blind_call"] = blind
     frame["rik_no_call"] = no_call
-    for key, column in result_columns(setups, tricks, hands.size, contracts).items():
+    for key, column in result_columns(setups, tricks, hands.size, contracts, shared).items():
         frame[key] = column
     if len(seats) < 4:
         frame = frame[frame["seat"].isin(seats).to_numpy()].reset_index(drop=True)

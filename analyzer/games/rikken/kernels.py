@@ -1,14 +1,16 @@
 """Rikken play-out kernels (numba): the rules of play, the policy dispatch and the batch loop.
 
 A round is held in one int64 state array (layout in ``round_layout.py``). ``init_round`` fills it from a
-round setup, ``legal_actions`` lists what a seat may play, ``apply_action`` plays it. The batch kernel
-and a Python driver (tests, slow exploratory code) use these same three functions, so a policy can be
-called one move at a time with exactly the decisions the batch kernel makes.
+round setup, ``legal_actions`` lists what a seat may play, ``apply_action`` plays it (all three live in
+``play_rules.py`` and are re-exported here). The batch kernel and a Python driver (tests, slow
+exploratory code) use these same three functions, so a policy can be called one move at a time with
+exactly the decisions the batch kernel makes.
 
 Actions are card ids 0..51, or ``52 + card`` for leading ``card`` face down after a blind call.
 Policies, chosen per deal and seat: 0 random (uniform over the legal actions in card-id order, face-down
 leads after them, one ``bounded`` draw per decision even when forced), 1 heuristic (deterministic, no
-draw); the random seats of a batch share one xoshiro stream, drawn in move order. The double-dummy
+draw), 3 expert (sampled worlds and heuristic rollouts, ``expert.py``); the random and expert seats of a
+batch share one xoshiro stream, drawn in move order. The double-dummy
 policy (``analyzer.games.rikken.dd``) is a Python driver over the same three functions.
 """
 
@@ -18,180 +20,19 @@ from numba import njit
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
+from analyzer.games.rikken.expert import choose_expert
 from analyzer.games.rikken.heuristic import choose_heuristic
-from analyzer.games.rikken.round_layout import (
-    BIDDER,
-    BLIND,
-    CALLED,
-    CALLED_OUT,
-    CONTRACT,
-    DECLARERS,
-    EXPOSED,
-    FACE_DOWN,
-    FACE_DOWN_OFFSET,
-    HAND,
-    KIND,
-    KIND_TRICKS,
-    LEADER,
-    LED_SUIT,
-    N_IN_TRICK,
-    PARTNER,
-    PARTNER_PUBLIC,
-    PLAYED,
-    STATE_SIZE,
-    TRICK,
-    TRICK_NO,
-    TRICKS,
-    TRUMP,
-    TURN,
-    VOIDS,
-    WIN_SEAT,
-)
-from analyzer.games.trick import nth_card, pop, suit_mask
+from analyzer.games.rikken.play_rules import apply_action, init_round, legal_actions
+from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, STATE_SIZE, TRICKS, TURN
+from analyzer.games.trick import nth_card, pop
 from analyzer.raw_memory import int64_view
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+POLICY_EXPERT = 3  # 2 is the double-dummy driver's (``dd.POLICY_DD``)
+POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "expert": POLICY_EXPERT}
 
-_EXPOSE_BIDDER = int(rules.Exposure.BIDDER)
-_EXPOSE_ALL = int(rules.Exposure.ALL)
-_ONE = np.int64(1)
 _N_CONTRACTS = rules.N_CONTRACTS
-
-
-@njit(cache=True)
-def init_round(st, hands, leader, contract_of, partner, trump, called_card, blind, kind_table, exposure_table):
-    """Fill the state array ``st`` for one round before trick 1.
-
-    Parameters
-    ----------
-    st : int64[STATE_SIZE]
-        Output state.
-    hands : int64[4]
-        Hand masks of seats 0..3.
-    leader : int
-        Seat leading to trick 1.
-    contract_of : int64[4]
-        Contract id each seat declares, -1 for non-declarers.
-    partner, trump, called_card, blind : int
-        Partner seat (-1 none), trump 0..4, called card (-1 none), 1 if the call was blind.
-    kind_table, exposure_table : int64[N_CONTRACTS]
-        ``rules.KIND`` and ``rules.EXPOSURE``.
-    """
-    st[:] = 0
-    st[BIDDER] = -1
-    for s in range(4):
-        st[HAND + s] = hands[s]
-        st[TRICK + s] = -1
-        c = contract_of[s]
-        st[CONTRACT + s] = c
-        st[KIND + s] = -1
-        if c >= 0:
-            kind = kind_table[c]
-            st[KIND + s] = kind
-            st[DECLARERS] |= 1 << s
-            if kind == KIND_TRICKS:
-                st[BIDDER] = s
-            if exposure_table[c] == _EXPOSE_ALL:
-                st[EXPOSED] = 15
-            elif exposure_table[c] == _EXPOSE_BIDDER:
-                st[EXPOSED] |= 1 << s
-    st[LEADER] = leader
-    st[TURN] = leader
-    st[LED_SUIT] = -1
-    st[FACE_DOWN] = -1
-    st[WIN_SEAT] = -1
-    st[PARTNER] = partner
-    st[TRUMP] = trump
-    st[CALLED] = called_card
-    st[BLIND] = blind
-    st[CALLED_OUT] = 1 if called_card >= 0 else 0
-    # Troela partners and lone players are known from the auction; a called partner shows by play.
-    st[PARTNER_PUBLIC] = 1 if called_card < 0 else 0
-
-
-@njit(cache=True, inline="always")
-def legal_actions(st, seat):
-    """Legal face-up cards and face-down lead cards of ``seat`` (two masks; the second is usually 0)."""
-    hand = st[HAND + seat]
-    called = st[CALLED]
-    holds_called = st[CALLED_OUT] != 0 and (hand >> called) & 1
-    if st[N_IN_TRICK] == 0:
-        if holds_called:
-            # Leading the called suit means leading the called card itself.
-            return (hand & ~suit_mask(called // 13)) | (_ONE << called), np.int64(0)
-        if (st[BLIND] != 0 and st[CALLED_OUT] != 0 and seat == st[BIDDER]
-                and (hand & suit_mask(called // 13)) == 0):
-            return hand, hand
-        return hand, np.int64(0)
-    led = st[LED_SUIT]
-    if holds_called and called // 13 == led:
-        return _ONE << called, np.int64(0)
-    follow = hand & suit_mask(led)
-    if follow != 0:
-        return follow, np.int64(0)
-    return hand, np.int64(0)
-
-
-@njit(cache=True, inline="always")
-def _beats(card, best, led, trump):
-    """True if ``card`` beats the trick's best card so far (``best`` = -1: nothing countable yet)."""
-    suit = card // 13
-    if best < 0:
-        return suit == led or suit == trump
-    best_suit = best // 13
-    if suit == best_suit:
-        return card > best
-    return suit == trump
-
-
-@njit(cache=True, inline="always")
-def apply_action(st, seat, action):
-    """Play ``action`` for ``seat`` (must be legal and ``seat`` on turn); return the trick winner or -1."""
-    face_down = action >= FACE_DOWN_OFFSET
-    card = action - FACE_DOWN_OFFSET if face_down else action
-    bit = _ONE << card
-    st[HAND + seat] &= ~bit
-    # Nobody sees which card went face down: the trick records only that one did.
-    st[TRICK + seat] = FACE_DOWN_OFFSET if face_down else card
-    if st[N_IN_TRICK] == 0:
-        if face_down:
-            st[FACE_DOWN] = seat
-            st[LED_SUIT] = st[CALLED] // 13
-            st[VOIDS + seat] |= 1 << st[LED_SUIT]
-        else:
-            st[LED_SUIT] = card // 13
-            st[PLAYED] |= bit
-            st[WIN_SEAT] = seat
-    else:
-        st[PLAYED] |= bit
-        led = st[LED_SUIT]
-        if card // 13 != led:
-            st[VOIDS + seat] |= 1 << led
-        win = st[WIN_SEAT]
-        best = st[TRICK + win] if win >= 0 else -1
-        if _beats(card, best, led, st[TRUMP]):
-            st[WIN_SEAT] = seat
-    if card == st[CALLED] and st[CALLED_OUT] != 0:
-        st[CALLED_OUT] = 0
-        st[PARTNER_PUBLIC] = 1
-    st[N_IN_TRICK] += 1
-    if st[N_IN_TRICK] < 4:
-        st[TURN] = (seat + 1) & 3
-        return -1
-    winner = st[WIN_SEAT]
-    st[TRICKS + winner] += 1
-    for s in range(4):
-        st[TRICK + s] = -1
-    st[LEADER] = winner
-    st[TURN] = winner
-    st[N_IN_TRICK] = 0
-    st[LED_SUIT] = -1
-    st[FACE_DOWN] = -1
-    st[WIN_SEAT] = -1
-    st[TRICK_NO] += 1
-    return winner
 
 
 @njit(cache=True, inline="always")
@@ -218,6 +59,8 @@ def choose_action(st, seat, up, fd, policy, params, rng_state):
     """
     if policy == POLICY_HEURISTIC:
         return choose_heuristic(st, seat, up, fd, params)
+    if policy == POLICY_EXPERT:
+        return choose_expert(st, seat, up, fd, params, rng_state)
     return choose_card_random(up, fd, rng_state)
 
 
@@ -234,6 +77,8 @@ def play_round(st, policy_of_seat, params, rng_state, trace):
         up, fd = legal_actions(st, seat)
         if policy_of_seat[seat] == POLICY_HEURISTIC:
             action = choose_heuristic(st, seat, up, fd, params)
+        elif policy_of_seat[seat] == POLICY_EXPERT:
+            action = choose_expert(st, seat, up, fd, params, rng_state)
         else:
             action = choose_card_random(up, fd, rng_state)
         apply_action(st, seat, action)
@@ -259,6 +104,8 @@ def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, bli
             up, fd = legal_actions(st, seat)
             if policy_of_seat[d, seat] == POLICY_HEURISTIC:
                 action = choose_heuristic(st, seat, up, fd, params)
+            elif policy_of_seat[d, seat] == POLICY_EXPERT:
+                action = choose_expert(st, seat, up, fd, params, rng_state)
             else:
                 action = choose_card_random(up, fd, rng_state)
             apply_action(st, seat, action)

@@ -40,7 +40,8 @@ BLIND = 37  # 1 if the call was blind
 EXPOSED = 38  # seats (4-bit mask) whose hands are shown after trick 1
 DECLARERS = 39  # seats (4-bit mask) holding a contract
 WIN_SEAT = 40  # seat currently winning the trick in progress, -1 if none
-STATE_SIZE = 41
+FACE_DOWN_CARDS = 41  # cards led face down so far: only the seat that led them may read this
+STATE_SIZE = 42
 
 FACE_DOWN_OFFSET = 52  # action code of leading card c face down is 52 + c
 
