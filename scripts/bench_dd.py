@@ -13,8 +13,10 @@ row (it would reuse its cache).  Within a pass the solver that goes first altern
 Times are CPU seconds of this process (``time.process_time``), DDS pinned to one thread.
 
 For each kind and strain it prints mean, median, p90, p99 and max CPU milliseconds of ours and of
-DDS, the ratio of the mean times and the median of the per-deal ratios ours / DDS.  Any
-disagreement with DDS stops the run.
+DDS, the ratio of the mean times, the median of the per-deal ratios ours / DDS and, for the single
+solves, the ratio of the mean search nodes (both count every card-play node, trick starts answered
+by their table or a cut-off included), which separates the size of the tree from the cost per node.
+Any disagreement with DDS stops the run.
 
 With ``--bids N`` it also times the double-dummy outcomes of every contract setup the Rikken bids
 experiment builds for N deals (``play_setups_dd`` of one deal's setups, the work behind
@@ -35,6 +37,7 @@ import numpy as np
 
 from analyzer.cards.pbn import format_deal
 from analyzer.solvers.dd import solve, solve_table
+from analyzer.solvers.dd.api import last_nodes
 
 NS = 0b0101
 EW = 0b1010
@@ -76,14 +79,24 @@ def _timed(first_ours, ours, theirs):
     return a, b, ta, tb
 
 
+def _dds_solve(deal, target):
+    """DDS's single-board solve (one optimal card; ``target`` -1 for the most tricks): (scores, nodes searched)."""
+    import endplay._dds as dds_ext
+    from endplay.dds.solve import SolvedBoard
+
+    result = dds_ext.futureTricks()
+    dds_ext.SolveBoard(deal._data, target, 1, 1, result, 0)
+    return [score for _, score in SolvedBoard(result)], result.nodes
+
+
 class _Samples:
-    """Per-deal times of ours and DDS for one question kind, with the deal's strain."""
+    """Per-deal times (and search nodes, when known) of ours and DDS for one question kind, with the deal's strain."""
 
     def __init__(self):
         self.rows = []
 
-    def add(self, strain, ours, dds):
-        self.rows.append((strain, ours, dds))
+    def add(self, strain, ours, dds, nodes=(0, 0)):
+        self.rows.append((strain, ours, dds) + tuple(nodes))
 
     def print(self, name, by_strain=True):
         groups = [("all", self.rows)]
@@ -91,7 +104,8 @@ class _Samples:
             groups += [(STRAINS[s], [r for r in self.rows if r[0] == s]) for s in range(5)]
         print(f"\n{name} (CPU ms)")
         print(f"{'':4} {'n':>4} | {'ours mean':>9} {'med':>7} {'p90':>7} {'p99':>7} {'max':>8} | "
-              f"{'DDS mean':>9} {'med':>7} {'p90':>7} {'p99':>7} {'max':>8} | {'mean ratio':>10} {'med ratio':>9}")
+              f"{'DDS mean':>9} {'med':>7} {'p90':>7} {'p99':>7} {'max':>8} | {'mean ratio':>10} {'med ratio':>9} "
+              f"{'node ratio':>10}")
         for label, rows in groups:
             if not rows:
                 continue
@@ -102,8 +116,10 @@ class _Samples:
             for times in (ours, dds):
                 cells.append(f"{statistics.mean(times):9.2f} {statistics.median(times):7.2f} "
                              f"{_quantile(times, 0.9):7.2f} {_quantile(times, 0.99):7.2f} {max(times):8.1f}")
+            dds_nodes = sum(r[4] for r in rows)
+            node_ratio = f"{sum(r[3] for r in rows) / dds_nodes:10.2f}" if dds_nodes else f"{'-':>10}"
             print(f"{label:4} {len(rows):4} | {cells[0]} | {cells[1]} | "
-                  f"{statistics.mean(ours) / statistics.mean(dds):10.2f} {statistics.median(ratios):9.2f}")
+                  f"{statistics.mean(ours) / statistics.mean(dds):10.2f} {statistics.median(ratios):9.2f} {node_ratio}")
 
 
 def main() -> None:
@@ -118,8 +134,7 @@ def main() -> None:
     args = parser.parse_args()
     seed = secrets.randbits(31) if args.seed is None else args.seed
 
-    from endplay.dds import calc_dd_table, solve_board
-    from endplay.dds.solve import SolveMode
+    from endplay.dds import calc_dd_table
     from endplay.types import Deal, Denom, Player
 
     _single_thread_dds()
@@ -143,7 +158,7 @@ def main() -> None:
     solve(deals[0], 0, 0, NS)
     solve(deals[0], 0, 0, NS, goal="ge", k=7)
     solve_table(deals[0])
-    solve_board(_deal(deals[-1], 0, 0), SolveMode.OptimalOne)
+    _dds_solve(_deal(deals[-1], 0, 0), -1)
 
     samples = {name: _Samples() for name in ("max", "yes", "no", "table", "singles")}
     counts = []
@@ -151,12 +166,12 @@ def main() -> None:
         trump, leader = strain_of[i], leader_of[i]
         side = NS if leader % 2 == 0 else EW
         deal = _deal(hands, trump, leader)
-        ours, theirs, to, td = _timed(i % 2 == 0, lambda: solve(hands, trump, leader, side),
-                                      lambda: max(score for _, score in solve_board(deal, SolveMode.OptimalOne)))
-        if ours != theirs:
-            _fail(f"deal {i} max tricks: ours {ours}, DDS {theirs}")
-        samples["max"].add(trump, to, td)
-        counts.append(theirs)
+        ours, (scores, dds_nodes), to, td = _timed(i % 2 == 0, lambda: solve(hands, trump, leader, side),
+                                                   lambda: _dds_solve(deal, -1))
+        if ours != max(scores):
+            _fail(f"deal {i} max tricks: ours {ours}, DDS {max(scores)}")
+        samples["max"].add(trump, to, td, (last_nodes(), dds_nodes))
+        counts.append(ours)
     for kind, extra in (("yes", 0), ("no", 1)):
         for i, hands in enumerate(deals):
             trump, leader = strain_of[i], leader_of[i]
@@ -165,13 +180,13 @@ def main() -> None:
                 continue
             side = NS if leader % 2 == 0 else EW
             deal = _deal(hands, trump, leader)
-            ours, theirs, to, td = _timed(
+            ours, (scores, dds_nodes), to, td = _timed(
                 i % 2 == 1, lambda: solve(hands, trump, leader, side, goal="ge", k=target),
-                lambda: max((score for _, score in solve_board(deal, SolveMode.TargetOne, target=target)),
-                            default=-1) >= target)
+                lambda: _dds_solve(deal, target))
+            theirs = max(scores, default=-1) >= target
             if ours != theirs or ours != (extra == 0):
                 _fail(f"deal {i} makes {target}: ours {ours}, DDS {theirs}")
-            samples[kind].add(trump, to, td)
+            samples[kind].add(trump, to, td, (last_nodes(), dds_nodes))
     n_table = min(args.table_deals, args.deals)
     for i, hands in enumerate(deals[:n_table]):
         deal = _deal(hands, 0, 0)

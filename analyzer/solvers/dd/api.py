@@ -32,6 +32,12 @@ def _next_generation() -> int:
     return _generation
 
 
+def last_nodes() -> int:
+    """Search nodes (card plays tried, trick starts answered by a cut-off or the table included) of the
+    last solve call, a statistic for benchmarks."""
+    return int(_work()[_k.M_CTX + _k.C_NODES])
+
+
 def _bits(mask: int) -> int:
     return bin(int(mask)).count("1")
 
