@@ -32,6 +32,7 @@ from analyzer.games.schnapsen.play import (
     HEURISTIC,
     PERFECT,
     PIMC,
+    PIMC_PLUS,
     POLICIES,
     RANDOM,
     PlayWorkspace,
@@ -39,6 +40,7 @@ from analyzer.games.schnapsen.play import (
     play_match,
     rollout_values,
 )
+from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, perfect_values, pimc_values, world_count
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import Z95
@@ -46,7 +48,8 @@ from analyzer.reports.stats import Z95
 
 @dataclass(frozen=True)
 class Bot:
-    """A bot: policy name, PIMC samples (worlds per decision of ``pimc``) and heuristic parameters."""
+    """A bot: policy name, PIMC samples (worlds per decision of ``pimc``; of ``pimc_plus`` at the first
+    tricks) and heuristic parameters."""
 
     name: str
     samples: int = DEFAULT_SAMPLES
@@ -60,7 +63,8 @@ class Bot:
     @property
     def label(self) -> str:
         """Name as typed on the command line (``pimc:24`` for a non-default sample count)."""
-        return f"{self.name}:{self.samples}" if self.name == "pimc" and self.samples != DEFAULT_SAMPLES else self.name
+        sampling = self.policy in (PIMC, PIMC_PLUS)
+        return f"{self.name}:{self.samples}" if sampling and self.samples != DEFAULT_SAMPLES else self.name
 
     def as_dict(self) -> dict:
         """Picklable description for task parameters and manifests."""
@@ -73,7 +77,8 @@ class Bot:
 
 
 def parse_bot(text: str, samples: int | None = None) -> Bot:
-    """Parse ``random``, ``heuristic``, ``perfect``, ``pimc`` or ``pimc:N`` (N samples).
+    """Parse ``random``, ``heuristic``, ``perfect``, ``pimc``, ``pimc_plus``, or ``pimc:N`` / ``pimc_plus:N``
+    (N samples).
 
     Raises
     ------
@@ -148,8 +153,33 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame({"deal": np.arange(n_deals), "a_seat0": a0, "a_seat1": a1, "a_gp": (a0 + a1) / 2})
 
 
+def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
+    """A decision function ``decide(s, allowed) -> action`` for playing ``bot`` in another engine that
+    offers only the actions ``allowed`` (a subset of ours in ``s``, e.g. no closing): the bot's choice
+    among them.
+
+    Raises
+    ------
+    InputError
+        For a bot other than ``pimc``.
+    """
+    if bot.policy not in (PIMC, PIMC_PLUS):
+        raise InputError(f"the {bot.name} bot cannot play in another engine (pimc and pimc_plus can)")
+
+    def decide(s: np.ndarray, allowed: list[int]) -> int:
+        if bot.policy == PIMC_PLUS:
+            n, worlds = plus_values(s, bot.samples, rng, *ws.args())
+            flags = np.array([int(a) in allowed for a in ws.acts[:n]])
+            return int(ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, flags)])
+        n, _ = pimc_values(s, bot.samples, rng, *ws.args())
+        options = [i for i in range(n) if int(ws.acts[i]) in allowed]
+        return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
+
+    return decide
+
+
 # ---------------------------------------------------------------------------------------- honest evaluation
-HONEST = (RANDOM, HEURISTIC, PIMC)
+HONEST = (RANDOM, HEURISTIC, PIMC, PIMC_PLUS)
 
 
 def check_honest(bot: Bot) -> None:
@@ -161,7 +191,8 @@ def check_honest(bot: Bot) -> None:
         For the ``perfect`` bot.
     """
     if bot.policy not in HONEST:
-        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, heuristic or random")
+        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, pimc_plus, heuristic "
+                         "or random")
 
 
 def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
@@ -208,6 +239,10 @@ def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Pl
         n, _ = pimc_values(s, bot.samples, rng, *ws.args())
         options = [i for i in range(n) if allow_close or ws.acts[i] != R.CLOSE]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
+    if bot.policy == PIMC_PLUS:
+        n, worlds = plus_values(s, bot.samples, rng, *ws.args())
+        flags = np.array([allow_close or a != R.CLOSE for a in ws.acts[:n]])
+        return int(ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, flags)])
     if bot.policy == HEURISTIC:
         params = hp if allow_close else replace(bot.params, close_points=10**9).to_array()
         return int(heuristic_action(s, params, ws.acts))
