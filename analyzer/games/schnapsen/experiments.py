@@ -153,10 +153,15 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame({"deal": np.arange(n_deals), "a_seat0": a0, "a_seat1": a1, "a_gp": (a0 + a1) / 2})
 
 
+#: a win weight above any spread of mean game points (-3..3): the share of worlds won decides
+DEAL_ONLY_WIN_WEIGHT = 100.0
+
+
 def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
     """A decision function ``decide(s, allowed) -> action`` for playing ``bot`` in another engine that
     offers only the actions ``allowed`` (a subset of ours in ``s``, e.g. no closing): the bot's choice
-    among them.
+    among them. ``pimc_plus`` there plays for the deal alone (worlds won first, game points to break
+    ties): such an engine counts games won, not game points.
 
     Raises
     ------
@@ -170,7 +175,7 @@ def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
         if bot.policy == PIMC_PLUS:
             n, worlds = plus_values(s, bot.samples, rng, *ws.args())
             flags = np.array([int(a) in allowed for a in ws.acts[:n]])
-            return int(ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, flags)])
+            return int(ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, flags, DEAL_ONLY_WIN_WEIGHT)])
         n, _ = pimc_values(s, bot.samples, rng, *ws.args())
         options = [i for i in range(n) if int(ws.acts[i]) in allowed]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
