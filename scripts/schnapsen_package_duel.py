@@ -6,7 +6,7 @@ the first trick, then the package bot), from the same shuffled deck. Prints the 
 ``--seed``), our share of games (deals) won with its 95% Wilson interval, the game points, and our CPU
 milliseconds per decision (positions with more than one valid move).
 
-Usage: python scripts/schnapsen_package_duel.py [--games N] [--bot pimc_plus] [--seed S]
+Usage: python scripts/schnapsen_package_duel.py [--games N] [--bot pimc_plus] [--seed S] [--our-rules]
 """
 
 import argparse
@@ -28,15 +28,17 @@ from analyzer.reports.stats import wilson_interval
 
 
 def duel(bot: Bot, n_deals: int, seed: int, rdeep_samples: int = 64, rdeep_depth: int = 8,
-         progress: bool = False) -> dict:
-    """Play ``n_deals`` deals twice (seats swapped) of ``bot`` against the package configuration.
+         progress: bool = False, package_rules: bool = True) -> dict:
+    """Play ``n_deals`` deals twice (seats swapped) of ``bot`` against the package configuration; our
+    bot's search follows the package's rules (no closing, king-led marriages) unless ``package_rules``
+    is False (then ours, closing included, as our bots were first carried over).
 
     Returns a dict: ``games``, ``wins`` (ours), ``game_points`` (ours, opponent's), ``times`` (our CPU
     seconds per decision) and ``per_seat`` wins (leading the first trick, following it).
     """
     engine = SchnapsenGamePlayEngine()
     deck_ss, ours_ss, theirs_ss = np.random.SeedSequence(seed).spawn(3)
-    ws = PlayWorkspace(package_rules=True)
+    ws = PlayWorkspace(package_rules=package_rules)
     decide = package_decider(bot, state_from_seed(ours_ss), ws)
     # one untimed decision first: it compiles the kernels (or loads them from the cache)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
@@ -72,15 +74,19 @@ def main():
     parser.add_argument("--seed", type=int, default=None, help="seed (fresh and printed if left out)")
     parser.add_argument("--rdeep-samples", type=int, default=64)
     parser.add_argument("--rdeep-depth", type=int, default=8)
+    parser.add_argument("--our-rules", action="store_true",
+                        help="search with our rules (closing in the tree) instead of the package's")
     args = parser.parse_args()
     if args.games < 2 or args.games % 2:
         parser.error("--games must be an even number >= 2")
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     bot = parse_bot(args.bot)
-    print(f"seed {seed}; {bot.label} against RdeepBot({args.rdeep_samples}, {args.rdeep_depth}) then "
-          f"AlphaBetaBot, {args.games} games (each deal twice, seats swapped)", flush=True)
+    rules = "our rules" if args.our_rules else "the package's rules"
+    print(f"seed {seed}; {bot.label} (searching with {rules}) against RdeepBot({args.rdeep_samples}, "
+          f"{args.rdeep_depth}) then AlphaBetaBot, {args.games} games (each deal twice, seats swapped)", flush=True)
     start = time.time()
-    r = duel(bot, args.games // 2, seed, args.rdeep_samples, args.rdeep_depth, progress=True)
+    r = duel(bot, args.games // 2, seed, args.rdeep_samples, args.rdeep_depth, progress=True,
+             package_rules=not args.our_rules)
     lo, hi = wilson_interval(r["wins"], r["games"])
     ms = r["times"] * 1000
     print(f"{bot.label} won {r['wins']}/{r['games']} games = {r['wins'] / r['games']:.1%} [{lo:.1%}, {hi:.1%}] "

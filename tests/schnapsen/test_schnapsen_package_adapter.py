@@ -10,19 +10,19 @@ import pytest
 pytest.importorskip("schnapsen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from schnapsen.bots import RandBot  # noqa: E402
-from schnapsen.game import SchnapsenGamePlayEngine  # noqa: E402
-from schnapsen_package_adapter import (  # noqa: E402
+from schnapsen.bots import RandBot
+from schnapsen.game import SchnapsenGamePlayEngine
+from schnapsen_package_adapter import (
     AnalyzerBot,
     card_id,
     package_actions,
     perspective_to_state,
 )
 
-from analyzer.cards.rng import state_from_seed  # noqa: E402
-from analyzer.games.schnapsen import rules as R  # noqa: E402
-from analyzer.games.schnapsen.experiments import package_decider, parse_bot  # noqa: E402
-from analyzer.games.schnapsen.play import PlayWorkspace  # noqa: E402
+from analyzer.cards.rng import state_from_seed
+from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.experiments import package_decider, parse_bot
+from analyzer.games.schnapsen.play import PlayWorkspace
 
 
 class CheckingBot(RandBot):
@@ -97,3 +97,14 @@ def test_our_bot_plays_whole_package_games(name):
         wins += winner is ours
     assert len(ours.times) > 0 and np.all(np.array(ours.times) >= 0)
     assert wins >= 5
+
+
+@pytest.mark.slow
+def test_pimc_plus_wins_most_games_against_the_package_bot():
+    """The issue's bar: at least 60% of 500 games against RdeepBot(64, 8) then AlphaBetaBot, each deal
+    played twice with the seats swapped, at a mean of at most 60 CPU ms per decision (about an hour)."""
+    from schnapsen_package_duel import duel
+
+    r = duel(parse_bot("pimc_plus"), 250, seed=41)
+    assert r["wins"] / r["games"] >= 0.6, r["wins"]
+    assert r["times"].mean() <= 0.060, r["times"].mean()

@@ -28,6 +28,7 @@ from analyzer.games.schnapsen.kernels import (
     random_action,
     shuffle_deck,
 )
+from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values
 from analyzer.games.schnapsen.play import (
     HEURISTIC,
     PERFECT,
@@ -40,7 +41,6 @@ from analyzer.games.schnapsen.play import (
     play_match,
     rollout_values,
 )
-from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, perfect_values, pimc_values, world_count
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import Z95
