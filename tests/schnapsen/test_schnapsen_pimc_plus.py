@@ -20,17 +20,27 @@ from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval, wilson_interval
 
 
+def package_child(st: SchnapsenState, a: int) -> SchnapsenState:
+    """``st`` after action ``a`` by the package's rules: a marriage that would reach 66 leaves the
+    announcer at 65 and the deal running (its points wait for a trick won)."""
+    child = st.copy()
+    child.apply(a)
+    if R.MARRIAGE_OFFSET <= a < R.EXCHANGE and child.is_over:
+        child.points[child.winner] = 65
+        child.winner, child.game_points = -1, 0
+    return child
+
+
 def package_brute_force(st: SchnapsenState) -> int:
-    """Full minimax under the package's rules: nobody closes, a marriage is led with the king."""
+    """Full minimax under the package's rules: nobody closes, a marriage is led with the king and does
+    not end the deal by itself (:func:`package_child`)."""
     if st.is_over:
         return st.game_points if st.winner == 0 else -st.game_points
     values = []
     for a in st.legal_actions():
         if a == R.CLOSE or (R.MARRIAGE_OFFSET <= a < R.EXCHANGE and a % 5 == R.QUEEN):
             continue
-        child = st.copy()
-        child.apply(a)
-        values.append(package_brute_force(child))
+        values.append(package_brute_force(package_child(st, a)))
     return max(values) if st.to_move == 0 else min(values)
 
 
@@ -43,8 +53,8 @@ def test_package_rules_search_matches_brute_force():
     acts = np.zeros(16, dtype=np.int64)
     vals = np.zeros(16, dtype=np.int64)
     differ = 0
-    for _ in range(6):
-        st = random_ending(rnd, "last-stock")
+    for kind in ["last-stock"] * 6 + ["exhausted"] * 10:
+        st = random_ending(rnd, kind)
         s = st.to_array()
         value = S.solve_value(s, ws.stack, ws.moves, ws.tt, ws.gen)
         assert value == package_brute_force(st), st.to_text()
@@ -53,10 +63,22 @@ def test_package_rules_search_matches_brute_force():
         assert R.CLOSE not in acts[:n]
         sign = 1 if st.to_move == 0 else -1
         for a, v in zip(acts[:n], vals[:n]):
-            child = st.copy()
-            child.apply(int(a))
-            assert v == sign * package_brute_force(child)
+            assert v == sign * package_brute_force(package_child(st, int(a)))
     assert differ > 0
+
+
+def test_package_marriage_needs_a_trick():
+    """Stock exhausted, spades trump, 50 to 40, player 0 leads holding HQ HK CJ against HA ST DJ.
+    Ours: announcing hearts (20) reaches 70 and wins at once, 1 game point. The package: the king is led,
+    HA must beat it (15: 55), then ST is led and wins at least 12 more (67): every line loses 1."""
+    st = SchnapsenState.from_text("hand0=HQ HK CJ; hand1=HA ST DJ; stock=; trump=S; leader=0; points=50,40; "
+                                  "tricks=2,2")
+    s = st.to_array()
+    package = S.SearchWorkspace(tt_bits=10, package_rules=True)
+    ours = S.SearchWorkspace(tt_bits=10)
+    assert S.solve_value(s, ours.stack, ours.moves, ours.tt, ours.gen) == 1
+    assert S.solve_value(s, package.stack, package.moves, package.tt, package.gen) == -1
+    assert package_brute_force(st) == -1
 
 
 @pytest.mark.parametrize("stock,closed,can_close,factor", [

@@ -4,6 +4,9 @@
 order); the value is the deal's game points from player 0's side (-3..3). A transposition table of
 bounds, keyed at trick starts, is shared by all searches in one "world" (one full deal).
 
+Under the ``schnapsen`` PyPI package's rules (``SearchWorkspace(package_rules=True)``) nobody closes, a marriage
+leads the king and wins only with a trick taken (:func:`search_actions`, :func:`search_apply`).
+
 ``pimc``: for the player to move, sample the hidden cards consistently with what that player has seen
 (own hand, played cards, the face-up trump card, cards the opponent has shown by exchanging, announcing
 a marriage or drawing the face-up card, his whole hand once the stock is exhausted, and suits or ranks his
@@ -127,6 +130,18 @@ def search_actions(s, out, frame):
         out[k] = a
         k += 1
     return k
+
+
+@njit(cache=True)
+def search_apply(s, a, frame):
+    """Play ``a`` in ``s`` (in place) as :func:`kernels.apply_action`; under the package's rules
+    (``frame[_F_PACKAGE]``) a marriage never wins by itself: the package credits its points only with a
+    trick won, so an announcer who would reach 66 is left at 65, which his next trick won lifts past 66."""
+    apply_action(s, a)
+    if frame[_F_PACKAGE] and R.MARRIAGE_OFFSET <= a < R.EXCHANGE and s[R.WINNER] >= 0:
+        s[R.POINTS0 + s[R.WINNER]] = R.WIN_POINTS - 1
+        s[R.WINNER] = -1
+        s[R.GAME_POINTS] = 0
 
 
 @njit(cache=True)
@@ -255,7 +270,7 @@ def _ab(stack, moves, tt, gen, alpha, beta):
         if f[_F_I] < f[_F_N]:
             child = stack[d + 1]
             child[:] = stack[d]
-            apply_action(child, f[f[_F_I]])
+            search_apply(child, f[f[_F_I]], f)
             moves[d + 1, _F_ALPHA] = f[_F_ALPHA]
             moves[d + 1, _F_BETA] = f[_F_BETA]
             d += 1
@@ -299,7 +314,7 @@ def _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
     gen[0] += 1
     for i in range(n):
         stack[0, :] = world
-        apply_action(stack[0], acts[i])
+        search_apply(stack[0], acts[i], moves[0])
         v = _mtd(stack, moves, tt, gen[0])
         vals[i] = v if player == 0 else -v
 
