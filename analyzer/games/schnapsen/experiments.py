@@ -28,10 +28,12 @@ from analyzer.games.schnapsen.kernels import (
     random_action,
     shuffle_deck,
 )
+from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values
 from analyzer.games.schnapsen.play import (
     HEURISTIC,
     PERFECT,
     PIMC,
+    PIMC_PLUS,
     POLICIES,
     RANDOM,
     PlayWorkspace,
@@ -46,7 +48,8 @@ from analyzer.reports.stats import Z95
 
 @dataclass(frozen=True)
 class Bot:
-    """A bot: policy name, PIMC samples (worlds per decision of ``pimc``) and heuristic parameters."""
+    """A bot: policy name, PIMC samples (worlds per decision of ``pimc``; of ``pimc_plus`` at the first
+    tricks) and heuristic parameters."""
 
     name: str
     samples: int = DEFAULT_SAMPLES
@@ -63,7 +66,8 @@ class Bot:
         for the frozen earlier heuristic)."""
         if self.name == "heuristic" and self.params == HeuristicParams.classic():
             return "heuristic:classic"
-        return f"{self.name}:{self.samples}" if self.name == "pimc" and self.samples != DEFAULT_SAMPLES else self.name
+        sampling = self.policy in (PIMC, PIMC_PLUS)
+        return f"{self.name}:{self.samples}" if sampling and self.samples != DEFAULT_SAMPLES else self.name
 
     def as_dict(self) -> dict:
         """Picklable description for task parameters and manifests."""
@@ -77,7 +81,7 @@ class Bot:
 
 def parse_bot(text: str, samples: int | None = None) -> Bot:
     """Parse ``random``, ``heuristic``, ``heuristic:classic`` (the earlier heuristic, ``HeuristicParams.classic``),
-    ``perfect``, ``pimc`` or ``pimc:N`` (N samples).
+    ``perfect``, ``pimc``, ``pimc_plus``, or ``pimc:N`` / ``pimc_plus:N`` (N samples).
 
     Raises
     ------
@@ -90,11 +94,15 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     n = samples if samples is not None else DEFAULT_SAMPLES
     if name == "heuristic" and count == "classic":
         return Bot(name, n, HeuristicParams.classic())
+    if count and name not in ("pimc", "pimc_plus"):
+        raise InputError(f"{name} takes no ':{count}'" + (" (heuristic:classic is the earlier heuristic)"
+                                                          if name == "heuristic" else "")
+                         + ": only pimc:N and pimc_plus:N take a sample count")
     if count:
         try:
             n = int(count)
         except ValueError:
-            raise InputError(f"bad sample count in {text!r}: write pimc:N") from None
+            raise InputError(f"bad sample count in {text!r}: write {name}:N") from None
     if n < 1 or n > 10_000:
         raise InputError(f"sample count must be 1..10000, got {n}")
     return Bot(name, n)
@@ -154,8 +162,38 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame({"deal": np.arange(n_deals), "a_seat0": a0, "a_seat1": a1, "a_gp": (a0 + a1) / 2})
 
 
+#: a win weight above any spread of mean game points (-3..3): the share of worlds won decides
+DEAL_ONLY_WIN_WEIGHT = 100.0
+
+
+def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
+    """A decision function ``decide(s, allowed) -> action`` for playing ``bot`` in another engine that
+    offers only the actions ``allowed`` (a subset of ours in ``s``, e.g. no closing): the bot's choice
+    among them. ``pimc_plus`` there plays for the deal alone (worlds won first, game points to break
+    ties): such an engine counts games won, not game points.
+
+    Raises
+    ------
+    InputError
+        For a bot other than ``pimc``.
+    """
+    if bot.policy not in (PIMC, PIMC_PLUS):
+        raise InputError(f"the {bot.name} bot cannot play in another engine (pimc and pimc_plus can)")
+
+    def decide(s: np.ndarray, allowed: list[int]) -> int:
+        if bot.policy == PIMC_PLUS:
+            n, worlds = plus_values(s, bot.samples, rng, *ws.args())
+            flags = np.array([int(a) in allowed for a in ws.acts[:n]])
+            return int(ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, flags, DEAL_ONLY_WIN_WEIGHT)])
+        n, _ = pimc_values(s, bot.samples, rng, *ws.args())
+        options = [i for i in range(n) if int(ws.acts[i]) in allowed]
+        return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
+
+    return decide
+
+
 # ---------------------------------------------------------------------------------------- honest evaluation
-HONEST = (RANDOM, HEURISTIC, PIMC)
+HONEST = (RANDOM, HEURISTIC, PIMC, PIMC_PLUS)
 
 
 def check_honest(bot: Bot) -> None:
@@ -167,7 +205,8 @@ def check_honest(bot: Bot) -> None:
         For the ``perfect`` bot.
     """
     if bot.policy not in HONEST:
-        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, heuristic or random")
+        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, pimc_plus, heuristic "
+                         "or random")
 
 
 def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
@@ -214,6 +253,10 @@ def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Pl
         n, _ = pimc_values(s, bot.samples, rng, *ws.args())
         options = [i for i in range(n) if allow_close or ws.acts[i] != R.CLOSE]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
+    if bot.policy == PIMC_PLUS:
+        n, worlds = plus_values(s, bot.samples, rng, *ws.args())
+        flags = np.array([allow_close or a != R.CLOSE for a in ws.acts[:n]])
+        return int(ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, flags)])
     if bot.policy == HEURISTIC:
         params = hp if allow_close else replace(bot.params, close_points=10**9).to_array()
         return int(heuristic_action(s, params, ws.acts))

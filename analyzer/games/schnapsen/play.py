@@ -18,6 +18,7 @@ from analyzer.games.schnapsen.kernels import (
     shuffle_deck,
     signed_result,
 )
+from analyzer.games.schnapsen.pimc_plus import plus_action
 from analyzer.games.schnapsen.search import (
     TT_BITS,
     SearchWorkspace,
@@ -27,15 +28,16 @@ from analyzer.games.schnapsen.search import (
     world_at,
 )
 
-RANDOM, HEURISTIC, PERFECT, PIMC = range(4)
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC}
+RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS = range(5)
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS}
 
 
 class PlayWorkspace(SearchWorkspace):
-    """Search buffers plus the small per-decision arrays the bots share."""
+    """Search buffers plus the small per-decision arrays the bots share (``package_rules``: see
+    :class:`search.SearchWorkspace`)."""
 
-    def __init__(self, tt_bits: int = TT_BITS):
-        super().__init__(tt_bits)
+    def __init__(self, tt_bits: int = TT_BITS, package_rules: bool = False):
+        super().__init__(tt_bits, package_rules)
         self.state = np.zeros(R.STATE_SIZE, dtype=np.int64)
         self.deck = np.zeros(R.N_CARDS, dtype=np.int64)
         self.acts = np.zeros(16, dtype=np.int64)
@@ -58,6 +60,8 @@ def choose_action(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool,
         return heuristic_action(s, hparams, acts)
     if policy == PERFECT:
         return perfect_action(s, stack, moves, tt, gen, acts, vals)
+    if policy == PIMC_PLUS:
+        return plus_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     return pimc_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
 
 

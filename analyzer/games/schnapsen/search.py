@@ -4,6 +4,9 @@
 order); the value is the deal's game points from player 0's side (-3..3). A transposition table of
 bounds, keyed at trick starts, is shared by all searches in one "world" (one full deal).
 
+Under the ``schnapsen`` PyPI package's rules (``SearchWorkspace(package_rules=True)``) nobody closes, a marriage
+leads the king and wins only with a trick taken (:func:`search_actions`, :func:`search_apply`).
+
 ``pimc``: for the player to move, sample the hidden cards consistently with what that player has seen
 (own hand, played cards, the face-up trump card, cards the opponent has shown by exchanging, announcing
 a marriage or drawing the face-up card, his whole hand once the stock is exhausted, and suits or ranks his
@@ -38,11 +41,16 @@ class SearchWorkspace:
     ----------
     tt_bits : int
         The table holds ``2**tt_bits`` entries (4 int64 each).
+    package_rules : bool
+        Search under the rules of the ``schnapsen`` PyPI package instead of ours: nobody closes the stock
+        and a marriage always leads the king (used when our bots play in that package's engine).
     """
 
-    def __init__(self, tt_bits: int = TT_BITS):
+    def __init__(self, tt_bits: int = TT_BITS, package_rules: bool = False):
         self.stack = np.zeros((MAX_DEPTH, R.STATE_SIZE), dtype=np.int64)
         self.moves = np.zeros((MAX_DEPTH, 48), dtype=np.int64)
+        # the flag lives in a column of every frame that the search never writes
+        self.moves[:, _F_PACKAGE] = 1 if package_rules else 0
         self.tt = np.zeros((1 << tt_bits, 4), dtype=np.int64)
         self.gen = np.zeros(1, dtype=np.int64)
         self.world = np.zeros(R.STATE_SIZE, dtype=np.int64)
@@ -104,6 +112,36 @@ def _best_case(s, p):
 # per-depth frame fields, stored in columns 32.. of the move array
 _F_ALPHA, _F_BETA, _F_A0, _F_B0, _F_BEST, _F_BMOVE, _F_N, _F_I, _F_IDX, _F_K1, _F_K2, _F_HI, _F_LO, _F_START = (
     32 + i for i in range(14))
+_F_PACKAGE = 47
+
+
+@njit(cache=True)
+def search_actions(s, out, frame):
+    """Legal actions of ``s`` into ``out`` (count returned), less those the package's rules lack when
+    ``frame[_F_PACKAGE]`` is set: closing, and marriages led with the queen."""
+    n = legal_actions(s, out)
+    if frame[_F_PACKAGE] == 0:
+        return n
+    k = 0
+    for i in range(n):
+        a = out[i]
+        if a == R.CLOSE or (R.MARRIAGE_OFFSET <= a < R.EXCHANGE and a % 5 == R.QUEEN):
+            continue
+        out[k] = a
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def search_apply(s, a, frame):
+    """Play ``a`` in ``s`` (in place) as :func:`kernels.apply_action`; under the package's rules
+    (``frame[_F_PACKAGE]``) a marriage never wins by itself: the package credits its points only with a
+    trick won, so an announcer who would reach 66 is left at 65, which his next trick won lifts past 66."""
+    apply_action(s, a)
+    if frame[_F_PACKAGE] and R.MARRIAGE_OFFSET <= a < R.EXCHANGE and s[R.WINNER] >= 0:
+        s[R.POINTS0 + s[R.WINNER]] = R.WIN_POINTS - 1
+        s[R.WINNER] = -1
+        s[R.GAME_POINTS] = 0
 
 
 @njit(cache=True)
@@ -149,7 +187,7 @@ def _enter(stack, moves, tt, gen, d):
     # bounds are classified against the window after narrowing by the table entry
     f[_F_A0] = f[_F_ALPHA]
     f[_F_B0] = f[_F_BETA]
-    n = legal_actions(s, f)
+    n = search_actions(s, f, f)
     # order: transposition-table move first, then by a static score (insertion sort, n <= 11)
     for i in range(n):
         f[16 + i] = 1000 if f[i] == tt_move else _order_score(s, f[i])
@@ -232,7 +270,7 @@ def _ab(stack, moves, tt, gen, alpha, beta):
         if f[_F_I] < f[_F_N]:
             child = stack[d + 1]
             child[:] = stack[d]
-            apply_action(child, f[f[_F_I]])
+            search_apply(child, f[f[_F_I]], f)
             moves[d + 1, _F_ALPHA] = f[_F_ALPHA]
             moves[d + 1, _F_BETA] = f[_F_BETA]
             d += 1
@@ -276,7 +314,7 @@ def _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
     gen[0] += 1
     for i in range(n):
         stack[0, :] = world
-        apply_action(stack[0], acts[i])
+        search_apply(stack[0], acts[i], moves[0])
         v = _mtd(stack, moves, tt, gen[0])
         vals[i] = v if player == 0 else -v
 
@@ -284,7 +322,7 @@ def _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
 @njit(cache=True)
 def perfect_values(s, stack, moves, tt, gen, acts, vals):
     """Fill ``acts``/``vals`` with every legal action and its exact value for the mover; return n."""
-    n = legal_actions(s, acts)
+    n = search_actions(s, acts, moves[0])
     _values_in_world(s, s[R.TO_MOVE], stack, moves, tt, gen, acts, n, vals)
     return n
 
@@ -469,7 +507,7 @@ def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sum
     it is closed or down to two cards) each is solved once instead of sampling.
     """
     player = s[R.TO_MOVE]
-    n = legal_actions(s, acts)
+    n = search_actions(s, acts, moves[0])
     for i in range(n):
         sums[i] = 0.0
         wins[i] = 0.0

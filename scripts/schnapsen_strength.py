@@ -1,0 +1,86 @@
+"""Schnapsen bot strength on paired deals: Bummerls of bot A against bot B, plus each bot's CPU time.
+
+Each match pair is two Bummerls on the same deal sequence with the seats swapped
+(``experiments.match_task``, as ``analyzer schnapsen match``). Prints the seed (fresh unless
+``--seed``), A's share of Bummerls won with its 95% Wilson interval, the game points per deal, both
+bots' closings and closing success, and each bot's CPU milliseconds per decision (positions with more
+than one legal action) over ``--timing-deals`` deals between the two, seats alternating, timed in one
+run so load from other work hits both alike.
+
+Usage: python scripts/schnapsen_strength.py [--bots pimc_plus pimc] [--matches N] [--seed S]
+"""
+
+import argparse
+import secrets
+import time
+
+import numpy as np
+
+from analyzer.cards.rng import state_from_seed
+from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.experiments import match_task, parse_bot
+from analyzer.games.schnapsen.kernels import apply_action, deal_into, legal_actions, shuffle_deck
+from analyzer.games.schnapsen.play import PlayWorkspace, choose_action
+from analyzer.reports.stats import wilson_interval
+
+
+def decision_ms(bots, n_deals: int, seed: int) -> list[np.ndarray]:
+    """CPU milliseconds per decision of each of the two bots over ``n_deals`` deals between them
+    (seats alternating; a first untimed deal compiles the kernels)."""
+    ws = PlayWorkspace()
+    rng = state_from_seed(seed)
+    s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    times = [[], []]
+    for g in range(n_deals + 1):
+        shuffle_deck(rng, ws.deck)
+        deal_into(ws.deck, g % 2, s)
+        seat_of_a = (g // 2) % 2
+        while s[R.WINNER] < 0:
+            p = int(s[R.TO_MOVE])
+            k = 0 if p == seat_of_a else 1
+            bot = bots[k]
+            choice = legal_actions(s, ws.acts) > 1
+            start = time.process_time()
+            a = choose_action(s, bot.policy, bot.samples, bot.params.to_array(), rng, *ws.args())
+            if choice and g > 0:
+                times[k].append(time.process_time() - start)
+            apply_action(s, a)
+    return [np.array(t) * 1000 for t in times]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bots", nargs=2, default=["pimc_plus", "pimc"], metavar=("A", "B"))
+    parser.add_argument("--matches", type=int, default=250, help="match pairs (2 Bummerls each)")
+    parser.add_argument("--timing-deals", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=None, help="seed (fresh and printed if left out)")
+    args = parser.parse_args()
+    if args.matches < 1 or args.timing_deals < 1:
+        parser.error("--matches and --timing-deals must be >= 1")
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    a, b = (parse_bot(x) for x in args.bots)
+    print(f"seed {seed}; {a.label} (A) against {b.label} (B): {args.matches} match pairs, seats swapped on the "
+          "same deals", flush=True)
+    start = time.time()
+    rows = match_task({"a": a.as_dict(), "b": b.as_dict()}, 0, args.matches, np.random.SeedSequence(seed))
+    n = len(rows)
+    won = int((rows["winner"] == "A").sum())
+    lo, hi = wilson_interval(won, n)
+    deals = int(rows["deals"].sum())
+    print(f"A won {won}/{n} Bummerls = {won / n:.1%} [{lo:.1%}, {hi:.1%}]")
+    print(f"game points per deal: A {rows['gp_a'].sum() / deals:.3f}, B {rows['gp_b'].sum() / deals:.3f} "
+          f"({deals} deals)")
+    for side in ("a", "b"):
+        c, cw = int(rows[f"closes_{side}"].sum()), int(rows[f"close_wins_{side}"].sum())
+        clo, chi = wilson_interval(cw, c) if c else (float("nan"), float("nan"))
+        print(f"{side.upper()} closed {c} times ({c / deals:.3f} per deal), won {cw} = "
+              f"{cw / max(c, 1):.1%} [{clo:.1%}, {chi:.1%}]")
+    print(f"matches: {time.time() - start:.0f} s wall", flush=True)
+    ms = decision_ms([a, b], args.timing_deals, seed + 1)
+    for name, m in zip(("A " + a.label, "B " + b.label), ms):
+        print(f"{name}: CPU ms per decision ({len(m)} decisions): mean {m.mean():.1f}, median "
+              f"{np.median(m):.1f}, p90 {np.percentile(m, 90):.1f}")
+
+
+if __name__ == "__main__":
+    main()
