@@ -181,8 +181,7 @@ def advise(
         "cards played."))],
     bot: Annotated[str, typer.Option("--bot", help=(
         "Bot that plays every action forward for both players: pimc[:N], pimc_plus[:N], heuristic or random "
-        "(honest); "
-        "perfect solves the position as given, every card known."))] = "pimc",
+        "(honest); perfect solves the position as given, every card known."))] = "pimc",
     samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
         "Sampled worlds (hidden cards) the actions are played out on; every world, exactly, once the "
         "stock is closed or exhausted or when there are no more."))] = 20,
