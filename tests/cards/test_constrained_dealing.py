@@ -261,7 +261,6 @@ def test_acceptance_estimate_is_exact_when_every_draw_weighs_the_same():
     # Any North hand with exactly 2 aces leaves 2 aces among 39 cards: South gets one with chance
     # 1 - C(37, 13) / C(39, 13), whatever North's other cards.
     north = SeatConstraint(aces=(2, 2), suit_lengths=lengths(S=(6, 13)))
-    south = SeatConstraint(aces=(1, 4))
     _, profile = profile_of(FULL_DECK, north)
     south_spec = np.array([*counter_spec(1, 4, 0, 4), 1, 0, 1], dtype=np.int64)
     specs = np.array([[1, 0, 1, 1, 0, 1], [1, 0, 1, 1, 0, 1], south_spec, [1, 0, 1, 1, 0, 1]], dtype=np.int64)

@@ -77,7 +77,7 @@ from analyzer.games.rikken.round_layout import (
     TURN,
     VOIDS,
 )
-from analyzer.games.trick import low_bit, pop, suit_mask
+from analyzer.games.trick import low_bit, pop
 
 # The expert's parameters follow the heuristic's in one float64 array (``expert_params``): the
 # heuristic reads only its own entries, so every kernel passes one array to both policies.
