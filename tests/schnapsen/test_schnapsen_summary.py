@@ -94,7 +94,7 @@ def test_closing_summary_on_hand_made_rows():
 
 
 def test_closing_chunk_aggregates_add_up_to_the_summary_of_the_whole_table():
-    rows = closing_task({"bot": parse_bot("heuristic:4").as_dict()}, 0, 6, np.random.SeedSequence(2))
+    rows = closing_task({"bot": parse_bot("heuristic").as_dict()}, 0, 6, np.random.SeedSequence(2))
     halves = [rows[rows["deal"] < 3], rows[rows["deal"] >= 3]]
     merged = merge_sums([closing_sums(half) for half in halves])
     whole = merge_sums([closing_sums(rows)])
