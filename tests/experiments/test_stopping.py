@@ -60,6 +60,16 @@ def wait_gone(processes, timeout: float) -> list[psutil.Process]:
     return [p for p in processes if alive(p)]
 
 
+def describe(process: psutil.Process) -> str:
+    """A leftover worker's pid, state and CPU seconds, for the failure message."""
+    try:
+        with process.oneshot():
+            cpu = process.cpu_times()
+            return f"pid {process.pid} {process.status()}, {cpu.user + cpu.system:.1f} CPU-s"
+    except psutil.NoSuchProcess:
+        return f"pid {process.pid} gone"
+
+
 def start_then_stop(run_dir: Path, how: str, *extra: str):
     """Start the demo, stop it as ``how`` says once 2 chunks are saved; return (exit code, stderr, kept chunks)."""
     # Own session: Ctrl-C in a terminal goes to the whole foreground process group, workers included.
@@ -80,9 +90,14 @@ def start_then_stop(run_dir: Path, how: str, *extra: str):
     else:
         process.kill()
     left = wait_gone(workers, WORKERS_GONE_SECONDS)
+    # What the leftovers were doing (running, sleeping, disk-sleep) and whether the run had exited
+    # says whether the run failed to stop them or the machine was slow to let them go.
+    seen = [describe(p) for p in left]
     for orphan in left:
         orphan.kill()
-    assert not left, f"{len(left)} worker process(es) still running {WORKERS_GONE_SECONDS} s after {how}"
+    assert not left, (f"{len(left)} worker process(es) still running {WORKERS_GONE_SECONDS} s after {how}: "
+                      f"{'; '.join(seen)}; the run had {'exited' if process.poll() is not None else 'not exited'}; "
+                      f"load {os.getloadavg()[0]:.1f}")
     _, stderr = process.communicate(timeout=60)
     exited = time.monotonic() - sent
     assert exited < PARENT_EXIT_SECONDS, f"the run took {exited:.1f} s to exit after {how}"
