@@ -6,9 +6,10 @@ Against plain ``pimc`` (:func:`search.pimc_action`, the same perfect-information
   most, one and a half times that at six stock cards, ``LATE_FACTOR * samples`` once four or fewer are
   left or the stock is closed) and where closing is legal and plausible (``CLOSE_FACTOR * samples``); as
   in ``pimc`` every world is solved once instead when there are no more of them than that;
-* the worlds come in two stages: after the first ``samples // 2`` the search stops when one action is
-  best in every one of them (the decision is clear), and closing gets its extra worlds only if it won
-  at least ``PLAUSIBLE_CLOSE_WINS`` of them (at the first tricks closing is legal at almost every lead
+* the worlds come in two stages: after the first ``samples // 2`` the search stops when one action
+  other than closing is best in every one of them (the decision is clear; closing, which cannot be
+  undone, always gets the second stage), and closing gets its extra worlds only if it won at least
+  ``PLAUSIBLE_CLOSE_WINS`` of them (at the first tricks closing is legal at almost every lead
   and almost never right);
 * an action's score is its mean game points plus its share of worlds won (``WIN_WEIGHT``), so a sure
   single game point beats a gamble for three; equal scores go to the ``heuristic`` bot's action
@@ -130,8 +131,9 @@ def plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums,
         return n, total
     first = max(1, samples // 2)
     _add_worlds(s, 0, first, False, *args)
-    if best_in.max() == first:
-        return n, first
+    for i in range(n):
+        if best_in[i] == first and i != close_at:
+            return n, first
     plausible = close_at >= 0 and wins[close_at] >= PLAUSIBLE_CLOSE_WINS * first
     last = min(worlds_for(s, samples, plausible), most)
     _add_worlds(s, first, last, False, *args)
