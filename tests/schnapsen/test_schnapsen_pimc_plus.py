@@ -220,7 +220,8 @@ def test_two_stages_match_their_twin(package):
     rnd = random.Random(37 + package)
     ws = PlayWorkspace(tt_bits=14, package_rules=package)
     stages = set()
-    for i, st in enumerate(open_stock_positions(rnd, 16, 4) + open_stock_positions(rnd, 8, 6) + open_stock_positions(rnd, 8, 6, 30)):
+    positions = open_stock_positions(rnd, 16, 4) + open_stock_positions(rnd, 8, 6) + open_stock_positions(rnd, 8, 6, 30)
+    for i, st in enumerate(positions):
         s = st.to_array()
         twin_sums, twin_wins, twin_worlds, stage = staged_twin(s, 8, state_from_seed(i), package)
         stages.add(stage)

@@ -12,7 +12,8 @@ leads the king and wins only with a trick taken (:func:`search_actions`, :func:`
 a marriage or drawing the face-up card, his whole hand once the stock is exhausted, and suits or ranks his
 strict play showed he lacks), solve every legal action in every sampled world with ``perfect`` and choose
 the action with the best average; when there are no more distinct worlds than samples, each is solved once
-(:func:`world_count`, :func:`world_at`). The plain-Python brute-force minimax in the
+(:func:`world_count`, :func:`world_at`). :func:`signs_in_world` tells only who wins each action's deal in one
+world (for bots that count deals won). The plain-Python brute-force minimax in the
 tests is this module's independent oracle.
 """
 
@@ -321,7 +322,7 @@ def values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
 
 @njit(cache=True)
 def uses_package_rules(moves):
-    """True when the workspace's ``moves`` search under the package's rules (``SearchWorkspace(package_rules=True)``)."""
+    """True when the workspace's ``moves`` search under the package's rules (``package_rules=True``)."""
     return moves[0, _F_PACKAGE] != 0
 
 
