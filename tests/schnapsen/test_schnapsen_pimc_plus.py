@@ -4,18 +4,25 @@ import random
 
 import numpy as np
 import pytest
-from test_schnapsen_search import random_ending
+from test_schnapsen_search import brute_force, random_ending
 
+from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen import search as S
+from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.experiments import paired_deals, parse_bot
 from analyzer.games.schnapsen.pimc_plus import (
     CLOSE_FACTOR,
     LATE_FACTOR,
     MID_FACTOR_HALVES,
+    PLAUSIBLE_CLOSE_WINS,
+    heuristic_first,
+    plus_action,
     plus_pick,
+    plus_values,
     worlds_for,
 )
+from analyzer.games.schnapsen.play import PlayWorkspace
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval, wilson_interval
 
@@ -79,6 +86,150 @@ def test_package_marriage_needs_a_trick():
     assert S.solve_value(s, ours.stack, ours.moves, ours.tt, ours.gen) == 1
     assert S.solve_value(s, package.stack, package.moves, package.tt, package.gen) == -1
     assert package_brute_force(st) == -1
+
+
+@pytest.mark.parametrize("package", [False, True])
+def test_signs_in_world_are_the_brute_force_winners(package):
+    """Each root action's +1/-1 is the sign of its full-minimax value for the mover (ours, or the
+    package's rules), on endings of all three kinds."""
+    rnd = random.Random(23 + package)
+    ws = S.SearchWorkspace(tt_bits=12, package_rules=package)
+    acts = np.zeros(16, dtype=np.int64)
+    vals = np.zeros(16, dtype=np.int64)
+    oracle = package_brute_force if package else brute_force
+    for kind in ["exhausted"] * 8 + ["closed"] * (0 if package else 8) + ["last-stock"] * 2:
+        st = random_ending(rnd, kind)
+        s = st.to_array()
+        n = S.search_actions(s, acts, ws.moves[0])
+        S.signs_in_world(s, st.to_move, ws.stack, ws.moves, ws.tt, ws.gen, acts, n, vals)
+        sign = 1 if st.to_move == 0 else -1
+        for a, v in zip(acts[:n], vals[:n]):
+            child = package_child(st, int(a)) if package else st.copy()
+            if not package:
+                child.apply(int(a))
+            assert v == (1 if sign * oracle(child) > 0 else -1), (st.to_text(), int(a))
+
+
+def test_heuristic_first_and_the_package_king_marriage():
+    """Stock open, hearts trump, player 0 leads with HQ HK: the heuristic announces the trump marriage by
+    the queen. Ours: that action moves to the front, the others keep their order; the package's rules
+    (no queen-led marriage): the king-led one moves to the front instead."""
+    st = SchnapsenState.from_text("hand0=HQ HK CJ DJ SJ; hand1=HA DA SA CT DT; stock=CQ CK DQ DK SQ SK CA HJ; "
+                                  "trump=H; leader=0; points=10,0; tricks=1,0")
+    s = st.to_array()
+    h = heuristic_action(s, HeuristicParams().to_array(), np.zeros(16, dtype=np.int64))
+    assert h == R.MARRIAGE_OFFSET + R.card_of(2, R.QUEEN)
+    for package, expected in ((False, h), (True, h + 1)):
+        acts = np.zeros(16, dtype=np.int64)
+        n = S.search_actions(s, acts, S.SearchWorkspace(tt_bits=4, package_rules=package).moves[0])
+        before = [int(a) for a in acts[:n]]
+        at = heuristic_first(s, acts, n, package)
+        assert before[at] == expected and int(acts[0]) == expected
+        assert [int(a) for a in acts[1:n]] == [a for a in before if a != expected]
+
+
+def test_ties_go_to_the_heuristic():
+    """Exhausted endings (one world) where every action has the same brute-force value and the heuristic's
+    action is not the first legal one: pimc_plus plays the heuristic's action."""
+    rnd = random.Random(29)
+    ws = PlayWorkspace(tt_bits=12)
+    params = HeuristicParams().to_array()
+    found = 0
+    while found < 6:
+        st = random_ending(rnd, "exhausted")
+        legal = st.legal_actions()
+        values = set()
+        for a in legal:
+            child = st.copy()
+            child.apply(a)
+            values.add(brute_force(child))
+        s = st.to_array()
+        h = int(heuristic_action(s, params, np.zeros(16, dtype=np.int64)))
+        if len(values) > 1 or h == legal[0]:
+            continue
+        found += 1
+        assert plus_action(s, 4, state_from_seed(1), *ws.args()) == h, st.to_text()
+
+
+def staged_twin(s: np.ndarray, samples: int, rng: np.ndarray, package: bool):
+    """The two stages of ``plus_values`` rebuilt from public pieces (``sample_world``, ``perfect_values``):
+    returns ``(sums, wins, worlds, stage)`` with sums and wins keyed by action and stage "stop" (one action
+    other than closing best in every world of the first stage), "close" (closing's extra worlds) or "plain"."""
+    ws = S.SearchWorkspace(tt_bits=14, package_rules=package)
+    acts = np.zeros(16, dtype=np.int64)
+    vals = np.zeros(16, dtype=np.int64)
+    pool = np.zeros(R.N_CARDS, dtype=np.int64)
+    world = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    player = int(s[R.TO_MOVE])
+    legal = [int(a) for a in acts[:S.search_actions(s, acts, ws.moves[0])]]
+    most = worlds_for(s, samples, R.CLOSE in legal)
+    assert S.world_count(s, player) > most
+    sums = dict.fromkeys(legal, 0.0)
+    wins = dict.fromkeys(legal, 0.0)
+    best_in = dict.fromkeys(legal, 0)
+
+    def add(count):
+        for _ in range(count):
+            S.sample_world(s, player, rng, pool, world)
+            n = S.perfect_values(world, ws.stack, ws.moves, ws.tt, ws.gen, acts, vals)
+            got = {int(a): (int(np.sign(v)) if package else int(v)) for a, v in zip(acts[:n], vals[:n])}
+            top = max(got.values())
+            for a, v in got.items():
+                sums[a] += v
+                wins[a] += v > 0
+                best_in[a] += v == top
+
+    first = samples // 2
+    add(first)
+    if any(count == first for a, count in best_in.items() if a != R.CLOSE):
+        return sums, wins, first, "stop"
+    plausible = R.CLOSE in legal and wins[R.CLOSE] >= PLAUSIBLE_CLOSE_WINS * first
+    last = min(worlds_for(s, samples, plausible), most)
+    add(last - first)
+    return sums, wins, last, "close" if plausible else "plain"
+
+
+def open_stock_positions(rnd: random.Random, count: int, stock_left: int, boost: int = 0) -> list[SchnapsenState]:
+    """Positions of random play (no closing) with ``stock_left`` cards still to draw, leader or follower;
+    with ``boost``, leads only, by a leader with a trick whose count is raised by ``boost`` (to at most 60) so
+    that closing often looks good."""
+    out = []
+    while len(out) < count:
+        order = list(range(R.N_CARDS))
+        rnd.shuffle(order)
+        st = SchnapsenState.deal(order, dealer=rnd.randrange(2))
+        while not st.is_over and len(st.stock) > stock_left:
+            st.apply(rnd.choice([a for a in st.legal_actions() if a != R.CLOSE]))
+        if not st.is_over and st.lead_card < 0 and not boost and rnd.random() < 0.5:
+            st.apply(rnd.choice([a for a in st.legal_actions() if a != R.CLOSE and a != R.EXCHANGE]))
+        if st.is_over or len(st.stock) != stock_left or len(st.legal_actions()) < 2:
+            continue
+        if boost:
+            if st.lead_card >= 0 or st.tricks[st.leader] == 0:
+                continue
+            st.points[st.leader] = min(st.points[st.leader] + boost, 60)
+        out.append(st)
+    return out
+
+
+@pytest.mark.parametrize("package", [False, True])
+def test_two_stages_match_their_twin(package):
+    """``plus_values`` fills the same sums and wins over the same number of worlds as the plain-Python
+    twin of its two stages, on positions with four and six cards to draw (some with a strong leader);
+    every stage occurs."""
+    rnd = random.Random(37 + package)
+    ws = PlayWorkspace(tt_bits=14, package_rules=package)
+    stages = set()
+    positions = open_stock_positions(rnd, 16, 4) + open_stock_positions(rnd, 8, 6) + open_stock_positions(rnd, 8, 6, 30)
+    for i, st in enumerate(positions):
+        s = st.to_array()
+        twin_sums, twin_wins, twin_worlds, stage = staged_twin(s, 8, state_from_seed(i), package)
+        stages.add(stage)
+        n, worlds = plus_values(s, 8, state_from_seed(i), *ws.args())
+        assert worlds == twin_worlds, (st.to_text(), stage)
+        for a, total, won in zip(ws.acts[:n], ws.sums[:n], ws.wins[:n]):
+            assert (total, won) == (twin_sums[int(a)], twin_wins[int(a)]), (st.to_text(), int(a))
+    assert stages == ({"stop", "plain"} if package else {"stop", "close", "plain"})
 
 
 @pytest.mark.parametrize("stock,closed,can_close,factor", [

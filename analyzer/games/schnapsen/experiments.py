@@ -169,8 +169,9 @@ DEAL_ONLY_WIN_WEIGHT = 100.0
 def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
     """A decision function ``decide(s, allowed) -> action`` for playing ``bot`` in another engine that
     offers only the actions ``allowed`` (a subset of ours in ``s``, e.g. no closing): the bot's choice
-    among them. ``pimc_plus`` there plays for the deal alone (worlds won first, game points to break
-    ties): such an engine counts games won, not game points.
+    among them. ``pimc_plus`` there plays for the deal alone (worlds won first; with a package-rules
+    workspace its worlds count only won or lost, without it game points break ties): such an engine
+    counts games won, not game points.
 
     Raises
     ------

@@ -4,22 +4,40 @@ Against plain ``pimc`` (:func:`search.pimc_action`, the same perfect-information
 
 * worlds per decision grow as the stock shrinks (``samples`` at the first tricks, where one solve costs
   most, one and a half times that at six stock cards, ``LATE_FACTOR * samples`` once four or fewer are
-  left or the stock is closed) and at decisions where closing is legal (``CLOSE_FACTOR * samples``); as
+  left or the stock is closed) and where closing is legal and plausible (``CLOSE_FACTOR * samples``); as
   in ``pimc`` every world is solved once instead when there are no more of them than that;
+* the worlds come in two stages: after the first ``samples // 2`` the search stops when one action
+  other than closing is best in every one of them (the decision is clear; closing, which cannot be
+  undone, always gets the second stage), and closing gets its extra worlds only if it won at least
+  ``PLAUSIBLE_CLOSE_WINS`` of them (at the first tricks closing is legal at almost every lead
+  and almost never right);
 * an action's score is its mean game points plus its share of worlds won (``WIN_WEIGHT``), so a sure
-  single game point beats a gamble for three;
+  single game point beats a gamble for three; equal scores go to the ``heuristic`` bot's action
+  (it is tried first), so the coarse per-world values do not leave the choice to move order;
 * closing is chosen only when it has the best score and wins in at least ``CLOSE_MIN_WINS`` of the
   worlds: after closing the closer plays blind (strict play, no more draws) while the per-world
   values let him see the opponent's hand, so a closing that loses in a tenth of the worlds is usually
-  worse than it looks.
+  worse than it looks;
+* under the package's rules (``SearchWorkspace(package_rules=True)``: an engine that counts deals won)
+  each world tells only whether an action wins the deal (:func:`search.signs_in_world`, one zero-window
+  test instead of the exact game points).
 """
 
 import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.search import pimc_values, search_actions
+from analyzer.games.schnapsen.search import (
+    sample_world,
+    search_actions,
+    signs_in_world,
+    uses_package_rules,
+    values_in_world,
+    world_at,
+    world_count,
+)
 
 DEFAULT_SAMPLES = 12
 LATE_FACTOR = 4
@@ -28,6 +46,9 @@ MID_FACTOR_HALVES = 3
 CLOSE_FACTOR = 3
 WIN_WEIGHT = 1.0
 CLOSE_MIN_WINS = 0.9
+#: closing gets its extra worlds only when it won at least this share of the first stage's worlds
+PLAUSIBLE_CLOSE_WINS = 0.75
+_HEURISTIC = HeuristicParams().to_array()
 
 
 @njit(cache=True)
@@ -45,22 +66,85 @@ def worlds_for(s, samples, can_close):
 
 
 @njit(cache=True)
-def plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Fill ``acts``/``sums``/``wins`` like :func:`search.pimc_values` with the worlds of :func:`worlds_for`;
-    return ``(n_actions, n_worlds)``."""
-    n = search_actions(s, acts, moves[0])
-    can_close = False
+def heuristic_first(s, acts, n, package):
+    """Move the ``heuristic`` bot's action to ``acts[0]`` (the others keep their order) so that ties go
+    to it; under the package's rules its queen-led marriage is the king-led one. Returns its index before
+    the move, -1 if it is not among ``acts[:n]``."""
+    buf = np.empty(16, dtype=np.int64)
+    h = heuristic_action(s, _HEURISTIC, buf)
+    if package and R.MARRIAGE_OFFSET <= h < R.EXCHANGE and h % 5 == R.QUEEN:
+        h += 1
     for i in range(n):
+        if acts[i] == h:
+            for j in range(i, 0, -1):
+                acts[j] = acts[j - 1]
+            acts[0] = h
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _add_worlds(s, first, last, exact, rng, stack, moves, tt, gen, pool, world, acts, n, sums, wins, vals, best_in):
+    """Solve worlds ``first..last-1`` (the ``exact`` enumeration, else fresh samples) and add each action's
+    value to ``sums``, its wins to ``wins`` and, where it is among the best of the world, 1 to ``best_in``."""
+    player = s[R.TO_MOVE]
+    package = uses_package_rules(moves)
+    for w in range(first, last):
+        if exact:
+            world_at(s, player, w, pool, world)
+        else:
+            sample_world(s, player, rng, pool, world)
+        if package:
+            signs_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
+        else:
+            values_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
+        top = vals[0]
+        for i in range(1, n):
+            top = max(top, vals[i])
+        for i in range(n):
+            sums[i] += vals[i]
+            if vals[i] > 0:
+                wins[i] += 1.0
+            if vals[i] == top:
+                best_in[i] += 1
+
+
+@njit(cache=True)
+def plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+    """Fill ``acts`` (the heuristic's action first), ``sums`` (summed values for the mover: game points,
+    or +-1 per deal won or lost under the package's rules) and ``wins`` (worlds won) over the worlds of
+    :func:`worlds_for`, in the two stages of the module notes; return ``(n_actions, n_worlds)``."""
+    n = search_actions(s, acts, moves[0])
+    heuristic_first(s, acts, n, uses_package_rules(moves))
+    close_at = -1
+    for i in range(n):
+        sums[i] = 0.0
+        wins[i] = 0.0
         if acts[i] == R.CLOSE:
-            can_close = True
-    return pimc_values(s, worlds_for(s, samples, can_close), rng, stack, moves, tt, gen, pool, world, acts, sums,
-                       wins, vals)
+            close_at = i
+    best_in = np.zeros(n, dtype=np.int64)
+    args = (rng, stack, moves, tt, gen, pool, world, acts, n, sums, wins, vals, best_in)
+    most = worlds_for(s, samples, close_at >= 0)
+    total = world_count(s, s[R.TO_MOVE])
+    if total <= most:
+        _add_worlds(s, 0, total, True, *args)
+        return n, total
+    first = max(1, samples // 2)
+    _add_worlds(s, 0, first, False, *args)
+    for i in range(n):
+        if best_in[i] == first and i != close_at:
+            return n, first
+    plausible = close_at >= 0 and wins[close_at] >= PLAUSIBLE_CLOSE_WINS * first
+    last = min(worlds_for(s, samples, plausible), most)
+    _add_worlds(s, first, last, False, *args)
+    return n, last
 
 
 @njit(cache=True)
 def plus_pick(acts, sums, wins, n, worlds, allowed, win_weight=WIN_WEIGHT):
     """Index of the chosen action among those with ``allowed[i]``: best mean game points plus
-    ``win_weight`` times the share of worlds won; closing only if it also wins ``CLOSE_MIN_WINS`` of them."""
+    ``win_weight`` times the share of worlds won (the first of equal scores); closing only if it also
+    wins ``CLOSE_MIN_WINS`` of them."""
     best = -1
     best_score = 0.0
     for i in range(n):

@@ -12,7 +12,8 @@ leads the king and wins only with a trick taken (:func:`search_actions`, :func:`
 a marriage or drawing the face-up card, his whole hand once the stock is exhausted, and suits or ranks his
 strict play showed he lacks), solve every legal action in every sampled world with ``perfect`` and choose
 the action with the best average; when there are no more distinct worlds than samples, each is solved once
-(:func:`world_count`, :func:`world_at`). The plain-Python brute-force minimax in the
+(:func:`world_count`, :func:`world_at`). :func:`signs_in_world` tells only who wins each action's deal in one
+world (for bots that count deals won). The plain-Python brute-force minimax in the
 tests is this module's independent oracle.
 """
 
@@ -309,7 +310,7 @@ def solve_value(s, stack, moves, tt, gen):
 
 
 @njit(cache=True)
-def _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
+def values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
     """Exact value of each of the ``n`` root actions in one fully known world, for ``player``."""
     gen[0] += 1
     for i in range(n):
@@ -320,10 +321,29 @@ def _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
 
 
 @njit(cache=True)
+def uses_package_rules(moves):
+    """True when the workspace's ``moves`` search under the package's rules (``package_rules=True``)."""
+    return moves[0, _F_PACKAGE] != 0
+
+
+@njit(cache=True)
+def signs_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
+    """Whether each of the ``n`` root actions wins the deal for ``player`` in one known world: ``vals[i]``
+    is +1 or -1. One zero-window test per action instead of the exact value: a deal never ends level, so
+    a value of at least 1 for player 0 is his win."""
+    gen[0] += 1
+    for i in range(n):
+        stack[0, :] = world
+        search_apply(stack[0], acts[i], moves[0])
+        won0 = _ab(stack, moves, tt, gen[0], 0, 1) >= 1
+        vals[i] = 1 if won0 == (player == 0) else -1
+
+
+@njit(cache=True)
 def perfect_values(s, stack, moves, tt, gen, acts, vals):
     """Fill ``acts``/``vals`` with every legal action and its exact value for the mover; return n."""
     n = search_actions(s, acts, moves[0])
-    _values_in_world(s, s[R.TO_MOVE], stack, moves, tt, gen, acts, n, vals)
+    values_in_world(s, s[R.TO_MOVE], stack, moves, tt, gen, acts, n, vals)
     return n
 
 
@@ -519,7 +539,7 @@ def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sum
             world_at(s, player, w, pool, world)
         else:
             sample_world(s, player, rng, pool, world)
-        _values_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
+        values_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
         for i in range(n):
             sums[i] += vals[i]
             if vals[i] > 0:
