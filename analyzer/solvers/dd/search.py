@@ -44,6 +44,7 @@ C_CALLED = 3  # called card id, -1 for none
 C_BIDDER = 4  # seat allowed a blind lead, -1 for none
 C_GEN = 5  # transposition-table generation: entries of older generations are empty
 C_NODES = 6  # node counter (statistics)
+C_TRICKS = 11  # completed tricks searched: fourth-hand card plays (statistics; DDS reports this count as its nodes)
 C_TT_MASK = 7  # table buckets - 1
 C_MOVES = 8  # number of root moves written by a collecting search
 C_TAGS = 9  # where the entries' tags start
@@ -1172,6 +1173,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 new_seat = seat
                 new_card = card
             if pos == 3:
+                mem[M_CTX + C_TRICKS] += 1
                 gained = won + ((team >> new_seat) & 1)
                 trick_cards = np.int64(0)
                 for j in range(4):
