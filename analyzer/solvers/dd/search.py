@@ -573,14 +573,17 @@ def _next_move(mem, base, i, n):
 
 
 @njit(cache=True)
-def _cash(hand, friends, suit, present, opp_len):
+def _cash(hand, friends, suit, present, opp_len, one_partner):
     """Tricks a hand takes by cashing ``suit`` from the top: (tricks, the cards that make it so, top run).
 
     Its top run of cards still out wins one trick each.  When the run outlasts every opponent's
     length in the suit, the rest of the suit wins too (nobody else can follow any more), unless a
-    partner (``friends``) holds a card above the hand's lowest: it would have to overtake and could
-    strand the rest.  With partners holding cards there, that extra count depends on every card
-    still out down to the hand's lowest.
+    partner (``friends``) would have to overtake and could strand the rest.  With a single partner
+    (``one_partner``) that partner plays its lowest card of the suit each round under the hand's
+    highest: the rest counts when its ``i``-th lowest card ranks below the hand's ``i``-th highest
+    in every round both still follow, and the count depends on the cards still out down to the
+    hand's last card compared.  With more partners, none may hold a card above the hand's lowest,
+    and the count depends on the cards still out down to that lowest.
     """
     held = (hand >> (13 * suit)) & SUIT_BITS
     out = (present >> (13 * suit)) & SUIT_BITS
@@ -600,7 +603,18 @@ def _cash(hand, friends, suit, present, opp_len):
         # Partners void here: the suit lengths (part of the table key) settle it.
         return COUNT[held], used, run
     lowest = popcount((held & -held) - 1)
-    if HIGHEST[friend_cards] > lowest:
+    if one_partner:
+        # The partner plays its lowest card each round; it must stay below the hand's card then.
+        # Which cards lie below the last card compared no longer matters.
+        mine = held
+        theirs = friend_cards
+        for _ in range(min(COUNT[held], COUNT[friend_cards])):
+            lowest = HIGHEST[mine]
+            if popcount((theirs & -theirs) - 1) > lowest:
+                return run, used, run
+            mine ^= 1 << lowest
+            theirs &= theirs - 1
+    elif HIGHEST[friend_cards] > lowest:
         return run, used, run
     below_lowest = (np.int64(1) << lowest) - 1
     all_out = (present >> (13 * suit)) & SUIT_BITS
@@ -660,7 +674,8 @@ def _quick_tricks(hands, leader, trump, team):
                     opp_lens = (opp_lens & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
                 if ruffs and suit != trump and length < (safe >> (4 * suit)) & 15:
                     safe = (safe & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
-    own, own_used = _cash_hand(hands[leader], side & ~hands[leader], present, opp_lens, safe)
+    one_partner = popcount(team) == 2
+    own, own_used = _cash_hand(hands[leader], side & ~hands[leader], present, opp_lens, safe, one_partner)
     best = own
     best_used = own_used
     for hand in range(4):
@@ -677,7 +692,7 @@ def _quick_tricks(hands, leader, trump, team):
                 break
         if entry == 0:
             continue
-        total, used = _cash_hand(hands[hand], side & ~hands[hand], present, opp_lens, safe)
+        total, used = _cash_hand(hands[hand], side & ~hands[hand], present, opp_lens, safe, one_partner)
         used |= entry
         if not opp_trumps and own and popcount(hands[hand]) - total >= own:
             total += own
@@ -689,12 +704,12 @@ def _quick_tricks(hands, leader, trump, team):
 
 
 @njit(cache=True, inline="always")
-def _cash_hand(hand, friends, present, opp_lens, safe):
+def _cash_hand(hand, friends, present, opp_lens, safe, one_partner):
     """Tricks one hand can cash from the top in every suit, and the cards that decide the count."""
     total = 0
     used = np.int64(0)
     for suit in range(4):
-        tricks, cards, run = _cash(hand, friends, suit, present, (opp_lens >> (4 * suit)) & 15)
+        tricks, cards, run = _cash(hand, friends, suit, present, (opp_lens >> (4 * suit)) & 15, one_partner)
         counted = min(tricks, (safe >> (4 * suit)) & 15)
         total += counted
         if counted <= run:
