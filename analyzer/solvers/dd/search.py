@@ -582,7 +582,8 @@ def _cash(hand, friends, suit, present, opp_len, one_partner):
     (``one_partner``) that partner plays its lowest card of the suit each round under the hand's
     highest: the rest counts when its ``i``-th lowest card ranks below the hand's ``i``-th highest
     in every round both still follow, and the count depends on the cards still out down to the
-    hand's last card compared.  With more partners, none may hold a card above the hand's lowest,
+    hand's last card compared or its lowest card of the rounds the opponents still follow,
+    whichever is lower.  With more partners, none may hold a card above the hand's lowest,
     and the count depends on the cards still out down to that lowest.
     """
     held = (hand >> (13 * suit)) & SUIT_BITS
@@ -614,6 +615,12 @@ def _cash(hand, friends, suit, present, opp_len, one_partner):
                 return run, used, run
             mine ^= 1 << lowest
             theirs &= theirs - 1
+        # The rounds the opponents still follow need the hand's top cards there to stay the top ones.
+        tops = held
+        for _ in range(opp_len - 1):
+            tops ^= 1 << HIGHEST[tops]
+        if opp_len > 0:
+            lowest = min(lowest, HIGHEST[tops])
     elif HIGHEST[friend_cards] > lowest:
         return run, used, run
     below_lowest = (np.int64(1) << lowest) - 1
