@@ -2,8 +2,9 @@
 
 The search answers one yes/no question: can the team force its final trick count into the window
 ``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
-(window already decided, the last trick scored directly, sure top trumps), then a transposition
-table, then quick tricks; second hand stops as soon as its side surely takes the trick in progress
+(window already decided, the last trick scored directly, sure top trumps, the side on lead needing
+every trick left while the other side can take the one it leads), then a transposition table,
+then quick tricks; second hand stops as soon as its side surely takes the trick in progress
 and that (with the top cards the trick's winner then cashes, in no trump) settles the window.
 Table entries follow partition search: a node's answer comes back with the
 cards whose ranks decided it (winners by rank, counted quick tricks, the called card), and the
@@ -728,6 +729,32 @@ def _cash_hand(hand, friends, present, opp_lens, safe, one_partner):
 
 
 @njit(cache=True)
+def _leader_loses_trick(hands, seat, present, trump, team):
+    """The cards that let the other side take the trick ``seat`` leads whatever it leads, or -1.
+
+    So when every suit the leader holds is topped by an opponent (who may play that card) and, for
+    a side suit, no partner of the leader can ruff it (void there and holding a trump).  Only the
+    top cards of the leader's suits decide it: who is void or holds trumps is in the suit lengths.
+    """
+    mine = (team >> seat) & 1
+    relevant = np.int64(0)
+    for suit in range(4):
+        if (hands[seat] >> (13 * suit)) & SUIT_BITS == 0:
+            continue
+        top = 13 * suit + HIGHEST[(present >> (13 * suit)) & SUIT_BITS]
+        for other in range(4):
+            friend = (team >> other) & 1 == mine
+            if (hands[other] >> top) & 1:
+                if friend:
+                    return np.int64(-1)
+            elif (friend and trump != NO_TRUMP and suit != trump and (hands[other] >> (13 * suit)) & SUIT_BITS == 0
+                    and (hands[other] >> (13 * trump)) & SUIT_BITS != 0):
+                return np.int64(-1)
+        relevant |= np.int64(1) << top
+    return relevant
+
+
+@njit(cache=True)
 def _sure_trumps(hands, trump, team):
     """Tricks each side's trumps must win whatever anyone plays, and the trumps that make it so.
 
@@ -1134,6 +1161,12 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 return _answer(True, used | called_rel)
             if most < lo or least > hi:
                 return _answer(False, used | called_rel)
+        if (mode == MODE_MAX and lo == (won + left if (team >> seat) & 1 else won + 1)
+                and not _called_under_own(hands, called) and not _blind_allowed(hands, seat, called, bidder)):
+            # The side on lead needs every trick left: it fails when the other side can take this one.
+            lost = _leader_loses_trick(hands, seat, present, trump, team)
+            if lost >= 0:
+                return _answer((team >> seat) & 1 == 0, lost | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
         word0, word1, sizes = _position(hands, present)
         verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode)
