@@ -14,8 +14,9 @@ Times are CPU seconds of this process (``time.process_time``), DDS pinned to one
 
 For each kind and strain it prints mean, median, p90, p99 and max CPU milliseconds of ours and of
 DDS, the ratio of the mean times, the median of the per-deal ratios ours / DDS and, for the single
-solves, the ratio of the mean search nodes (both count every card-play node, trick starts answered
-by their table or a cut-off included), which separates the size of the tree from the cost per node.
+solves, the ratio of the completed tricks searched (fourth-hand card plays: DDS's ``nodes`` field
+counts exactly these, its ``trickNodes``; ours from ``last_tricks``), which separates the size of the
+tree from the cost per trick.
 Any disagreement with DDS stops the run.
 
 With ``--bids N`` it also times the double-dummy outcomes of every contract setup the Rikken bids
@@ -37,7 +38,7 @@ import numpy as np
 
 from analyzer.cards.pbn import format_deal
 from analyzer.solvers.dd import solve, solve_table
-from analyzer.solvers.dd.api import last_nodes
+from analyzer.solvers.dd.api import last_tricks
 
 NS = 0b0101
 EW = 0b1010
@@ -80,7 +81,7 @@ def _timed(first_ours, ours, theirs):
 
 
 def _dds_solve(deal, target):
-    """DDS's single-board solve (one optimal card; ``target`` -1 for the most tricks): (scores, nodes searched)."""
+    """DDS's single-board solve (one optimal card; ``target`` -1 for the most tricks): (scores, completed tricks searched)."""
     import endplay._dds as dds_ext
     from endplay.dds.solve import SolvedBoard
 
@@ -90,7 +91,7 @@ def _dds_solve(deal, target):
 
 
 class _Samples:
-    """Per-deal times (and search nodes, when known) of ours and DDS for one question kind, with the deal's strain."""
+    """Per-deal times (and completed tricks searched, when known) of ours and DDS for one question kind, with the deal's strain."""
 
     def __init__(self):
         self.rows = []
@@ -105,7 +106,7 @@ class _Samples:
         print(f"\n{name} (CPU ms)")
         print(f"{'':4} {'n':>4} | {'ours mean':>9} {'med':>7} {'p90':>7} {'p99':>7} {'max':>8} | "
               f"{'DDS mean':>9} {'med':>7} {'p90':>7} {'p99':>7} {'max':>8} | {'mean ratio':>10} {'med ratio':>9} "
-              f"{'node ratio':>10}")
+              f"{'tree ratio':>10}")
         for label, rows in groups:
             if not rows:
                 continue
@@ -170,7 +171,7 @@ def main() -> None:
                                                    lambda: _dds_solve(deal, -1))
         if ours != max(scores):
             _fail(f"deal {i} max tricks: ours {ours}, DDS {max(scores)}")
-        samples["max"].add(trump, to, td, (last_nodes(), dds_nodes))
+        samples["max"].add(trump, to, td, (last_tricks(), dds_nodes))
         counts.append(ours)
     for kind, extra in (("yes", 0), ("no", 1)):
         for i, hands in enumerate(deals):
@@ -186,7 +187,7 @@ def main() -> None:
             theirs = max(scores, default=-1) >= target
             if ours != theirs or ours != (extra == 0):
                 _fail(f"deal {i} makes {target}: ours {ours}, DDS {theirs}")
-            samples[kind].add(trump, to, td, (last_nodes(), dds_nodes))
+            samples[kind].add(trump, to, td, (last_tricks(), dds_nodes))
     n_table = min(args.table_deals, args.deals)
     for i, hands in enumerate(deals[:n_table]):
         deal = _deal(hands, 0, 0)

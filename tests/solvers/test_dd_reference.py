@@ -234,3 +234,31 @@ def test_any_called_card_matches_reference(seed):
         for k in range(len(hands[0]) + 1):
             assert solve(masks, trump, leader, team, goal="le", k=k, called_card=called) == can_force(
                 rules, hands, leader, -99, k)
+
+
+def test_side_on_lead_needing_every_trick_against_a_ruffing_partner():
+    """North leads from spades, topped by East's ace, and North-South need both tricks: South, void
+    in spades with the only trump (hearts), ruffs the ace and then wins with the diamond 3.  The
+    cut-off "the other side can take the trick the leader leads" must not fire here."""
+    hands = parse_deal("N:32... A..2. .2.3. ...32", hand_size=None)
+    card_lists = [[c for c in range(52) if int(mask) >> c & 1] for mask in hands]
+    rules = Rules(2, [0, 2])
+    assert max_tricks(rules, card_lists, 0) == 2
+    assert solve(hands, 2, 0, TEAMS["NS"]) == 2
+    assert solve(hands, 2, 0, TEAMS["NS"], goal="ge", k=2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_side_on_lead_needing_every_trick_matches_reference(seed):
+    """Endings where the side on lead needs every trick left (or the other side needs just one)."""
+    rng = np.random.default_rng(7300 + seed)
+    for _ in range(8):
+        hands, _ = _ending(rng, 3 + seed % 2)
+        leader = int(rng.integers(4))
+        trump = int(rng.integers(5))
+        for team in (TEAMS["NS"], TEAMS["NE"], TEAMS["SWE"]):
+            rules = Rules(trump, _seats(team))
+            masks = _masks(hands)
+            size = len(hands[0])
+            for k in (1, size):
+                assert solve(masks, trump, leader, team, goal="ge", k=k) == can_force(rules, hands, leader, k, 99)

@@ -12,7 +12,7 @@ import pytest
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")
 
-from analyzer.cards.pbn import format_deal  # noqa: E402
+from analyzer.cards.pbn import format_deal, parse_deal  # noqa: E402
 from analyzer.solvers.dd import solve, solve_batch  # noqa: E402
 
 NS = 0b0101
@@ -92,3 +92,12 @@ def test_full_deals_match_dds_slow(chunk):
         leader = (i // 5) % 4
         side = NS if leader % 2 == 0 else EW
         assert solve(hands, trump, leader, side) == dds_tricks(hands, trump, leader)
+
+
+def test_long_suit_past_partner_keeps_its_top_cards_relevant():
+    """North's diamonds AQ953 count in full past South's K42 only while North's top diamonds stay the
+    top ones for the rounds East-West still follow; a table entry that fixed just the cards down to
+    the last one compared with South's let a later position reuse the count (10 tricks instead of
+    DDS's 9, found by the 2,000-deal test, chunk 2)."""
+    hands = parse_deal("N:AQ95.AQ3.AQ953.5 KT84.J85.6.AKJ86 J32.T4.K42.QT972 76.K9762.JT87.43")
+    assert solve(hands, 4, 0, NS) == dds_tricks(hands, 4, 0) == 9

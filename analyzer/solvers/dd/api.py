@@ -38,6 +38,12 @@ def last_nodes() -> int:
     return int(_work()[_k.M_CTX + _k.C_NODES])
 
 
+def last_tricks() -> int:
+    """Completed tricks searched (fourth-hand card plays) by the last solve call, the count DDS reports as
+    its ``nodes``; a statistic for benchmarks."""
+    return int(_work()[_k.M_CTX + _k.C_TRICKS])
+
+
 def _bits(mask: int) -> int:
     return bin(int(mask)).count("1")
 

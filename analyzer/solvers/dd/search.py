@@ -2,8 +2,9 @@
 
 The search answers one yes/no question: can the team force its final trick count into the window
 ``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
-(window already decided, the last trick scored directly, sure top trumps), then a transposition
-table, then quick tricks; second hand stops as soon as its side surely takes the trick in progress
+(window already decided, the last trick scored directly, sure top trumps, the side on lead needing
+every trick left while the other side can take the one it leads), then a transposition table,
+then quick tricks; second hand stops as soon as its side surely takes the trick in progress
 and that (with the top cards the trick's winner then cashes, in no trump) settles the window.
 Table entries follow partition search: a node's answer comes back with the
 cards whose ranks decided it (winners by rank, counted quick tricks, the called card), and the
@@ -44,6 +45,7 @@ C_CALLED = 3  # called card id, -1 for none
 C_BIDDER = 4  # seat allowed a blind lead, -1 for none
 C_GEN = 5  # transposition-table generation: entries of older generations are empty
 C_NODES = 6  # node counter (statistics)
+C_TRICKS = 11  # completed tricks searched: fourth-hand card plays (statistics; DDS reports this count as its nodes)
 C_TT_MASK = 7  # table buckets - 1
 C_MOVES = 8  # number of root moves written by a collecting search
 C_TAGS = 9  # where the entries' tags start
@@ -572,14 +574,18 @@ def _next_move(mem, base, i, n):
 
 
 @njit(cache=True)
-def _cash(hand, friends, suit, present, opp_len):
+def _cash(hand, friends, suit, present, opp_len, one_partner):
     """Tricks a hand takes by cashing ``suit`` from the top: (tricks, the cards that make it so, top run).
 
     Its top run of cards still out wins one trick each.  When the run outlasts every opponent's
     length in the suit, the rest of the suit wins too (nobody else can follow any more), unless a
-    partner (``friends``) holds a card above the hand's lowest: it would have to overtake and could
-    strand the rest.  With partners holding cards there, that extra count depends on every card
-    still out down to the hand's lowest.
+    partner (``friends``) would have to overtake and could strand the rest.  With a single partner
+    (``one_partner``) that partner plays its lowest card of the suit each round under the hand's
+    highest: the rest counts when its ``i``-th lowest card ranks below the hand's ``i``-th highest
+    in every round both still follow, and the count depends on the cards still out down to the
+    hand's last card compared or its lowest card of the rounds the opponents still follow,
+    whichever is lower.  With more partners, none may hold a card above the hand's lowest,
+    and the count depends on the cards still out down to that lowest.
     """
     held = (hand >> (13 * suit)) & SUIT_BITS
     out = (present >> (13 * suit)) & SUIT_BITS
@@ -599,7 +605,24 @@ def _cash(hand, friends, suit, present, opp_len):
         # Partners void here: the suit lengths (part of the table key) settle it.
         return COUNT[held], used, run
     lowest = popcount((held & -held) - 1)
-    if HIGHEST[friend_cards] > lowest:
+    if one_partner:
+        # The partner plays its lowest card each round; it must stay below the hand's card then.
+        # Which cards lie below the last card compared no longer matters.
+        mine = held
+        theirs = friend_cards
+        for _ in range(min(COUNT[held], COUNT[friend_cards])):
+            lowest = HIGHEST[mine]
+            if popcount((theirs & -theirs) - 1) > lowest:
+                return run, used, run
+            mine ^= 1 << lowest
+            theirs &= theirs - 1
+        # The rounds the opponents still follow need the hand's top cards there to stay the top ones.
+        tops = held
+        for _ in range(opp_len - 1):
+            tops ^= 1 << HIGHEST[tops]
+        if opp_len > 0:
+            lowest = min(lowest, HIGHEST[tops])
+    elif HIGHEST[friend_cards] > lowest:
         return run, used, run
     below_lowest = (np.int64(1) << lowest) - 1
     all_out = (present >> (13 * suit)) & SUIT_BITS
@@ -659,7 +682,8 @@ def _quick_tricks(hands, leader, trump, team):
                     opp_lens = (opp_lens & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
                 if ruffs and suit != trump and length < (safe >> (4 * suit)) & 15:
                     safe = (safe & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
-    own, own_used = _cash_hand(hands[leader], side & ~hands[leader], present, opp_lens, safe)
+    one_partner = popcount(team) == 2
+    own, own_used = _cash_hand(hands[leader], side & ~hands[leader], present, opp_lens, safe, one_partner)
     best = own
     best_used = own_used
     for hand in range(4):
@@ -676,7 +700,7 @@ def _quick_tricks(hands, leader, trump, team):
                 break
         if entry == 0:
             continue
-        total, used = _cash_hand(hands[hand], side & ~hands[hand], present, opp_lens, safe)
+        total, used = _cash_hand(hands[hand], side & ~hands[hand], present, opp_lens, safe, one_partner)
         used |= entry
         if not opp_trumps and own and popcount(hands[hand]) - total >= own:
             total += own
@@ -688,12 +712,12 @@ def _quick_tricks(hands, leader, trump, team):
 
 
 @njit(cache=True, inline="always")
-def _cash_hand(hand, friends, present, opp_lens, safe):
+def _cash_hand(hand, friends, present, opp_lens, safe, one_partner):
     """Tricks one hand can cash from the top in every suit, and the cards that decide the count."""
     total = 0
     used = np.int64(0)
     for suit in range(4):
-        tricks, cards, run = _cash(hand, friends, suit, present, (opp_lens >> (4 * suit)) & 15)
+        tricks, cards, run = _cash(hand, friends, suit, present, (opp_lens >> (4 * suit)) & 15, one_partner)
         counted = min(tricks, (safe >> (4 * suit)) & 15)
         total += counted
         if counted <= run:
@@ -702,6 +726,32 @@ def _cash_hand(hand, friends, present, opp_lens, safe):
                 cards &= cards - 1
         used |= cards
     return total, used
+
+
+@njit(cache=True)
+def _leader_loses_trick(hands, seat, present, trump, team):
+    """The cards that let the other side take the trick ``seat`` leads whatever it leads, or -1.
+
+    So when every suit the leader holds is topped by an opponent (who may play that card) and, for
+    a side suit, no partner of the leader can ruff it (void there and holding a trump).  Only the
+    top cards of the leader's suits decide it: who is void or holds trumps is in the suit lengths.
+    """
+    mine = (team >> seat) & 1
+    relevant = np.int64(0)
+    for suit in range(4):
+        if (hands[seat] >> (13 * suit)) & SUIT_BITS == 0:
+            continue
+        top = 13 * suit + HIGHEST[(present >> (13 * suit)) & SUIT_BITS]
+        for other in range(4):
+            friend = (team >> other) & 1 == mine
+            if (hands[other] >> top) & 1:
+                if friend:
+                    return np.int64(-1)
+            elif (friend and trump != NO_TRUMP and suit != trump and (hands[other] >> (13 * suit)) & SUIT_BITS == 0
+                    and (hands[other] >> (13 * trump)) & SUIT_BITS != 0):
+                return np.int64(-1)
+        relevant |= np.int64(1) << top
+    return relevant
 
 
 @njit(cache=True)
@@ -1111,6 +1161,12 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 return _answer(True, used | called_rel)
             if most < lo or least > hi:
                 return _answer(False, used | called_rel)
+        if (mode == MODE_MAX and lo == (won + left if (team >> seat) & 1 else won + 1)
+                and not _called_under_own(hands, called) and not _blind_allowed(hands, seat, called, bidder)):
+            # The side on lead needs every trick left: it fails when the other side can take this one.
+            lost = _leader_loses_trick(hands, seat, present, trump, team)
+            if lost >= 0:
+                return _answer((team >> seat) & 1 == 0, lost | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
         word0, word1, sizes = _position(hands, present)
         verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode)
@@ -1172,6 +1228,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 new_seat = seat
                 new_card = card
             if pos == 3:
+                mem[M_CTX + C_TRICKS] += 1
                 gained = won + ((team >> new_seat) & 1)
                 trick_cards = np.int64(0)
                 for j in range(4):
