@@ -228,6 +228,9 @@ def _bench_bids(n_deals: int, seed: int) -> None:
         start = time.process_time()
         play_setups_dd({key: value[rows] for key, value in setups.items()})
         per_deal.append(time.process_time() - start)
+        if (i + 1) % 10 == 0:
+            print(f"bids: {i + 1} deals, mean {statistics.mean(per_deal):.2f}, max {max(per_deal):.2f} CPU s per deal",
+                  flush=True)
     print(f"\nbids --policy dd work: {n_deals} deals, {setups['hand'].size} contract setups, CPU s per deal "
           f"(one core): mean {statistics.mean(per_deal):.2f}, median {statistics.median(per_deal):.2f}, "
           f"p90 {_quantile(per_deal, 0.9):.2f}, p99 {_quantile(per_deal, 0.99):.2f}, max {max(per_deal):.2f}")
