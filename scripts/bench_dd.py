@@ -229,9 +229,33 @@ def _bench_bids(n_deals: int, seed: int) -> None:
         start = time.process_time()
         play_setups_dd({key: value[rows] for key, value in setups.items()})
         per_deal.append(time.process_time() - start)
+        if (i + 1) % 10 == 0:
+            print(f"bids: {i + 1} deals, mean {statistics.mean(per_deal):.2f}, max {max(per_deal):.2f} CPU s per deal",
+                  flush=True)
     print(f"\nbids --policy dd work: {n_deals} deals, {setups['hand'].size} contract setups, CPU s per deal "
           f"(one core): mean {statistics.mean(per_deal):.2f}, median {statistics.median(per_deal):.2f}, "
           f"p90 {_quantile(per_deal, 0.9):.2f}, p99 {_quantile(per_deal, 0.99):.2f}, max {max(per_deal):.2f}")
+    _print_slowest_setups(setups, int(np.argmax(per_deal)))
+
+
+def _print_slowest_setups(setups: dict, deal: int) -> None:
+    """Solve the slowest deal's setups once more one by one (no table shared) and print the three slowest."""
+    from analyzer.games.rikken import rules
+    from analyzer.games.rikken.dd import declarer_count, declaring_team
+
+    timed = []
+    for i in np.flatnonzero(setups["hand"] // 4 == deal):
+        contract_row = setups["contract_of"][i]
+        bidder = int(np.flatnonzero(contract_row >= 0)[0])
+        contract = int(contract_row[bidder])
+        team = declaring_team(bidder, contract, int(setups["partner"][i]))
+        start = time.process_time()
+        declarer_count(setups["hands"][i], int(setups["leader"][i]), int(setups["trump"][i]), team,
+                       int(rules.KIND[contract]), int(setups["called_card"][i]), bool(setups["blind"][i]))
+        timed.append((time.process_time() - start, rules.CONTRACT_NAMES[contract], "NESW"[bidder],
+                      STRAINS[int(setups["trump"][i])]))
+    slowest = ", ".join(f"{name} by {seat} ({strain}) {cpu:.2f} s" for cpu, name, seat, strain in sorted(timed)[::-1][:3])
+    print(f"slowest deal ({deal}), its slowest setups solved alone: {slowest}")
 
 
 if __name__ == "__main__":

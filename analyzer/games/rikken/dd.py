@@ -89,35 +89,90 @@ def declarer_count(hands, leader: int, trump: int, team: int, kind: int, called_
     called_card : int
         Called card or -1; ``blind``: the call was blind.
     """
-    kw = {"called_card": called_card, "blind_call": blind}
-    if kind == rules.Kind.TRICKS:
-        return solve(hands, trump, leader, team, **kw)
-    if kind == rules.Kind.MISERY:
-        return 0 if solve(hands, trump, leader, team, goal="le", k=0, **kw) else FAILED_MISERY
-    return 1 if solve(hands, trump, leader, team, goal="eq", k=1, **kw) else FAILED_ONE_ALONE
+    return contract_counts(hands, leader, [(trump, team, kind, called_card, blind)])[0]
+
+
+def contract_counts(hands, leader: int, contracts) -> list[int]:
+    """:func:`declarer_count` of several contracts on one deal, sharing the solver's table among them.
+
+    Parameters
+    ----------
+    hands : array_like of 4 int64
+        Seat masks at the start of play.
+    leader : int
+        Seat on lead.
+    contracts : sequence of (trump, team, kind, called_card, blind)
+        As in :func:`declarer_count`; repeated contracts are solved once.
+
+    Returns
+    -------
+    list of int
+        Per contract, in order: the count :func:`declarer_count` gives.
+
+    Notes
+    -----
+    One table generation serves each trump, team and kind of goal across all the calls made here
+    (``solve_questions``' ``generations``). 1 Alone is decided by cheaper questions when they
+    settle it: exactly one trick needs "at most one", which a made Misery implies and a failed
+    Misery leaves to a question of the same kind of goal as Misery's (so sharing its table).
+    """
+    contracts = [(int(t), int(team), int(kind), int(c), bool(b)) for t, team, kind, c, b in contracts]
+    unique = list(dict.fromkeys(contracts))
+    generations = {}
+    counts = {}
+
+    def ask(pairs):
+        answers = solve_questions(hands, [q for _, q in pairs], generations)
+        return {key: answer for (key, _), answer in zip(pairs, answers)}
+
+    tricks = [c for c in unique if c[2] == rules.Kind.TRICKS]
+    counts.update(ask([(c, Question(c[0], leader, c[1], called_card=c[3], blind_call=c[4])) for c in tricks]))
+    lone = {(c[0], c[1]) for c in unique if c[2] != rules.Kind.TRICKS}
+    misery = ask([((t, team), Question(t, leader, team, "le", 0)) for t, team in lone])
+    at_most_one = dict.fromkeys((key for key, made in misery.items() if made), True)
+    at_most_one.update(ask([(key, Question(key[0], leader, key[1], "le", 1)) for key in lone if not misery[key]]))
+    exactly_one = ask([(key, Question(key[0], leader, key[1], "eq", 1)) for key in lone if at_most_one[key]])
+    for c in unique:
+        key = (c[0], c[1])
+        if c[2] == rules.Kind.MISERY:
+            counts[c] = 0 if misery[key] else FAILED_MISERY
+        elif c[2] == rules.Kind.ONE:
+            counts[c] = 1 if exactly_one.get(key, False) else FAILED_ONE_ALONE
+    return [counts[c] for c in contracts]
 
 
 def play_setups_dd(setups: dict) -> np.ndarray:
     """Tricks per seat (``int64[m, 4]``) for each setup row, as the heuristic play-out returns them.
 
     The declaring side's double-dummy count is credited to the bidder, the rest of the tricks to
-    the first defender, so side totals (what contracts are scored on) are exact.
+    the first defender, so side totals (what contracts are scored on) are exact.  The setups of one
+    deal and leader are solved together (:func:`contract_counts`).
     """
     hands = np.asarray(setups["hands"], dtype=np.int64)
     tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    groups = {}
     for i in range(hands.shape[0]):
-        contract_row = setups["contract_of"][i]
-        bidder = int(np.flatnonzero(contract_row >= 0)[0])
-        contract = int(contract_row[bidder])
-        partner = int(setups["partner"][i])
-        team = declaring_team(bidder, contract, partner)
-        count = declarer_count(hands[i], int(setups["leader"][i]), int(setups["trump"][i]), team,
-                               int(rules.KIND[contract]), int(setups["called_card"][i]), bool(setups["blind"][i]))
-        defender = next(s for s in range(4) if not team >> s & 1)
-        total = bin(int(hands[i][0])).count("1")
-        tricks[i, bidder] = count
-        tricks[i, defender] = total - count
-        report_step(i + 1, hands.shape[0])
+        groups.setdefault((hands[i].tobytes(), int(setups["leader"][i])), []).append(i)
+    done = 0
+    for rows in groups.values():
+        teams = []
+        contracts = []
+        for i in rows:
+            contract_row = setups["contract_of"][i]
+            bidder = int(np.flatnonzero(contract_row >= 0)[0])
+            contract = int(contract_row[bidder])
+            team = declaring_team(bidder, contract, int(setups["partner"][i]))
+            teams.append((bidder, team))
+            contracts.append((setups["trump"][i], team, rules.KIND[contract], setups["called_card"][i],
+                              setups["blind"][i]))
+        counts = contract_counts(hands[rows[0]], int(setups["leader"][rows[0]]), contracts)
+        total = bin(int(hands[rows[0]][0])).count("1")
+        for i, (bidder, team), count in zip(rows, teams, counts):
+            defender = next(s for s in range(4) if not team >> s & 1)
+            tricks[i, bidder] = count
+            tricks[i, defender] = total - count
+        done += len(rows)
+        report_step(done, hands.shape[0])
     return tricks
 
 
@@ -392,7 +447,9 @@ def dd_table(hands, leader: int) -> list[dict]:
 
 
 def misery_table(hands, leader: int) -> list[dict]:
-    """Per seat: whether Misery (0 tricks) and 1 Alone (exactly 1) are makeable at no trump."""
-    return [{"declarer": SEAT_LETTERS[d],
-             "misery": solve(hands, NO_TRUMP, leader, 1 << d, goal="le", k=0),
-             "one_alone": solve(hands, NO_TRUMP, leader, 1 << d, goal="eq", k=1)} for d in range(4)]
+    """Per seat: whether Misery (0 tricks) and 1 Alone (exactly 1) are makeable at no trump (one
+    :func:`contract_counts` call)."""
+    contracts = [(NO_TRUMP, 1 << d, kind, -1, False) for d in range(4) for kind in (rules.Kind.MISERY, rules.Kind.ONE)]
+    counts = contract_counts(hands, leader, contracts)
+    return [{"declarer": SEAT_LETTERS[d], "misery": counts[2 * d] == 0, "one_alone": counts[2 * d + 1] == 1}
+            for d in range(4)]

@@ -184,7 +184,7 @@ class Question(NamedTuple):
     blind_call: bool = False
 
 
-def solve_questions(hands, questions):
+def solve_questions(hands, questions, generations=None):
     """Answer several questions about one position, keeping the transposition table between them.
 
     Questions of one trump, team and kind of goal (``max``/``ge``, ``le``, ``eq``) share one table
@@ -198,6 +198,12 @@ def solve_questions(hands, questions):
         Card masks of seats N E S W at a trick boundary (no trick in progress).
     questions : sequence of Question
         What to ask; see :func:`solve`.
+    generations : dict, optional
+        Table generation per (trump, team, kind of goal), kept by the caller across calls about one
+        deal (start with an empty dict): a later call then reuses the entries an earlier one stored,
+        as far as the questions asked in between have not overwritten their buckets.  Entries hold
+        only what is true of their position under their trump, team, kind of goal and call, so
+        reuse never changes an answer.
 
     Returns
     -------
@@ -216,8 +222,12 @@ def solve_questions(hands, questions):
     mem = _work()
     trick = np.full(4, -1, dtype=np.int64)
     answers = [None] * len(questions)
+    if generations is None:
+        generations = {}
     for (trump, team, mode), members in groups.items():
-        generation = _next_generation()
+        if (trump, team, mode) not in generations:
+            generations[trump, team, mode] = _next_generation()
+        generation = generations[trump, team, mode]
         for i in members:
             q = questions[i]
             _k.set_context(mem, trump, team, mode, int(q.called_card), bidders[i], generation)
