@@ -27,7 +27,6 @@ from numba import njit
 
 from analyzer.cards.masks import popcount
 from analyzer.raw_memory import int64_view
-from analyzer.solvers.dd.contract_bounds import lone_window_cutoff
 from analyzer.solvers.dd.tables import (
     BLIND, COMPRESS_HIGH, COMPRESS_LOW, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SELECT, SPREAD, SUIT_BITS,
     SURE_AT, SURE_BEST, UNBOUNDED,
@@ -1173,10 +1172,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
         verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode)
         if verdict >= 0:
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
-        if mode != MODE_MAX and trump == NO_TRUMP and called < 0 and popcount(team) == 1:
-            verdict, used = lone_window_cutoff(hands, seat, team, won, lo, hi)
-            if verdict >= 0:
-                return _answer(verdict == 1, used)
         if mode == MODE_MAX and not _called_under_own(hands, called):
             # Quick tricks settle the window only when the leader's side needs this many of them.
             need = lo - won if (team >> seat) & 1 else won + left - lo + 1
