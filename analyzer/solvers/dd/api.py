@@ -32,12 +32,6 @@ def _next_generation() -> int:
     return _generation
 
 
-def last_nodes() -> int:
-    """Search nodes (card plays tried, trick starts answered by a cut-off or the table included) of the
-    last solve call, a statistic for benchmarks."""
-    return int(_work()[_k.M_CTX + _k.C_NODES])
-
-
 def last_tricks() -> int:
     """Completed tricks searched (fourth-hand card plays) by the last solve call, the count DDS reports as
     its ``nodes``; a statistic for benchmarks."""
