@@ -73,9 +73,8 @@ def describe(process: psutil.Process) -> str:
 def start_then_stop(run_dir: Path, how: str, *extra: str):
     """Start the demo, stop it as ``how`` says once 2 chunks are saved; return (exit code, stderr, kept chunks)."""
     # Own session: Ctrl-C in a terminal goes to the whole foreground process group, workers included.
-    # Default Ctrl-C handling, as a terminal's foreground job has it: an ignored SIGINT is inherited
-    # (a shell's background job, or a pytest process some earlier test left ignoring it), and Python
-    # then rightly keeps ignoring it.
+    # Default Ctrl-C handling, as a terminal's foreground job has it: a pytest started as a shell's
+    # background job ignores SIGINT, the run would inherit that, and Python rightly keeps ignoring it.
     process = analyzer(*DEMO, *extra, "--out", str(run_dir), start_new_session=True,
                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 180
