@@ -28,12 +28,14 @@ from analyzer.games.schnapsen.kernels import (
     random_action,
     shuffle_deck,
 )
-from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values
+from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
+from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
 from analyzer.games.schnapsen.play import (
     HEURISTIC,
     PERFECT,
     PIMC,
     PIMC_PLUS,
+    ROLLOUT,
     POLICIES,
     RANDOM,
     PlayWorkspace,
@@ -45,11 +47,15 @@ from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, perfect_values, pim
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import Z95
 
+#: the bots that sample worlds: they take a sample count and can play in another engine
+SAMPLING = (PIMC, PIMC_PLUS, ROLLOUT)
+
 
 @dataclass(frozen=True)
 class Bot:
     """A bot: policy name, PIMC samples (worlds per decision of ``pimc``; of ``pimc_plus`` at the first
-    tricks) and heuristic parameters."""
+    tricks; ``rollout`` plays out ``rollout_bot.PLAYOUTS_PER_SAMPLE`` times as many) and heuristic
+    parameters."""
 
     name: str
     samples: int = DEFAULT_SAMPLES
@@ -66,7 +72,7 @@ class Bot:
         for the frozen earlier heuristic)."""
         if self.name == "heuristic" and self.params == HeuristicParams.classic():
             return "heuristic:classic"
-        sampling = self.policy in (PIMC, PIMC_PLUS)
+        sampling = self.policy in SAMPLING
         return f"{self.name}:{self.samples}" if sampling and self.samples != DEFAULT_SAMPLES else self.name
 
     def as_dict(self) -> dict:
@@ -81,7 +87,8 @@ class Bot:
 
 def parse_bot(text: str, samples: int | None = None) -> Bot:
     """Parse ``random``, ``heuristic``, ``heuristic:classic`` (the earlier heuristic, ``HeuristicParams.classic``),
-    ``perfect``, ``pimc``, ``pimc_plus``, or ``pimc:N`` / ``pimc_plus:N`` (N samples).
+    ``perfect``, ``pimc``, ``pimc_plus``, ``rollout``, or ``pimc:N`` / ``pimc_plus:N`` / ``rollout:N``
+    (N samples).
 
     Raises
     ------
@@ -94,10 +101,10 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     n = samples if samples is not None else DEFAULT_SAMPLES
     if name == "heuristic" and count == "classic":
         return Bot(name, n, HeuristicParams.classic())
-    if count and name not in ("pimc", "pimc_plus"):
+    if count and POLICIES[name] not in SAMPLING:
         raise InputError(f"{name} takes no ':{count}'" + (" (heuristic:classic is the earlier heuristic)"
                                                           if name == "heuristic" else "")
-                         + ": only pimc:N and pimc_plus:N take a sample count")
+                         + ": only pimc:N, pimc_plus:N and rollout:N take a sample count")
     if count:
         try:
             n = int(count)
@@ -162,6 +169,11 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame({"deal": np.arange(n_deals), "a_seat0": a0, "a_seat1": a1, "a_gp": (a0 + a1) / 2})
 
 
+def _values_and_pick(bot: Bot):
+    """The value kernel (``plus_values`` or ``rollout_bot_values``) and the pick of ``pimc_plus`` or ``rollout``."""
+    return (plus_values, plus_pick) if bot.policy == PIMC_PLUS else (rollout_bot_values, rollout_pick)
+
+
 #: a win weight above any spread of mean game points (-3..3): the share of worlds won decides
 DEAL_ONLY_WIN_WEIGHT = 100.0
 
@@ -169,23 +181,24 @@ DEAL_ONLY_WIN_WEIGHT = 100.0
 def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
     """A decision function ``decide(s, allowed) -> action`` for playing ``bot`` in another engine that
     offers only the actions ``allowed`` (a subset of ours in ``s``, e.g. no closing): the bot's choice
-    among them. ``pimc_plus`` there plays for the deal alone (worlds won first; with a package-rules
-    workspace its worlds count only won or lost, without it game points break ties): such an engine
+    among them. ``pimc_plus`` and ``rollout`` there play for the deal alone (worlds won first; with a
+    package-rules workspace their worlds count only won or lost, without it game points break ties): such an engine
     counts games won, not game points.
 
     Raises
     ------
     InputError
-        For a bot other than ``pimc``.
+        For a bot other than ``pimc``, ``pimc_plus`` or ``rollout``.
     """
-    if bot.policy not in (PIMC, PIMC_PLUS):
-        raise InputError(f"the {bot.name} bot cannot play in another engine (pimc and pimc_plus can)")
+    if bot.policy not in SAMPLING:
+        raise InputError(f"the {bot.name} bot cannot play in another engine (pimc, pimc_plus and rollout can)")
 
     def decide(s: np.ndarray, allowed: list[int]) -> int:
-        if bot.policy == PIMC_PLUS:
-            n, worlds = plus_values(s, bot.samples, rng, *ws.args())
+        if bot.policy in (PIMC_PLUS, ROLLOUT):
+            values, pick = _values_and_pick(bot)
+            n, worlds = values(s, bot.samples, rng, *ws.args())
             flags = np.array([int(a) in allowed for a in ws.acts[:n]])
-            return int(ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, flags, DEAL_ONLY_WIN_WEIGHT)])
+            return int(ws.acts[pick(ws.acts, ws.sums, ws.wins, n, worlds, flags, DEAL_ONLY_WIN_WEIGHT)])
         n, _ = pimc_values(s, bot.samples, rng, *ws.args())
         options = [i for i in range(n) if int(ws.acts[i]) in allowed]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
@@ -194,7 +207,7 @@ def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
 
 
 # ---------------------------------------------------------------------------------------- honest evaluation
-HONEST = (RANDOM, HEURISTIC, PIMC, PIMC_PLUS)
+HONEST = (RANDOM, HEURISTIC, PIMC, PIMC_PLUS, ROLLOUT)
 
 
 def check_honest(bot: Bot) -> None:
@@ -206,8 +219,8 @@ def check_honest(bot: Bot) -> None:
         For the ``perfect`` bot.
     """
     if bot.policy not in HONEST:
-        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, pimc_plus, heuristic "
-                         "or random")
+        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, pimc_plus, rollout, "
+                         "heuristic or random")
 
 
 def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
@@ -254,10 +267,11 @@ def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Pl
         n, _ = pimc_values(s, bot.samples, rng, *ws.args())
         options = [i for i in range(n) if allow_close or ws.acts[i] != R.CLOSE]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
-    if bot.policy == PIMC_PLUS:
-        n, worlds = plus_values(s, bot.samples, rng, *ws.args())
+    if bot.policy in (PIMC_PLUS, ROLLOUT):
+        values, pick = _values_and_pick(bot)
+        n, worlds = values(s, bot.samples, rng, *ws.args())
         flags = np.array([allow_close or a != R.CLOSE for a in ws.acts[:n]])
-        return int(ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, flags)])
+        return int(ws.acts[pick(ws.acts, ws.sums, ws.wins, n, worlds, flags, WIN_WEIGHT)])
     if bot.policy == HEURISTIC:
         params = hp if allow_close else replace(bot.params, close_points=10**9).to_array()
         return int(heuristic_action(s, params, ws.acts))

@@ -141,16 +141,16 @@ def plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums,
 
 
 @njit(cache=True)
-def plus_pick(acts, sums, wins, n, worlds, allowed, win_weight=WIN_WEIGHT):
+def plus_pick(acts, sums, wins, n, worlds, allowed, win_weight=WIN_WEIGHT, close_min_wins=CLOSE_MIN_WINS):
     """Index of the chosen action among those with ``allowed[i]``: best mean game points plus
     ``win_weight`` times the share of worlds won (the first of equal scores); closing only if it also
-    wins ``CLOSE_MIN_WINS`` of them."""
+    wins ``close_min_wins`` of them."""
     best = -1
     best_score = 0.0
     for i in range(n):
         if not allowed[i]:
             continue
-        if acts[i] == R.CLOSE and wins[i] < CLOSE_MIN_WINS * worlds:
+        if acts[i] == R.CLOSE and wins[i] < close_min_wins * worlds:
             continue
         score = (sums[i] + win_weight * wins[i]) / worlds
         if best < 0 or score > best_score:

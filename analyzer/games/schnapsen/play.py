@@ -19,6 +19,7 @@ from analyzer.games.schnapsen.kernels import (
     signed_result,
 )
 from analyzer.games.schnapsen.pimc_plus import plus_action
+from analyzer.games.schnapsen.rollout_bot import rollout_bot_action
 from analyzer.games.schnapsen.search import (
     TT_BITS,
     SearchWorkspace,
@@ -28,8 +29,9 @@ from analyzer.games.schnapsen.search import (
     world_at,
 )
 
-RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS = range(5)
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS}
+RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT = range(6)
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS,
+            "rollout": ROLLOUT}
 
 
 class PlayWorkspace(SearchWorkspace):
@@ -62,6 +64,8 @@ def choose_action(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool,
         return perfect_action(s, stack, moves, tt, gen, acts, vals)
     if policy == PIMC_PLUS:
         return plus_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+    if policy == ROLLOUT:
+        return rollout_bot_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     return pimc_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
 
 

@@ -1,0 +1,115 @@
+"""``rollout``: Monte Carlo play-outs in which nobody sees a hidden card while the stock is open.
+
+PIMC (``pimc``, ``pimc_plus``) values an action by solving each sampled world with every card known: in
+each world both players play on as if they knew the stock order and each other's hand (strategy
+fusion), which flatters the actions whose payoff depends on cards nobody can see yet. ``rollout``
+values an action in each sampled world by playing the deal on with the ``heuristic`` bot in both
+seats, each deciding from what he sees (the heuristic never looks at hidden cards), until the stock is
+exhausted. From then on nothing is hidden (each player knows his own five cards and every card
+played, so the other five are the opponent's), and the rest of the deal is solved exactly.
+
+* Worlds: ``PLAYOUTS_PER_SAMPLE * samples`` of them, sampled as ``pimc`` does, each one shared by all
+  actions (paired); every world once instead when there are no more than that.
+* Score: mean game points plus ``WIN_WEIGHT`` times the share of worlds won, as ``pimc_plus``
+  (:func:`pimc_plus.plus_pick`), but closing needs no extra share of worlds won: its play-outs, unlike
+  ``pimc_plus``'s per-world solves, do not let the closer see the opponent's hand.
+* Once the stock is closed or exhausted at the decision itself the bot decides as ``pimc_plus`` with
+  ``samples``: few cards are unknown then (none once it is exhausted).
+* Under the package's rules (``SearchWorkspace(package_rules=True)``) the play-outs follow them too: no
+  closing, a marriage led with the king (the heuristic's queen-led one becomes it) and credited only
+  with a trick won (:func:`search.search_apply`).
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
+from analyzer.games.schnapsen.kernels import legal_actions, signed_result
+from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
+from analyzer.games.schnapsen.search import (
+    sample_world,
+    search_actions,
+    search_apply,
+    solve_value,
+    uses_package_rules,
+    world_at,
+    world_count,
+)
+
+#: play-out worlds per decision, in units of the bot's ``samples`` (12 by default: 384 worlds)
+PLAYOUTS_PER_SAMPLE = 32
+_PLAYOUT = HeuristicParams().to_array()
+#: the package's engine has no closing: its play-outs never close
+_PLAYOUT_PACKAGE = HeuristicParams(close_points=OFF).to_array()
+
+
+@njit(cache=True)
+def play_out_value(s, player, params, package, buf, stack, moves, tt, gen):
+    """Play ``s`` (in place) on with the heuristic ``params`` in both seats until the deal ends or the
+    stock is exhausted at a trick's start, then solve the rest exactly; return ``player``'s signed game
+    points (under the package's rules only the sign counts)."""
+    while s[R.WINNER] < 0:
+        if s[R.DRAWN] >= R.STOCK_SIZE and s[R.CLOSER] < 0 and s[R.LEAD_CARD] < 0:
+            v = solve_value(s, stack, moves, tt, gen)
+            return v if player == 0 else -v
+        a = heuristic_action(s, params, buf)
+        if package and R.MARRIAGE_OFFSET <= a < R.EXCHANGE and a % 5 == R.QUEEN:
+            a += 1
+        search_apply(s, a, moves[0])
+    return signed_result(s, player)
+
+
+@njit(cache=True)
+def rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+    """Fill ``acts``, ``sums`` (summed game points for the mover; +-1 per deal under the package's rules)
+    and ``wins`` (worlds won) as :func:`pimc_plus.plus_values` does, by play-outs while the stock is open
+    (module notes); return ``(n_actions, n_worlds)``."""
+    if s[R.CLOSER] >= 0 or s[R.DRAWN] >= R.STOCK_SIZE:
+        return plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+    player = s[R.TO_MOVE]
+    package = uses_package_rules(moves)
+    params = _PLAYOUT_PACKAGE if package else _PLAYOUT
+    n = search_actions(s, acts, moves[0])
+    for i in range(n):
+        sums[i] = 0.0
+        wins[i] = 0.0
+    total = world_count(s, player)
+    worlds = PLAYOUTS_PER_SAMPLE * samples
+    exact = total <= worlds
+    if exact:
+        worlds = total
+    child = np.empty(R.STATE_SIZE, dtype=np.int64)
+    buf = np.empty(16, dtype=np.int64)
+    for w in range(worlds):
+        if exact:
+            world_at(s, player, w, pool, world)
+        else:
+            sample_world(s, player, rng, pool, world)
+        for i in range(n):
+            child[:] = world
+            search_apply(child, acts[i], moves[0])
+            v = play_out_value(child, player, params, package, buf, stack, moves, tt, gen)
+            if package:
+                v = 1 if v > 0 else -1
+            sums[i] += v
+            if v > 0:
+                wins[i] += 1.0
+    return n, worlds
+
+
+@njit(cache=True)
+def rollout_bot_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+    """Return ``rollout``'s action for the player to move (forced moves without search)."""
+    if legal_actions(s, acts) == 1:
+        return acts[0]
+    n, worlds = rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+    allowed = np.ones(n, dtype=np.bool_)
+    return acts[rollout_pick(acts, sums, wins, n, worlds, allowed, WIN_WEIGHT)]
+
+
+@njit(cache=True)
+def rollout_pick(acts, sums, wins, n, worlds, allowed, win_weight):
+    """Index of ``rollout``'s choice among the actions with ``allowed[i]``: :func:`pimc_plus.plus_pick`
+    with closing judged like any other action."""
+    return plus_pick(acts, sums, wins, n, worlds, allowed, win_weight, 0.0)
