@@ -15,13 +15,14 @@ from analyzer.games.schnapsen import search as S
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.experiments import paired_deals, parse_bot
 from analyzer.games.schnapsen.kernels import deal_into, shuffle_deck
-from analyzer.games.schnapsen.pimc_plus import plus_values
+from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values
 from analyzer.games.schnapsen.play import PlayWorkspace
 from analyzer.games.schnapsen.rollout_bot import (
     PLAYOUTS_PER_SAMPLE,
     play_out_value,
     rollout_bot_action,
     rollout_bot_values,
+    rollout_pick,
 )
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval, wilson_interval
@@ -157,6 +158,17 @@ def test_rollout_decides_as_pimc_plus_once_the_stock_is_closed_or_exhausted(kind
         np.testing.assert_array_equal(acts, ws.acts[:n])
         np.testing.assert_array_equal(sums, ws.sums[:n])
         np.testing.assert_array_equal(wins, ws.wins[:n])
+
+
+def test_rollout_closes_on_its_score_alone():
+    """Closing wins 8 of 10 worlds for 1.0 game points a world, playing on 10 of 10 for 0.5: closing scores
+    1.0 + 0.8 against 0.5 + 1.0. ``rollout`` closes; ``pimc_plus``, which wants 90% of worlds won, does not."""
+    acts = np.array([R.CLOSE, 3], dtype=np.int64)
+    sums = np.array([10.0, 5.0])
+    wins = np.array([8.0, 10.0])
+    allowed = np.ones(2, dtype=np.bool_)
+    assert rollout_pick(acts, sums, wins, 2, 10, allowed, 1.0) == 0
+    assert plus_pick(acts, sums, wins, 2, 10, allowed, 1.0) == 1
 
 
 def test_bot_names():
