@@ -83,7 +83,7 @@ def test_adapter_states_match_the_package_game():
     assert bots[0].marriages_seen + bots[1].marriages_seen > 0
 
 
-@pytest.mark.parametrize("name", ["pimc:4", "pimc_plus:4"])
+@pytest.mark.parametrize("name", ["pimc:4", "pimc_plus:4", "rollout:1", "hybrid:2"])
 def test_our_bot_plays_whole_package_games(name):
     """A few games against the package's random bot: the adapter checks at every move that the moves it
     offers are the package's valid moves; a search bot should win most of them."""
@@ -100,11 +100,12 @@ def test_our_bot_plays_whole_package_games(name):
 
 
 @pytest.mark.slow
-def test_pimc_plus_wins_most_games_against_the_package_bot():
+@pytest.mark.parametrize("name", ["pimc_plus", "hybrid"])
+def test_wins_most_games_against_the_package_bot(name):
     """The issue's bar: at least 60% of 500 games against RdeepBot(64, 8) then AlphaBetaBot, each deal
     played twice with the seats swapped, at a mean of at most 60 CPU ms per decision (about an hour)."""
     from schnapsen_package_duel import duel
 
-    r = duel(parse_bot("pimc_plus"), 250, seed=41)
+    r = duel(parse_bot(name), 250, seed=41)
     assert r["wins"] / r["games"] >= 0.6, r["wins"]
     assert r["times"].mean() <= 0.060, r["times"].mean()

@@ -28,12 +28,14 @@ from analyzer.games.schnapsen.kernels import (
     random_action,
     shuffle_deck,
 )
+from analyzer.games.schnapsen.hybrid_bot import hybrid_values
 from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
 from analyzer.games.schnapsen.play import (
     HEURISTIC,
     PERFECT,
     PIMC,
+    HYBRID,
     PIMC_PLUS,
     ROLLOUT,
     POLICIES,
@@ -48,14 +50,14 @@ from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import Z95
 
 #: the bots that sample worlds: they take a sample count and can play in another engine
-SAMPLING = (PIMC, PIMC_PLUS, ROLLOUT)
+SAMPLING = (PIMC, PIMC_PLUS, ROLLOUT, HYBRID)
 
 
 @dataclass(frozen=True)
 class Bot:
     """A bot: policy name, PIMC samples (worlds per decision of ``pimc``; of ``pimc_plus`` at the first
-    tricks; ``rollout`` plays out ``rollout_bot.PLAYOUTS_PER_SAMPLE`` times as many) and heuristic
-    parameters."""
+    tricks; ``rollout`` plays out ``rollout_bot.PLAYOUTS_PER_SAMPLE`` times as many, ``hybrid`` uses both)
+    and heuristic parameters."""
 
     name: str
     samples: int = DEFAULT_SAMPLES
@@ -87,8 +89,8 @@ class Bot:
 
 def parse_bot(text: str, samples: int | None = None) -> Bot:
     """Parse ``random``, ``heuristic``, ``heuristic:classic`` (the earlier heuristic, ``HeuristicParams.classic``),
-    ``perfect``, ``pimc``, ``pimc_plus``, ``rollout``, or ``pimc:N`` / ``pimc_plus:N`` / ``rollout:N``
-    (N samples).
+    ``perfect``, ``pimc``, ``pimc_plus``, ``rollout``, ``hybrid``, or ``pimc:N`` / ``pimc_plus:N`` /
+    ``rollout:N`` / ``hybrid:N`` (N samples).
 
     Raises
     ------
@@ -104,7 +106,7 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     if count and POLICIES[name] not in SAMPLING:
         raise InputError(f"{name} takes no ':{count}'" + (" (heuristic:classic is the earlier heuristic)"
                                                           if name == "heuristic" else "")
-                         + ": only pimc:N, pimc_plus:N and rollout:N take a sample count")
+                         + ": only pimc:N, pimc_plus:N, rollout:N and hybrid:N take a sample count")
     if count:
         try:
             n = int(count)
@@ -170,8 +172,10 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
 
 
 def _values_and_pick(bot: Bot):
-    """The value kernel (``plus_values`` or ``rollout_bot_values``) and the pick of ``pimc_plus`` or ``rollout``."""
-    return (plus_values, plus_pick) if bot.policy == PIMC_PLUS else (rollout_bot_values, rollout_pick)
+    """The value kernel and the pick of ``pimc_plus``, ``rollout`` or ``hybrid``."""
+    if bot.policy == PIMC_PLUS:
+        return plus_values, plus_pick
+    return (rollout_bot_values if bot.policy == ROLLOUT else hybrid_values), rollout_pick
 
 
 #: a win weight above any spread of mean game points (-3..3): the share of worlds won decides
@@ -181,20 +185,20 @@ DEAL_ONLY_WIN_WEIGHT = 100.0
 def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
     """A decision function ``decide(s, allowed) -> action`` for playing ``bot`` in another engine that
     offers only the actions ``allowed`` (a subset of ours in ``s``, e.g. no closing): the bot's choice
-    among them. ``pimc_plus`` and ``rollout`` there play for the deal alone (worlds won first; with a
+    among them. ``pimc_plus``, ``rollout`` and ``hybrid`` there play for the deal alone (worlds won first; with a
     package-rules workspace their worlds count only won or lost, without it game points break ties): such an engine
     counts games won, not game points.
 
     Raises
     ------
     InputError
-        For a bot other than ``pimc``, ``pimc_plus`` or ``rollout``.
+        For a bot other than ``pimc``, ``pimc_plus``, ``rollout`` or ``hybrid``.
     """
     if bot.policy not in SAMPLING:
-        raise InputError(f"the {bot.name} bot cannot play in another engine (pimc, pimc_plus and rollout can)")
+        raise InputError(f"the {bot.name} bot cannot play in another engine (pimc, pimc_plus, rollout and hybrid can)")
 
     def decide(s: np.ndarray, allowed: list[int]) -> int:
-        if bot.policy in (PIMC_PLUS, ROLLOUT):
+        if bot.policy != PIMC:
             values, pick = _values_and_pick(bot)
             n, worlds = values(s, bot.samples, rng, *ws.args())
             flags = np.array([int(a) in allowed for a in ws.acts[:n]])
@@ -207,7 +211,7 @@ def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
 
 
 # ---------------------------------------------------------------------------------------- honest evaluation
-HONEST = (RANDOM, HEURISTIC, PIMC, PIMC_PLUS, ROLLOUT)
+HONEST = (RANDOM, HEURISTIC, PIMC, PIMC_PLUS, ROLLOUT, HYBRID)
 
 
 def check_honest(bot: Bot) -> None:
@@ -220,7 +224,7 @@ def check_honest(bot: Bot) -> None:
     """
     if bot.policy not in HONEST:
         raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, pimc_plus, rollout, "
-                         "heuristic or random")
+                         "hybrid, heuristic or random")
 
 
 def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
@@ -267,7 +271,7 @@ def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Pl
         n, _ = pimc_values(s, bot.samples, rng, *ws.args())
         options = [i for i in range(n) if allow_close or ws.acts[i] != R.CLOSE]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
-    if bot.policy in (PIMC_PLUS, ROLLOUT):
+    if bot.policy in (PIMC_PLUS, ROLLOUT, HYBRID):
         values, pick = _values_and_pick(bot)
         n, worlds = values(s, bot.samples, rng, *ws.args())
         flags = np.array([allow_close or a != R.CLOSE for a in ws.acts[:n]])

@@ -18,6 +18,7 @@ from analyzer.games.schnapsen.kernels import (
     shuffle_deck,
     signed_result,
 )
+from analyzer.games.schnapsen.hybrid_bot import hybrid_action
 from analyzer.games.schnapsen.pimc_plus import plus_action
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_action
 from analyzer.games.schnapsen.search import (
@@ -29,9 +30,9 @@ from analyzer.games.schnapsen.search import (
     world_at,
 )
 
-RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT = range(6)
+RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID = range(7)
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS,
-            "rollout": ROLLOUT}
+            "rollout": ROLLOUT, "hybrid": HYBRID}
 
 
 class PlayWorkspace(SearchWorkspace):
@@ -66,6 +67,8 @@ def choose_action(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool,
         return plus_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     if policy == ROLLOUT:
         return rollout_bot_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+    if policy == HYBRID:
+        return hybrid_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     return pimc_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
 
 
