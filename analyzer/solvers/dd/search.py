@@ -418,14 +418,57 @@ def _lead_score(card, suits, present):
     return score - (info >> 3) + PENALTY_OFFSET
 
 
+@njit(cache=True, inline="always")
+def _duck_all_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team):
+    """Move-ordering weight when the team must lose every trick left (Misery's window).
+
+    The other side forces a trick on the team: it leads a card below all the team's cards of its
+    suit, keeps the trick's top card low while a team member is still to play, and sheds its high
+    cards once the team has played.  The team ducks with its highest card that does not win and,
+    when it must win, wins high.
+    """
+    suit = card // 13
+    rank = card % 13
+    ours = (team >> seat) & 1
+    if pos == 0:
+        if not ours:
+            team_cards = np.int64(0)
+            for other in range(4):
+                if (team >> other) & 1:
+                    team_cards |= hands[other]
+            held = (team_cards >> (13 * suit)) & SUIT_BITS
+            if held and rank < popcount((held & -held) - 1):
+                return 60 + rank
+        if HIGHEST[(present >> (13 * suit)) & SUIT_BITS] == rank:
+            return -20 - rank
+        return 30 - rank
+    beats = _beats(card, win_card, win_seat, led_suit, trump)
+    if ours:
+        return rank if beats else 40 + rank
+    team_to_play = False
+    for step in range(1, 4 - pos):
+        team_to_play = team_to_play or (team >> ((seat + step) & 3)) & 1 == 1
+    if team_to_play:
+        if beats:
+            return -rank
+        return 40 - rank if suit == led_suit else 20 + rank
+    if win_seat >= 0 and (team >> win_seat) & 1:
+        return -rank if beats else 40 + rank
+    return rank
+
+
 @njit(cache=True)
-def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode, friend_holds):
+def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode, friend_holds,
+                 duck_all):
     """Move-ordering weight (higher is tried first); affects speed only, never results.
 
     ``friend_holds``: a partner of ``seat`` wins the trick so far and no later opponent can beat it.
+    ``duck_all``: the team (minimising) must lose every trick left (see :func:`_duck_all_score`).
     """
     if card >= BLIND:
         return 0
+    if duck_all:
+        return _duck_all_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team)
     suit = card // 13
     rank = card % 13
     want_win = mode == MODE_MAX
@@ -499,7 +542,8 @@ def _run_spread(cards, pruned, present):
 
 
 @njit(cache=True, inline="always")
-def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called, bidder):
+def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called, bidder,
+               duck_all):
     """Fill the move buffer of ``depth`` with the candidate plays as keys (see :func:`_move_key`).
 
     ``present``: the cards still in hands plus those of the trick in progress.  Returns how many,
@@ -532,7 +576,7 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
             score = _lead_score(card, suits, present)
         else:
             score = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode,
-                                 friend_holds)
+                                 friend_holds, duck_all)
         if card == hint:
             score += HINT_BONUS
         if pos == 0 and card == mem[M_KILLERS + depth]:
@@ -1198,8 +1242,10 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                                                        need)
                 if tricks >= need:
                     return _answer(ours, relevant)
+    # Misery (the team may take no trick) has its own ordering.  Also used once "at most 1" has its
+    # trick it searched 3% more on a heavy deal; in every minimising window, 2.8x the time on "at most 1".
     n, pruned = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
-                           trump, team, mode, called, bidder)
+                           trump, team, mode, called, bidder, mode == MODE_MIN and hi == 0)
     if root_collect:
         mem[M_CTX + C_MOVES] = n
     maximiser = (team >> seat) & 1 == 1
