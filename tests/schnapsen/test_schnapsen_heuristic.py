@@ -94,6 +94,19 @@ def opponent_hands(st: SchnapsenState, player: int):
         yield st.shown[opp] | R.mask_of(cards)
 
 
+def redealt(st: SchnapsenState, player: int, rnd: np.random.Generator, count: int):
+    """Up to ``count`` copies of ``st`` that ``player`` cannot tell from it: another opponent hand he
+    cannot rule out (:func:`opponent_hands`), the other hidden cards face down in the stock in a random
+    order."""
+    hands = list(opponent_hands(st, player))
+    pool = st.hands[1 - player] | R.mask_of(st.stock[:-1])
+    for k in rnd.choice(len(hands), size=min(len(hands), count), replace=False):
+        world = st.copy()
+        world.hands[1 - player] = hands[k]
+        world.stock = [int(c) for c in rnd.permutation(R.cards_of(pool & ~hands[k]))] + st.stock[-1:]
+        yield world
+
+
 def closer_always_wins(st: SchnapsenState, closer: int, params: np.ndarray) -> bool:
     """True if the closer, playing the heuristic, wins against every defence (all legal replies)."""
     if st.is_over:
@@ -283,12 +296,7 @@ def test_the_heuristic_decides_only_from_what_its_player_sees():
         while not st.is_over:
             p = st.to_move
             action = int(heuristic_action(st.to_array(), params, BUF))
-            hands = list(opponent_hands(st, p))
-            pool = st.hands[1 - p] | R.mask_of(st.stock[:-1])
-            for k in rnd.choice(len(hands), size=min(len(hands), 8), replace=False):
-                world = st.copy()
-                world.hands[1 - p] = hands[k]
-                world.stock = [int(c) for c in rnd.permutation(R.cards_of(pool & ~hands[k]))] + st.stock[-1:]
+            for world in redealt(st, p, rnd, 8):
                 assert int(heuristic_action(world.to_array(), params, BUF)) == action, st.to_text()
             positions += 1
             st.apply(action)

@@ -5,7 +5,7 @@ import random
 
 import numpy as np
 import pytest
-from test_schnapsen_heuristic import opponent_hands
+from test_schnapsen_heuristic import redealt
 from test_schnapsen_pimc_plus import package_child
 from test_schnapsen_search import random_ending
 
@@ -134,12 +134,7 @@ def test_rollout_decides_only_from_what_its_player_sees():
             p = st.to_move
             rng = state_from_seed(deal)
             action = int(rollout_bot_action(st.to_array(), 1, rng.copy(), *ws.args()))
-            hands = list(opponent_hands(st, p))
-            pool = st.hands[1 - p] | R.mask_of(st.stock[:-1])
-            for k in rnd.choice(len(hands), size=min(len(hands), 3), replace=False):
-                world = st.copy()
-                world.hands[1 - p] = hands[k]
-                world.stock = [int(c) for c in rnd.permutation(R.cards_of(pool & ~hands[k]))] + st.stock[-1:]
+            for world in redealt(st, p, rnd, 3):
                 assert int(rollout_bot_action(world.to_array(), 1, rng.copy(), *ws.args())) == action, st.to_text()
             positions += 1
             st.apply(int(heuristic_action(st.to_array(), params, buf)))
