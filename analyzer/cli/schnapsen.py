@@ -46,8 +46,8 @@ from analyzer.reports.store import RunStore
 app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, closing odds, advice.",
                   no_args_is_help=True)
 
-BOT_HELP = (f"{', '.join(POLICIES)} (pimc:N / pimc_plus:N / rollout:N / hybrid:N for N samples; heuristic:classic is the "
-            "earlier heuristic; perfect sees every card)")
+BOT_HELP = (f"{', '.join(POLICIES)} (pimc:N / pimc_plus:N / rollout:N / hybrid:N for N samples; "
+            "heuristic:classic is the earlier heuristic; perfect sees every card)")
 Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
                                       help=f"Sampled worlds per pimc / pimc_plus decision; rollout plays out "
                                            f"{PLAYOUTS_PER_SAMPLE} times as many, hybrid does both (pimc:N sets it "
@@ -124,7 +124,8 @@ def closing(
     workers: Workers,
     deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS, help="Deals to play and examine.")] = 100,
     bot: Annotated[str, typer.Option("--bot", help="Honest bot that plays the deals and both choices forward: "
-                                                   "pimc[:N], pimc_plus[:N], rollout[:N], hybrid[:N], heuristic or random.")] = "pimc",
+                                                   "pimc[:N], pimc_plus[:N], rollout[:N], hybrid[:N], heuristic or "
+                                                   "random.")] = "pimc",
     samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
         "Worlds per position: sampled hidden cards on which both choices are played out (every world, "
         "exactly, when there are no more)."))] = DEFAULT_SAMPLES,

@@ -21,6 +21,7 @@ from analyzer.errors import InputError
 from analyzer.experiments.progress import report_items
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
+from analyzer.games.schnapsen.hybrid_bot import hybrid_values
 from analyzer.games.schnapsen.kernels import (
     apply_action,
     deal_into,
@@ -28,23 +29,22 @@ from analyzer.games.schnapsen.kernels import (
     random_action,
     shuffle_deck,
 )
-from analyzer.games.schnapsen.hybrid_bot import hybrid_values
 from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
-from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
 from analyzer.games.schnapsen.play import (
     HEURISTIC,
+    HYBRID,
     PERFECT,
     PIMC,
-    HYBRID,
     PIMC_PLUS,
-    ROLLOUT,
     POLICIES,
     RANDOM,
+    ROLLOUT,
     PlayWorkspace,
     play_deals,
     play_match,
     rollout_values,
 )
+from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, perfect_values, pimc_values, world_count
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import Z95

@@ -542,8 +542,8 @@ def _run_spread(cards, pruned, present):
 
 
 @njit(cache=True, inline="always")
-def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called, bidder,
-               duck_all):
+def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called,
+               bidder, duck_all):
     """Fill the move buffer of ``depth`` with the candidate plays as keys (see :func:`_move_key`).
 
     ``present``: the cards still in hands plus those of the trick in progress.  Returns how many,
