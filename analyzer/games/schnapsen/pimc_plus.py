@@ -30,13 +30,12 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import legal_actions
 from analyzer.games.schnapsen.search import (
-    sample_world,
     search_actions,
     signs_in_world,
     uses_package_rules,
     values_in_world,
-    world_at,
     world_count,
+    world_into,
 )
 
 DEFAULT_SAMPLES = 12
@@ -90,10 +89,7 @@ def _add_worlds(s, first, last, exact, rng, stack, moves, tt, gen, pool, world, 
     player = s[R.TO_MOVE]
     package = uses_package_rules(moves)
     for w in range(first, last):
-        if exact:
-            world_at(s, player, w, pool, world)
-        else:
-            sample_world(s, player, rng, pool, world)
+        world_into(s, player, w, exact, rng, pool, world)
         if package:
             signs_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
         else:

@@ -26,8 +26,7 @@ from analyzer.games.schnapsen.search import (
     SearchWorkspace,
     perfect_action,
     pimc_action,
-    sample_world,
-    world_at,
+    world_into,
 )
 
 RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID = range(7)
@@ -173,10 +172,7 @@ def rollout_values(s, seqs, policy, samples, hparams, exact, n_worlds, rng, out,
     start = np.empty(4, dtype=np.uint64)
     bot_rng = np.empty(4, dtype=np.uint64)
     for w in range(n_worlds):
-        if exact:
-            world_at(s, player, w, pool, base)
-        else:
-            sample_world(s, player, rng, pool, base)
+        world_into(s, player, w, exact, rng, pool, base)
         for j in range(4):
             start[j] = next_u64(rng)
         for i in range(seqs.shape[0]):

@@ -28,13 +28,12 @@ from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import legal_actions, signed_result
 from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
 from analyzer.games.schnapsen.search import (
-    sample_world,
     search_actions,
     search_apply,
     solve_value,
     uses_package_rules,
-    world_at,
     world_count,
+    world_into,
 )
 
 #: play-out worlds per decision, in units of the bot's ``samples`` (12 by default: 384 worlds)
@@ -82,10 +81,7 @@ def rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts
     child = np.empty(R.STATE_SIZE, dtype=np.int64)
     buf = np.empty(16, dtype=np.int64)
     for w in range(worlds):
-        if exact:
-            world_at(s, player, w, pool, world)
-        else:
-            sample_world(s, player, rng, pool, world)
+        world_into(s, player, w, exact, rng, pool, world)
         for i in range(n):
             child[:] = world
             search_apply(child, acts[i], moves[0])

@@ -518,6 +518,16 @@ def world_at(s, player, index, pool, world):
 
 
 @njit(cache=True)
+def world_into(s, player, index, exact, rng, pool, world):
+    """Write into ``world`` the ``index``-th world of the :func:`world_at` enumeration when ``exact``,
+    else a fresh :func:`sample_world` draw."""
+    if exact:
+        world_at(s, player, index, pool, world)
+    else:
+        sample_world(s, player, rng, pool, world)
+
+
+@njit(cache=True)
 def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
     """Average the exact value of each legal action over ``n_samples`` sampled worlds.
 
@@ -535,10 +545,7 @@ def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sum
     exact = total <= n_samples
     worlds = total if exact else n_samples
     for w in range(worlds):
-        if exact:
-            world_at(s, player, w, pool, world)
-        else:
-            sample_world(s, player, rng, pool, world)
+        world_into(s, player, w, exact, rng, pool, world)
         values_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
         for i in range(n):
             sums[i] += vals[i]
