@@ -151,10 +151,11 @@ def test_ties_go_to_the_heuristic():
         assert plus_action(s, 4, state_from_seed(1), *ws.args()) == h, st.to_text()
 
 
-def staged_twin(s: np.ndarray, samples: int, rng: np.ndarray, package: bool):
+def staged_twin(s: np.ndarray, samples: int, rng: np.ndarray, package: bool, utility=float):
     """The two stages of ``plus_values`` rebuilt from public pieces (``sample_world``, ``perfect_values``):
-    returns ``(sums, wins, worlds, stage)`` with sums and wins keyed by action and stage "stop" (one action
-    other than closing best in every world of the first stage), "close" (closing's extra worlds) or "plain"."""
+    returns ``(sums, wins, worlds, stage)`` with sums (of ``utility`` of each world's value) and wins keyed
+    by action and stage "stop" (one action other than closing best in every world of the first stage),
+    "close" (closing's extra worlds) or "plain"."""
     ws = S.SearchWorkspace(tt_bits=14, package_rules=package)
     acts = np.zeros(16, dtype=np.int64)
     vals = np.zeros(16, dtype=np.int64)
@@ -175,7 +176,7 @@ def staged_twin(s: np.ndarray, samples: int, rng: np.ndarray, package: bool):
             got = {int(a): (int(np.sign(v)) if package else int(v)) for a, v in zip(acts[:n], vals[:n])}
             top = max(got.values())
             for a, v in got.items():
-                sums[a] += v
+                sums[a] += utility(v)
                 wins[a] += v > 0
                 best_in[a] += v == top
 

@@ -15,7 +15,7 @@ from numba import njit
 
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_values
+from analyzer.games.schnapsen.pimc_plus import plus_values, win_weight_at
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
 
 
@@ -48,4 +48,4 @@ def hybrid_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sum
         return acts[0]
     n, worlds = hybrid_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     allowed = np.ones(n, dtype=np.bool_)
-    return acts[rollout_pick(acts, sums, wins, n, worlds, allowed, WIN_WEIGHT)]
+    return acts[rollout_pick(acts, sums, wins, n, worlds, allowed, win_weight_at(s))]

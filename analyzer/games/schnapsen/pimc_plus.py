@@ -14,6 +14,9 @@ Against plain ``pimc`` (:func:`search.pimc_action`, the same perfect-information
 * an action's score is its mean game points plus its share of worlds won (``WIN_WEIGHT``), so a sure
   single game point beats a gamble for three; equal scores go to the ``heuristic`` bot's action
   (it is tried first), so the coarse per-world values do not leave the choice to move order;
+* inside a Bummerl (the state carries the score, as in ``play.play_match``) the score is instead the
+  mean chance of winning the Bummerl after the deal (:mod:`bummerl`): with one game point to go a
+  Schneider is worth no more than a plain win;
 * closing is chosen only when it has the best score and wins in at least ``CLOSE_MIN_WINS`` of the
   worlds: after closing the closer plays blind (strict play, no more draws) while the per-world
   values let him see the opponent's hand, so a closing that loses in a tenth of the worlds is usually
@@ -27,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bummerl import deal_utility, in_bummerl
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import legal_actions
 from analyzer.games.schnapsen.search import (
@@ -85,7 +89,7 @@ def heuristic_first(s, acts, n, package):
 @njit(cache=True)
 def _add_worlds(s, first, last, exact, rng, stack, moves, tt, gen, pool, world, acts, n, sums, wins, vals, best_in):
     """Solve worlds ``first..last-1`` (the ``exact`` enumeration, else fresh samples) and add each action's
-    value to ``sums``, its wins to ``wins`` and, where it is among the best of the world, 1 to ``best_in``."""
+    value (:func:`bummerl.deal_utility`) to ``sums``, its wins to ``wins`` and, where it is among the best of the world, 1 to ``best_in``."""
     player = s[R.TO_MOVE]
     package = uses_package_rules(moves)
     for w in range(first, last):
@@ -98,7 +102,7 @@ def _add_worlds(s, first, last, exact, rng, stack, moves, tt, gen, pool, world, 
         for i in range(1, n):
             top = max(top, vals[i])
         for i in range(n):
-            sums[i] += vals[i]
+            sums[i] += deal_utility(s, player, vals[i])
             if vals[i] > 0:
                 wins[i] += 1.0
             if vals[i] == top:
@@ -162,4 +166,10 @@ def plus_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums,
         return acts[0]
     n, worlds = plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     allowed = np.ones(n, dtype=np.bool_)
-    return acts[plus_pick(acts, sums, wins, n, worlds, allowed)]
+    return acts[plus_pick(acts, sums, wins, n, worlds, allowed, win_weight_at(s))]
+
+
+@njit(cache=True)
+def win_weight_at(s):
+    """``WIN_WEIGHT`` outside a Bummerl; 0 inside one, where :func:`bummerl.deal_utility` values the win."""
+    return 0.0 if in_bummerl(s) else WIN_WEIGHT

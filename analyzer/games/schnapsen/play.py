@@ -132,6 +132,8 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack,
     while left0 > 0 and left1 > 0:
         shuffle_deck(deal_rng, deck)
         deal_into(deck, dealer, s)
+        s[R.TO_GO0] = left0
+        s[R.TO_GO0 + 1] = left1
         play_out(s, policy, samples, hparams, bot_rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
         if s[R.WINNER] == 0:
             left0 -= s[R.GAME_POINTS]

@@ -12,7 +12,8 @@ played, so the other five are the opponent's), and the rest of the deal is solve
   actions (paired); every world once instead when there are no more than that.
 * Score: mean game points plus ``WIN_WEIGHT`` times the share of worlds won, as ``pimc_plus``
   (:func:`pimc_plus.plus_pick`), but closing needs no extra share of worlds won: its play-outs, unlike
-  ``pimc_plus``'s per-world solves, do not let the closer see the opponent's hand.
+  ``pimc_plus``'s per-world solves, do not let the closer see the opponent's hand. Inside a Bummerl,
+  the chance of winning it instead, as ``pimc_plus`` (:mod:`bummerl`).
 * Once the stock is closed or exhausted at the decision itself the bot decides as ``pimc_plus`` with
   ``samples``: few cards are unknown then (none once it is exhausted).
 * Under the package's rules (``SearchWorkspace(package_rules=True)``) the play-outs follow them too: no
@@ -24,9 +25,10 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bummerl import deal_utility
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import legal_actions, signed_result
-from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
+from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values, win_weight_at
 from analyzer.games.schnapsen.search import (
     search_actions,
     search_apply,
@@ -88,7 +90,7 @@ def rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts
             v = play_out_value(child, player, params, package, buf, stack, moves, tt, gen)
             if package:
                 v = 1 if v > 0 else -1
-            sums[i] += v
+            sums[i] += deal_utility(s, player, v)
             if v > 0:
                 wins[i] += 1.0
     return n, worlds
@@ -101,7 +103,7 @@ def rollout_bot_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts
         return acts[0]
     n, worlds = rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     allowed = np.ones(n, dtype=np.bool_)
-    return acts[rollout_pick(acts, sums, wins, n, worlds, allowed, WIN_WEIGHT)]
+    return acts[rollout_pick(acts, sums, wins, n, worlds, allowed, win_weight_at(s))]
 
 
 @njit(cache=True)

@@ -54,7 +54,8 @@ WINNER = 27          # winner of the deal, -1 while it runs
 GAME_POINTS = 28     # game points the winner scores
 SHOWN0 = 29          # cards of player p's hand known to the opponent (SHOWN0 + p)
 NOT_HELD0 = 31       # cards player p has shown he cannot hold, by strict play (NOT_HELD0 + p)
-STATE_SIZE = 33
+TO_GO0 = 33          # game points player p still needs to win the Bummerl (TO_GO0 + p); 0 outside a Bummerl
+STATE_SIZE = 35
 
 
 def card_of(suit: int, rank: int) -> int:
