@@ -47,7 +47,8 @@ app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, 
                   no_args_is_help=True)
 
 BOT_HELP = (f"{', '.join(POLICIES)} (pimc:N / pimc_plus:N / rollout:N / hybrid:N for N samples; "
-            "heuristic:classic is the earlier heuristic; perfect sees every card)")
+            "heuristic:classic is the earlier heuristic; perfect sees every card; in a Bummerl, pimc_plus, "
+            "rollout and hybrid play for the Bummerl: a deal is worth the chance of winning it after that deal)")
 Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
                                       help=f"Sampled worlds per pimc / pimc_plus decision; rollout plays out "
                                            f"{PLAYOUTS_PER_SAMPLE} times as many, hybrid does both (pimc:N sets it "
