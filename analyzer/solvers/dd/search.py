@@ -840,6 +840,59 @@ def _sure_trumps(hands, trump, team):
     return best_team, best_other, relevant
 
 
+@njit(cache=True)
+def _lone_winners(hands, seat, on_lead, trump, present):
+    """Tricks a lone ``seat`` surely takes by its trumps and side winners, and the cards that make it so.
+
+    Its winners are its trumps and, in each side suit, its top run of the cards still out.  When no
+    other hand holds a trump, each winner wins whenever it is played: as the led suit's top card
+    nobody can ruff it, and a trump beats every other card.  The seat keeps its winners until it
+    takes a trick: on a lead it can follow with a winner it plays one and wins; following with a
+    smaller card loses nothing; void in the led suit it still holds a trump and ruffs.  Once it
+    has taken a trick it leads its winners one by one, keeping the lead.  So it takes at least as
+    many tricks as it holds winners.  On lead (``on_lead``) with a top run of trumps at least as
+    long as every other hand's trumps, it first leads that run: each wins and every other hand
+    must follow with its trumps until it has none, which leads to the case above.  Who holds
+    trumps, and how many, is in the suit lengths; the top runs' cards decide the rest.
+
+    Returns (tricks, relevant cards); (0, 0) when neither case applies.
+    """
+    mine = hands[seat]
+    held = (mine >> (13 * trump)) & SUIT_BITS
+    if held == 0:
+        return 0, np.int64(0)
+    tricks = COUNT[held]
+    relevant = np.int64(0)
+    if (present & ~mine) >> (13 * trump) & SUIT_BITS:
+        if not on_lead:
+            return 0, np.int64(0)
+        longest = 0
+        for other in range(4):
+            if other != seat:
+                longest = max(longest, COUNT[(hands[other] >> (13 * trump)) & SUIT_BITS])
+        out = (present >> (13 * trump)) & SUIT_BITS
+        run = 0
+        while (held >> HIGHEST[out]) & 1:
+            run += 1
+            relevant |= np.int64(1) << (13 * trump + HIGHEST[out])
+            out ^= 1 << HIGHEST[out]
+        if run < longest:
+            return 0, np.int64(0)
+    for suit in range(4):
+        if suit == trump:
+            continue
+        held = (mine >> (13 * suit)) & SUIT_BITS
+        out = (present >> (13 * suit)) & SUIT_BITS
+        while held & out:
+            top = HIGHEST[out]
+            if not (held >> top) & 1:
+                break
+            tricks += 1
+            out ^= 1 << top
+            relevant |= np.int64(1) << (13 * suit + top)
+    return tricks, relevant
+
+
 @njit(cache=True, inline="always")
 def _gather(x, mask):
     """The bits of the 13-bit ``x`` at the set positions of ``mask``, packed from bit 0 up."""
@@ -1205,6 +1258,12 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 return _answer(True, used | called_rel)
             if most < lo or least > hi:
                 return _answer(False, used | called_rel)
+            if (mode == MODE_MAX and popcount(team) == 1 and won + left <= hi
+                    and (called < 0 or not (present >> called) & 1)):
+                # A lone declarer who alone holds trumps, or can draw them, takes a trick per winner.
+                winners, used = _lone_winners(hands, popcount(team - 1), team == 1 << seat, trump, present)
+                if won + winners >= lo:
+                    return _answer(True, used)
         if (mode == MODE_MAX and lo == (won + left if (team >> seat) & 1 else won + 1)
                 and not _called_under_own(hands, called) and not _blind_allowed(hands, seat, called, bidder)):
             # The side on lead needs every trick left: it fails when the other side can take this one.
