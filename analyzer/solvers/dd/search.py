@@ -2,8 +2,9 @@
 
 The search answers one yes/no question: can the team force its final trick count into the window
 ``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
-(window already decided, the last trick scored directly, sure top trumps, the side on lead needing
-every trick left while the other side can take the one it leads), then a transposition table,
+(window already decided, the last trick scored directly, sure top trumps, a lone declarer's
+winners once no defender can ruff them, the side on lead needing every trick left while the other
+side can take the one it leads), then a transposition table,
 then quick tricks; second hand stops as soon as its side surely takes the trick in progress
 and that (with the top cards the trick's winner then cashes, in no trump) settles the window.
 Table entries follow partition search: a node's answer comes back with the
