@@ -618,6 +618,22 @@ def _next_move(mem, base, i, n):
     return move
 
 
+@njit(cache=True, inline="always")
+def _top_run(held, out, suit):
+    """Length of the run of ``held`` from the top of ``out`` down (13-bit ranks of ``suit``), and that
+    run's cards as a card mask."""
+    run = 0
+    used = np.int64(0)
+    while held & out:
+        top = HIGHEST[out]
+        if not (held >> top) & 1:
+            break
+        run += 1
+        out ^= 1 << top
+        used |= np.int64(1) << (13 * suit + top)
+    return run, used
+
+
 @njit(cache=True)
 def _cash(hand, friends, suit, present, opp_len, one_partner):
     """Tricks a hand takes by cashing ``suit`` from the top: (tricks, the cards that make it so, top run).
@@ -633,16 +649,7 @@ def _cash(hand, friends, suit, present, opp_len, one_partner):
     and the count depends on the cards still out down to that lowest.
     """
     held = (hand >> (13 * suit)) & SUIT_BITS
-    out = (present >> (13 * suit)) & SUIT_BITS
-    run = 0
-    used = np.int64(0)
-    while held & out:
-        top = HIGHEST[out]
-        if not (held >> top) & 1:
-            break
-        run += 1
-        out ^= 1 << top
-        used |= np.int64(1) << (13 * suit + top)
+    run, used = _top_run(held, (present >> (13 * suit)) & SUIT_BITS, suit)
     if run == 0 or run < opp_len or COUNT[held] == run:
         return run, used, run
     friend_cards = (friends >> (13 * suit)) & SUIT_BITS
@@ -882,15 +889,9 @@ def _lone_winners(hands, seat, on_lead, trump, present):
     for suit in range(4):
         if suit == trump:
             continue
-        held = (mine >> (13 * suit)) & SUIT_BITS
-        out = (present >> (13 * suit)) & SUIT_BITS
-        while held & out:
-            top = HIGHEST[out]
-            if not (held >> top) & 1:
-                break
-            tricks += 1
-            out ^= 1 << top
-            relevant |= np.int64(1) << (13 * suit + top)
+        run, used = _top_run((mine >> (13 * suit)) & SUIT_BITS, (present >> (13 * suit)) & SUIT_BITS, suit)
+        tricks += run
+        relevant |= used
     return tricks, relevant
 
 
