@@ -89,7 +89,8 @@ def heuristic_first(s, acts, n, package):
 @njit(cache=True)
 def _add_worlds(s, first, last, exact, rng, stack, moves, tt, gen, pool, world, acts, n, sums, wins, vals, best_in):
     """Solve worlds ``first..last-1`` (the ``exact`` enumeration, else fresh samples) and add each action's
-    value (:func:`bummerl.deal_utility`) to ``sums``, its wins to ``wins`` and, where it is among the best of the world, 1 to ``best_in``."""
+    value (:func:`bummerl.deal_utility`) to ``sums``, its wins to ``wins`` and, where it is among the best
+    of the world, 1 to ``best_in``."""
     player = s[R.TO_MOVE]
     package = uses_package_rules(moves)
     for w in range(first, last):
@@ -112,8 +113,9 @@ def _add_worlds(s, first, last, exact, rng, stack, moves, tt, gen, pool, world, 
 @njit(cache=True)
 def plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
     """Fill ``acts`` (the heuristic's action first), ``sums`` (summed values for the mover: game points,
-    or +-1 per deal won or lost under the package's rules) and ``wins`` (worlds won) over the worlds of
-    :func:`worlds_for`, in the two stages of the module notes; return ``(n_actions, n_worlds)``."""
+    +-1 per deal won or lost under the package's rules, chances of winning the Bummerl inside one) and
+    ``wins`` (worlds won) over the worlds of :func:`worlds_for`, in the two stages of the module notes;
+    return ``(n_actions, n_worlds)``."""
     n = search_actions(s, acts, moves[0])
     heuristic_first(s, acts, n, uses_package_rules(moves))
     close_at = -1

@@ -63,9 +63,9 @@ def play_out_value(s, player, params, package, buf, stack, moves, tt, gen):
 
 @njit(cache=True)
 def rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Fill ``acts``, ``sums`` (summed game points for the mover; +-1 per deal under the package's rules)
-    and ``wins`` (worlds won) as :func:`pimc_plus.plus_values` does, by play-outs while the stock is open
-    (module notes); return ``(n_actions, n_worlds)``."""
+    """Fill ``acts``, ``sums`` (summed game points for the mover; +-1 per deal under the package's rules;
+    chances of winning the Bummerl inside one) and ``wins`` (worlds won) as :func:`pimc_plus.plus_values`
+    does, by play-outs while the stock is open (module notes); return ``(n_actions, n_worlds)``."""
     if s[R.CLOSER] >= 0 or s[R.DRAWN] >= R.STOCK_SIZE:
         return plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     player = s[R.TO_MOVE]
