@@ -7,7 +7,7 @@ from math import comb
 import numpy as np
 import pytest
 from test_schnapsen_pimc_plus import open_stock_positions, staged_twin
-from test_schnapsen_rollout_bot import _child, open_stock_position, twin_play_out
+from test_schnapsen_rollout_bot import child_of, open_stock_position, twin_play_out
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
@@ -118,7 +118,7 @@ def test_rollout_sums_bummerl_chances():
             S.world_at(s, p, w, pool, world)
             base = SchnapsenState.from_array(world)
             for i, a in enumerate(ws.acts[:n]):
-                sums[i] += python_utility(mine, theirs, twin_play_out(_child(base, int(a)), p, False, twin_ws, [0]))
+                sums[i] += python_utility(mine, theirs, twin_play_out(child_of(base, int(a)), p, False, twin_ws, [0]))
         np.testing.assert_allclose(ws.sums[:n], sums, err_msg=st.to_text())
 
 

@@ -43,11 +43,12 @@ def twin_play_out(st: SchnapsenState, player: int, package: bool, ws: S.SearchWo
         if package and R.MARRIAGE_OFFSET <= a < R.EXCHANGE and a % 5 == R.QUEEN:
             a += 1
             led_kings[0] += 1
-        st = package_child(st, a) if package else _child(st, a)
+        st = package_child(st, a) if package else child_of(st, a)
     return st.game_points if st.winner == player else -st.game_points
 
 
-def _child(st: SchnapsenState, a: int) -> SchnapsenState:
+def child_of(st: SchnapsenState, a: int) -> SchnapsenState:
+    """A copy of ``st`` after action ``a``."""
     child = st.copy()
     child.apply(a)
     return child
@@ -90,7 +91,7 @@ def test_rollout_values_match_a_plain_python_twin(package):
             S.world_at(s, p, w, pool, world)
             base = SchnapsenState.from_array(world)
             for i, a in enumerate(ws.acts[:n]):
-                child = package_child(base, int(a)) if package else _child(base, int(a))
+                child = package_child(base, int(a)) if package else child_of(base, int(a))
                 v = twin_play_out(child, p, package, twin_ws, led_kings)
                 v = (1 if v > 0 else -1) if package else v
                 sums[i] += v
