@@ -127,9 +127,14 @@ def contract_counts(hands, leader: int, contracts) -> list[int]:
 
     tricks = [c for c in unique if c[2] == rules.Kind.TRICKS]
     counts.update(ask([(c, Question(c[0], leader, c[1], called_card=c[3], blind_call=c[4])) for c in tricks]))
-    lone = {(c[0], c[1]) for c in unique if c[2] != rules.Kind.TRICKS}
-    misery = ask([((t, team), Question(t, leader, team, "le", 0)) for t, team in lone])
-    exactly_one = ask([(key, Question(key[0], leader, key[1], "eq", 1)) for key in lone])
+
+    def ask_lone(kind, goal, k):
+        # Once per trump and team: a lone contract's calls do not change its question.
+        keys = dict.fromkeys((c[0], c[1]) for c in unique if c[2] == kind)
+        return ask([(key, Question(key[0], leader, key[1], goal, k)) for key in keys])
+
+    misery = ask_lone(rules.Kind.MISERY, "le", 0)
+    exactly_one = ask_lone(rules.Kind.ONE, "eq", 1)
     for c in unique:
         key = (c[0], c[1])
         if c[2] == rules.Kind.MISERY:
