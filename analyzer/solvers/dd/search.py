@@ -3,8 +3,9 @@
 The search answers one yes/no question: can the team force its final trick count into the window
 ``[lo, hi]``?  Nodes are single card plays; at each trick boundary the node consults cut-offs
 (window already decided, the last trick scored directly, sure top trumps, a lone declarer's
-winners once no defender can ruff them, the side on lead needing every trick left while the other
-side can take the one it leads), then a transposition table,
+winners once no defender can ruff them, a lone no-trump declarer who may take no more tricks and
+surely ducks them all or surely takes the next, the side on lead needing every trick left while the
+other side can take the one it leads), then a transposition table,
 then quick tricks; second hand stops as soon as its side surely takes the trick in progress
 and that (with the top cards the trick's winner then cashes, in no trump) settles the window.
 Table entries follow partition search: a node's answer comes back with the
@@ -895,6 +896,59 @@ def _lone_winners(hands, seat, on_lead, trump, present):
     return tricks, relevant
 
 
+@njit(cache=True)
+def _lone_ducks(hands, seat, declarer):
+    """Whether a lone ``declarer`` at no trump, needing no more tricks, surely ducks the rest or surely
+    takes the trick ``seat`` leads next: 1 (ducks every trick), 0 (takes this one), -1 (neither shown).
+
+    No card can be ruffed, so a trick goes to the highest card of the led suit, and the defenders,
+    wanting the declarer to win, follow low.  On lead, the declarer loses a trick only by leading a
+    card some defender can only overtake: below the lowest card of a defender holding the suit.
+    When none of his cards is so, he takes the trick.  A defender on lead makes him take it by
+    leading a suit where his lowest card beats every defender's lowest.  Otherwise, with a defender
+    on lead, he ducks every trick left when in each suit his ``j``-th lowest card is below the
+    defenders' ``j``-th lowest (for ``j`` up to the shorter count): the defenders lead every trick,
+    each trick of a suit uses up at least one of their cards of it, so its ``j``-th lead is at least
+    their ``j``-th lowest card, and he follows with his lowest (discarding, when void, his highest).
+
+    Returns (verdict, relevant cards): every card of the suits he holds.
+    """
+    mine_all = hands[declarer]
+    relevant = np.int64(0)
+    on_lead = seat == declarer
+    ducks = True
+    safe_lead = False
+    for suit in range(4):
+        mine = (mine_all >> (13 * suit)) & SUIT_BITS
+        if mine == 0:
+            continue
+        others = np.int64(0)
+        cover = np.int64(0)
+        for other in range(4):
+            if other != declarer:
+                held = (hands[other] >> (13 * suit)) & SUIT_BITS
+                others |= held
+                if held:
+                    cover = max(cover, held & -held)
+        relevant |= (mine | others) << (13 * suit)
+        lowest = mine & -mine
+        if on_lead:
+            safe_lead = safe_lead or lowest < cover
+            continue
+        if lowest > cover and (hands[seat] >> (13 * suit)) & SUIT_BITS:
+            return 0, relevant
+        d = mine
+        o = others
+        while d and o:
+            if (d & -d) > (o & -o):
+                ducks = False
+            d &= d - 1
+            o &= o - 1
+    if on_lead:
+        return (-1 if safe_lead else 0), relevant
+    return (1 if ducks else -1), relevant
+
+
 @njit(cache=True, inline="always")
 def _gather(x, mask):
     """The bits of the 13-bit ``x`` at the set positions of ``mask``, packed from bit 0 up."""
@@ -1266,6 +1320,11 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 winners, used = _lone_winners(hands, popcount(team - 1), team == 1 << seat, trump, present)
                 if won + winners >= lo:
                     return _answer(True, used)
+        if trump == NO_TRUMP and won == hi and won >= lo and popcount(team) == 1 and called < 0:
+            # A lone declarer who may take no more tricks (Misery, a 1 Alone that has its trick).
+            ducks, used = _lone_ducks(hands, seat, popcount(team - 1))
+            if ducks >= 0:
+                return _answer(ducks == 1, used)
         if (mode == MODE_MAX and lo == (won + left if (team >> seat) & 1 else won + 1)
                 and not _called_under_own(hands, called) and not _blind_allowed(hands, seat, called, bidder)):
             # The side on lead needs every trick left: it fails when the other side can take this one.
