@@ -2,8 +2,8 @@
 
 On random no-trump endings, whichever seat leads, the bound's claims are checked against the
 reference's answer to "can the declarer take no more tricks": a claimed duck of every trick must be
-possible, a claimed forced trick impossible.  Each claim must come up often, so a bound that
-claims too much on the boundary cases (equal lowest cards can't occur, so a rank one off) is caught.
+possible, a claimed forced trick impossible.  Each kind of claim must come up often, so a bound
+that claims too much where one card's rank decides it is caught.
 """
 
 from functools import lru_cache
