@@ -21,7 +21,8 @@ State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (change
 place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
 facts (``C_*`` slots), the move buffers and the table.  The recursion passes the trick's leader and
 position, the current winner (seat, card; -1 before any card can win), ``won`` (team tricks so
-far) and the window.
+far) and the window.  A search may run on a node budget (:func:`probe_window`): once it is spent,
+every open node returns ``GAVE_UP`` and stores nothing, so the table holds only finished answers.
 """
 
 import numpy as np
