@@ -1370,8 +1370,11 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                     return _answer(ours, relevant)
     # Misery (the team may take no trick) has its own ordering.  Used whenever the team may take no more
     # tricks it searched 3% more on a heavy deal; in every minimising window "at most 1" took 2.8x as long.
+    # An exact window the team has not reached yet is fought like a maximising one: the team plays to
+    # win tricks and the others to deny them (1 Alone questions of 64 deals: 5.5 against 27.3 CPU-s).
+    order_mode = MODE_MAX if mode == MODE_EXACT and won < lo else mode
     n, pruned = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
-                           trump, team, mode, called, bidder, mode == MODE_MIN and hi == 0)
+                           trump, team, order_mode, called, bidder, mode == MODE_MIN and hi == 0)
     if root_collect:
         mem[M_CTX + C_MOVES] = n
     maximiser = (team >> seat) & 1 == 1
