@@ -8,7 +8,7 @@ Endings are drawn at random, biased towards the declarer holding low (or high) c
 import numpy as np
 import pytest
 
-from analyzer.games.rikken import dd, rules
+from analyzer.games.rikken import rules
 from analyzer.games.rikken.dd import FAILED_MISERY, FAILED_ONE_ALONE, contract_counts
 from analyzer.solvers.dd import solve
 
@@ -60,10 +60,7 @@ def test_misery_and_one_alone_windows_match_reference(low):
                 (hands, declarer, leader, goal, k)
 
 
-@pytest.mark.parametrize("filter_nodes", [1, dd.ONE_ALONE_FILTER_NODES])
-def test_contract_counts_match_reference_on_random_endings(filter_nodes, monkeypatch):
-    """With 1 Alone's "at least one" filter on its budget, and giving up at once (so "exactly one" decides)."""
-    monkeypatch.setattr(dd, "ONE_ALONE_FILTER_NODES", filter_nodes)
+def test_contract_counts_match_reference_on_random_endings():
     rng = np.random.default_rng(34000)
     for i in range(6):
         size = 3 + i % 2

@@ -178,7 +178,7 @@ class Question(NamedTuple):
     blind_call: bool = False
 
 
-def solve_questions(hands, questions, generations=None, node_budget=0):
+def solve_questions(hands, questions, generations=None):
     """Answer several questions about one position, keeping the transposition table between them.
 
     Questions of one trump, team and kind of goal (``max``/``ge``, ``le``, ``eq``) share one table
@@ -198,15 +198,11 @@ def solve_questions(hands, questions, generations=None, node_budget=0):
         as far as the questions asked in between have not overwritten their buckets.  Entries hold
         only what is true of their position under their trump, team, kind of goal and call, so
         reuse never changes an answer.
-    node_budget : int, optional
-        When positive, each yes/no question (not ``max``) gives up after about this many search
-        nodes and answers ``None``; what it proved on the way stays in the table.
 
     Returns
     -------
-    list of int, bool or None
-        Per question, in order: what :func:`solve` answers, or ``None`` for a question that ran out
-        of ``node_budget``.
+    list of int or bool
+        Per question, in order: what :func:`solve` answers.
     """
     questions = [Question(*q) for q in questions]
     masks = None
@@ -234,11 +230,7 @@ def solve_questions(hands, questions, generations=None, node_budget=0):
                 answers[i] = int(_k.solve_max(mem, masks, trick, int(q.leader), 0, False, guess))
             else:
                 lo, hi = _window(q.goal, q.k)
-                if node_budget > 0:
-                    verdict = _k.probe_window(mem, masks, trick, int(q.leader), 0, False, lo, hi, node_budget)
-                    answers[i] = None if verdict < 0 else bool(verdict)
-                else:
-                    answers[i] = bool(_k.solve_window(mem, masks, trick, int(q.leader), 0, False, lo, hi, False))
+                answers[i] = bool(_k.solve_window(mem, masks, trick, int(q.leader), 0, False, lo, hi, False))
     return answers
 
 

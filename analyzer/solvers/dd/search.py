@@ -21,8 +21,7 @@ State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (change
 place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
 facts (``C_*`` slots), the move buffers and the table.  The recursion passes the trick's leader and
 position, the current winner (seat, card; -1 before any card can win), ``won`` (team tricks so
-far) and the window.  A search may run on a node budget (:func:`probe_window`): once it is spent,
-every open node returns ``GAVE_UP`` and stores nothing, so the table holds only finished answers.
+far) and the window.
 """
 
 import numpy as np
@@ -53,7 +52,6 @@ C_TT_MASK = 7  # table buckets - 1
 C_MOVES = 8  # number of root moves written by a collecting search
 C_TAGS = 9  # where the entries' tags start
 C_ENTRIES = 10  # where the entries start
-C_BUDGET = 12  # node count after which the search gives up (0: never); see probe_window
 CTX_SIZE = 16
 
 MAX_DEPTH = 56
@@ -104,7 +102,6 @@ BUCKET = 32  # table entries per bucket (a power of two)
 MAX_CHAIN = 16  # buckets one key may spill over
 RESULT_SHIFT = 62
 RELEVANT_BITS = (1 << 52) - 1
-GAVE_UP = np.int64(-1)  # a node's answer once the node budget ran out: negative, unlike every real answer
 
 
 def new_mem(bits):
@@ -1294,9 +1291,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     # The called card carries an obligation, so its owner always matters.
     called_rel = np.int64(0)
     if pos == 0 and not root_collect:
-        budget = mem[M_CTX + C_BUDGET]
-        if budget > 0 and mem[M_CTX + C_NODES] > budget:
-            return GAVE_UP
         left = popcount(hands[seat])
         if won >= lo and won + left <= hi:
             return _answer(True, 0)
@@ -1424,9 +1418,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             else:
                 ans = search(address, size, present, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect)
         mem[M_HANDS + seat] ^= bit
-        if ans < 0:
-            # Out of budget: an unfinished node proves nothing, so it stores nothing.
-            return ans
         res = (ans >> RESULT_SHIFT) & 1 == 1
         if root_collect:
             mem[M_OUT + i] = res
@@ -1513,8 +1504,8 @@ def start_winner(trick, leader, pos, blind, trump, called):
 
 
 @njit(cache=True)
-def _root(mem, hands, trick, leader, pos, blind, lo, hi, collect):
-    """The root node's answer as :func:`search` returns it."""
+def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect):
+    """Root of one yes/no search: can the team's tricks from here land in ``[lo, hi]``?"""
     set_position(mem, hands, trick)
     win_seat = -1
     win_card = -1
@@ -1523,27 +1514,8 @@ def _root(mem, hands, trick, leader, pos, blind, lo, hi, collect):
         win_seat, win_card = start_winner(trick, leader, pos, blind, mem[M_CTX + C_TRUMP], mem[M_CTX + C_CALLED])
         for i in range(pos):
             present |= np.int64(1) << (trick[i] % BLIND)
-    return search(mem.ctypes.data, mem.shape[0], present, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect)
-
-
-@njit(cache=True)
-def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect):
-    """Root of one yes/no search: can the team's tricks from here land in ``[lo, hi]``?"""
-    return (_root(mem, hands, trick, leader, pos, blind, lo, hi, collect) >> RESULT_SHIFT) & 1 == 1
-
-
-@njit(cache=True)
-def probe_window(mem, hands, trick, leader, pos, blind, lo, hi, nodes):
-    """:func:`solve_window` that gives up after about ``nodes`` nodes: 1 (yes), 0 (no) or -1 (gave up).
-
-    Giving up keeps the table sound: only finished nodes store entries.
-    """
-    mem[M_CTX + C_BUDGET] = mem[M_CTX + C_NODES] + nodes
-    answer = _root(mem, hands, trick, leader, pos, blind, lo, hi, False)
-    mem[M_CTX + C_BUDGET] = 0
-    if answer < 0:
-        return -1
-    return (answer >> RESULT_SHIFT) & 1
+    answer = search(mem.ctypes.data, mem.shape[0], present, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect)
+    return (answer >> RESULT_SHIFT) & 1 == 1
 
 
 @njit(cache=True)
