@@ -808,6 +808,41 @@ def _leader_loses_trick(hands, seat, present, trump, team):
 
 
 @njit(cache=True)
+def _tops_fall_short(hands, seat, present, team):
+    """The cards that show the side on lead cannot take every trick left without trumps, or -1.
+
+    To take them all the side leads every trick, each in a suit where it holds the top card then.
+    A suit gives at most as many tricks as the side's longest holding in it (each of its tricks
+    takes a card of it from every hand of the side that holds one); a suit the other side tops
+    gives none while that top card stays out.  So when the suits the side tops now hold fewer
+    tricks than are left, the other side keeps a top card for one of them (DDS's later-tricks
+    cut-off, checked against the brute force).  The other side's top cards of suits someone else
+    still holds decide it; who holds what length is in the suit lengths.
+    """
+    mine = (team >> seat) & 1
+    supply = 0
+    relevant = np.int64(0)
+    for suit in range(4):
+        out = (present >> (13 * suit)) & SUIT_BITS
+        if out == 0:
+            continue
+        top = 13 * suit + HIGHEST[out]
+        longest = 0
+        ours = False
+        for other in range(4):
+            if (team >> other) & 1 == mine:
+                longest = max(longest, COUNT[(hands[other] >> (13 * suit)) & SUIT_BITS])
+                ours = ours or (hands[other] >> top) & 1 == 1
+        if ours:
+            supply += longest
+        elif out & (out - 1):
+            relevant |= np.int64(1) << top
+    if supply >= popcount(hands[seat]):
+        return np.int64(-1)
+    return relevant
+
+
+@njit(cache=True)
 def _sure_trumps(hands, trump, team):
     """Tricks each side's trumps must win whatever anyone plays, and the trumps that make it so.
 
@@ -1329,6 +1364,9 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 and not _called_under_own(hands, called) and not _blind_allowed(hands, seat, called, bidder)):
             # The side on lead needs every trick left: it fails when the other side can take this one.
             lost = _leader_loses_trick(hands, seat, present, trump, team)
+            if lost < 0 and (trump == NO_TRUMP or (present >> (13 * trump)) & SUIT_BITS == 0) and (
+                    called < 0 or not (present >> called) & 1):
+                lost = _tops_fall_short(hands, seat, present, team)
             if lost >= 0:
                 return _answer((team >> seat) & 1 == 0, lost | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
