@@ -843,6 +843,45 @@ def _tops_fall_short(hands, seat, present, team):
 
 
 @njit(cache=True)
+def _guarded_trump_trick(hands, seat, present, trump, team):
+    """The trumps that let the other side of ``seat`` take a trick, or -1 (the side on lead holds the top trump).
+
+    The other side holds the second-best trump guarded (its holder has another trump) and either
+    sits right after the top trump, so it always sees that card before it must play, or also holds
+    the third best: the top trump can take only one of the two (DDS's later-tricks cut-off with
+    trumps, checked against the brute force).  The top three trumps still out decide it.
+    """
+    mine = (team >> seat) & 1
+    out = (present >> (13 * trump)) & SUIT_BITS
+    top = HIGHEST[out]
+    rest = out ^ (1 << top)
+    if rest == 0:
+        return np.int64(-1)
+    second = HIGHEST[rest]
+    third = HIGHEST[rest ^ (1 << second)]
+    top_holder = -1
+    second_holder = -1
+    third_holder = -1
+    for other in range(4):
+        held = (hands[other] >> (13 * trump)) & SUIT_BITS
+        if (held >> top) & 1:
+            top_holder = other
+        if (held >> second) & 1:
+            second_holder = other
+        if third >= 0 and (held >> third) & 1:
+            third_holder = other
+    if ((team >> top_holder) & 1 != mine or (team >> second_holder) & 1 == mine
+            or COUNT[(hands[second_holder] >> (13 * trump)) & SUIT_BITS] < 2):
+        return np.int64(-1)
+    cards = (np.int64(1) << top) | (np.int64(1) << second)
+    if top_holder == (second_holder + 3) & 3:
+        return cards << (13 * trump)
+    if third_holder >= 0 and (team >> third_holder) & 1 != mine:
+        return (cards | (np.int64(1) << third)) << (13 * trump)
+    return np.int64(-1)
+
+
+@njit(cache=True)
 def _sure_trumps(hands, trump, team):
     """Tricks each side's trumps must win whatever anyone plays, and the trumps that make it so.
 
@@ -1364,9 +1403,11 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 and not _called_under_own(hands, called) and not _blind_allowed(hands, seat, called, bidder)):
             # The side on lead needs every trick left: it fails when the other side can take this one.
             lost = _leader_loses_trick(hands, seat, present, trump, team)
-            if lost < 0 and (trump == NO_TRUMP or (present >> (13 * trump)) & SUIT_BITS == 0) and (
-                    called < 0 or not (present >> called) & 1):
-                lost = _tops_fall_short(hands, seat, present, team)
+            if lost < 0 and (called < 0 or not (present >> called) & 1):
+                if trump == NO_TRUMP or (present >> (13 * trump)) & SUIT_BITS == 0:
+                    lost = _tops_fall_short(hands, seat, present, team)
+                else:
+                    lost = _guarded_trump_trick(hands, seat, present, trump, team)
             if lost >= 0:
                 return _answer((team >> seat) & 1 == 0, lost | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
