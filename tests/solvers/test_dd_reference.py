@@ -197,6 +197,30 @@ def test_second_hand_positions_match_reference(seed, team_name):
     assert solve(_masks(hands), 4, leader, team, trick=[c for _, c in trick]) == expected
 
 
+@pytest.mark.parametrize("seed", range(24))
+def test_second_hand_counts_a_suit_only_its_winner_holds(seed):
+    """No-trump endings where second hand holds the ace of the suit led and alone holds the cards
+    left of another suit: its side surely takes the trick and it leads next, so each of those cards
+    is a trick of its own, counted without searching on."""
+    rng = np.random.default_rng(7000 + seed)
+    alone, led = (int(s) for s in rng.permutation(4)[:2])
+    leader = int(rng.integers(4))
+    second = (leader + 1) % 4
+    own = [13 * alone + int(r) for r in rng.permutation(13)[: int(rng.integers(1, 4))]]
+    lead_card = 13 * led + int(rng.integers(12))
+    rest = [int(c) for c in rng.permutation(52) if c // 13 != alone and c not in (lead_card, 13 * led + 12)]
+    hands = [[] for _ in range(4)]
+    hands[second] = own + [13 * led + 12] + rest[: 3 - len(own)]
+    rest = rest[3 - len(own):]
+    for seat in range(4):
+        if seat != second:
+            hands[seat], rest = rest[:4 if seat != leader else 3], rest[4 if seat != leader else 3:]
+    team = list(TEAMS.values())[seed % len(TEAMS)]
+    trick = ((leader, lead_card, False),)
+    expected = max_tricks(Rules(4, _seats(team)), hands, second, trick)
+    assert solve(_masks(hands), 4, second, team, trick=[lead_card]) == expected
+
+
 def test_second_hand_winner_overtaken_by_partner():
     """South leads the spade 3; West's 5 holds against North's 2, but East has only the queen and
     must overtake, so East, not West, leads next and West's diamonds never cash: East-West take 1.

@@ -277,9 +277,10 @@ def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trum
     """Tricks second hand's side is sure of from this trick on, counted until ``need``, and the cards that decide it.
 
     The trick in progress if some card of the side surely wins it (:func:`_sure_trick`); in no trump,
-    also one more per other suit whose top card the winner of the trick holds and one more when it
-    holds the top two of the led suit, since it leads next and cashes them (the same count DDS makes
-    in second hand), unless a partner playing after it must overtake.
+    also one more per other suit whose top card the winner of the trick holds, every card of another
+    suit only it holds, and one more when it holds the top two of the led suit, since it leads next
+    and cashes them (the same count DDS makes in second hand), unless a partner playing after it must
+    overtake.
     """
     sure, holder = _sure_trick(hands, seat, 1, led_suit, win_seat, win_card, trump, team)
     if sure < 0:
@@ -301,6 +302,9 @@ def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trum
             if second >= 0 and second != sure % 13 and holds_top and (held >> second) & 1:
                 tricks += 1
                 relevant |= np.int64(out >> second << second) << (13 * other)
+        elif held == out:
+            # Nobody else holds the suit: every card of it wins (the suit lengths say so).
+            tricks += COUNT[held]
         elif (held >> HIGHEST[out]) & 1:
             tricks += 1
             relevant |= np.int64(1) << (13 * other + HIGHEST[out])
