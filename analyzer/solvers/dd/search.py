@@ -5,7 +5,8 @@ The search answers one yes/no question: can the team force its final trick count
 (window already decided, the last trick scored directly, sure top trumps, a lone declarer's
 winners once no defender can ruff them, a lone no-trump declarer who may take no more tricks and
 surely ducks them all or surely takes the next, the side on lead needing every trick left while the
-other side can take the one it leads), then a transposition table,
+other side can take the one it leads or keeps a top card or a guarded trump for a later one), then a
+transposition table,
 then quick tricks; second hand stops as soon as its side surely takes the trick in progress
 and that (with the top cards the trick's winner then cashes, in no trump) settles the window.
 Table entries follow partition search: a node's answer comes back with the
