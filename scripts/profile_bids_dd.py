@@ -82,7 +82,11 @@ def _kind_of(q):
 
 
 def _worker(seed, n_deals, first, start_deal, start_question, out):
-    """Answer the questions from (start_deal, start_question) on, sending ("start", ...) and ("done", ...) messages."""
+    """Answer the questions from (start_deal, start_question) on, sending ("start", ...) and ("done", ...) messages.
+
+    ``out`` is a pipe's sending end: a queue's feeder thread would wait for the GIL, which the kernels hold,
+    so the parent would not hear of a question's start before it ended.
+    """
     from analyzer.games.rikken.experiments import build_setups
     from analyzer.solvers.dd.api import solve_questions
 
@@ -97,13 +101,13 @@ def _worker(seed, n_deals, first, start_deal, start_question, out):
         for j, (q, kind) in enumerate(questions):
             if d == start_deal and j < start_question:
                 continue
-            out.put(("start", d, j, len(questions)))
+            out.send(("start", d, j, len(questions)))
             begin = time.process_time()
             answer = solve_questions(deals[d], [q], generations)[0]
-            out.put(("done", d, j, {"deal": d, "index": j, "kind": kind, "team": q.team, "trump": q.trump,
+            out.send(("done", d, j, {"deal": d, "index": j, "kind": kind, "team": q.team, "trump": q.trump,
                                     "goal": q.goal, "k": q.k, "called": q.called_card, "answer": answer,
                                     "cpu": time.process_time() - begin}))
-    out.put(("end",))
+    out.send(("end",))
 
 
 def _cpu_seconds(pid):
@@ -119,16 +123,14 @@ def profile(seed, n_deals, first, limit, out_path):
     deal, question = first, 0
     sink = open(out_path, "w") if out_path else None
     while True:
-        queue = ctx.Queue()
-        proc = ctx.Process(target=_worker, args=(seed, n_deals, first, deal, question, queue))
+        receiver, sender = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_worker, args=(seed, n_deals, first, deal, question, sender))
         proc.start()
         current = None
         started_cpu = 0.0
         finished = False
         while True:
-            try:
-                msg = queue.get(timeout=1.0)
-            except Exception:
+            if not receiver.poll(1.0):
                 if not proc.is_alive():
                     raise SystemExit("worker died")
                 if current is not None and _cpu_seconds(proc.pid) - started_cpu > limit:
@@ -143,6 +145,7 @@ def profile(seed, n_deals, first, limit, out_path):
                     deal, question = (d, j + 1) if j + 1 < n else (d + 1, 0)
                     break
                 continue
+            msg = receiver.recv()
             if msg[0] == "start":
                 current = msg[1:]
                 started_cpu = _cpu_seconds(proc.pid)
