@@ -6,9 +6,9 @@ The search answers one yes/no question: can the team force its final trick count
 winners once no defender can ruff them, a lone no-trump declarer who may take no more tricks and
 surely ducks them all or surely takes the next, the side on lead needing every trick left while the
 other side can take the one it leads or keeps a top card or a guarded trump for a later one), then a
-transposition table,
-then quick tricks; second hand stops as soon as its side surely takes the trick in progress
-and that (with the top cards the trick's winner then cashes, in no trump) settles the window.
+transposition table, then quick tricks; within a trick, second, third and fourth hand stop as soon
+as their side surely takes the trick in progress and that (for second hand with the top cards the
+trick's winner then cashes, in no trump) settles the window.
 Table entries follow partition search: a node's answer comes back with the
 cards whose ranks decided it (winners by rank, counted quick tricks, the called card), and the
 entry fixes only the owners of the cards still out at or above the lowest of those per suit,
@@ -261,6 +261,27 @@ def _sure_trick(hands, seat, pos, led_suit, win_seat, win_card, trump, team):
 
 
 @njit(cache=True, inline="always")
+def _at_or_above(card, present):
+    """The cards still out (``present``) of ``card``'s suit ranking at or above it."""
+    suit = card // 13
+    return np.int64((present >> (13 * suit)) & SUIT_BITS & ~((1 << (card % 13)) - 1)) << (13 * suit)
+
+
+@njit(cache=True)
+def _sure_trick_cards(hands, seat, pos, led_suit, win_seat, win_card, present, trump, team):
+    """:func:`_sure_trick`'s card for third or fourth hand (-1 for none) and the cards that decide it.
+
+    The later opponents' cards of its suit that could beat it rank above it, and who can ruff is in
+    the suit lengths: so only the cards still out at or above it decide (``present`` includes the
+    trick's cards).
+    """
+    sure, _ = _sure_trick(hands, seat, pos, led_suit, win_seat, win_card, trump, team)
+    if sure < 0:
+        return np.int64(-1), np.int64(0)
+    return sure, _at_or_above(sure, present)
+
+
+@njit(cache=True, inline="always")
 def _leads_next(hands, seat, holder, led_suit, sure, team):
     """Whether ``holder``, winning the trick with ``sure``, also leads next: no partner of ``seat`` who
     plays after it holds only higher cards of the led suit (those must overtake)."""
@@ -286,8 +307,7 @@ def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trum
     sure, holder = _sure_trick(hands, seat, 1, led_suit, win_seat, win_card, trump, team)
     if sure < 0:
         return 0, np.int64(0)
-    suit = sure // 13
-    relevant = np.int64((present >> (13 * suit)) & SUIT_BITS & ~((1 << (sure % 13)) - 1)) << (13 * suit)
+    relevant = _at_or_above(sure, present)
     tricks = 1
     if trump != NO_TRUMP or not _leads_next(hands, seat, holder, led_suit, sure, team):
         return tricks, relevant
@@ -1434,17 +1454,21 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     led_suit = -1
     if pos > 0:
         led_suit = called // 13 if blind else mem[M_TRICK] // 13
-        if mode == MODE_MAX and pos == 1 and not root_collect and not _called_under_own(hands, called):
-            # Second hand: when its side surely takes this trick and that settles the window,
-            # the rest of the trick need not be searched.
+        if mode == MODE_MAX and not root_collect and not _called_under_own(hands, called):
+            # When the side to move surely takes this trick and that settles the window, the rest
+            # of the trick need not be searched.
             left = popcount(hands[seat])
             ours = (team >> seat) & 1 == 1
             need = lo - won if ours else won + left - lo + 1
-            # With trumps only the trick in progress is counted.
-            if need <= (left if trump == NO_TRUMP else 1):
+            # Second hand counts the tricks its side then cashes at no trump; otherwise only the trick in progress.
+            if pos == 1 and need <= (left if trump == NO_TRUMP else 1):
                 tricks, relevant = _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trump, team,
                                                        need)
                 if tricks >= need:
+                    return _answer(ours, relevant)
+            elif pos >= 2 and need == 1:
+                sure, relevant = _sure_trick_cards(hands, seat, pos, led_suit, win_seat, win_card, present, trump, team)
+                if sure >= 0:
                     return _answer(ours, relevant)
     # Misery (the team may take no trick) has its own ordering.  Used whenever the team may take no more
     # tricks it searched 3% more on a heavy deal; in every minimising window "at most 1" took 2.8x as long.
