@@ -54,7 +54,8 @@ def _single_thread_dds():
     lib.SetMaxThreads(ctypes.c_int(1))
 
 
-def _random_deals(rng, n):
+def random_deals(rng, n):
+    """``n`` random deals as four card masks each (the deals every run of this bench and its siblings draw)."""
     deals = np.zeros((n, 4), dtype=np.int64)
     for i in range(n):
         cards = rng.permutation(52)
@@ -150,7 +151,7 @@ def main() -> None:
     def _fail(what):
         raise SystemExit(f"disagreement with DDS (seed {seed}): {what}")
 
-    deals = _random_deals(np.random.default_rng(seed), args.deals)
+    deals = random_deals(np.random.default_rng(seed), args.deals)
     strain_of = [i % 5 for i in range(args.deals)]
     leader_of = [(i // 5) % 4 for i in range(args.deals)]
     print(f"{args.deals} deals, seed {seed}, single thread, CPU time")
@@ -221,7 +222,7 @@ def _bench_bids(n_deals: int, seed: int) -> None:
     from analyzer.games.rikken.dd import play_setups_dd
     from analyzer.games.rikken.experiments import build_setups
 
-    deals = _random_deals(np.random.default_rng(seed + 1), n_deals)
+    deals = random_deals(np.random.default_rng(seed + 1), n_deals)
     setups = build_setups(deals, np.zeros(n_deals, dtype=np.int64))
     per_deal = []
     for i in range(n_deals):
@@ -241,14 +242,11 @@ def _bench_bids(n_deals: int, seed: int) -> None:
 def _print_slowest_setups(setups: dict, deal: int) -> None:
     """Solve the slowest deal's setups once more one by one (no table shared) and print the three slowest."""
     from analyzer.games.rikken import rules
-    from analyzer.games.rikken.dd import declarer_count, declaring_team
+    from analyzer.games.rikken.dd import declarer_count, setup_declarer
 
     timed = []
     for i in np.flatnonzero(setups["hand"] // 4 == deal):
-        contract_row = setups["contract_of"][i]
-        bidder = int(np.flatnonzero(contract_row >= 0)[0])
-        contract = int(contract_row[bidder])
-        team = declaring_team(bidder, contract, int(setups["partner"][i]))
+        bidder, contract, team = setup_declarer(setups, i)
         start = time.process_time()
         declarer_count(setups["hands"][i], int(setups["leader"][i]), int(setups["trump"][i]), team,
                        int(rules.KIND[contract]), int(setups["called_card"][i]), bool(setups["blind"][i]))

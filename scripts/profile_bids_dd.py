@@ -26,35 +26,23 @@ import time
 
 import numpy as np
 
+from bench_dd import random_deals
+
 STRAINS = "CDHSN"
 SEATS = "NESW"
 KINDS = ("2v2", "1v3 C", "1v3 D", "1v3 H", "1v3 S", "misery", "1 alone")
 
 
-def _random_deals(rng, n):
-    """The deals of ``scripts/bench_dd.py`` (same draws)."""
-    deals = np.zeros((n, 4), dtype=np.int64)
-    for i in range(n):
-        cards = rng.permutation(52)
-        for seat in range(4):
-            for card in cards[13 * seat:13 * seat + 13]:
-                deals[i, seat] |= np.int64(1) << int(card)
-    return deals
-
-
 def deal_questions(setups, rows):
     """The solver questions ``contract_counts`` asks for one deal's setup rows, in its order, each with its kind."""
     from analyzer.games.rikken import rules
-    from analyzer.games.rikken.dd import declaring_team
+    from analyzer.games.rikken.dd import setup_declarer
     from analyzer.solvers.dd.api import _GOAL_MODE, Question
 
     leader = int(setups["leader"][rows[0]])
     contracts = []
     for i in rows:
-        contract_row = setups["contract_of"][i]
-        bidder = int(np.flatnonzero(contract_row >= 0)[0])
-        contract = int(contract_row[bidder])
-        team = declaring_team(bidder, contract, int(setups["partner"][i]))
+        _, contract, team = setup_declarer(setups, i)
         contracts.append((int(setups["trump"][i]), team, int(rules.KIND[contract]), int(setups["called_card"][i]),
                           bool(setups["blind"][i])))
     unique = list(dict.fromkeys(contracts))
@@ -90,7 +78,7 @@ def _worker(seed, n_deals, first, start_deal, start_question, out):
     from analyzer.games.rikken.experiments import build_setups
     from analyzer.solvers.dd.api import solve_questions
 
-    deals = _random_deals(np.random.default_rng(seed + 1), first + n_deals)
+    deals = random_deals(np.random.default_rng(seed + 1), first + n_deals)
     setups = build_setups(deals, np.zeros(len(deals), dtype=np.int64))
     # Compile or load the kernels before timing (a first window question cost about 1 s of loading).
     solve_questions(deals[0], [(0, 0, 1), (4, 0, 1, "le", 0), (4, 0, 1, "eq", 1), (0, 0, 1, "ge", 1)])

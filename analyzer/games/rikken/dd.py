@@ -74,6 +74,14 @@ def declaring_team(bidder: int, contract: int, partner: int) -> int:
     return team
 
 
+def setup_declarer(setups: dict, row: int) -> tuple[int, int, int]:
+    """The bidder, contract and declaring team (seat mask) of one setup row (see :func:`play_setups_dd`)."""
+    contract_row = setups["contract_of"][row]
+    bidder = int(np.flatnonzero(contract_row >= 0)[0])
+    contract = int(contract_row[bidder])
+    return bidder, contract, declaring_team(bidder, contract, int(setups["partner"][row]))
+
+
 def declarer_count(hands, leader: int, trump: int, team: int, kind: int, called_card: int = -1,
                    blind: bool = False) -> int:
     """The declaring side's trick count under perfect play for one contract (see the module notes).
@@ -163,10 +171,7 @@ def play_setups_dd(setups: dict) -> np.ndarray:
         teams = []
         contracts = []
         for i in rows:
-            contract_row = setups["contract_of"][i]
-            bidder = int(np.flatnonzero(contract_row >= 0)[0])
-            contract = int(contract_row[bidder])
-            team = declaring_team(bidder, contract, int(setups["partner"][i]))
+            bidder, contract, team = setup_declarer(setups, i)
             teams.append((bidder, team))
             contracts.append((setups["trump"][i], team, rules.KIND[contract], setups["called_card"][i],
                               setups["blind"][i]))
