@@ -79,7 +79,11 @@ ACES = sum(1 << (13 * suit + 12) for suit in range(4))
 ALL_CARDS = (1 << 52) - 1
 SCORE_OFFSET = 1 << 16  # keeps ordering weights positive inside move keys
 HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
-KILLER_BONUS = 500  # then the lead that last cut off at the same depth
+# Then the lead that last cut off at the same depth: first of all at no trump; with a trump only a
+# strong hint, so a clearly better lead still goes first (completed tricks of 240 solves: -3.7%
+# with a trump, +1.9% had no trump done the same; the bids questions of 8 deals: -3.8%).
+KILLER_BONUS = 50
+KILLER_BONUS_NO_TRUMP = 500
 # Lead weights (see _lead_suits): the kinds of suit, and the cost of each answering card.
 LEAD_PLAIN = 0
 LEAD_RUFFED = 1  # an opponent can ruff it
@@ -607,7 +611,7 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
         if card == hint:
             score += HINT_BONUS
         if pos == 0 and card == mem[M_KILLERS + depth]:
-            score += KILLER_BONUS
+            score += KILLER_BONUS_NO_TRUMP if trump == NO_TRUMP else KILLER_BONUS
         mem[M_MOVES + base + n] = _move_key(score, card)
         n += 1
     if blind_lead:
