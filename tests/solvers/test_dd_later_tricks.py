@@ -11,6 +11,7 @@ endings give the other side the second-best trump, guarded or not, behind the to
 from functools import lru_cache
 
 import numpy as np
+
 from analyzer.solvers.dd import solve
 from analyzer.solvers.dd.search import _guarded_trump_trick, _tops_fall_short
 
