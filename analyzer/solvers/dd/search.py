@@ -853,26 +853,21 @@ def _tops_fall_short(hands, seat, present, team):
     cut-off, checked against the brute force).  The other side's top cards of suits someone else
     still holds decide it; who holds what length is in the suit lengths.
     """
+    # The suits the side tops supply at most their longest holding each: quick tricks' ceiling.
+    if _quick_ceiling(hands, seat, present, team) >= popcount(hands[seat]):
+        return np.int64(-1)
     mine = (team >> seat) & 1
-    supply = 0
     relevant = np.int64(0)
     for suit in range(4):
         out = (present >> (13 * suit)) & SUIT_BITS
-        if out == 0:
+        if out & (out - 1) == 0:
             continue
-        top = 13 * suit + HIGHEST[out]
-        longest = 0
+        top = np.int64(1) << (13 * suit + HIGHEST[out])
         ours = False
         for other in range(4):
-            if (team >> other) & 1 == mine:
-                longest = max(longest, COUNT[(hands[other] >> (13 * suit)) & SUIT_BITS])
-                ours = ours or (hands[other] >> top) & 1 == 1
-        if ours:
-            supply += longest
-        elif out & (out - 1):
-            relevant |= np.int64(1) << top
-    if supply >= popcount(hands[seat]):
-        return np.int64(-1)
+            ours = ours or ((team >> other) & 1 == mine and hands[other] & top != 0)
+        if not ours:
+            relevant |= top
     return relevant
 
 
