@@ -168,6 +168,10 @@ class ChunkCheckpoint:
         """Write one chunk's result atomically."""
         atomic_write(self._path(index), lambda p: p.write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)))
 
+    def count(self, n_chunks: int) -> int:
+        """How many chunks are stored: what a resume will reuse."""
+        return len(self._stored_indices(n_chunks))
+
     def _stored_indices(self, n_chunks: int) -> list[int]:
         indices = []
         for entry in self.directory.iterdir():

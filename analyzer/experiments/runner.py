@@ -171,13 +171,15 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
                         in_flight.finish(chunk)
     except KeyboardInterrupt:
         if state is not None:
-            state.stopped(stage, len(done), "interrupted")
-            print(f"interrupted: {len(done)}/{len(chunks)} chunks saved; finish with: analyzer resume {store.root}",
+            # The stop can land between a chunk's file and its count: count the files resume will reuse.
+            saved = checkpoint.count(len(chunks))
+            state.stopped(stage, saved, "interrupted")
+            print(f"interrupted: {saved}/{len(chunks)} chunks saved; finish with: analyzer resume {store.root}",
                   file=sys.stderr)
         raise
     except BaseException:
         if state is not None:
-            state.stopped(stage, len(done), "failed")
+            state.stopped(stage, checkpoint.count(len(chunks)), "failed")
         raise
     if state is not None:
         state.end_stage(stage, time.time() - started)

@@ -13,7 +13,7 @@ import pytest
 from analyzer import __version__
 from analyzer.cards.dealing import deal_random
 from analyzer.errors import InputError
-from analyzer.experiments.checkpoint import params_digest
+from analyzer.experiments.checkpoint import ChunkCheckpoint, params_digest
 from analyzer.experiments.runner import run_chunks
 from analyzer.experiments.runstate import finish_run
 from analyzer.reports.manifest import read_manifest
@@ -100,6 +100,22 @@ def test_sigterm_stops_cleanly_and_marks_the_run_interrupted(tmp_path):
     assert signal.getsignal(signal.SIGTERM) is previous  # handler restored
     assert read_manifest(tmp_path)["status"] == "interrupted"
     assert len(list((tmp_path / "chunks" / "stage-00").glob("chunk-*.pkl"))) == 2
+
+
+def test_a_stop_between_a_chunks_file_and_its_count_still_counts_that_chunk(tmp_path, monkeypatch, capsys):
+    save = ChunkCheckpoint.save
+
+    def save_then_stop(self, index, result):
+        save(self, index, result)
+        if index == 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ChunkCheckpoint, "save", save_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        run(RunStore(tmp_path))
+    assert len(list((tmp_path / "chunks" / "stage-00").glob("chunk-*.pkl"))) == 2
+    assert read_manifest(tmp_path)["stages"]["stage-00"]["chunks_done"] == 2
+    assert "interrupted: 2/5 chunks saved" in capsys.readouterr().err
 
 
 def test_a_failing_chunk_marks_the_run_failed(tmp_path):
@@ -193,7 +209,7 @@ def test_params_digest_is_order_free_and_sees_array_contents():
 
 def test_params_digest_is_the_same_in_another_process():
     # Python salts str hashes per process; the digest must not depend on that.
-    code = ("import numpy as np; from analyzer.experiments.checkpoint import params_digest; "
+    code = ("import numpy as np; from analyzer.experiments.checkpoint import ChunkCheckpoint, params_digest; "
             "print(params_digest({'policy': 'heuristic', 'table': np.arange(4), 'w': (1.5, None)}))")
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert other == params_digest({"w": (1.5, None), "table": np.arange(4), "policy": "heuristic"})
