@@ -9,6 +9,7 @@ from test_schnapsen_rollout_bot import open_stock_position
 from test_schnapsen_search import random_ending
 
 from analyzer.cards.rng import state_from_seed
+from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import paired_deals, parse_bot
 from analyzer.games.schnapsen.hybrid_bot import hybrid_values
 from analyzer.games.schnapsen.pimc_plus import plus_values
@@ -26,8 +27,8 @@ def per_world_means(values, s, samples, rng, ws) -> dict:
 @pytest.mark.parametrize("package", [False, True])
 def test_hybrid_averages_the_two_judgements_action_by_action(package):
     """Open-stock positions (8, 6 and 4 stock cards): each action's game points and share of worlds won are
-    the mean of ``rollout``'s (half the samples) and ``pimc_plus``'s, drawn in that order from one random
-    state, matched by action (the two list the actions in different orders)."""
+    the mean of ``rollout``'s (half the samples) and ``pimc_plus``'s (twice the samples), drawn in that
+    order from one random state, matched by action (the two list the actions in different orders)."""
     rnd = random.Random(51 + package)
     ws = PlayWorkspace(tt_bits=12, package_rules=package)
     reordered = 0
@@ -37,7 +38,7 @@ def test_hybrid_averages_the_two_judgements_action_by_action(package):
         expected_rng = rng.copy()
         rollout = per_world_means(rollout_bot_values, s, 3, expected_rng, ws)
         order = list(rollout)
-        plus = per_world_means(plus_values, s, 6, expected_rng, ws)
+        plus = per_world_means(plus_values, s, 12, expected_rng, ws)
         n, worlds = hybrid_values(s, 6, rng, *ws.args())
         assert worlds == 1 and sorted(int(a) for a in ws.acts[:n]) == sorted(plus)
         for i, a in enumerate(ws.acts[:n]):
@@ -46,6 +47,20 @@ def test_hybrid_averages_the_two_judgements_action_by_action(package):
             assert ws.wins[i] == pytest.approx((rollout[a][1] + plus[a][1]) / 2)
         reordered += [int(a) for a in ws.acts[:n]] != order
     assert reordered > 0
+
+
+@pytest.mark.parametrize("package", [False, True])
+def test_hybrid_decides_as_rollout_at_the_first_trick(package):
+    """Nothing drawn yet, the leader's and the follower's decisions: ``rollout``'s judgement with all the samples."""
+    rnd = random.Random(71 + package)
+    ws = PlayWorkspace(tt_bits=12, package_rules=package)
+    for deal in range(4):
+        st = open_stock_position(rnd, 10)
+        if deal % 2:
+            st.apply(rnd.choice([a for a in st.legal_actions() if a < R.N_CARDS]))
+        s = st.to_array()
+        expected = per_world_means(rollout_bot_values, s, 2, state_from_seed(deal), ws)
+        assert per_world_means(hybrid_values, s, 2, state_from_seed(deal), ws) == expected
 
 
 @pytest.mark.parametrize("kind", ["closed", "exhausted"])
