@@ -56,8 +56,8 @@ SAMPLING = (PIMC, PIMC_PLUS, ROLLOUT, HYBRID)
 @dataclass(frozen=True)
 class Bot:
     """A bot: policy name, PIMC samples (worlds per decision of ``pimc``; of ``pimc_plus`` at the first
-    tricks; ``rollout`` plays out ``rollout_bot.PLAYOUTS_PER_SAMPLE`` times as many, ``hybrid`` uses both)
-    and heuristic parameters."""
+    tricks; ``rollout`` plays out ``rollout_bot.PLAYOUTS_PER_SAMPLE`` times as many; ``hybrid`` uses both,
+    see :mod:`hybrid_bot`) and heuristic parameters."""
 
     name: str
     samples: int = DEFAULT_SAMPLES
