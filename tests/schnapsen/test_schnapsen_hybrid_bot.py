@@ -93,7 +93,7 @@ STRENGTH_RUNS = {31: 150, 2871182169: 100, 1901738197: 100, 1790489547: 100, 248
 @pytest.mark.slow
 def test_hybrid_wins_most_bummerls_against_pimc():
     """The issue's bar: ``hybrid:20`` wins at least 60% of 1,500 Bummerls against today's pimc, seats
-    swapped on the same deals (about 75 CPU-minutes)."""
+    swapped on the same deals (about 40 CPU-minutes)."""
     from analyzer.games.schnapsen.experiments import match_task
 
     a, b = parse_bot("hybrid:20"), parse_bot("pimc")
