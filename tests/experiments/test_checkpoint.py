@@ -209,7 +209,7 @@ def test_params_digest_is_order_free_and_sees_array_contents():
 
 def test_params_digest_is_the_same_in_another_process():
     # Python salts str hashes per process; the digest must not depend on that.
-    code = ("import numpy as np; from analyzer.experiments.checkpoint import ChunkCheckpoint, params_digest; "
+    code = ("import numpy as np; from analyzer.experiments.checkpoint import params_digest; "
             "print(params_digest({'policy': 'heuristic', 'table': np.arange(4), 'w': (1.5, None)}))")
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert other == params_digest({"w": (1.5, None), "table": np.arange(4), "policy": "heuristic"})
