@@ -109,6 +109,7 @@ BUCKET = 32  # table entries per bucket (a power of two)
 MAX_CHAIN = 16  # buckets one key may spill over
 RESULT_SHIFT = 62
 RELEVANT_BITS = (1 << 52) - 1
+TAG_HASH_BITS = -(1 << 32)
 
 
 def new_mem(bits):
@@ -544,12 +545,18 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
 
 @njit(cache=True, inline="always")
 def _smear_down(cards, through):
-    """``cards`` extended downwards, rank by rank, over the positions in ``through``."""
-    while True:
-        grown = cards | ((cards >> 1) & through)
-        if grown == cards:
-            return cards
-        cards = grown
+    """``cards`` extended downwards, rank by rank, over the positions in ``through``.
+
+    Doubling steps: after the step of shift ``k``, every card has spread over the next ``2k - 1``
+    positions below it that all lie in ``through``; four steps cover the longest run (12) in a suit.
+    """
+    cards |= (cards >> 1) & through
+    through &= through >> 1
+    cards |= (cards >> 2) & through
+    through &= through >> 2
+    cards |= (cards >> 4) & through
+    through &= through >> 4
+    return cards | ((cards >> 8) & through)
 
 
 @njit(cache=True, inline="always")
@@ -1159,6 +1166,31 @@ def _cards_of_tops(tops, present):
 
 
 @njit(cache=True, inline="always")
+def _top_owner_bits(word0, word1, sizes):
+    """The bits of position codes (or of their masks) for the top two cards of each suit, 4 bits per suit.
+
+    A tag carries these bits of its entry's masked codes and of its mask, so a lookup rejects most
+    entries of its pattern by the tag alone, without reading the entry.
+    """
+    bits = np.int64(0)
+    for suit in range(4):
+        size = (sizes >> (4 * suit)) & 15
+        code = (word0 >> (27 * suit)) if suit < 2 else (word1 >> (27 * (suit - 2)))
+        if size >= 2:
+            top = (code >> (2 * size - 4)) & 15
+        else:
+            top = (code << 2) & 12 if size == 1 else np.int64(0)
+        bits |= top << (4 * suit)
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _tag_word(tag, top_bits, top_mask):
+    """A stored tag: the key's hash above bit 32, the mask of the top-card bits, the masked top-card bits."""
+    return (tag & TAG_HASH_BITS) | (top_mask << 16) | (top_bits & top_mask)
+
+
+@njit(cache=True, inline="always")
 def _fill(mem, bucket, gen):
     """Entries of this solve in ``bucket`` (a bucket filled by an older solve counts as empty)."""
     word = mem[M_TT + bucket]
@@ -1166,7 +1198,7 @@ def _fill(mem, bucket, gen):
 
 
 @njit(cache=True, inline="always")
-def _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode):
+def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     """Scan the bucket chain for an entry that matches on its relevant cards and decides the window.
 
     Returns (verdict 1/0 or -1, the entry's relevance tops, the best move of a matching entry or -1).
@@ -1174,6 +1206,7 @@ def _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode):
     hint = np.int64(-1)
     gen = mem[M_CTX + C_GEN]
     tag = _hash(pattern, extra)
+    query = (tag & TAG_HASH_BITS) | _top_owner_bits(word0, word1, sizes)
     buckets = mem[M_CTX + C_TT_MASK]
     tags = mem[M_CTX + C_TAGS]
     entries = mem[M_CTX + C_ENTRIES]
@@ -1181,7 +1214,8 @@ def _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode):
         bucket = (tag + step) & buckets
         count = _fill(mem, bucket, gen)
         for slot in range(bucket * BUCKET, bucket * BUCKET + count):
-            if mem[tags + slot] != tag:
+            stored = mem[tags + slot]
+            if (stored ^ query) & (TAG_HASH_BITS | ((stored >> 16) & 0xFFFF)):
                 continue
             entry = entries + ENTRY * slot
             if (word0 & mem[entry + E_MASK0] != mem[entry + E_WORD0] or word1 & mem[entry + E_MASK1] != mem[entry + E_WORD1]
@@ -1233,6 +1267,7 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
     m0, m1 = _keep_masks(sizes, tops)
     w0 = word0 & m0
     w1 = word1 & m1
+    stored = _tag_word(tag, _top_owner_bits(w0, w1, sizes), _top_owner_bits(m0, m1, sizes))
     target = -1
     fresh = False
     for step in range(MAX_CHAIN):
@@ -1240,7 +1275,7 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
         count = _fill(mem, bucket, gen)
         for slot in range(bucket * BUCKET, bucket * BUCKET + count):
             entry = entries + ENTRY * slot
-            if (mem[tags + slot] == tag and mem[entry + E_WORD0] == w0 and mem[entry + E_WORD1] == w1
+            if (mem[tags + slot] == stored and mem[entry + E_WORD0] == w0 and mem[entry + E_WORD1] == w1
                     and mem[entry + E_MASK0] == m0 and mem[entry + E_MASK1] == m1
                     and mem[entry + E_PATTERN] == pattern and mem[entry + E_EXTRA] == extra):
                 target = slot
@@ -1257,7 +1292,7 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
             fresh = True
     entry = entries + ENTRY * target
     if fresh:
-        mem[tags + target] = tag
+        mem[tags + target] = stored
         mem[entry + E_PATTERN] = pattern
         mem[entry + E_EXTRA] = extra
         mem[entry + E_WORD0] = w0
@@ -1441,7 +1476,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 return _answer((team >> seat) & 1 == 0, lost | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
         word0, word1, sizes = _position(hands, present)
-        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, won, lo, hi, mode)
+        verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode)
         if verdict >= 0:
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         if mode == MODE_MAX and not _called_under_own(hands, called):
