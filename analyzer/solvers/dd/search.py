@@ -1191,6 +1191,13 @@ def _tag_word(tag, top_bits, top_mask):
 
 
 @njit(cache=True, inline="always")
+def _tag_admits(stored, query):
+    """Whether a stored tag may belong to an entry matching the lookup's ``query`` (its hash above bit 32
+    and :func:`_top_owner_bits` of the position): same hash, same top-card bits where the entry fixes them."""
+    return (stored ^ query) & (TAG_HASH_BITS | ((stored >> 16) & 0xFFFF)) == 0
+
+
+@njit(cache=True, inline="always")
 def _fill(mem, bucket, gen):
     """Entries of this solve in ``bucket`` (a bucket filled by an older solve counts as empty)."""
     word = mem[M_TT + bucket]
@@ -1214,8 +1221,7 @@ def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
         bucket = (tag + step) & buckets
         count = _fill(mem, bucket, gen)
         for slot in range(bucket * BUCKET, bucket * BUCKET + count):
-            stored = mem[tags + slot]
-            if (stored ^ query) & (TAG_HASH_BITS | ((stored >> 16) & 0xFFFF)):
+            if not _tag_admits(mem[tags + slot], query):
                 continue
             entry = entries + ENTRY * slot
             if (word0 & mem[entry + E_MASK0] != mem[entry + E_WORD0] or word1 & mem[entry + E_MASK1] != mem[entry + E_WORD1]
