@@ -1480,19 +1480,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                     lost = _guarded_trump_trick(hands, seat, present, trump, team)
             if lost >= 0:
                 return _answer((team >> seat) & 1 == 0, lost | called_rel)
-        if (mode == MODE_MAX and lo == (won + 1 if (team >> seat) & 1 else won + left)
-                and (called < 0 or not (present >> called) & 1)):
-            # The side not on lead needs every trick left: the same later-tricks cut-offs hold for it
-            # (neither depends on who leads), seen from a seat of that side.
-            needer = (seat + 1) & 3
-            while (team >> needer) & 1 == (team >> seat) & 1:
-                needer = (needer + 1) & 3
-            if trump == NO_TRUMP or (present >> (13 * trump)) & SUIT_BITS == 0:
-                lost = _tops_fall_short(hands, needer, present, team)
-            else:
-                lost = _guarded_trump_trick(hands, needer, present, trump, team)
-            if lost >= 0:
-                return _answer((team >> needer) & 1 == 0, lost)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
         word0, word1, sizes = _position(hands, present)
         verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode)
