@@ -5,7 +5,7 @@ import numpy as np
 
 from analyzer.cards.deck import card_name
 from analyzer.games.rikken.dd import _holder, calls_for, dd_table
-from analyzer.solvers.dd import Question, solve, solve_questions
+from analyzer.solvers.dd import Question, best_moves, solve, solve_questions
 
 from .reference_minimax import Rules, can_force, max_tricks
 
@@ -82,3 +82,52 @@ def test_dd_table_matches_single_solves():
                 assert call["blind"] == blind
                 assert call["tricks"] == solve(masks, trump, leader, 1 << declarer | 1 << partner, called_card=card,
                                                blind_call=blind)
+
+
+def _random_play(rng, masks, size):
+    """The positions of a random play of the cards (any seat leads a trick): (hands, seat to play, trick)."""
+    positions = []
+    masks = masks.copy()
+    leader, trick = int(rng.integers(4)), []
+    for _ in range(4 * size - 1):
+        seat = (leader + len(trick)) % 4
+        positions.append((masks.copy(), seat, list(trick)))
+        legal = int(masks[seat])
+        if trick:
+            legal = legal & (0x1FFF << 13 * (trick[0] // 13)) or legal
+        card = int(rng.choice([c for c in range(52) if legal >> c & 1]))
+        masks[seat] &= ~np.int64(1 << card)
+        trick.append(card)
+        if len(trick) == 4:
+            leader, trick = int(rng.integers(4)), []
+    return positions
+
+
+def _answers_along(positions, questions, generations):
+    """``solve`` and ``best_moves`` of every question at every position, all with ``generations``."""
+    answers = []
+    for masks, seat, trick in positions:
+        for q in questions:
+            called = q.called_card if any(masks >> max(q.called_card, 0) & 1) and q.called_card >= 0 else -1
+            kwargs = dict(goal=q.goal, k=min(q.k, int(masks[seat]).bit_count() + len(trick)), trick=trick,
+                          called_card=called, blind_call=q.blind_call and called >= 0, generations=generations)
+            answers.append((solve(masks, q.trump, seat, q.team, **kwargs),
+                            best_moves(masks, q.trump, seat, q.team, **kwargs)))
+    return answers
+
+
+def test_a_played_out_deal_keeps_its_generations_without_changing_an_answer():
+    """``solve`` and ``best_moves`` with one ``generations`` dict along a random play of the cards (the
+    dd play policy's use) answer as fresh solves do, for several teams, goals and calls, in mid-trick
+    positions too.  The kept pass asks nothing else in between, so its entries survive."""
+    rng = np.random.default_rng(2718)
+    asked = 0
+    for _ in range(12):
+        size = 6
+        hands, masks = _deal(rng, size)
+        questions = _questions(rng, hands, 8)
+        positions = _random_play(rng, masks, size)
+        fresh = _answers_along(positions, questions, None)
+        assert _answers_along(positions, questions, {}) == fresh
+        asked += len(fresh)
+    assert asked > 1000

@@ -222,7 +222,7 @@ def _ranked(questions: list[_Question], mover: int) -> list[_Question]:
     return sorted(questions, key=lambda q: q.declarer != mover)
 
 
-def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind):
+def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind, generations):
     """The legal actions (face-up mask, face-down mask) that are optimal for ``mover``."""
     hands = st[HAND:HAND + 4].copy()
     # The mover has not played to the trick in progress: his cards count it.
@@ -234,20 +234,21 @@ def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_car
         if asked is None:
             continue
         best_up, best_fd = best_moves(hands, trump, mover, question.team, asked[0], asked[1], trick=trick,
-                                      called_card=called_card, blind_call=blind, trick_blind=trick_blind)
+                                      called_card=called_card, blind_call=blind, trick_blind=trick_blind,
+                                      generations=generations)
         if (up & best_up) | (fd & best_fd):
             up, fd = up & best_up, fd & best_fd
     return up, fd
 
 
-def _solve_values(questions, st, mover, trump, trick, trick_blind, called_card, blind):
+def _solve_values(questions, st, mover, trump, trick, trick_blind, called_card, blind, generations):
     """Set each trick contract's value to its team's tricks so far plus its double-dummy count from here."""
     hands = st[HAND:HAND + 4].copy()
     for question in questions:
         if question.kind == rules.Kind.TRICKS:
             question.value = question.won(st) + solve(hands, trump, mover, question.team, trick=trick,
                                                       called_card=called_card, blind_call=blind,
-                                                      trick_blind=trick_blind)
+                                                      trick_blind=trick_blind, generations=generations)
 
 
 def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, policy_of_seat=None,
@@ -293,15 +294,18 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
     trick_blind = False
     # The values are solved before the first dd turn and again after any card a non-dd seat played.
     stale = True
+    # One table generation per trump, team and kind of goal for the whole round: each turn's
+    # search reuses the positions the earlier turns searched.
+    generations = {}
     for i in range(moves):
         seat = int(st[TURN])
         up, fd = legal_actions(st, seat)
         if policies[seat] == POLICY_DD:
             if stale:
-                _solve_values(questions, st, seat, trump, trick, trick_blind, called_card, blind)
+                _solve_values(questions, st, seat, trump, trick, trick_blind, called_card, blind, generations)
                 stale = False
             best_up, best_fd = _optimal(st, seat, int(up), int(fd), questions, trump, trick, trick_blind,
-                                        called_card, blind)
+                                        called_card, blind, generations)
             action = int(choose_card_random(np.int64(best_up), np.int64(best_fd), rng_state))
         else:
             action = int(choose_action(st, seat, up, fd, policies[seat], params, rng_state))

@@ -32,6 +32,16 @@ def _next_generation() -> int:
     return _generation
 
 
+def _generation_for(generations, trump, team, mode) -> int:
+    """A fresh table generation, or the one ``generations`` keeps for this trump, team and kind of goal."""
+    if generations is None:
+        return _next_generation()
+    key = (int(trump), int(team), int(mode))
+    if key not in generations:
+        generations[key] = _next_generation()
+    return generations[key]
+
+
 def last_tricks() -> int:
     """Completed tricks searched (fourth-hand card plays) by the last solve call, the count DDS reports as
     its ``nodes``; a statistic for benchmarks."""
@@ -119,7 +129,8 @@ def _window(goal, k):
     return int(k), UNBOUNDED
 
 
-def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False):
+def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False,
+          generations=None):
     """Solve a position double dummy.
 
     Parameters
@@ -149,6 +160,10 @@ def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1,
         face-down card while void in the called suit and the called card is out.
     trick_blind : bool
         The first card of ``trick`` was led face down.
+    generations : dict, optional
+        Table generations kept by the caller across calls about one deal, as in
+        :func:`solve_questions`: later positions of the same play reuse the entries earlier calls
+        stored.
 
     Returns
     -------
@@ -158,7 +173,9 @@ def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1,
     masks, arr, trick_leader, pos = _validate(hands, trump, leader, team, goal, k, trick, called_card, trick_blind)
     bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
     mem = _work()
-    _k.set_context(mem, int(trump), int(team), _GOAL_MODE[goal], int(called_card), bidder, _next_generation())
+    mode = _GOAL_MODE[goal]
+    generation = _generation_for(generations, trump, team, mode)
+    _k.set_context(mem, int(trump), int(team), mode, int(called_card), bidder, generation)
     if goal == "max":
         guess = _k.guess_tricks(masks, int(team), int(trump))
         return int(_k.solve_max(mem, masks, arr, trick_leader, pos, bool(trick_blind), guess))
@@ -219,9 +236,7 @@ def solve_questions(hands, questions, generations=None):
     if generations is None:
         generations = {}
     for (trump, team, mode), members in groups.items():
-        if (trump, team, mode) not in generations:
-            generations[trump, team, mode] = _next_generation()
-        generation = generations[trump, team, mode]
+        generation = _generation_for(generations, trump, team, mode)
         for i in members:
             q = questions[i]
             _k.set_context(mem, trump, team, mode, int(q.called_card), bidders[i], generation)
@@ -252,7 +267,8 @@ def _run_of(card, hand, present, called_card):
     return run
 
 
-def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False):
+def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False,
+               generations=None):
     """Optimal plays for the seat to move: ``(mask of face-up cards, mask of cards to lead face down)``.
 
     A card is optimal when it keeps the best result the mover's side can force (for ``max``: the
@@ -263,7 +279,8 @@ def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_car
     bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
     mode = _GOAL_MODE[goal]
     mem = _work()
-    _k.set_context(mem, int(trump), int(team), mode, int(called_card), bidder, _next_generation())
+    generation = _generation_for(generations, trump, team, mode)
+    _k.set_context(mem, int(trump), int(team), mode, int(called_card), bidder, generation)
     mover = int(leader)
     on_team = bool(int(team) >> mover & 1)
     if goal == "max":
