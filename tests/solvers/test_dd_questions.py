@@ -108,7 +108,7 @@ def _answers_along(positions, questions, generations):
     answers = []
     for masks, seat, trick in positions:
         for q in questions:
-            called = q.called_card if any(masks >> max(q.called_card, 0) & 1) and q.called_card >= 0 else -1
+            called = q.called_card if q.called_card >= 0 and any(masks >> q.called_card & 1) else -1
             kwargs = dict(goal=q.goal, k=min(q.k, int(masks[seat]).bit_count() + len(trick)), trick=trick,
                           called_card=called, blind_call=q.blind_call and called >= 0, generations=generations)
             answers.append((solve(masks, q.trump, seat, q.team, **kwargs),

@@ -9,7 +9,7 @@
 import numpy as np
 
 from analyzer.solvers.dd.search import (
-    TAG_HASH_BITS, _keep_masks, _position, _smear_down, _tag_admits, _tag_word, _top_owner_bits,
+    _keep_masks, _position, _smear_down, _tag_admits, _tag_query, _tag_word, _top_owner_bits,
 )
 
 
@@ -60,7 +60,7 @@ def test_an_entrys_tag_passes_every_position_it_matches_and_no_other_top_owner()
         m0, m1 = _keep_masks(sizes, tops)
         w0, w1 = word0 & m0, word1 & m1
         stored = _tag_word(tag, _top_owner_bits(w0, w1, sizes), _top_owner_bits(m0, m1, sizes))
-        assert _tag_admits(stored, (tag & TAG_HASH_BITS) | _top_owner_bits(word0, word1, sizes))
+        assert _tag_admits(stored, _tag_query(tag, word0, word1, sizes))
         # Move the top card of a suit the entry fixes to another seat: the tag must reject it.
         fixed = [s for s in range(4) if tops >> (4 * s) & 15]
         if not fixed:
@@ -72,7 +72,7 @@ def test_an_entrys_tag_passes_every_position_it_matches_and_no_other_top_owner()
         moved = hands.copy()
         moved[holder] ^= np.int64(1) << top
         moved[other] |= np.int64(1) << top
-        moved_codes = _position(tuple(moved), present)
-        assert not _tag_admits(stored, (tag & TAG_HASH_BITS) | _top_owner_bits(moved_codes[0], moved_codes[1], sizes))
+        moved_word0, moved_word1, _ = _position(tuple(moved), present)
+        assert not _tag_admits(stored, _tag_query(tag, moved_word0, moved_word1, sizes))
         rejected += 1
     assert rejected > 1000

@@ -1176,11 +1176,8 @@ def _top_owner_bits(word0, word1, sizes):
     for suit in range(4):
         size = (sizes >> (4 * suit)) & 15
         code = (word0 >> (27 * suit)) if suit < 2 else (word1 >> (27 * (suit - 2)))
-        if size >= 2:
-            top = (code >> (2 * size - 4)) & 15
-        else:
-            top = (code << 2) & 12 if size == 1 else np.int64(0)
-        bits |= top << (4 * suit)
+        # The four bits below the suit's sentinel (bit 2 * size), zeros where the suit has fewer cards.
+        bits |= (((code << 4) >> (2 * size)) & 15) << (4 * suit)
     return bits
 
 
@@ -1191,9 +1188,15 @@ def _tag_word(tag, top_bits, top_mask):
 
 
 @njit(cache=True, inline="always")
+def _tag_query(tag, word0, word1, sizes):
+    """What a lookup compares stored tags with: the key's hash above bit 32, the position's top-card bits."""
+    return (tag & TAG_HASH_BITS) | _top_owner_bits(word0, word1, sizes)
+
+
+@njit(cache=True, inline="always")
 def _tag_admits(stored, query):
-    """Whether a stored tag may belong to an entry matching the lookup's ``query`` (its hash above bit 32
-    and :func:`_top_owner_bits` of the position): same hash, same top-card bits where the entry fixes them."""
+    """Whether a stored tag may belong to an entry matching the lookup's ``query`` (:func:`_tag_query`):
+    same hash, same top-card bits where the entry fixes them."""
     return (stored ^ query) & (TAG_HASH_BITS | ((stored >> 16) & 0xFFFF)) == 0
 
 
@@ -1213,7 +1216,7 @@ def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     hint = np.int64(-1)
     gen = mem[M_CTX + C_GEN]
     tag = _hash(pattern, extra)
-    query = (tag & TAG_HASH_BITS) | _top_owner_bits(word0, word1, sizes)
+    query = _tag_query(tag, word0, word1, sizes)
     buckets = mem[M_CTX + C_TT_MASK]
     tags = mem[M_CTX + C_TAGS]
     entries = mem[M_CTX + C_ENTRIES]
