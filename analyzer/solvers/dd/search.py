@@ -25,6 +25,10 @@ position, the current winner (seat, card; -1 before any card can win), ``won`` (
 far) and the window.
 """
 
+import os
+import tempfile
+
+import numba
 import numpy as np
 from numba import njit
 
@@ -63,7 +67,31 @@ M_KILLERS = M_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the lead that last cut
 # The table: one fill word per bucket (generation << 16 | entries used), one tag (the key's hash)
 # per entry, then the entries, ``ENTRY`` words each.  An entry matches a position whose codes,
 # masked to the entry's relevant cards, equal the entry's words.
-M_TT = M_KILLERS + MAX_DEPTH
+M_STATS = M_KILLERS + MAX_DEPTH
+# Cut-off statistics (scripts/dd_cutoff_stats.py): a build switch read once at import, compiled into
+# the kernels, so the plain build carries no counting code.  A counting build keeps numba's on-disk
+# cache apart: the switch and the layout below are compiled in, and must never reach plain runs.
+STATS = os.environ.get("ANALYZER_DD_STATS") == "1"
+if STATS:
+    numba.config.CACHE_DIR = tempfile.mkdtemp(prefix="dd-stats-numba-")
+# Per kind, one counter per depth (cards played from the root): how nodes ended, then the move loops.
+S_DECIDED = 0  # window already decided at a trick's start
+S_LAST = 1  # the last trick scored without search
+S_SURE_TRUMPS = 2
+S_LONE_WINNERS = 3
+S_LONE_DUCKS = 4
+S_LATER = 5  # the side on lead needs every trick and loses one (later tricks)
+S_TABLE = 6  # transposition-table hit
+S_QUICK = 7  # quick tricks of the side on lead
+S_SECOND = 8  # second hand's sure tricks
+S_SURE_TRICK = 9  # third or fourth hand's side surely takes the trick
+S_NODES = 10  # nodes entered
+S_TRIED = 11  # moves searched
+S_CUT_AT = 12  # move loops cut off at the first move; + 1 the second ... S_CUT_AT + 6: the seventh or later
+S_NO_CUT = 19  # move loops where no move cut off
+S_PROBES = 20  # table lookups
+STATS_KINDS = 21
+M_TT = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
 ENTRY = 8
 E_PATTERN = 0
 E_EXTRA = 1
@@ -1394,6 +1422,12 @@ def _answer(result, relevant):
     return relevant | (np.int64(1 if result else 0) << RESULT_SHIFT)
 
 
+@njit(cache=True, inline="always")
+def _stat(mem, kind, depth):
+    """Count one event of ``kind`` at ``depth`` (only in a counting build, see ``STATS``)."""
+    mem[M_STATS + kind * MAX_DEPTH + depth] += 1
+
+
 _SEARCH_SIG = "int64(int64, int64, int64, int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean)"
 
 
@@ -1413,6 +1447,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     # tenth of the search's time.
     mem = int64_view(address, size)
     mem[M_CTX + C_NODES] += 1
+    if STATS:
+        _stat(mem, S_NODES, depth)
     team = mem[M_CTX + C_TEAM]
     trump = mem[M_CTX + C_TRUMP]
     mode = mem[M_CTX + C_MODE]
@@ -1440,8 +1476,12 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     if pos == 0 and not root_collect:
         left = popcount(hands[seat])
         if won >= lo and won + left <= hi:
+            if STATS:
+                _stat(mem, S_DECIDED, depth)
             return _answer(True, 0)
         if won > hi or won + left < lo:
+            if STATS:
+                _stat(mem, S_DECIDED, depth)
             return _answer(False, 0)
         if called >= 0 and (present >> called) & 1:
             called_rel = np.int64(1) << called
@@ -1451,6 +1491,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             relevant = called_rel
             if rank_card >= 0:
                 relevant |= np.int64(1) << rank_card
+            if STATS:
+                _stat(mem, S_LAST, depth)
             return _answer(lo <= final <= hi, relevant)
         if trump != NO_TRUMP:
             # Whatever anyone plays, the team ends with a count in [least, most].
@@ -1458,19 +1500,27 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             least = won + ours
             most = won + left - theirs
             if lo <= least and most <= hi:
+                if STATS:
+                    _stat(mem, S_SURE_TRUMPS, depth)
                 return _answer(True, used | called_rel)
             if most < lo or least > hi:
+                if STATS:
+                    _stat(mem, S_SURE_TRUMPS, depth)
                 return _answer(False, used | called_rel)
             if (mode == MODE_MAX and popcount(team) == 1 and won + left <= hi
                     and (called < 0 or not (present >> called) & 1)):
                 # A lone declarer who alone holds trumps, or can draw them, takes a trick per winner.
                 winners, used = _lone_winners(hands, popcount(team - 1), team == 1 << seat, trump, present)
                 if won + winners >= lo:
+                    if STATS:
+                        _stat(mem, S_LONE_WINNERS, depth)
                     return _answer(True, used)
         if trump == NO_TRUMP and won == hi and won >= lo and popcount(team) == 1 and called < 0:
             # A lone declarer who may take no more tricks (Misery, a 1 Alone that has its trick).
             ducks, used = _lone_ducks(hands, seat, popcount(team - 1))
             if ducks >= 0:
+                if STATS:
+                    _stat(mem, S_LONE_DUCKS, depth)
                 return _answer(ducks == 1, used)
         if (mode == MODE_MAX and lo == (won + left if (team >> seat) & 1 else won + 1)
                 and not _called_under_own(hands, called) and not _blind_allowed(hands, seat, called, bidder)):
@@ -1482,11 +1532,17 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 else:
                     lost = _guarded_trump_trick(hands, seat, present, trump, team)
             if lost >= 0:
+                if STATS:
+                    _stat(mem, S_LATER, depth)
                 return _answer((team >> seat) & 1 == 0, lost | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
         word0, word1, sizes = _position(hands, present)
         verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode)
+        if STATS:
+            _stat(mem, S_PROBES, depth)
         if verdict >= 0:
+            if STATS:
+                _stat(mem, S_TABLE, depth)
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         if mode == MODE_MAX and not _called_under_own(hands, called):
             # Quick tricks settle the window only when the leader's side needs this many of them.
@@ -1494,6 +1550,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             if need <= _quick_ceiling(hands, seat, present, team):
                 quick, used = _quick_tricks(hands, seat, trump, team)
                 if quick >= need:
+                    if STATS:
+                        _stat(mem, S_QUICK, depth)
                     return _answer((team >> seat) & 1 == 1, used | called_rel)
         # The table's best move helps every search but two against two for tricks, where the
         # killer lead orders better on its own (measured: 3% fewer nodes without it).
@@ -1513,10 +1571,14 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 tricks, relevant = _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trump, team,
                                                        need)
                 if tricks >= need:
+                    if STATS:
+                        _stat(mem, S_SECOND, depth)
                     return _answer(ours, relevant)
             elif pos >= 2 and need == 1:
                 sure, relevant = _sure_trick_cards(hands, seat, pos, led_suit, win_seat, win_card, present, trump, team)
                 if sure >= 0:
+                    if STATS:
+                        _stat(mem, S_SURE_TRICK, depth)
                     return _answer(ours, relevant)
     # Misery (the team may take no trick) has its own ordering.  Used whenever the team may take no more
     # tricks it searched 3% more on a heavy deal; in every minimising window "at most 1" took 2.8x as long.
@@ -1533,10 +1595,14 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     base = M_MOVES + depth * MAX_MOVES
     # Cards shown equivalent to a failed move: their suit's cards that mattered all rank above both.
     covered = np.int64(0)
+    tried = 0
     for i in range(n):
         move = _next_move(mem, base, i, n)
         if move < BLIND and (covered >> move) & 1:
             continue
+        if STATS:
+            tried += 1
+            _stat(mem, S_TRIED, depth)
         card = move - BLIND if move >= BLIND else move
         bit = np.int64(1) << card
         mem[M_HANDS + seat] ^= bit
@@ -1592,6 +1658,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             floor = 13 if mattered == 0 else popcount((mattered & -mattered) - 1)
             if card % 13 < floor:
                 covered |= hands[seat] & (((np.int64(1) << floor) - 1) << (13 * suit))
+    if STATS:
+        _stat(mem, S_CUT_AT + min(tried, 7) - 1 if result == maximiser else S_NO_CUT, depth)
     if result != maximiser and pruned:
         # Every move failed, the left-out ones by equivalence to a tried card: when that card's rank
         # mattered, so does theirs (a matching position may hold a different small card there).
