@@ -774,7 +774,7 @@ def _quick_ceiling(hands, leader, present, team):
 
 
 @njit(cache=True)
-def _quick_tricks(hands, leader, trump, team):
+def _quick_tricks(hands, leader, trump, team, called):
     """Tricks the leader's side can cash at once, and the top cards that make it so.
 
     Counts the leader's own top cards per suit (all of a suit once opponents run out), or, when
@@ -782,6 +782,19 @@ def _quick_tricks(hands, leader, trump, team):
     partner's cashable cards instead if that is more.  While opponents hold trumps, a side suit
     counts only for as many rounds as every opponent with trumps can follow (so none can ruff;
     the hands' suit lengths are part of the table key, so only the top cards are relevant).
+
+    Unless the leader can draw them first: when its top run of the trumps still out is at least as
+    long as every opponent's trumps, it leads that run.  Each of those cards is the top trump then
+    and wins, every opponent with trumps must follow with one, so after as many rounds as the
+    longest opponent holding none of them has a trump left, and the leader, still on lead, cashes
+    its side suits as at no trump.  Its trump cash counts those rounds and more (the run is at
+    least as long), and its side suits count in full.  The others' discards meanwhile only shorten
+    the opponents' suits (which helps the count) and let a partner void in trumps shed its highest
+    card of some suit, which keeps every rule of :func:`_cash` that the partner's cards pass.  The
+    top run of trumps is among the cards the trump cash returns, so it stays relevant.
+
+    With one partner and no opponent able to ruff, the leader also counts the suits whose top two
+    cards it shares with the partner (:func:`_split_tops`).
     """
     mine = (team >> leader) & 1
     present = hands[0] | hands[1] | hands[2] | hands[3]
@@ -805,9 +818,19 @@ def _quick_tricks(hands, leader, trump, team):
                 if ruffs and suit != trump and length < (safe >> (4 * suit)) & 15:
                     safe = (safe & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
     one_partner = popcount(team) == 2
-    own, own_used = _cash_hand(hands[leader], side & ~hands[leader], present, opp_lens, safe, one_partner)
+    own_safe = safe
+    if opp_trumps:
+        trumps_out = (present >> (13 * trump)) & SUIT_BITS
+        drawing, _ = _top_run((hands[leader] >> (13 * trump)) & SUIT_BITS, trumps_out, trump)
+        if drawing >= (opp_lens >> (4 * trump)) & 15:
+            own_safe = np.int64(0xDDDD)  # 13 rounds in every suit
+    own, own_used = _cash_hand(hands[leader], side & ~hands[leader], present, opp_lens, own_safe, one_partner)
     best = own
     best_used = own_used
+    if one_partner and not opp_trumps:
+        side_seats = team if mine else ~team & 15
+        best, split_used = _split_tops(hands, leader, _partner_of(side_seats, leader), present, opp_lens, own, called)
+        best_used |= split_used
     for hand in range(4):
         if hand == leader or (team >> hand) & 1 != mine:
             continue
@@ -831,6 +854,48 @@ def _quick_tricks(hands, leader, trump, team):
             best = total
             best_used = used
     return best, best_used
+
+
+@njit(cache=True, inline="always")
+def _partner_of(seats, seat):
+    """The other seat of a side of two ``seats``."""
+    return popcount((seats & ~(1 << seat)) - 1)
+
+
+@njit(cache=True)
+def _split_tops(hands, leader, partner, present, opp_lens, own, called):
+    """The leader's cash ``own`` (no opponent can ruff) raised by the suits whose top two cards it shares
+    with its one partner, and the cards that decide it; (``own``, 0) when no suit adds.
+
+    In such a suit, with two cards or more in each hand, the side takes two tricks and the leader
+    keeps the lead: holding the top card it leads low to the partner's second best (the top card is
+    still in its hand, so that card wins), and the partner leads low back to the top card; with the
+    partner holding the top card the leader leads low to it and the partner leads low back to the
+    leader's second best.  The suit then counts two instead of its own cash.  The other suits'
+    cash ends with the leader on lead too, so the tricks add up in any order.  The partner keeps
+    two cards of each such suit for it: at a trick's start it holds as many cards as the leader,
+    who spends two of its own on each such suit and one on each other trick, so the partner's other
+    cards cover what it must play to the other tricks.  A suit holding the called card still out
+    is left out (its holder must play that card to the suit).  The top two cards of each counted
+    suit decide it, the suit lengths the rest.
+    """
+    tricks = own
+    used = np.int64(0)
+    for suit in range(4):
+        out = (present >> (13 * suit)) & SUIT_BITS
+        mine = (hands[leader] >> (13 * suit)) & SUIT_BITS
+        theirs = (hands[partner] >> (13 * suit)) & SUIT_BITS
+        if COUNT[mine] < 2 or COUNT[theirs] < 2 or (called >= 0 and called // 13 == suit and (present >> called) & 1):
+            continue
+        top = HIGHEST[out]
+        pair = (1 << top) | (1 << HIGHEST[out ^ (1 << top)])
+        if mine & pair == 0 or theirs & pair == 0:
+            continue
+        cash, _, _ = _cash(hands[leader], hands[partner], suit, present, (opp_lens >> (4 * suit)) & 15, True)
+        if cash < 2:
+            tricks += 2 - cash
+            used |= np.int64(pair) << (13 * suit)
+    return tricks, used
 
 
 @njit(cache=True, inline="always")
@@ -1548,7 +1613,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             # Quick tricks settle the window only when the leader's side needs this many of them.
             need = lo - won if (team >> seat) & 1 else won + left - lo + 1
             if need <= _quick_ceiling(hands, seat, present, team):
-                quick, used = _quick_tricks(hands, seat, trump, team)
+                quick, used = _quick_tricks(hands, seat, trump, team, called)
                 if quick >= need:
                     if STATS:
                         _stat(mem, S_QUICK, depth)
