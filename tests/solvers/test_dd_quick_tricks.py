@@ -4,7 +4,8 @@ Endings of 3 cards per hand from three suits, for partners opposite and adjacent
 three and three against one, either side on lead, dealt for the two rules added for issue 36: at no
 trump the leader and its partner share a suit's top two cards; with trumps the leader holds a run
 of top trumps, long enough or not to draw the opponents'.
-Each of the two rules added for issue 36 must also fire: the quick tricks must reach the true count
+A partner's ruff as a sure trick (``_partner_ruffs``) is checked on random endings with trumps.
+Each of the rules added for issue 36 must also fire: the quick tricks must reach the true count
 in endings where only that rule can give it (past the leader's cash as counted before: with no
 partner to reach, or no partner at all).
 """
@@ -14,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.search import _quick_tricks
+from analyzer.solvers.dd.search import _partner_ruffs, _quick_tricks
 
 from .reference_minimax import Rules, max_tricks
 
@@ -139,8 +140,32 @@ def test_drawn_trumps_let_side_suits_count():
     assert sum(claim == true for claim, true in cases) >= 8
 
 
+@lru_cache(maxsize=None)
+def _ruff_endings():
+    """Random endings with trumps: (hands, trump, team seats, leader, side on lead, ruff claimed, true count)."""
+    rng = np.random.default_rng(3638)
+    cases = []
+    for i in range(240):
+        suits = [int(s) for s in rng.permutation(4)[:3]]
+        cards = [int(c) for c in rng.permutation([13 * s + r for s in suits for r in range(13)])[:4 * SIZE]]
+        hands = [tuple(sorted(cards[SIZE * s:SIZE * (s + 1)])) for s in range(4)]
+        team = TEAMS[i % len(TEAMS)]
+        leader = int(rng.integers(4))
+        side = team if leader in team else tuple(s for s in range(4) if s not in team)
+        claim = _partner_ruffs(_masks(hands), leader, suits[0], sum(1 << s for s in team))
+        cases.append((hands, suits[0], team, leader, side, bool(claim), max_tricks(Rules(suits[0], side), hands, leader)))
+    return cases
+
+
+def test_a_partners_ruff_is_a_trick():
+    claims = [true for _, _, _, _, _, claim, true in _ruff_endings() if claim]
+    assert all(true >= 1 for true in claims)
+    assert len(claims) >= 30
+    # Sides that take no trick at all are common enough here that a looser rule would be caught.
+    assert sum(true == 0 for *_, true in _ruff_endings()) >= 30
+
+
 def test_solver_counts_match_reference_on_these_endings():
-    for kind in ("split", "draw"):
-        for hands, trump, team, leader, side, _, true in _endings(kind):
-            team_true = true if side == team else SIZE - true
-            assert solve(_masks(hands), trump, leader, sum(1 << s for s in team)) == team_true
+    for hands, trump, team, leader, side, _, true in _endings("split") + _endings("draw") + _ruff_endings():
+        team_true = true if side == team else SIZE - true
+        assert solve(_masks(hands), trump, leader, sum(1 << s for s in team)) == team_true
