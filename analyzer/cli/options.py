@@ -2,8 +2,6 @@
 
 import json
 import math
-from datetime import datetime, timezone
-from pathlib import Path
 from typing import Annotated
 
 import numpy as np
@@ -44,21 +42,6 @@ OutDir = Annotated[str | None, typer.Option("--out", help="Run directory (defaul
 JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")]
 ChunkSize = Annotated[int, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                         help="Items per chunk; results depend on it.")]
-
-
-def out_dir_or_default(out: str | None, experiment: str) -> Path:
-    """The run directory: ``--out`` if given, else a new ``results/<experiment>-<UTC time>``.
-
-    Raises
-    ------
-    InputError
-        For an empty ``--out``, which would otherwise write the run into the current folder.
-    """
-    if out is not None:
-        if not out.strip():
-            raise InputError("--out is empty: name a run directory, e.g. --out results/my-run")
-        return Path(out)
-    return Path("results") / f"{experiment}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
 
 
 def json_dumps(payload) -> str:

@@ -24,9 +24,9 @@ from analyzer.cli.options import (
     Seed,
     Workers,
     json_dumps,
-    out_dir_or_default,
 )
 from analyzer.errors import InputError
+from analyzer.experiments.experiment import run_directory
 from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_chunks
 from analyzer.games.rikken import charts as rikken_charts
 from analyzer.games.rikken import summary as rikken_summary
@@ -189,7 +189,7 @@ def constraint_params(dealing: Dealing, seed: int, *texts: list[str] | None) -> 
 
 def start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -> RunStore:
     """Create the run directory of a Rikken experiment and write its first manifest."""
-    store = RunStore(out_dir_or_default(out, experiment))
+    store = RunStore(run_directory(out, experiment))
     store.write_manifest({"experiment": experiment, "command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed,
                           "chunk_size": chunk_size, "params": params,
                           "rules": {"game": "rikken", "dealing": params["dealing"], "scoring": ["points", "money"]}})

@@ -2,7 +2,6 @@
 
 import os
 import sys
-import time
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -12,35 +11,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from analyzer.cli.options import (
-    MAX_ITEMS,
-    ChunkSize,
-    JsonOut,
-    OutDir,
-    Scheduler,
-    Seed,
-    Workers,
-    json_dumps,
-    out_dir_or_default,
-)
+from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
+from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
-from analyzer.experiments.demo import QUERY_SPEC as DEMO_QUERY
-from analyzer.experiments.demo import hcp_chunk, hcp_figure, hcp_sums, summarize
-from analyzer.experiments.runner import check_chunk_count, run_chunks
-from analyzer.experiments.runstate import finish_run
-from analyzer.games.rikken import findings as rikken_findings
-from analyzer.games.rikken import queries as rikken_queries
-from analyzer.games.schnapsen import findings as schnapsen_findings
-from analyzer.games.schnapsen import queries as schnapsen_queries
-from analyzer.games.seconds import findings as seconds_findings
-from analyzer.games.seconds import queries as seconds_queries
+from analyzer.experiments.demo import DEMO, demo_plan
+from analyzer.cli.catalog import QUERY_SPECS, REPORT_SPECS
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.manifest import read_manifest
-from analyzer.reports.progress import stage
 from analyzer.reports.query import run_query
 from analyzer.reports.report import build_report, write_report
-from analyzer.reports.stats import merge_sums
-from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
 
@@ -103,23 +82,8 @@ def demo(
     out: OutDir = None,
 ) -> None:
     """Self-test experiment: high-card points per seat on random deals, as a checkpointed batch run."""
-    started = time.time()
-    check_chunk_count(deals, chunk_size)
-    store = RunStore(out_dir_or_default(out, "runs-demo"))
-    params = {"rounds": rounds}
-    chunks = run_chunks(hcp_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="demo deals", store=store, backend=scheduler, stage="deals",
-                        rows_dir=store.root / "deals", aggregate=hcp_sums)
-    with stage("writing summary"):
-        sums = merge_sums(chunks)
-        summary = summarize(sums, threshold)
-        store.write_csv("summary", summary)
-    with stage("drawing charts"):
-        store.save_figure(hcp_figure(sums), "hcp")
-    finish_run(store, {"experiment": "runs demo", "command": "runs demo", "seed": seed,
-                       "params": {"deals": deals, "threshold": threshold, "chunk_size": chunk_size},
-                       "timings": {"total_seconds": round(time.time() - started, 3)}})
-    typer.echo(summary.to_string(index=False))
+    run_and_print(DEMO, demo_plan(deals, threshold, rounds, seed, chunk_size), out=out, workers=workers,
+                  scheduler=scheduler, json_out=False)
 
 
 def resume(ctx: typer.Context, run_dir: RunDir) -> None:
@@ -191,14 +155,6 @@ def report(
         out = run_dirs[0] / f"report.{fmt.value}" if len(run_dirs) == 1 else Path(f"compare.{fmt.value}")
     written = build_report(run_dirs, fmt.value, REPORT_SPECS, assets=f"{out.stem}_files")
     typer.echo(str(write_report(written, out)))
-
-
-# What a report says about each experiment (findings, glossary, captions), by the name its manifest records.
-REPORT_SPECS = {**rikken_findings.SPECS, **schnapsen_findings.SPECS, **seconds_findings.SPECS}
-
-
-# Every experiment whose rows ``analyzer query`` can answer from, by the name its manifest records.
-QUERY_SPECS = {**rikken_queries.SPECS, **schnapsen_queries.SPECS, **seconds_queries.SPECS, "runs demo": DEMO_QUERY}
 
 
 def query(
