@@ -52,7 +52,7 @@ def test_a_directory_holding_another_run_is_refused_before_anything_is_written(t
     run_experiment(TOY, Plan({"value": 3}, 10, 7, 4), out=str(out), workers=1, scheduler=None)
     before = (out / "manifest.json").read_text()
     with pytest.raises(InputError, match="different"):
-        run_experiment(TOY, Plan({"value": 4}, 10, 7, 4), out=str(out), workers=1, scheduler=None)
+        run_experiment(TOY, Plan({"value": 3}, 10, 8, 4), out=str(out), workers=1, scheduler=None)
     assert (out / "manifest.json").read_text() == before
 
 
