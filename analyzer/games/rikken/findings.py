@@ -9,7 +9,8 @@ import pandas as pd
 
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.games.rikken.summary import MIN_CELL
-from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 # Contracts named in a sentence listing the best or worst of them.
 LISTED = 3

@@ -7,7 +7,8 @@ their declarations in :mod:`analyzer.games.schnapsen.experiments` hand them to `
 
 import pandas as pd
 
-from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 # A closing-table group needs this many positions before a sentence names it.
 MIN_GROUP = 30

@@ -7,7 +7,8 @@ their declarations in :mod:`analyzer.games.seconds.experiments` hand them to ``a
 
 import pandas as pd
 
-from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 
 def _interval(mean, low, high) -> str:
