@@ -11,7 +11,7 @@ from analyzer.errors import InputError
 from analyzer.experiments.backends import make_backend
 from analyzer.experiments.runner import default_workers
 
-# Upper bounds of the count options (docs in README "Commands"): far above any run that finishes in a
+# Upper bounds of the count options (docs in docs/commands.md): far above any run that finishes in a
 # day, low enough that a typo fails at once instead of exhausting memory or planning chunks forever.
 MAX_ITEMS = 10**9
 MAX_CHUNK_SIZE = 10**6
