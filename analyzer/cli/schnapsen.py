@@ -9,7 +9,7 @@ from analyzer.cli.running import run_and_print
 from analyzer.experiments.experiment import records
 from analyzer.games.schnapsen.experiments import CLOSING, MATCH, closing_plan, match_plan, parse_bot
 from analyzer.games.schnapsen.experiments import advise as advise_position
-from analyzer.games.schnapsen.play import PERFECT, POLICIES
+from analyzer.games.schnapsen.play import BOTS, PERFECT
 from analyzer.games.schnapsen.rollout_bot import PLAYOUTS_PER_SAMPLE
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
 from analyzer.games.schnapsen.state import SchnapsenState
@@ -17,9 +17,10 @@ from analyzer.games.schnapsen.state import SchnapsenState
 app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, closing odds, advice.",
                   no_args_is_help=True)
 
-BOT_HELP = (f"{', '.join(POLICIES)} (pimc:N / pimc_plus:N / rollout:N / hybrid:N for N samples; "
-            "heuristic:classic is the earlier heuristic; perfect sees every card; in a Bummerl, pimc_plus, "
-            "rollout and hybrid play for the Bummerl: a deal is worth the chance of winning it after that deal)")
+BOT_HELP = ("; ".join(f"{name}{'[:N]' if kind.sampling else ''}: {kind.help}" for name, kind in BOTS.items())
+            + " (N samples). In a Bummerl, pimc_plus, rollout and hybrid play for the Bummerl: a deal is worth "
+              "the chance of winning it after that deal")
+HONEST_BOTS = ", ".join(f"{name}{'[:N]' if kind.sampling else ''}" for name, kind in BOTS.items() if kind.honest)
 Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
                                       help=f"Sampled worlds per pimc / pimc_plus decision; rollout plays out "
                                            f"{PLAYOUTS_PER_SAMPLE} times as many, hybrid does both (pimc:N sets it "
@@ -61,9 +62,8 @@ def match(
 def closing(
     workers: Workers,
     deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS, help="Deals to play and examine.")] = 100,
-    bot: Annotated[str, typer.Option("--bot", help="Honest bot that plays the deals and both choices forward: "
-                                                   "pimc[:N], pimc_plus[:N], rollout[:N], hybrid[:N], heuristic or "
-                                                   "random.")] = "pimc",
+    bot: Annotated[str, typer.Option("--bot", help=f"Honest bot that plays the deals and both choices forward: "
+                                                   f"{HONEST_BOTS}.")] = "pimc",
     samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
         "Worlds per position: sampled hidden cards on which both choices are played out (every world, "
         "exactly, when there are no more)."))] = DEFAULT_SAMPLES,
@@ -92,8 +92,8 @@ def advise(
         "to move) and ? stock cards for what the player to move cannot see; history= then lists the "
         "cards played."))],
     bot: Annotated[str, typer.Option("--bot", help=(
-        "Bot that plays every action forward for both players: pimc[:N], pimc_plus[:N], rollout[:N], "
-        "hybrid[:N], heuristic or random (honest); perfect solves the position as given, every card known."))] = "pimc",
+        f"Bot that plays every action forward for both players: {HONEST_BOTS} (honest); perfect solves the "
+        "position as given, every card known."))] = "pimc",
     samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
         "Sampled worlds (hidden cards) the actions are played out on; every world, exactly, once the "
         "stock is closed or exhausted or when there are no more."))] = 20,

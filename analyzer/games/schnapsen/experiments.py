@@ -33,13 +33,13 @@ from analyzer.games.schnapsen.kernels import (
 )
 from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
 from analyzer.games.schnapsen.play import (
+    BOTS,
     HEURISTIC,
     HYBRID,
     PERFECT,
     PIMC,
     PIMC_PLUS,
     POLICIES,
-    RANDOM,
     ROLLOUT,
     PlayWorkspace,
     play_deals,
@@ -60,7 +60,7 @@ from analyzer.games.schnapsen.summary import (
 from analyzer.reports.stats import Z95, merge_sums
 
 #: the bots that sample worlds: they take a sample count and can play in another engine
-SAMPLING = (PIMC, PIMC_PLUS, ROLLOUT, HYBRID)
+SAMPLING = tuple(kind.policy for kind in BOTS.values() if kind.sampling)
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     if count and POLICIES[name] not in SAMPLING:
         raise InputError(f"{name} takes no ':{count}'" + (" (heuristic:classic is the earlier heuristic)"
                                                           if name == "heuristic" else "")
-                         + ": only pimc:N, pimc_plus:N, rollout:N and hybrid:N take a sample count")
+                         + f": only {', '.join(f'{n}:N' for n, k in BOTS.items() if k.sampling)} take a sample count")
     if count:
         try:
             n = int(count)
@@ -221,7 +221,7 @@ def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
 
 
 # ---------------------------------------------------------------------------------------- honest evaluation
-HONEST = (RANDOM, HEURISTIC, PIMC, PIMC_PLUS, ROLLOUT, HYBRID)
+HONEST = tuple(kind.policy for kind in BOTS.values() if kind.honest)
 
 
 def check_honest(bot: Bot) -> None:
@@ -233,8 +233,8 @@ def check_honest(bot: Bot) -> None:
         For the ``perfect`` bot.
     """
     if bot.policy not in HONEST:
-        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, pimc_plus, rollout, "
-                         "hybrid, heuristic or random")
+        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need "
+                         f"{', '.join(name for name, kind in BOTS.items() if kind.honest)}")
 
 
 def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
