@@ -116,7 +116,7 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     if count and POLICIES[name] not in SAMPLING:
         raise InputError(f"{name} takes no ':{count}'" + (" (heuristic:classic is the earlier heuristic)"
                                                           if name == "heuristic" else "")
-                         + f": only {', '.join(f'{n}:N' for n, k in BOTS.items() if k.sampling)} take a sample count")
+                         + f": only {_and_list([f'{n}:N' for n, k in BOTS.items() if k.sampling])} take a sample count")
     if count:
         try:
             n = int(count)
@@ -125,6 +125,11 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     if n < 1 or n > 10_000:
         raise InputError(f"sample count must be 1..10000, got {n}")
     return Bot(name, n)
+
+
+def _and_list(names: list[str], word: str = "and") -> str:
+    """``a, b and c``."""
+    return f"{', '.join(names[:-1])} {word} {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def _seat_arrays(bots: list[Bot]):
@@ -234,7 +239,7 @@ def check_honest(bot: Bot) -> None:
     """
     if bot.policy not in HONEST:
         raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need "
-                         f"{', '.join(name for name, kind in BOTS.items() if kind.honest)}")
+                         f"{_and_list([name for name, kind in BOTS.items() if kind.honest], 'or')}")
 
 
 def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
