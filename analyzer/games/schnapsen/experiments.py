@@ -30,6 +30,7 @@ from analyzer.games.schnapsen.kernels import (
     legal_actions,
     random_action,
     shuffle_deck,
+    stock_closed_or_exhausted,
 )
 from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
 from analyzer.games.schnapsen.play import (
@@ -253,7 +254,7 @@ def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples
     """
     player = int(s[R.TO_MOVE])
     count = int(world_count(s, player))
-    exact = count <= samples or s[R.CLOSER] >= 0 or s[R.DRAWN] >= R.STOCK_SIZE
+    exact = count <= samples or stock_closed_or_exhausted(s)
     n_worlds = count if exact else samples
     width = max(len(q) for q in sequences)
     seqs = np.full((len(sequences), width), -1, dtype=np.int64)
