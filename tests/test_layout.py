@@ -16,7 +16,8 @@ RANK = {"__main__": 6, "cli": 5, "games": 4, "experiments": 3, "reports": 2, "so
 GAME_ROOMS = ("rules", "state", "kernels", "experiments", "summary", "charts")
 # A game's run code: experiments and what they write, read and compare. Every other module of a game is
 # its engine or a bot, which never imports run code, the experiments machinery, reports or the CLI.
-RUN_ROOMS = {"experiments", "summary", "charts", "findings", "queries", "advice", "advice_chart", "compare",
+RUN_ROOMS = {"experiments", "summary", "charts", "findings", "queries", "advice", "advice_chart", "advice_experiment",
+             "compare",
              "replay", "strategy", "strategy_charts", "strategy_duel"}
 # Known exceptions, each with its reason: the dd policy moves the progress bar per solved deal.
 ENGINE_EXCEPTIONS = {("analyzer.games.rikken.dd", "analyzer.experiments.progress")}

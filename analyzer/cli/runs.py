@@ -11,11 +11,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from analyzer.cli.catalog import QUERY_SPECS, REPORT_SPECS
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
 from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
 from analyzer.experiments.demo import DEMO, demo_plan
-from analyzer.cli.catalog import QUERY_SPECS, REPORT_SPECS
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.query import run_query

@@ -22,6 +22,7 @@ seat; what that policy reads stays limited to what the seat may know.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,8 @@ from analyzer.cards.dealing import ACE_MASK, deal_constrained, deal_packets_kern
 from analyzer.cards.masks import cards_of, popcounts
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.cards.rng import state_from_seed
+from analyzer.errors import InputError
+from analyzer.experiments.experiment import Experiment, Plan, Summary, records
 from analyzer.experiments.progress import report_items
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
@@ -38,14 +41,28 @@ from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_bat
 from analyzer.games.rikken.calling import choose_call_batch
 from analyzer.games.rikken.dd import PLAY_POLICY_IDS, POLICY_DD, play_setups_dd, playout_batch_dd, playout_one_dd
 from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
+from analyzer.games.rikken.findings import BIDS_REPORT, PLAY_REPORT
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import playout_batch, playout_one
+from analyzer.games.rikken.queries import BIDS_QUERY, PLAY_QUERY
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.games.rikken.rules import ScoringMode
 from analyzer.games.rikken.scoring import score_rounds
-from analyzer.games.rikken.strategy import bidders_from_params
-from analyzer.games.rikken.summary import NOT_PLAYABLE
+from analyzer.games.rikken.strategy import bidders_from_params, bidding_label
+from analyzer.games.rikken.summary import (
+    NOT_PLAYABLE,
+    best_contracts,
+    bids_moments,
+    contract_summary,
+    game_chunk_size,
+    game_summary,
+    merge_bids_moments,
+    merge_rounds_moments,
+    rounds_moments,
+    seat_summary,
+    summarize_bids,
+)
 
 # Each row carries its whole deal, one card mask per seat (N E S W), so a result traces back to its cards.
 DEAL_COLUMNS = ("cards_n", "cards_e", "cards_s", "cards_w")
@@ -452,3 +469,118 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     if len(seats) < 4:
         frame = frame[frame["seat"].isin(seats).to_numpy()].reset_index(drop=True)
     return frame
+
+
+# ---------------------------------------------------------------------------------------- declarations
+DEALINGS = ("random", "packets")
+
+
+def rules_entry(dealing: str) -> dict:
+    """The manifest's ``rules`` of a Rikken run."""
+    return {"game": "rikken", "dealing": dealing, "scoring": ["points", "money"]}
+
+
+def constraint_params(dealing: str, seed: int, *texts: list[str] | None) -> dict:
+    """``{"constraints": option name -> texts as given}`` for a run's params (``{}`` without any).
+
+    The constraints are checked here, before a run folder is written: a bad, impossible or
+    near-impossible one is an error now rather than in every chunk.
+    """
+    given = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, texts) if values}
+    if not given:
+        return {}
+    if dealing == "packets":
+        raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
+                         "round's tricks")
+    deal_constrained(0, seed, build_constraints(*(values or [] for values in texts)))
+    return {"constraints": given}
+
+
+def chosen_contracts(text: str) -> list:
+    """The contracts of a ``--contracts`` list (``all``: every one)."""
+    return list(K) if text.strip() == "all" else [rules.parse_contract(c) for c in text.split(",")]
+
+
+def bids_plan(policies: Policies, dealing: str, contracts: str, constraints: dict, seats: list[str] | None,
+              deals: int, seed: int, chunk_size: int | None) -> Plan:
+    """The checked plan of ``rikken bids``: ``constraints`` from :func:`constraint_params`, ``seats`` the
+    seats whose hands are evaluated (N E S W letters; None: all)."""
+    if "dd" in policies.names() and dealing == "packets":
+        raise InputError("--dealing packets gathers the cards of played tricks: use heuristic or random policies")
+    params = {**policies.params(), "dealing": dealing,
+              "contracts": sorted({int(c) for c in chosen_contracts(contracts)}), **constraints}
+    if seats:
+        params["seats"] = seats
+    return Plan(params, deals, seed, chunk_size or default_chunk_size(policies),
+                manifest={"params": params, "rules": rules_entry(dealing)})
+
+
+def _bids_summary(plan: Plan, chunks: list) -> Summary:
+    from analyzer.games.rikken import charts  # the parent draws; workers need not load matplotlib
+
+    moments = merge_bids_moments(chunks)
+    summary = summarize_bids(moments)
+    best = best_contracts(moments)
+    params = plan.params
+    n_hands = len(params.get("seats", SEAT_LETTERS)) * plan.n_items
+    overall = summary[summary["feature"] == "all"].drop(columns=["feature", "bin"])
+    shown = pd.DataFrame({
+        "contract": overall["contract"], "hands": overall["n"],
+        "made %": [f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+                   for r, lo, hi in zip(overall["rate"], overall["rate_lo"], overall["rate_hi"])],
+        "money/hand": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+                       for m, lo, hi in zip(overall["mean_score"], overall["score_lo"], overall["score_hi"])],
+        "points/hand": overall["mean_points"].round(3)})
+    hands_of = f" (seats {', '.join(params['seats'])})" if "seats" in params else ""
+    title = (f"Rikken bids: {plan.n_items:,} deals, {n_hands:,} hands{hands_of}, {Policies.from_params(params).label()}, "
+             f"dealing {params['dealing']} (rates with 95% Wilson intervals)")
+    return Summary(
+        tables={"summary": summary, "bidding_chart": best},
+        # A chart is None when no contract it draws was evaluated.
+        figures={"success_by_trumps_hcp": lambda: charts.success_by_trumps_and_hcp(moments),
+                 "misery_one_alone_by_low_cards": lambda: charts.low_contract_success(moments),
+                 "bidding_chart": lambda: charts.bidding_chart(best)},
+        manifest={"hands": n_hands}, shown=[(title, shown)], payload={"contracts": records(overall)})
+
+
+def play_plan(policies: Policies, dealing: str, constraints: dict, bidding: dict, rounds_per_game: int | None,
+              rounds: int, seed: int, chunk_size: int | None) -> Plan:
+    """The checked plan of ``rikken play``: ``bidding`` from ``strategy.bidding_params``; with
+    ``rounds_per_game`` every chunk holds whole games."""
+    if rounds_per_game is not None:  # whole games in every chunk: each chunk counts its own games
+        chunk_size = game_chunk_size(rounds, rounds_per_game, chunk_size, default_chunk_size(policies))
+    params = {**policies.params(), "dealing": dealing, **constraints, **bidding}
+    if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
+        params["rounds_per_game"] = rounds_per_game
+    return Plan(params, rounds, seed, chunk_size or default_chunk_size(policies),
+                manifest={"params": params, "rules": rules_entry(dealing)},
+                aggregate=partial(rounds_moments, rounds_per_game=rounds_per_game))
+
+
+def _play_summary(plan: Plan, chunks: list) -> Summary:
+    from analyzer.games.rikken import charts
+
+    moments = merge_rounds_moments(chunks)
+    contracts, seats = contract_summary(moments), seat_summary(moments)
+    games = game_summary(moments)  # empty without rounds_per_game
+    params = plan.params
+    shown = [(f"Rikken rounds: {plan.n_items:,}, {Policies.from_params(params).label()}, {bidding_label(params)}, "
+              f"dealing {params['dealing']}", contracts), ("Mean score per round by seat (95% intervals)", seats)]
+    if not games.empty:
+        shown.append((f"Games of {params['rounds_per_game']} rounds, points mode: win probability per seat (a tie "
+                       "for the top shares the game; 95% Wilson intervals)",
+                       games.drop(columns=["outright_prob", "outright_lo", "outright_hi"])))
+    return Summary(
+        tables={"summary": contracts, "seats": seats, **({"games": games} if not games.empty else {})},
+        figures={"contracts_and_scores": lambda: charts.play_chart(contracts, seats)},
+        manifest={"rounds": plan.n_items}, shown=shown,
+        payload={"contracts": records(contracts), "seats": records(seats),
+                 **({"games": records(games)} if len(games) else {})})
+
+
+BIDS = Experiment("rikken-bids", bids_chunk, bids_moments, rows="hands", description="rikken bids",
+                  summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY)
+PLAY = Experiment("rikken-play", play_chunk, rounds_moments, rows="rounds", description="rikken rounds",
+                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY)
+#: the Rikken experiments declared here; ``advice.ADVISE`` is declared beside its task, which builds on this module
+EXPERIMENTS = (BIDS, PLAY)

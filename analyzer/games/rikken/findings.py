@@ -1,8 +1,9 @@
 """What a report says about the Rikken experiments: findings in a few sentences from the summary tables,
 the glossary of their columns, chart captions and the headline rows of the long tables.
 
-``SPECS`` maps each experiment's name (as its manifest records it) to its
-:class:`analyzer.reports.report.ReportSpec`; ``analyzer report`` reads them through the CLI.
+``BIDS_REPORT``, ``PLAY_REPORT`` and ``ADVISE_REPORT`` are the experiments' :class:`ReportSpec`; their
+declarations (:mod:`analyzer.games.rikken.experiments`, :mod:`analyzer.games.rikken.advice`) hand them to
+``analyzer report``.
 """
 
 import pandas as pd
@@ -306,46 +307,44 @@ def settings_as_read(params: dict) -> dict:
     return shown
 
 
-SPECS = {
-    "rikken-bids": ReportSpec(
-        findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS, settings=settings_as_read,
-        tables={"summary": TableSpec("One row per contract and bin of a hand feature; the headline rows are each "
-                                     "contract over all hands that could declare it.",
-                                     headline=lambda t: t[t["feature"] == "all"],
-                                     keys=("contract", "feature", "bin"),
-                                     measures=(RateMeasure("rate", "n"),
-                                               MeanMeasure("mean_score", "score_lo", "score_hi", "n"))),
-                "bidding_chart": TableSpec("One row per cell of the bidding chart (HCP bin, cards in the named "
-                                           "suit)."),
-                "strategy.card_bids": TableSpec("The learned strategy's opening bids on the held-out hands, one row "
-                                                "per bid (pass included).", keys=("bid",),
-                                                measures=(RateMeasure("make_rate", "hands"),)),
-                "strategy.calibration": TableSpec("One row per contract and decile of the predicted make rate, "
-                                                  "on held-out hands.", keys=("contract", "decile"),
-                                                  measures=(RateMeasure("observed", "n"),)),
-                "strategy.card": TableSpec("The strategy card's grid: per cell of HCP and trump length, the "
-                                           "commonest opening bid and its share of the cell's hands.")}),
-    "rikken-advise": ReportSpec(
-        findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY}, settings=settings_as_read,
-        captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
-                                       "declaring side took each number of tricks; outlined cells make the contract."},
-        tables={"advice": TableSpec("One row per option, best mean money score first.", keys=("option",),
-                                    measures=(RateMeasure("rate", "n"),
-                                              MeanMeasure("mean_money", "money_lo", "money_hi", "n")))}),
-    "rikken-play": ReportSpec(
-        findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
-        settings=settings_as_read,
-        captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
-                                          f"interval (points; a contract declared under {MIN_CELL} times shows its count "
-                                          "instead). "
-                                          "Right: each seat's mean score per round in both scoring modes, with 95% "
-                                          "intervals."},
-        tables={"summary": TableSpec("One row per contract declared, and the passed-out rounds.",
-                                     keys=("contract",),
-                                     measures=(MeanMeasure("per_round", "per_round_lo", "per_round_hi"),
-                                               RateMeasure("make_rate", "declared"))),
-                "seats": TableSpec("Each seat's mean score per round, in both scoring modes.", keys=("mode", "seat"),
-                                   measures=(MeanMeasure("mean", "low", "high"),)),
-                "games": TableSpec("Each seat's game wins (points mode).", keys=("seat",),
-                                   measures=(RateMeasure("win_prob", "games"),))}),
-}
+BIDS_REPORT = ReportSpec(
+    findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS, settings=settings_as_read,
+    tables={"summary": TableSpec("One row per contract and bin of a hand feature; the headline rows are each "
+                                 "contract over all hands that could declare it.",
+                                 headline=lambda t: t[t["feature"] == "all"],
+                                 keys=("contract", "feature", "bin"),
+                                 measures=(RateMeasure("rate", "n"),
+                                           MeanMeasure("mean_score", "score_lo", "score_hi", "n"))),
+            "bidding_chart": TableSpec("One row per cell of the bidding chart (HCP bin, cards in the named "
+                                       "suit)."),
+            "strategy.card_bids": TableSpec("The learned strategy's opening bids on the held-out hands, one row "
+                                            "per bid (pass included).", keys=("bid",),
+                                            measures=(RateMeasure("make_rate", "hands"),)),
+            "strategy.calibration": TableSpec("One row per contract and decile of the predicted make rate, "
+                                              "on held-out hands.", keys=("contract", "decile"),
+                                              measures=(RateMeasure("observed", "n"),)),
+            "strategy.card": TableSpec("The strategy card's grid: per cell of HCP and trump length, the "
+                                       "commonest opening bid and its share of the cell's hands.")})
+ADVISE_REPORT = ReportSpec(
+    findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY}, settings=settings_as_read,
+    captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
+                                   "declaring side took each number of tricks; outlined cells make the contract."},
+    tables={"advice": TableSpec("One row per option, best mean money score first.", keys=("option",),
+                                measures=(RateMeasure("rate", "n"),
+                                          MeanMeasure("mean_money", "money_lo", "money_hi", "n")))})
+PLAY_REPORT = ReportSpec(
+    findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
+    settings=settings_as_read,
+    captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
+                                      f"interval (points; a contract declared under {MIN_CELL} times shows its count "
+                                      "instead). "
+                                      "Right: each seat's mean score per round in both scoring modes, with 95% "
+                                      "intervals."},
+    tables={"summary": TableSpec("One row per contract declared, and the passed-out rounds.",
+                                 keys=("contract",),
+                                 measures=(MeanMeasure("per_round", "per_round_lo", "per_round_hi"),
+                                           RateMeasure("make_rate", "declared"))),
+            "seats": TableSpec("Each seat's mean score per round, in both scoring modes.", keys=("mode", "seat"),
+                               measures=(MeanMeasure("mean", "low", "high"),)),
+            "games": TableSpec("Each seat's game wins (points mode).", keys=("seat",),
+                               measures=(RateMeasure("win_prob", "games"),))})

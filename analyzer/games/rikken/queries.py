@@ -32,8 +32,6 @@ _ROUNDS_BY_SEAT = " UNION ALL ".join(
     f"SELECT *, {seat} AS seat, contract_{seat} AS contract, made_{seat} AS made, money_{seat} AS money, "
     f"points_{seat} AS points, tricks_{seat} AS tricks FROM {{parts}}" for seat in range(4))
 
-SPECS = {
-    "rikken-bids": QuerySpec("hands", _bids_subjects, subject_label="contract"),
-    "rikken-play": QuerySpec("rounds", _rounds_subjects, rows=_ROUNDS_BY_SEAT, subject_label="contract"),
-    "rikken-advise": QuerySpec("deals", _advice_subjects, subject_label="option", subject_column="option_name"),
-}
+BIDS_QUERY = QuerySpec("hands", _bids_subjects, subject_label="contract")
+PLAY_QUERY = QuerySpec("rounds", _rounds_subjects, rows=_ROUNDS_BY_SEAT, subject_label="contract")
+ADVISE_QUERY = QuerySpec("deals", _advice_subjects, subject_label="option", subject_column="option_name")
