@@ -21,8 +21,8 @@ N_CHUNKS = 4
 # exit to go through (about a second on a loaded 2-core machine, with numba and pandas loaded).
 WORKERS_GONE_SECONDS = 2.0
 PARENT_EXIT_SECONDS = 4.0
-# The manifest keys that record when, where and how long, not what.
-VOLATILE_KEYS = {"argv", "out_dir", "pid", "host", "started", "updated", "timings"}
+# The manifest keys that record when, where and how long, not what (the command line names the --out folder).
+VOLATILE_KEYS = {"argv", "command", "out_dir", "pid", "host", "started", "updated", "timings"}
 
 
 def analyzer(*args, **popen):
