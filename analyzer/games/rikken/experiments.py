@@ -564,12 +564,13 @@ def _play_summary(plan: Plan, chunks: list) -> Summary:
     contracts, seats = contract_summary(moments), seat_summary(moments)
     games = game_summary(moments)  # empty without rounds_per_game
     params = plan.params
-    shown = [(f"Rikken rounds: {plan.n_items:,}, {Policies.from_params(params).label()}, {bidding_label(params)}, "
-              f"dealing {params['dealing']}", contracts), ("Mean score per round by seat (95% intervals)", seats)]
+    title = (f"Rikken rounds: {plan.n_items:,}, {Policies.from_params(params).label()}, {bidding_label(params)}, "
+             f"dealing {params['dealing']}")
+    shown = [(title, contracts), ("Mean score per round by seat (95% intervals)", seats)]
     if not games.empty:
-        shown.append((f"Games of {params['rounds_per_game']} rounds, points mode: win probability per seat (a tie "
-                       "for the top shares the game; 95% Wilson intervals)",
-                       games.drop(columns=["outright_prob", "outright_lo", "outright_hi"])))
+        games_title = (f"Games of {params['rounds_per_game']} rounds, points mode: win probability per seat (a tie "
+                       "for the top shares the game; 95% Wilson intervals)")
+        shown.append((games_title, games.drop(columns=["outright_prob", "outright_lo", "outright_hi"])))
     return Summary(
         tables={"summary": contracts, "seats": seats, **({"games": games} if not games.empty else {})},
         figures={"contracts_and_scores": lambda: charts.play_chart(contracts, seats)},
