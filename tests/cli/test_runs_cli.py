@@ -33,7 +33,7 @@ def cli(capsys, *args):
 
 
 def chunk_files(run_dir):
-    return sorted((run_dir / "chunks" / "deals").glob("chunk-*.pkl")) if (run_dir / "chunks" / "deals").is_dir() else []
+    return sorted((run_dir / "chunks" / "deals").glob("chunk-*.npz")) if (run_dir / "chunks" / "deals").is_dir() else []
 
 
 def start_and_stop(args, run_dir, sig, min_chunks=3):
@@ -173,11 +173,11 @@ def test_killed_rikken_bids_run_resumes_to_the_uninterrupted_result(tmp_path, ca
     process = subprocess.Popen([sys.executable, "-m", "analyzer", *args, "--out", str(run_dir)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
-    while len(list(stage.glob("chunk-*.pkl")) if stage.is_dir() else []) < 3 and time.time() < deadline:
+    while len(list(stage.glob("chunk-*.npz")) if stage.is_dir() else []) < 3 and time.time() < deadline:
         time.sleep(0.02)
     process.kill()
     process.wait()
-    assert 3 <= len(list(stage.glob("chunk-*.pkl"))) < 30
+    assert 3 <= len(list(stage.glob("chunk-*.npz"))) < 30
     assert run_cli("resume", str(run_dir)).returncode == 0
     for name in ("hands",):
         pd.testing.assert_frame_equal(pd.read_parquet(run_dir / name), pd.read_parquet(reference / name))

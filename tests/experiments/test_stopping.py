@@ -31,7 +31,7 @@ def analyzer(*args, **popen):
 
 
 def chunk_files(run_dir: Path) -> list[Path]:
-    return sorted((run_dir / "chunks" / "deals").glob("chunk-*.pkl"))
+    return sorted((run_dir / "chunks" / "deals").glob("chunk-*.npz"))
 
 
 @pytest.fixture(scope="module")

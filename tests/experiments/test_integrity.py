@@ -1,0 +1,180 @@
+"""Stored chunks are data with checksums: damage is named and recomputed, and no file in a run runs code."""
+
+import hashlib
+import io
+import json
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.errors import InputError
+from analyzer.experiments import chunkfile
+from analyzer.experiments.integrity import LEDGER_NAME, file_sha256, verified_parts
+from analyzer.experiments.runner import run_chunks
+from analyzer.reports.manifest import read_manifest
+from analyzer.reports.stats import merge_sums
+from analyzer.reports.store import RunStore
+
+MARKER_NAME = "code-ran"
+CALLS: list[int] = []
+
+
+def rows_chunk(params, start, count, seed_seq):
+    CALLS.append(start)
+    values = np.random.default_rng(seed_seq).integers(0, 5, size=count)
+    return pd.DataFrame({"item": np.arange(start, start + count), "value": values})
+
+
+def sums(rows):
+    counts = rows.groupby("value").size().to_frame("n")
+    return {"by_value": counts, "total": np.array([rows["value"].sum()], dtype=np.int64)}
+
+
+def run(root, n_items=60, chunk_size=10):
+    store = None if root is None else RunStore(root)
+    rows_dir = None if root is None else store.root / "rows"
+    if root is None:
+        return run_chunks(lambda *a: sums(rows_chunk(*a)), {}, n_items, seed=5, chunk_size=chunk_size, workers=1)
+    return run_chunks(rows_chunk, {}, n_items, seed=5, chunk_size=chunk_size, workers=1, store=store,
+                      stage="rows", rows_dir=rows_dir, aggregate=sums)
+
+
+def merged(results):
+    return merge_sums([{"by_value": r["by_value"]} for r in results])["by_value"], sum(r["total"][0] for r in results)
+
+
+class Marker:
+    """Unpickling this creates the marker file: proof that code ran."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+@pytest.fixture(autouse=True)
+def clear_calls():
+    CALLS.clear()
+
+
+def stage_dir(root):
+    return root / "chunks" / "rows"
+
+
+def test_chunk_file_round_trips_aggregates():
+    index = pd.MultiIndex.from_tuples([("a", 1), ("b", 2)], names=["factor", "code"])
+    value = {"frame": pd.DataFrame({"n": [3.0, 4.0], "k": np.array([1, 2], dtype=np.int64)}, index=index),
+             "named": pd.DataFrame({"x": [1]}, index=pd.Index([7], name="seat")),
+             "array": np.arange(6, dtype=np.int32).reshape(2, 3), "scalars": [1, 2.5, "s", None, True]}
+    back = chunkfile.decode(chunkfile.encode(value))
+    pd.testing.assert_frame_equal(back["frame"], value["frame"])
+    pd.testing.assert_frame_equal(back["named"], value["named"])
+    np.testing.assert_array_equal(back["array"], value["array"])
+    assert back["array"].dtype == np.int32
+    assert back["scalars"] == value["scalars"]
+    with pytest.raises(TypeError):
+        chunkfile.encode({"bad": object()})
+    with pytest.raises(TypeError):
+        chunkfile.encode({"bad": np.array([object()])})
+
+
+def test_a_chunk_file_holding_a_pickle_runs_no_code(tmp_path):
+    marker = tmp_path / MARKER_NAME
+    buffer = io.BytesIO()
+    np.savez(buffer, tree=np.frombuffer(json.dumps({"array": "m0"}).encode(), dtype=np.uint8),
+             m0=np.array([Marker(marker)], dtype=object))
+    with pytest.raises(ValueError, match="not a chunk file"):
+        chunkfile.decode(buffer.getvalue())
+    with pytest.raises(ValueError, match="not a chunk file"):
+        chunkfile.decode(pickle.dumps(Marker(marker)))
+    assert not marker.exists()
+
+
+def test_parts_and_chunks_carry_checksums_sealed_in_the_manifest(tmp_path):
+    run(tmp_path)
+    stage = read_manifest(tmp_path)["stages"]["rows"]
+    ledger = stage_dir(tmp_path) / LEDGER_NAME
+    assert stage["ledger_sha256"] == file_sha256(ledger) and stage["rows"] == 60
+    entries = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert sorted(e["chunk"] for e in entries) == list(range(6))
+    for entry in entries:
+        assert entry["sha256"] == file_sha256(stage_dir(tmp_path) / f"chunk-{entry['chunk']:06d}.npz")
+        assert entry["part_sha256"] == file_sha256(tmp_path / entry["part"]) and entry["rows"] == 10
+    assert [p.name for p in verified_parts(tmp_path, "rows", read_manifest(tmp_path))] == [
+        f"part-{start:012d}.parquet" for start in range(0, 60, 10)]
+
+
+def _edit_counts(path):
+    """A well-formed chunk file whose counts are doubled: only its checksum tells."""
+    value = chunkfile.decode(path.read_bytes())
+    value["by_value"]["n"] *= 2
+    path.write_bytes(chunkfile.encode(value))
+
+
+@pytest.mark.parametrize("damage", ["edited chunk", "deleted chunk", "edited part", "deleted part"])
+def test_resume_names_and_recomputes_a_damaged_chunk_never_merging_it(tmp_path, damage, capsys):
+    plain = merged(run(None))
+    run(tmp_path)
+    part = tmp_path / "rows" / "part-000000000020.parquet"
+    chunk = stage_dir(tmp_path) / "chunk-000002.npz"
+    if damage == "edited chunk":
+        _edit_counts(chunk)
+    elif damage == "deleted chunk":
+        chunk.unlink()
+    elif damage == "edited part":
+        part.write_bytes(part.read_bytes()[:-3] + b"xyz")
+    else:
+        part.unlink()
+    with pytest.raises(InputError, match="part-000000000020.parquet is (missing|damaged)|resume"):
+        if "part" in damage:
+            verified_parts(tmp_path, "rows", read_manifest(tmp_path))
+        else:
+            raise InputError("resume")
+    CALLS.clear()
+    again = merged(run(tmp_path))
+    assert CALLS == [20]
+    pd.testing.assert_frame_equal(again[0], plain[0])
+    assert again[1] == plain[1]
+    assert "chunk 2:" in capsys.readouterr().err
+    verified_parts(tmp_path, "rows", read_manifest(tmp_path))  # repaired
+
+
+def test_a_forged_ledger_and_pickled_chunk_run_no_code(tmp_path):
+    run(tmp_path)
+    marker = tmp_path / MARKER_NAME
+    buffer = io.BytesIO()
+    np.savez(buffer, tree=np.frombuffer(json.dumps({"array": "m0"}).encode(), dtype=np.uint8),
+             m0=np.array([Marker(marker)], dtype=object))
+    data = buffer.getvalue()
+    (stage_dir(tmp_path) / "chunk-000001.npz").write_bytes(data)
+    entry = json.loads((stage_dir(tmp_path) / LEDGER_NAME).read_text().splitlines()[1])
+    entry.update(sha256=hashlib.sha256(data).hexdigest(), bytes=len(data))
+    with open(stage_dir(tmp_path) / LEDGER_NAME, "a") as ledger:
+        ledger.write(json.dumps(entry) + "\n")
+    CALLS.clear()
+    run(tmp_path)
+    assert CALLS == [10] and not marker.exists()
+
+
+def test_a_run_with_pickled_chunks_is_refused_before_anything_is_written(tmp_path):
+    run(tmp_path)
+    marker = tmp_path / MARKER_NAME
+    (stage_dir(tmp_path) / "chunk-000000.pkl").write_bytes(pickle.dumps(Marker(marker)))
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    with pytest.raises(InputError, match="pickled chunks of an older analyzer.*new --out"):
+        run(tmp_path)
+    assert not marker.exists()
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_a_torn_ledger_line_only_costs_that_chunk(tmp_path):
+    run(tmp_path)
+    ledger = stage_dir(tmp_path) / LEDGER_NAME
+    lines = ledger.read_text().splitlines()
+    ledger.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])
+    CALLS.clear()
+    run(tmp_path)
+    assert CALLS == [json.loads(lines[-1])["chunk"] * 10]
