@@ -28,6 +28,7 @@ from analyzer.cards.dealing import ACE_MASK, JACK_MASK, KING_MASK, QUEEN_MASK
 from analyzer.cards.deck import N_RANKS
 from analyzer.cards.masks import popcounts
 from analyzer.errors import InputError
+from analyzer.experiments.integrity import verified_parts
 from analyzer.games.rikken.bidding import (
     DEFAULT_PARAMS,
     HEARTS,
@@ -46,6 +47,7 @@ from analyzer.games.rikken.rules import Contract as K
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import wilson_interval
 from analyzer.reports.store import atomic_write
+from analyzer.safe_sql import locked_connection, register_parts
 
 FORMAT = "analyzer-rikken-strategy"
 # 2: a zip of JSON and skops models (1 was a joblib pickle, never opened now).
@@ -360,14 +362,23 @@ def read_hands(run_dir, max_hands: int, seed: int) -> tuple[pd.DataFrame, dict]:
     manifest = read_manifest(run_dir)
     if manifest.get("experiment") != "rikken-bids":
         raise InputError(f"{run_dir} is not a `rikken bids` run (experiment {manifest.get('experiment')!r})")
-    folder = Path(run_dir) / "hands"
-    if not folder.is_dir() or not any(folder.glob("*.parquet")):
-        raise InputError(f"{run_dir} has no stored hands (hands/)")
-    contracts = [int(c) for c in manifest["params"]["contracts"]]
+    files = verified_parts(run_dir, "hands", manifest)
+    contracts = (manifest.get("params") or {}).get("contracts")
+    if not isinstance(contracts, list) or not all(isinstance(c, int) and 0 <= c < N_CONTRACTS for c in contracts):
+        raise InputError(f"{run_dir}/manifest.json is corrupt: its contracts are not a list of contract ids")
     names = [CONTRACT_CLI_NAMES[c] for c in contracts]
     outcome = ", ".join(f'"{kind}_{name}"' for name in names for kind in ("made", "money", "tricks"))
-    con = duckdb.connect()
-    source = f"read_parquet('{(folder / '*.parquet').as_posix()}')"
+    con = locked_connection()
+    source = "stored_hands"
+    register_parts(con, source, files)
+    try:
+        return _sample_hands(con, source, outcome, max_hands, seed), manifest
+    except duckdb.Error as exc:
+        raise InputError(f"{run_dir}: cannot read its hands/ rows: {str(exc).splitlines()[0]}") from None
+
+
+def _sample_hands(con, source: str, outcome: str, max_hands: int, seed: int) -> pd.DataFrame:
+    """Whole deals drawn with ``seed`` from the registered table ``source``, each row's own hand as ``hand``."""
     deals = np.array([row[0] for row in con.execute(f"SELECT DISTINCT deal FROM {source} ORDER BY deal").fetchall()],
                      dtype=np.int64)
     n_rows = con.execute(f"SELECT count(*) FROM {source}").fetchall()[0][0]
@@ -380,7 +391,7 @@ def read_hands(run_dir, max_hands: int, seed: int) -> tuple[pd.DataFrame, dict]:
     seat = frame["seat"].to_numpy().astype(np.int64)
     masks = frame[list(SEAT_COLUMNS)].to_numpy().astype(np.int64)
     frame.insert(3, "hand", masks[np.arange(len(frame)), seat])
-    return frame.drop(columns=list(SEAT_COLUMNS)), manifest
+    return frame.drop(columns=list(SEAT_COLUMNS))
 
 
 def holdout_deals(deals: np.ndarray, seed: int, share: float = HOLDOUT_SHARE) -> np.ndarray:
