@@ -185,3 +185,29 @@ def verified_parts(run_dir, dataset: str, manifest: dict) -> list[Path]:
     if not parts:
         raise InputError(f"{run_dir} holds no {dataset}/ rows")
     return [parts[name] for name in sorted(parts)]
+
+
+def check_outputs(run_dir, paths) -> None:
+    """Refuse output files that differ from the checksums their run recorded on completion.
+
+    Files the run did not record (added later, e.g. a strategy card fitted into the folder, or a run
+    written before checksums) are not checked.
+
+    Raises
+    ------
+    InputError
+        Naming the first damaged or missing recorded file and the repair.
+    """
+    from analyzer.reports.manifest import read_manifest
+
+    root = Path(run_dir)
+    recorded = read_manifest(root).get("outputs")
+    if not isinstance(recorded, dict):
+        return
+    for path in paths:
+        digest = recorded.get(Path(path).name)
+        if digest is None:
+            continue
+        if not Path(path).is_file() or file_sha256(path) != digest:
+            raise InputError(f"{run_dir}: {Path(path).name} is missing or damaged (checksum differs); repair it "
+                             f"with: analyzer resume {run_dir}")

@@ -58,6 +58,7 @@ class RunStore:
         """Write a CSV summary and return its path."""
         path = self.root / f"{name}.csv"
         atomic_write(path, lambda p: frame.to_csv(p, index=False))
+        self._record_outputs([path])
         return path
 
     def write_manifest(self, manifest: dict) -> Path:
@@ -83,4 +84,16 @@ class RunStore:
             atomic_write(path, lambda p, s=suffix: figure.savefig(p, format=s, dpi=130, bbox_inches="tight"))
             paths.append(path)
         plt.close(figure)
+        self._record_outputs(paths)
         return paths
+
+    def _record_outputs(self, paths: list[Path]) -> None:
+        """Record the checksums of files just written in the manifest's ``outputs``, which readers check."""
+        from analyzer.experiments.integrity import file_sha256
+
+        path = self.root / "manifest.json"
+        try:
+            outputs = json.loads(path.read_text()).get("outputs", {}) if path.is_file() else {}
+        except (json.JSONDecodeError, AttributeError):
+            outputs = {}
+        self.write_manifest({"outputs": {**outputs, **{p.name: file_sha256(p) for p in paths}}})
