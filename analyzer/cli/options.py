@@ -10,14 +10,14 @@ import numpy as np
 import typer
 
 from analyzer.errors import InputError
-from analyzer.experiments.backends import make_backend
+from analyzer.experiments.backends import MAX_WORKERS, make_backend
 from analyzer.experiments.runner import default_workers
+from analyzer.reports.manifest import MANIFEST_NAME
 
 # Upper bounds of the count options (docs in README "Commands"): far above any run that finishes in a
 # day, low enough that a typo fails at once instead of exhausting memory or planning chunks forever.
 MAX_ITEMS = 10**9
 MAX_CHUNK_SIZE = 10**6
-MAX_WORKERS = 256
 
 
 def _check_scheduler(spec: str | None) -> str | None:
@@ -25,7 +25,9 @@ def _check_scheduler(spec: str | None) -> str | None:
     # the run directory is created.
     if spec is not None:
         try:
-            make_backend(spec, 1)
+            backend = make_backend(spec, 1)
+            if hasattr(backend, "probe"):
+                backend.probe()
         except InputError as exc:
             raise typer.BadParameter(str(exc)) from None
     return spec
@@ -52,12 +54,16 @@ def out_dir_or_default(out: str | None, experiment: str) -> Path:
     Raises
     ------
     InputError
-        For an empty ``--out``, which would otherwise write the run into the current folder.
+        For an empty ``--out``, which would otherwise write the run into the current folder, or a folder
+        holding files but no run (a run would mix its files with them and overwrite same-named ones).
     """
     if out is not None:
         if not out.strip():
             raise InputError("--out is empty: name a run directory, e.g. --out results/my-run")
-        return Path(out)
+        path = Path(out)
+        if path.is_dir() and not (path / MANIFEST_NAME).exists() and any(path.iterdir()):
+            raise InputError(f"--out {out} holds files but no run: name a new or empty folder")
+        return path
     return Path("results") / f"{experiment}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
 
 
