@@ -147,7 +147,13 @@ class ChunkCheckpoint:
                          lambda p: p.write_text(json.dumps(self.expected, indent=2) + "\n"))
         remove_leftovers(self.directory)
         results = {}
-        for index, entry in sorted(self.ledger.entries().items()):
+        entries = self.ledger.entries()
+        for path in sorted(self.directory.glob(f"chunk-*{chunkfile.SUFFIX}")):
+            index = path.name[len("chunk-"):-len(chunkfile.SUFFIX)]
+            if index.isdigit() and int(index) not in entries:  # its ledger line was lost (a crash, damage)
+                print(f"warning: {self.run_dir} stage {self.stage} chunk {int(index)}: {path.name} has no checksum "
+                      "record; computing it again", file=sys.stderr)
+        for index, entry in sorted(entries.items()):
             if index >= n_chunks:
                 raise InputError(f"{self.ledger.path} records chunk {index}, outside the run's {n_chunks} chunks; "
                                  "the run directory is corrupt")

@@ -39,10 +39,8 @@ def wilson_interval(successes, n, z: float = Z95):
     k = np.asarray(successes, dtype=np.float64)
     total = np.asarray(n, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        low, high = proportion_confint(k, total, alpha=_alpha(z), method="wilson")
-    empty = total <= 0
-    return _scalar_or_array(np.where(empty, np.nan, low), np.where(empty, np.nan, high))
+        warnings.simplefilter("ignore", RuntimeWarning)  # n = 0: statsmodels' bounds are NaN, as wanted
+        return _scalar_or_array(*proportion_confint(k, total, alpha=_alpha(z), method="wilson"))
 
 
 def proportion_difference(k_a, n_a, k_b, n_b, z: float = Z95):
@@ -56,15 +54,13 @@ def proportion_difference(k_a, n_a, k_b, n_b, z: float = Z95):
     """
     from statsmodels.stats.proportion import confint_proportions_2indep
 
-    k_a, n_a, k_b, n_b = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (k_a, n_a, k_b, n_b)))
-    empty = (n_a <= 0) | (n_b <= 0)
-    safe_a, safe_b = np.where(empty, 1.0, n_a), np.where(empty, 1.0, n_b)
+    k_a, n_a, k_b, n_b = (np.asarray(v, dtype=np.float64) for v in (k_a, n_a, k_b, n_b))
     with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        low, high = confint_proportions_2indep(np.where(empty, 0.0, k_b), safe_b, np.where(empty, 0.0, k_a), safe_a,
-                                               method="newcomb", compare="diff", alpha=_alpha(z))
-    difference = k_b / safe_b - k_a / safe_a
-    return _scalar_or_array(*(np.where(empty, np.nan, v) for v in (difference, low, high)))
+        warnings.simplefilter("ignore", RuntimeWarning)  # an empty sample: statsmodels' bounds are NaN
+        low, high = confint_proportions_2indep(k_b, n_b, k_a, n_a, method="newcomb", compare="diff", alpha=_alpha(z))
+        rate_a, rate_b = k_a / n_a, k_b / n_b
+    difference = np.where((n_a > 0) & (n_b > 0), rate_b - rate_a, np.nan)
+    return _scalar_or_array(difference, low, high)
 
 
 def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:

@@ -170,7 +170,7 @@ def test_a_run_with_pickled_chunks_is_refused_before_anything_is_written(tmp_pat
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
 
-def test_a_torn_ledger_line_only_costs_that_chunk(tmp_path):
+def test_a_torn_ledger_line_only_costs_that_chunk(tmp_path, capsys):
     run(tmp_path)
     ledger = stage_dir(tmp_path) / LEDGER_NAME
     lines = ledger.read_text().splitlines()
@@ -178,3 +178,7 @@ def test_a_torn_ledger_line_only_costs_that_chunk(tmp_path):
     CALLS.clear()
     run(tmp_path)
     assert CALLS == [json.loads(lines[-1])["chunk"] * 10]
+    assert "chunk 5: chunk-000005.npz has no checksum record" in capsys.readouterr().err
+    CALLS.clear()
+    run(tmp_path)  # the recomputed chunk's line starts on a line of its own
+    assert CALLS == []

@@ -99,7 +99,8 @@ def test_proportion_difference_is_built_from_the_two_wilson_intervals():
         p_a, p_b = k_a[i] / n_a[i], k_b[i] / n_b[i]
         assert low[i] == pytest.approx(p_b - p_a - np.hypot(p_b - b.low, a.high - p_a), abs=1e-9)
         assert high[i] == pytest.approx(p_b - p_a + np.hypot(b.high - p_b, p_a - a.low), abs=1e-9)
-    assert np.isnan(proportion_difference(1, 0, 1, 2)[1])
+    for empty in ((1, 0, 1, 2), (1, 2, 1, 0), (0, 0, 0, 0)):
+        assert all(np.isnan(proportion_difference(*empty)))
 
 
 def test_moments_interval_equals_the_interval_of_the_raw_sample():
