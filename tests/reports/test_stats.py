@@ -143,3 +143,41 @@ def test_histogram_quantile_equals_numpy_on_the_expanded_sample():
         for q in (0.0, 0.1, 0.25, 0.5, 0.9, 1.0):
             assert histogram_quantile(values, counts, q) == pytest.approx(np.quantile(sample, q))
     assert np.isnan(histogram_quantile([1, 2], [0, 0], 0.5))
+
+
+def test_empty_and_single_samples_are_undefined_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert all(np.isnan(mean_interval([])))
+        mean, low, high = mean_interval([2.0])
+        assert mean == 2.0 and np.isnan(low) and np.isnan(high)
+    mean, low, high = moments_interval(3, 6.0, 14.0)
+    assert all(isinstance(v, float) for v in (mean, low, high))
+    mean, low, high = moments_interval(np.array([3]), np.array([6.0]), np.array([14.0]))
+    assert all(isinstance(v, np.ndarray) for v in (mean, low, high))
+
+
+def test_proportion_difference_of_single_observations():
+    from scipy.stats import binomtest
+
+    difference, low, high = proportion_difference(1, 1, 0, 1)
+    a, b = binomtest(1, 1).proportion_ci(method="wilson"), binomtest(0, 1).proportion_ci(method="wilson")
+    assert difference == -1.0
+    assert low == pytest.approx(-1.0 - np.hypot(0.0 - b.low, a.high - 1.0))
+    assert high == pytest.approx(-1.0 + np.hypot(b.high - 0.0, 1.0 - a.low))
+
+
+def test_merge_sums_sorts_groups_and_takes_a_single_part():
+    first = pd.DataFrame({"n": [1.0, 2.0]}, index=pd.Index([3, 1], name="g"))
+    second = pd.DataFrame({"n": [4.0, 8.0]}, index=pd.Index([2, 3], name="g"))
+    merged = merge_sums([{"t": first}, {"t": second}])["t"]
+    assert merged.index.tolist() == [1, 2, 3] and merged["n"].tolist() == [2.0, 4.0, 9.0]
+    alone = merge_sums([{"t": first}])["t"]
+    assert alone.index.tolist() == [1, 3] and alone["n"].tolist() == [2.0, 1.0]
+
+
+def test_histogram_quantile_of_one_observation_and_of_none():
+    assert histogram_quantile([5, 9], [1, 0], 0.5) == 5.0
+    assert np.isnan(histogram_quantile([], [], 0.5))
