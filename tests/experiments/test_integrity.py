@@ -182,3 +182,42 @@ def test_a_torn_ledger_line_only_costs_that_chunk(tmp_path, capsys):
     CALLS.clear()
     run(tmp_path)  # the recomputed chunk's line starts on a line of its own
     assert CALLS == []
+
+
+def test_an_intact_resume_warns_about_nothing(tmp_path, capsys):
+    run(tmp_path)
+    capsys.readouterr()
+    CALLS.clear()
+    run(tmp_path)
+    assert CALLS == [] and capsys.readouterr().err == ""
+
+
+def test_a_ledger_entry_outside_the_run_is_refused(tmp_path):
+    run(tmp_path)
+    ledger = stage_dir(tmp_path) / LEDGER_NAME
+    entry = json.loads(ledger.read_text().splitlines()[0])
+    with open(ledger, "a") as handle:
+        handle.write(json.dumps({**entry, "chunk": 6}) + "\n")
+    with pytest.raises(InputError, match="records chunk 6, outside the run's 6 chunks"):
+        run(tmp_path)
+
+
+def test_a_fingerprint_missing_a_key_names_it(tmp_path):
+    run(tmp_path)
+    path = stage_dir(tmp_path) / "fingerprint.json"
+    stored = json.loads(path.read_text())
+    del stored["seed"]
+    path.write_text(json.dumps(stored))
+    with pytest.raises(InputError, match=r"differs in seed\)"):
+        run(tmp_path)
+
+
+def test_params_summary_shows_objects_by_their_repr():
+    import enum
+
+    from analyzer.experiments.checkpoint import params_summary
+
+    class Kind(enum.Enum):
+        A = 1
+
+    assert params_summary({"k": Kind.A, "n": None, "x": [1.5, "s"]}) == {"k": repr(Kind.A), "n": None, "x": [1.5, "s"]}
