@@ -3,7 +3,7 @@
 Layout: ``<run>/chunks/<stage>/fingerprint.json`` says which computation the chunks belong to
 (task, parameters, seed, chunk size, number of items); ``chunk-000012.npz`` holds chunk 12's
 aggregate (:mod:`analyzer.experiments.chunkfile`: no pickle, so a run folder from elsewhere runs no
-code); ``ledger.jsonl`` holds each chunk's checksums (:mod:`analyzer.experiments.integrity`). Files
+code); ``ledger.jsonl`` holds each chunk's checksums (:mod:`analyzer.reports.integrity`). Files
 are written to a temporary sibling and renamed, and a chunk counts as done once its ledger line is
 written: a crash loses at most the chunks in flight. A run re-started with the same fingerprint reuses
 every chunk whose file and Parquet part match their checksums; a damaged or missing one is named on
@@ -21,7 +21,7 @@ import numpy as np
 from analyzer import __version__
 from analyzer.errors import InputError
 from analyzer.experiments import chunkfile
-from analyzer.experiments.integrity import Ledger, PartRecord, part_problem
+from analyzer.reports.integrity import Ledger, PartRecord, part_problem
 from analyzer.reports.manifest import CHUNKS_DIR
 from analyzer.reports.store import atomic_write
 

@@ -32,7 +32,7 @@ from analyzer.experiments.checkpoint import (
     remove_leftovers,
     task_name,
 )
-from analyzer.experiments.integrity import describe_part
+from analyzer.reports.integrity import describe_part
 from analyzer.experiments.runstate import RunState
 from analyzer.reports.dataset import write_part
 from analyzer.reports.manifest import read_manifest_if_any

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer.errors import InputError
-from analyzer.experiments.integrity import check_outputs
+from analyzer.reports.integrity import check_outputs
 from analyzer.reports.manifest import CHUNKS_DIR, MANIFEST_NAME, read_manifest
 
 # Options that say where or how fast a run goes, not what it computes.

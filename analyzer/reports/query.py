@@ -4,7 +4,7 @@ A game describes, per experiment, which dataset holds the rows and what is measu
 (:class:`QuerySpec`): *subjects* (for example one per Rikken contract) with a condition selecting
 their rows and *measures* — 0/1 outcomes reported as a rate with a Wilson interval, numbers reported
 as a mean with a normal interval. The user adds a filter (``--where``, a condition over the columns
-checked by :mod:`analyzer.safe_sql`) and grouping columns (``--by``). Only counts, sums and sums of
+checked by :mod:`analyzer.reports.safe_sql`) and grouping columns (``--by``). Only counts, sums and sums of
 squares come back from DuckDB, so a question over tens of millions of rows needs little memory. A run
 is answered only when complete and every part matches its checksum (a missing part would silently
 shrink the answer).
@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError
-from analyzer.experiments.integrity import verified_parts
+from analyzer.reports.integrity import verified_parts
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import moments_interval, wilson_interval
-from analyzer.safe_sql import checked_condition, locked_connection, register_parts
+from analyzer.reports.safe_sql import checked_condition, locked_connection, register_parts
 
 RATE = "rate"
 MEAN = "mean"
@@ -88,7 +88,7 @@ def run_query(run_dir, spec: QuerySpec, where: str | None = None, by: tuple[str,
     spec : QuerySpec
         What the experiment's rows hold and what is measured.
     where : str, optional
-        Condition over the columns, e.g. ``trumps >= 6 and aces == 2`` (see :mod:`analyzer.safe_sql`).
+        Condition over the columns, e.g. ``trumps >= 6 and aces == 2`` (see :mod:`analyzer.reports.safe_sql`).
     by : tuple of str
         Columns to group by.
     subject : str, optional

@@ -1,5 +1,6 @@
 """The results store: one directory per run with tables, a manifest and figures, written atomically."""
 
+import hashlib
 import json
 import os
 import platform
@@ -10,6 +11,15 @@ import pandas as pd
 
 from analyzer import __version__
 from analyzer.errors import InputError
+
+
+def file_sha256(path) -> str:
+    """SHA-256 of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def atomic_write(path: Path, write) -> None:
@@ -89,8 +99,6 @@ class RunStore:
 
     def _record_outputs(self, paths: list[Path]) -> None:
         """Record the checksums of files just written in the manifest's ``outputs``, which readers check."""
-        from analyzer.experiments.integrity import file_sha256
-
         path = self.root / "manifest.json"
         try:
             outputs = json.loads(path.read_text()).get("outputs", {}) if path.is_file() else {}

@@ -11,7 +11,8 @@ import pytest
 
 from analyzer.errors import InputError
 from analyzer.experiments import chunkfile
-from analyzer.experiments.integrity import LEDGER_NAME, file_sha256, verified_parts
+from analyzer.reports.integrity import LEDGER_NAME, verified_parts
+from analyzer.reports.store import file_sha256
 from analyzer.experiments.runner import run_chunks
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import merge_sums
@@ -221,3 +222,22 @@ def test_params_summary_shows_objects_by_their_repr():
         A = 1
 
     assert params_summary({"k": Kind.A, "n": None, "x": [1.5, "s"]}) == {"k": repr(Kind.A), "n": None, "x": [1.5, "s"]}
+
+
+GOOD_ENTRY = {"chunk": 3, "sha256": "ab", "bytes": 10, "part": "rows/part-000000000030.parquet",
+              "part_sha256": "cd", "rows": 10}
+
+
+@pytest.mark.parametrize("change", [
+    {"chunk": -1}, {"chunk": "3"}, {"chunk": None}, {"sha256": 5}, {"bytes": "10"},
+    {"part": "../outside/part-000000000030.parquet"}, {"part": "/etc/passwd"}, {"part": "rows/part-1.parquet"},
+    {"part": 7}, {"part_sha256": None}, {"rows": -1}, {"rows": 1.5},
+])
+def test_a_malformed_ledger_line_is_ignored(change):
+    from analyzer.reports.integrity import _parse
+
+    assert _parse(json.dumps(GOOD_ENTRY).encode()) == GOOD_ENTRY
+    assert _parse(json.dumps({**GOOD_ENTRY, **change}).encode()) is None
+    assert _parse(b"[1, 2]") is None and _parse(b"\xff") is None and _parse(b"{") is None
+    without_part = {key: GOOD_ENTRY[key] for key in ("chunk", "sha256", "bytes")}
+    assert _parse(json.dumps(without_part).encode()) == without_part

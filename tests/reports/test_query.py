@@ -128,7 +128,7 @@ def test_where_is_a_condition_that_reads_and_writes_no_file(run, tmp_path, where
 
 
 def test_the_connection_itself_reads_no_file(tmp_path):
-    from analyzer.safe_sql import locked_connection
+    from analyzer.reports.safe_sql import locked_connection
 
     (tmp_path / "t.csv").write_text("a\n1\n")
     connection = locked_connection()

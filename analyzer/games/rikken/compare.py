@@ -22,7 +22,7 @@ from analyzer.errors import InputError
 from analyzer.games.rikken.experiments import DEAL_COLUMNS
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES
 from analyzer.games.rikken.summary import NOT_PLAYABLE
-from analyzer.experiments.integrity import verified_parts
+from analyzer.reports.integrity import verified_parts
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import moments_interval
 

@@ -28,7 +28,7 @@ from analyzer.cards.dealing import ACE_MASK, JACK_MASK, KING_MASK, QUEEN_MASK
 from analyzer.cards.deck import N_RANKS
 from analyzer.cards.masks import popcounts
 from analyzer.errors import InputError
-from analyzer.experiments.integrity import verified_parts
+from analyzer.reports.integrity import verified_parts
 from analyzer.games.rikken.bidding import (
     DEFAULT_PARAMS,
     HEARTS,
@@ -47,7 +47,7 @@ from analyzer.games.rikken.rules import Contract as K
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import wilson_interval
 from analyzer.reports.store import atomic_write
-from analyzer.safe_sql import locked_connection, register_parts
+from analyzer.reports.safe_sql import locked_connection, register_parts
 
 FORMAT = "analyzer-rikken-strategy"
 # 2: a zip of JSON and skops models (1 was a joblib pickle, never opened now).

@@ -11,7 +11,6 @@ This detects damage (a disk error, an edit, a lost file), not forgery: whoever c
 can rewrite their checksums too. That is safe because nothing in a run folder can run code.
 """
 
-import hashlib
 import json
 import os
 import re
@@ -20,20 +19,11 @@ from pathlib import Path
 
 from analyzer.errors import InputError
 from analyzer.reports.manifest import CHUNKS_DIR
-from analyzer.reports.store import atomic_write
+from analyzer.reports.store import atomic_write, file_sha256
 
 LEDGER_NAME = "ledger.jsonl"
 # A part is named by its chunk's first item inside a dataset folder of the run: nothing else is read.
 _PART_PATH = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*/part-\d{12}\.parquet")
-
-
-def file_sha256(path) -> str:
-    """SHA-256 of a file's bytes, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
