@@ -236,3 +236,28 @@ def test_resume_refuses_pickled_chunks_without_writing_anything(tmp_path, capsys
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 2 and len(errors) == 1 and "pickled chunks of an older analyzer" in errors[0]
     assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
+
+
+class _Marker:
+    """Unpickling this creates the marker file: proof that code ran."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def test_a_crafted_manifest_naming_a_pickled_strategy_runs_no_code(tmp_path, capsys):
+    import pickle
+
+    marker = tmp_path / "code-ran"
+    evil = tmp_path / "evil.joblib"
+    evil.write_bytes(pickle.dumps(_Marker(marker)))
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "manifest.json").write_text(json.dumps({"status": "interrupted", "argv": [
+        "analyzer", "rikken", "play", "--rounds", "4", "--bidding", f"learned:{evil}", "--out", "/tmp/elsewhere"]}))
+    code, _, err = cli(capsys, "resume", str(run_dir))
+    assert code == 2 and "older pickled one is never opened" in err
+    assert not marker.exists() and sorted(p.name for p in run_dir.iterdir()) == ["manifest.json"]
