@@ -12,7 +12,10 @@ stderr and recomputed, never merged.
 
 import hashlib
 import json
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +109,19 @@ def remove_leftovers(directory) -> None:
         leftover.unlink(missing_ok=True)
 
 
+@contextmanager
+def _stop_signals_deferred():
+    """Hold SIGINT and SIGTERM (delivered on leaving) in the main thread, where their handlers run."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class ChunkCheckpoint:
     """The chunk files of one stage of one run.
 
@@ -197,10 +213,12 @@ class ChunkCheckpoint:
         return True
 
     def save(self, index: int, result, part: PartRecord | None = None) -> None:
-        """Write one chunk's result atomically, then record its checksums (and its part's) in the ledger."""
+        """Write one chunk's result atomically, then record its checksums (and its part's) in the ledger;
+        Ctrl-C and SIGTERM wait until both are written, so a stop never orphans a finished chunk."""
         data = chunkfile.encode(result)
-        atomic_write(self._path(index), lambda p: p.write_bytes(data))
-        self.ledger.append(index, hashlib.sha256(data).hexdigest(), len(data), part)
+        with _stop_signals_deferred():
+            atomic_write(self._path(index), lambda p: p.write_bytes(data))
+            self.ledger.append(index, hashlib.sha256(data).hexdigest(), len(data), part)
 
     def count(self, n_chunks: int) -> int:
         """How many chunks are recorded: what a resume will reuse if their files are intact."""
