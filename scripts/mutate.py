@@ -10,7 +10,7 @@ are printed with their line, to be killed by a new test or argued equivalent.
 Usage::
 
     python scripts/mutate.py analyzer/reports/stats.py tests/reports/test_stats.py [more tests ...]
-        [--functions wilson_interval,moments_interval] [--timeout 120] [--limit N]
+        [--functions wilson_interval,moments_interval] [--lines 24,62] [--timeout 120] [--limit N]
 """
 
 import argparse
@@ -103,12 +103,18 @@ def main() -> None:
     parser.add_argument("tests", nargs="+", help="Test files or node ids that should kill its mutants.")
     parser.add_argument("--functions", default="", help="Only mutate inside these functions (comma-separated).")
     parser.add_argument("--timeout", type=float, default=300.0, help="Seconds per mutant before it counts as killed.")
+    parser.add_argument("--lines", default="", help="Only mutate on these source lines (comma-separated), e.g. "
+                                                    "to re-run the survivors of an earlier run.")
     parser.add_argument("--limit", type=int, default=0, help="Stop after this many mutants (0: all).")
     args = parser.parse_args()
     module = Path(args.module).resolve()
     relative = module.relative_to(ROOT)
     tree = ast.parse(module.read_text())
     points = mutation_points(tree, set(filter(None, args.functions.split(","))) or None)
+    if args.lines:
+        lines = {int(line) for line in args.lines.split(",")}
+        nodes = list(ast.walk(tree))
+        points = [(index, what) for index, what in points if getattr(nodes[index], "lineno", None) in lines]
     if args.limit:
         points = points[: args.limit]
     with tempfile.TemporaryDirectory(prefix="mutate-") as folder:

@@ -241,3 +241,16 @@ def test_a_malformed_ledger_line_is_ignored(change):
     assert _parse(b"[1, 2]") is None and _parse(b"\xff") is None and _parse(b"{") is None
     without_part = {key: GOOD_ENTRY[key] for key in ("chunk", "sha256", "bytes")}
     assert _parse(json.dumps(without_part).encode()) == without_part
+
+
+def test_counts_are_bounded_exactly_at_their_limits():
+    from analyzer.experiments.backends import MAX_WORKERS, make_backend
+    from analyzer.experiments.runner import MAX_CHUNKS, check_chunk_count
+
+    assert check_chunk_count(MAX_CHUNKS, 1) == MAX_CHUNKS
+    with pytest.raises(InputError, match="raise --chunk-size"):
+        check_chunk_count(MAX_CHUNKS + 1, 1)
+    assert make_backend(f"local:{MAX_WORKERS}", 1).n_workers == MAX_WORKERS
+    for spec in (f"local:{MAX_WORKERS + 1}", "local:0", "", " "):
+        with pytest.raises(InputError):
+            make_backend(spec, 1)

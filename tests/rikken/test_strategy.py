@@ -124,6 +124,16 @@ def test_the_learned_chooser_only_bids_legally_and_picks_the_best():
     assert checked_troela > 0
 
 
+def test_the_margin_is_strict_and_ties_go_to_the_lower_contract():
+    hand = 0b1  # one low spade-suit card bit: no aces, so no Troela obligation
+    values = np.full(N_CONTRACTS, np.nan)
+    values[int(K.RIK)] = 1.5
+    assert best_legal_bid(values, hand, 0, True, 1.5) == PASS  # equal to the margin: not above it
+    assert best_legal_bid(values, hand, 0, True, 1.4999) == K.RIK
+    values[int(K.RIK_BETER)] = 1.5
+    assert best_legal_bid(values, hand, 0, True, 0.0) == min(int(K.RIK), int(K.RIK_BETER))
+
+
 class HashModel:
     """Different, repeatable values for different hands: a stand-in for a fitted model."""
 
