@@ -157,7 +157,7 @@ def verified_parts(run_dir, dataset: str, manifest: dict) -> list[Path]:
             raise InputError(f"{run_dir}/manifest.json is corrupt (stage {stage!r})")
         ledger = Ledger(root, stage)
         if "ledger_sha256" not in info:
-            raise InputError(f"{run_dir} records no checksums (written before analyzer 0.1 format 2); re-run it "
+            raise InputError(f"{run_dir} records no checksums (written before run format 2); re-run it "
                              "into a new --out")
         if not ledger.path.is_file() or file_sha256(ledger.path) != info["ledger_sha256"]:
             raise InputError(f"{run_dir}: {ledger.path.relative_to(root)} is missing or damaged; {repair}")

@@ -21,7 +21,7 @@ def _alpha(z: float) -> float:
 
 
 def _scalar_or_array(*values):
-    if np.ndim(values[0]) == 0:
+    if all(np.ndim(value) == 0 for value in values):
         return tuple(float(v) for v in values)
     return tuple(np.asarray(v, dtype=np.float64) for v in values)
 

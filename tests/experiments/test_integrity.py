@@ -254,3 +254,23 @@ def test_counts_are_bounded_exactly_at_their_limits():
     for spec in (f"local:{MAX_WORKERS + 1}", "local:0", "", " "):
         with pytest.raises(InputError):
             make_backend(spec, 1)
+
+
+@pytest.mark.parametrize("damage", ["delete", "edit"])
+def test_a_missing_or_edited_ledger_is_refused_by_readers(tmp_path, damage):
+    run(tmp_path)
+    ledger = stage_dir(tmp_path) / LEDGER_NAME
+    if damage == "delete":
+        ledger.unlink()
+    else:
+        ledger.write_text(ledger.read_text() + "\n")
+    with pytest.raises(InputError, match="chunks/rows/ledger.jsonl is missing or damaged; repair it with"):
+        verified_parts(tmp_path, "rows", read_manifest(tmp_path))
+
+
+def test_a_run_without_checksums_is_refused_by_readers(tmp_path):
+    run(tmp_path)
+    manifest = read_manifest(tmp_path)
+    del manifest["stages"]["rows"]["ledger_sha256"]
+    with pytest.raises(InputError, match="records no checksums"):
+        verified_parts(tmp_path, "rows", manifest)
