@@ -274,3 +274,40 @@ def test_a_run_without_checksums_is_refused_by_readers(tmp_path):
     del manifest["stages"]["rows"]["ledger_sha256"]
     with pytest.raises(InputError, match="records no checksums"):
         verified_parts(tmp_path, "rows", manifest)
+
+
+def test_a_stop_while_a_chunk_is_saved_waits_until_its_ledger_line_is_written(tmp_path, monkeypatch, capsys):
+    import os
+    import signal
+
+    from analyzer.reports.integrity import Ledger
+
+    append = Ledger.append
+
+    def stop_then_append(self, index, *args):
+        if index == 2:
+            os.kill(os.getpid(), signal.SIGTERM)  # arrives between the chunk's file and its ledger line
+        append(self, index, *args)
+
+    monkeypatch.setattr(Ledger, "append", stop_then_append)
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path)
+    assert sorted(Ledger(tmp_path, "rows").entries()) == [0, 1, 2]
+    assert "interrupted: 3/6 chunks saved" in capsys.readouterr().err
+
+
+def test_outputs_are_checked_against_the_checksums_recorded_as_they_were_written(tmp_path):
+    from analyzer.reports.integrity import check_outputs
+
+    run(tmp_path)
+    store = RunStore(tmp_path)
+    summary = store.write_csv("summary", pd.DataFrame({"x": [1, 2]}))
+    later = tmp_path / "added-later.csv"
+    later.write_text("y\n3\n")
+    check_outputs(tmp_path, [summary, later])
+    summary.write_text("x\n1\n9\n")
+    with pytest.raises(InputError, match="summary.csv is missing or damaged"):
+        check_outputs(tmp_path, [later, summary])
+    summary.unlink()
+    with pytest.raises(InputError, match="summary.csv is missing or damaged"):
+        check_outputs(tmp_path, [summary])
