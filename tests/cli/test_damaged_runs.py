@@ -36,12 +36,12 @@ def demo(tmp_path, capsys):
 @pytest.fixture(scope="module")
 def bids_pair(tmp_path_factory):
     root = tmp_path_factory.mktemp("bids")
-    for name in ("a", "b"):
+    for name in ("it's \"a\"", "b'"):  # quotes in run paths: no path is written into SQL
         with pytest.MonkeyPatch.context() as patch, pytest.raises(SystemExit) as stop:
             patch.setattr(sys, "argv", ["analyzer", *BIDS, "--out", str(root / name)])
             main([*BIDS, "--out", str(root / name)])
         assert stop.value.code == 0
-    return root / "a", root / "b"
+    return root / "it's \"a\"", root / "b'"
 
 
 def test_report_refuses_a_damaged_summary_and_resume_repairs_it(demo, tmp_path, capsys):
@@ -67,6 +67,13 @@ def test_query_refuses_a_damaged_part_and_resume_repairs_it(demo, capsys, damage
     assert cli(capsys, "resume", str(demo))[0] == 0
     code, out, _ = cli(capsys, "query", str(demo), "--json")
     assert code == 0 and sum(row["n"] for row in json.loads(out)["rows"]) > 0
+
+
+def test_compare_and_strategy_fit_read_runs_with_quotes_in_their_paths(bids_pair, tmp_path, capsys):
+    a, b = bids_pair
+    assert cli(capsys, "rikken", "compare", str(a), str(b), "--json")[0] == 0
+    code, _, err = cli(capsys, "rikken", "strategy", "fit", str(a), "--out", str(tmp_path / "s'.zip"), "--max-iter", "2")
+    assert code == 0, err
 
 
 @pytest.mark.parametrize("command", ["compare", "fit"])
