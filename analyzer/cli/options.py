@@ -8,14 +8,13 @@ import numpy as np
 import typer
 
 from analyzer.errors import InputError
-from analyzer.experiments.backends import make_backend
+from analyzer.experiments.backends import MAX_WORKERS, make_backend
 from analyzer.experiments.runner import default_workers
 
 # Upper bounds of the count options (docs in docs/commands.md): far above any run that finishes in a
 # day, low enough that a typo fails at once instead of exhausting memory or planning chunks forever.
 MAX_ITEMS = 10**9
 MAX_CHUNK_SIZE = 10**6
-MAX_WORKERS = 256
 
 
 def _check_scheduler(spec: str | None) -> str | None:
@@ -23,7 +22,9 @@ def _check_scheduler(spec: str | None) -> str | None:
     # the run directory is created.
     if spec is not None:
         try:
-            make_backend(spec, 1)
+            backend = make_backend(spec, 1)
+            if hasattr(backend, "probe"):
+                backend.probe()
         except InputError as exc:
             raise typer.BadParameter(str(exc)) from None
     return spec

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from analyzer.cli.catalog import QUERY_SPECS, REPORT_SPECS
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
+from analyzer.cli.resume_args import rebuilt_arguments
 from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
 from analyzer.experiments.demo import DEMO, demo_plan
@@ -87,14 +88,13 @@ def demo(
 
 
 def resume(ctx: typer.Context, run_dir: RunDir) -> None:
-    """Finish an interrupted run: re-run its recorded command, computing only the missing chunks."""
+    """Finish an interrupted run or repair a damaged one: run its recorded experiment again, rebuilt from
+    its validated options, computing only the missing or damaged chunks."""
     manifest = read_manifest(run_dir)
     if run_status(manifest, Path(run_dir)) == "running":
         raise InputError(f"{run_dir} is still running (process {manifest.get('pid')} on {manifest.get('host')})")
     argv = manifest.get("argv")
-    if not isinstance(argv, list) or len(argv) < 2 or not all(isinstance(a, str) for a in argv):
-        raise InputError(f"{run_dir} records no command line to resume")
-    args = with_out_dir(argv[1:], Path(run_dir).resolve())
+    args = rebuilt_arguments(ctx.find_root().command, argv, Path(run_dir).resolve())
     if manifest.get("status") == "complete":
         typer.echo(f"{run_dir} is already complete; re-running it from its chunks", err=True)
     recorded_cwd = manifest.get("cwd")
@@ -103,7 +103,7 @@ def resume(ctx: typer.Context, run_dir: RunDir) -> None:
         # The command's other relative paths meant what they meant where it first ran.
         if isinstance(recorded_cwd, str) and Path(recorded_cwd).is_dir():
             os.chdir(recorded_cwd)
-        sys.argv = [argv[0], *args]
+        sys.argv = ["analyzer", *args]
         code = ctx.find_root().command.main(args=args, standalone_mode=False, prog_name="analyzer")
     finally:
         sys.argv = previous_argv
@@ -111,25 +111,6 @@ def resume(ctx: typer.Context, run_dir: RunDir) -> None:
     # Typer reports an interrupted command (Ctrl-C, SIGTERM) as exit code 130 rather than raising.
     if isinstance(code, int) and code != 0:
         raise typer.Exit(code)
-
-
-def with_out_dir(args: list[str], run_dir: Path) -> list[str]:
-    """The arguments with ``--out`` pointing at ``run_dir`` (added if the command used the default)."""
-    result, index, replaced = [], 0, False
-    while index < len(args):
-        arg = args[index]
-        if arg == "--out" and index + 1 < len(args):
-            result += ["--out", str(run_dir)]
-            index += 2
-            replaced = True
-            continue
-        if arg.startswith("--out="):
-            result.append(f"--out={run_dir}")
-            replaced = True
-        else:
-            result.append(arg)
-        index += 1
-    return result if replaced else [*result, "--out", str(run_dir)]
 
 
 class ReportFormat(str, Enum):

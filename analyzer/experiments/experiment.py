@@ -22,6 +22,7 @@ import pandas as pd
 from analyzer.errors import InputError
 from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_chunks
 from analyzer.experiments.runstate import finish_run
+from analyzer.reports.manifest import MANIFEST_NAME
 from analyzer.reports.progress import stage
 from analyzer.reports.store import RunStore
 
@@ -137,12 +138,16 @@ def run_directory(out: str | None, folder: str) -> Path:
     Raises
     ------
     InputError
-        For an empty ``out``, which would otherwise write the run into the current folder.
+        For an empty ``out``, which would otherwise write the run into the current folder, or a folder
+        holding files but no run (a run would mix its files with them and overwrite same-named ones).
     """
     if out is not None:
         if not out.strip():
             raise InputError("--out is empty: name a run directory, e.g. --out results/my-run")
-        return Path(out)
+        path = Path(out)
+        if path.is_dir() and not (path / MANIFEST_NAME).exists() and any(path.iterdir()):
+            raise InputError(f"--out {out} holds files but no run: name a new or empty folder")
+        return path
     return Path("results") / f"{folder}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 
 from analyzer.errors import InputError
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, TableSpec
-from analyzer.reports.stats import Z95, wilson_interval
+from analyzer.reports.stats import Z95, proportion_difference
 
 # Columns of a comparison table, as the glossary explains them.
 COMPARISON_GLOSSARY = {
@@ -22,22 +22,8 @@ COMPARISON_GLOSSARY = {
 
 
 def difference_of_proportions(k_a, n_a, k_b, n_b, z: float = Z95):
-    """``p_b - p_a`` with Newcombe's hybrid score interval (method 10 of Newcombe 1998), vectorised.
-
-    Returns
-    -------
-    tuple
-        ``(difference, low, high)``.
-    """
-    k_a, n_a, k_b, n_b = (np.asarray(v, dtype=np.float64) for v in (k_a, n_a, k_b, n_b))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_a, p_b = k_a / n_a, k_b / n_b
-    low_a, high_a = wilson_interval(k_a, n_a, z)
-    low_b, high_b = wilson_interval(k_b, n_b, z)
-    difference = p_b - p_a
-    low = difference - np.sqrt((p_b - low_b) ** 2 + (high_a - p_a) ** 2)
-    high = difference + np.sqrt((high_b - p_b) ** 2 + (p_a - low_a) ** 2)
-    return difference, low, high
+    """``p_b - p_a`` with Newcombe's hybrid score interval: see :func:`analyzer.reports.stats.proportion_difference`."""
+    return proportion_difference(k_a, n_a, k_b, n_b, z)
 
 
 def difference_of_means(mean_a, low_a, high_a, mean_b, low_b, high_b, z: float = Z95):
