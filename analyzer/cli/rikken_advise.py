@@ -104,7 +104,7 @@ def advise(
         table = advice.advice_table(advice.merge_advice_moments(chunks), options)
         store.write_csv("advice", table)
     title = (f"{advice.describe_hand(mask)} at {SEAT_LETTERS[my_seat]}, dealer {SEAT_LETTERS[dealer_seat]}: "
-             f"{deals:,} deals, {policies.label()}")
+             f"{deals:,} deals, {policies.label()}{advice.bounded_note(table)}")
     with stage("drawing chart"):
         store.save_figure(trick_distribution_chart(table, title), "tricks_per_option")
     store.write_manifest({"deals": deals, "timings": {"seconds": round(time.time() - started, 3)}})
@@ -118,18 +118,23 @@ def advise(
 
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
-    """The console view: one line per option, means as ``mean ±half-width``, tricks as the likeliest counts."""
+    """The console view: one line per option, means as ``mean ±half-width`` (``mean [low, high]`` for an
+    option with bounded rows, whose interval is not symmetric), tricks as the likeliest counts, and the
+    bounded rows' count when there are any."""
     def plus_minus(measure: str, mean: str) -> list[str]:
-        return [f"{m:+.2f} ±{(hi - lo) / 2:.2f}" if hi == hi else f"{m:+.2f}"
-                for m, lo, hi in zip(table[mean], table[f"{measure}_lo"], table[f"{measure}_hi"])]
+        return [(f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]" if bounded else f"{m:+.2f} ±{(hi - lo) / 2:.2f}") if hi == hi
+                else f"{m:+.2f}"
+                for m, lo, hi, bounded in zip(table[mean], table[f"{measure}_lo"], table[f"{measure}_hi"],
+                                              table["bounded"])]
 
+    bounded = {"bounded": table["bounded"]} if table["bounded"].any() else {}
     return pd.DataFrame({
         "option": table["option"], "play": table["play"], "needs": table["target"],
         "made %": [f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
                    for r, lo, hi in zip(table["rate"], table["rate_lo"], table["rate_hi"])],
         "points": plus_minus("points", "mean_points"), "money": plus_minus("money", "mean_money"),
         "money vs best": ["best", *plus_minus("vs_best", "money_vs_best")[1:]],
-        "likeliest tricks": [_likeliest(row) for _, row in table.iterrows()]})
+        "likeliest tricks": [_likeliest(row) for _, row in table.iterrows()], **bounded})
 
 
 def _likeliest(row: pd.Series, shown: int = 3) -> str:
