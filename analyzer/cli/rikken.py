@@ -32,6 +32,7 @@ from analyzer.games.rikken import charts as rikken_charts
 from analyzer.games.rikken import summary as rikken_summary
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
+    DEFAULT_BUDGET,
     STRAIN_LETTERS,
     check_call,
     dd_table,
@@ -54,6 +55,7 @@ from analyzer.reports.manifest import read_manifest
 from analyzer.reports.progress import stage
 from analyzer.reports.store import RunStore
 from analyzer.solvers.dd import solve
+from analyzer.solvers.dd.api import MAX_BUDGET
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
 
@@ -100,6 +102,11 @@ DefenderPolicy = Annotated[Policy | None, typer.Option("--defender-policy", help
 BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
                                                    show_default="20000; 500 with expert, 2 with dd at any seat")]
+DdBudgetOption = Annotated[int | None, typer.Option(
+    "--dd-budget", min=0, max=MAX_BUDGET,
+    help="With --policy dd: completed tricks each trick count may search beyond the made / not made questions "
+         "(about 2.5 million per CPU-second); when they run out the count is reported as the interval it was "
+         "proved to lie in. 0: no limit, every count exact.", show_default=f"{DEFAULT_BUDGET:,}")]
 PlayPolicyOption = Annotated[PlayPolicy | None, typer.Option("--policy", show_default="heuristic",
                                                              help="Card-play policy of the seats no other policy "
                                                                   "option names; expert = sampled hidden hands "
@@ -130,6 +137,16 @@ BiddingMargin = Annotated[float, typer.Option("--bidding-margin", help="Predicte
 SeatPolicies = Annotated[str | None, typer.Option(
     "--seat-policies", help="Policy of each seat N,E,S,W, e.g. heuristic,random,heuristic,random (instead of "
                             "--policy / --declarer-policy / --defender-policy).")]
+
+
+def dd_budget_params(policies: Policies, budget: int | None) -> dict:
+    """``{"dd_budget": ...}`` for the run's parameters when dd plays every seat (the solver counts the tricks),
+    else nothing; ``--dd-budget`` with any other policy is an error (card-by-card play has no budget)."""
+    if policies.names() == {"dd"}:
+        return {"dd_budget": DEFAULT_BUDGET if budget is None else budget}
+    if budget is not None:
+        raise InputError("--dd-budget needs --policy dd at every seat: only the solver's trick counts have a budget")
+    return {}
 
 
 def policies_from_options(policy: Policy, declarer: Policy | None, defender: Policy | None, seats: str | None = None,
@@ -211,6 +228,7 @@ def bids(
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: BidsChunkSize = None,
+    dd_budget: DdBudgetOption = None,
     hand: HandOption = None,
     cards: CardsOption = None,
     hcp: HcpOption = None,
@@ -233,7 +251,8 @@ def bids(
     if "dd" in policies.names() and dealing == Dealing.packets:
         raise InputError("--dealing packets gathers the cards of played tricks: use heuristic or random policies")
     params = {**policies.params(), "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen}),
-              **constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
+              **constraint_params(dealing, seed, hand, cards, hcp, aces, length),
+              **dd_budget_params(policies, dd_budget)}
     if seat:
         chosen_seats = {parse_seat(text) for value in seat for text in value.split(",")}
         params["seats"] = [letter for index, letter in enumerate(SEAT_LETTERS) if index in chosen_seats]
@@ -269,6 +288,9 @@ def bids(
         "money/hand": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
                        for m, lo, hi in zip(overall["mean_score"], overall["score_lo"], overall["score_hi"])],
         "points/hand": overall["mean_points"].round(3)})
+    if overall["bounded"].any():
+        # Counts the search left as intervals: the money interval spans them, the mean is their low end.
+        shown["bounded"] = overall["bounded"]
     hands_of = f" (seats {', '.join(params['seats'])})" if "seats" in params else ""
     _report(overall, shown, store, json_out, f"Rikken bids: {deals:,} deals, {n_hands:,} hands{hands_of}, "
                                              f"{policies.label()}, dealing {dealing.value} (rates with 95% Wilson "

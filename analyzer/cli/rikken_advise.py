@@ -13,6 +13,7 @@ from analyzer.cli.rikken import (
     AcesOption,
     CardsOption,
     Dealing,
+    DdBudgetOption,
     DeclarerPolicy,
     DefenderPolicy,
     HcpOption,
@@ -20,6 +21,7 @@ from analyzer.cli.rikken import (
     Policy,
     PolicyOption,
     constraint_params,
+    dd_budget_params,
     policies_from_options,
     print_table,
     start_run,
@@ -62,6 +64,7 @@ def advise(
     chunk_size: Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
                                                    show_default="10000; 500 with expert, 2 with dd")] = None,
+    dd_budget: DdBudgetOption = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -92,7 +95,8 @@ def advise(
     hand_text = f"{SEAT_LETTERS[my_seat]}={hand.strip()}"
     given = constraint_params(Dealing.random, seed, [hand_text], cards, hcp, aces, length)
     params = {**policies.params(), "dealing": "random", "seat": my_seat, "dealer": dealer_seat,
-              "hand": hand.strip(), "options": advice.option_params(options), **given}
+              "hand": hand.strip(), "options": advice.option_params(options), **given,
+              **dd_budget_params(policies, dd_budget)}
     check_chunk_count(deals, chunk_size)
     check_run_dir(out, advice.advice_chunk, params, deals, seed=seed, chunk_size=chunk_size)
     store = start_run("rikken-advise", out, params, seed, chunk_size)
