@@ -6,10 +6,11 @@ import sys
 import time
 
 import pandas as pd
+import pytest
 
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES
 
-ARGS = ["rikken", "bids", "--deals", "4", "--policy", "dd", "--seed", "3", "--chunk-size", "1"]
+ARGS = ["rikken", "bids", "--deals", "2", "--policy", "dd", "--seed", "3", "--chunk-size", "1"]
 
 
 def run_cli(*args):
@@ -46,8 +47,10 @@ def test_a_budget_leaves_counted_bounded_rows_that_any_worker_count_reproduces(t
     assert int(pd.read_csv(exact / "summary.csv")["bounded"].sum()) == 0
 
 
+@pytest.mark.slow
 def test_a_killed_budgeted_run_resumes_to_the_uninterrupted_result(tmp_path):
-    args = [*ARGS, "--workers", "1", "--dd-budget", "2000"]
+    args = ["rikken", "bids", "--deals", "4", "--policy", "dd", "--seed", "3", "--chunk-size", "1", "--workers", "1",
+            "--dd-budget", "2000"]
     reference = tmp_path / "reference"
     assert run_cli(*args, "--out", str(reference)).returncode == 0
     run_dir = tmp_path / "run"
