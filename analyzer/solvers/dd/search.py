@@ -1698,9 +1698,12 @@ def solve_bounded(mem, hands, trick, leader, pos, blind, guess, low, high, budge
 
     ``low`` and ``high`` are bounds the caller has proved.  Steps a yes/no probe from ``guess`` up or
     down until the bounds meet; the table keeps bounds from earlier probes, so later probes are
-    cheap.  When the budget runs out inside a probe, that probe's answer is dropped and the bounds
-    the finished probes proved are returned: every yes at ``t`` proves ``low >= t``, every no
-    ``high <= t - 1``.
+    cheap.  Every yes at ``t`` proves ``low >= t``, every no ``high <= t - 1``.  The probes may search
+    three quarters of the budget; when a probe runs out, its answer is dropped and the last quarter
+    goes to probes from both ends of the open interval towards the abandoned target (a lone
+    declarer's tight "yes" is the costly proof, while "no" above it and "yes" below it, with a trick
+    to spare, are cheap), so the count is usually pinned to two values.  A second probe that runs
+    out ends the search; the bounds the finished probes proved are returned.
 
     Soundness: the abort flag is set where ``C_TRICKS`` reaches ``C_LIMIT``, and every node checks it
     after each child search and returns at once, before its own table store, its killer and its
@@ -1710,19 +1713,31 @@ def solve_bounded(mem, hands, trick, leader, pos, blind, guess, low, high, budge
     the question and the table generation's earlier contents, never on the machine's speed or load.
     """
     start = mem[M_CTX + C_TRICKS]
-    mem[M_CTX + C_LIMIT] = start + budget if budget > 0 else 0
+    mem[M_CTX + C_LIMIT] = start + max(budget * 3 // 4, 1) if budget > 0 else 0
     mem[M_CTX + C_ABORTED] = 0
     target = min(max(guess, low + 1), high)
+    stuck = -1  # the target whose probe ran out of budget
     while low < high:
         yes = solve_window(mem, hands, trick, leader, pos, blind, target, UNBOUNDED, False)
         if mem[M_CTX + C_ABORTED]:
-            break
-        if yes:
+            if stuck >= 0:
+                break
+            stuck = target
+            mem[M_CTX + C_ABORTED] = 0
+            # The limit is reached exactly (the count grows by one): keep it above the count.
+            mem[M_CTX + C_LIMIT] = max(start + budget, mem[M_CTX + C_TRICKS] + 1)
+        elif yes:
             low = target
-            target += 1
         else:
             high = target - 1
-            target -= 1
+        if stuck < 0:
+            target = target + 1 if yes else target - 1
+        elif low + 1 < stuck:
+            target = low + 1
+        elif high > stuck:
+            target = high
+        else:
+            break
     mem[M_CTX + C_LIMIT] = 0
     mem[M_CTX + C_ABORTED] = 0
     return low, high
