@@ -61,9 +61,9 @@ from analyzer.games.rikken.kernels import (
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, HAND, TRICKS, TURN
 from analyzer.solvers.dd.api import Question, best_moves, solve, solve_bounds, solve_questions
 
-# Completed tricks each trick count's refining probes may search by default (about 0.4 CPU-s):
-# chosen on fresh seeds, see docs/performance.md.
-DEFAULT_BUDGET = 1_000_000
+# Completed tricks each trick count's refining probes may search by default (about 4 CPU-s): on fresh
+# seeds it leaves about 1% of the bids rows bounded (docs/performance.md).
+DEFAULT_BUDGET = 10_000_000
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
 POLICY_DD = 2
