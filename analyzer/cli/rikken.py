@@ -26,6 +26,7 @@ from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
+    DEFAULT_BUDGET,
     PLAY_POLICY_IDS,
     STRAIN_LETTERS,
     check_call,
@@ -48,6 +49,7 @@ from analyzer.games.rikken.experiments import (
 from analyzer.games.rikken.strategy import bidding_params
 from analyzer.reports.manifest import read_manifest
 from analyzer.solvers.dd import solve
+from analyzer.solvers.dd.api import MAX_BUDGET
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
 
@@ -74,6 +76,11 @@ DeclarerPolicy = Annotated[Policy | None, typer.Option(
                               "by everyone else.", show_default="--policy")]
 DefenderPolicy = Annotated[Policy | None, typer.Option("--defender-policy", help="Policy of the defenders.",
                                                        show_default="--policy")]
+DdBudgetOption = Annotated[int | None, typer.Option(
+    "--dd-budget", min=0, max=MAX_BUDGET,
+    help="With --policy dd: completed tricks each trick count may search beyond the made / not made questions "
+         "(about 2.5 million per CPU-second); when they run out the count is reported as the interval it was "
+         "proved to lie in. 0: no limit, every count exact.", show_default=f"{DEFAULT_BUDGET:,}")]
 BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
                                                    show_default="20000; 500 with expert, 2 with dd at any seat")]
@@ -171,6 +178,7 @@ def bids(
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: BidsChunkSize = None,
+    dd_budget: DdBudgetOption = None,
     hand: HandOption = None,
     cards: CardsOption = None,
     hcp: HcpOption = None,
@@ -189,7 +197,8 @@ def bids(
     """
     policies = policies_from_options(policy, declarer_policy, defender_policy)
     constraints = constraint_params(dealing.value, seed, hand, cards, hcp, aces, length)
-    plan = bids_plan(policies, dealing.value, contracts, constraints, _seat_letters(seat), deals, seed, chunk_size)
+    plan = bids_plan(policies, dealing.value, contracts, constraints, _seat_letters(seat), deals, seed, chunk_size,
+                     dd_budget)
     run_and_print(BIDS, plan, out=out, workers=workers, scheduler=scheduler, json_out=json_out)
 
 

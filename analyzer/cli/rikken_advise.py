@@ -8,6 +8,7 @@ from analyzer.cli.options import MAX_CHUNK_SIZE, MAX_ITEMS, JsonOut, OutDir, Sch
 from analyzer.cli.rikken import (
     AcesOption,
     CardsOption,
+    DdBudgetOption,
     DeclarerPolicy,
     DefenderPolicy,
     HcpOption,
@@ -42,6 +43,7 @@ def advise(
     chunk_size: Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
                                                    show_default="10000; 500 with expert, 2 with dd")] = None,
+    dd_budget: DdBudgetOption = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -54,5 +56,5 @@ def advise(
     """
     policies = policies_from_options(policy, declarer_policy, defender_policy)
     constraints = {"cards": cards, "hcp": hcp, "aces": aces, "length": length}
-    plan = advise_plan(hand, seat, dealer, policies, contracts, constraints, deals, seed, chunk_size)
+    plan = advise_plan(hand, seat, dealer, policies, contracts, constraints, deals, seed, chunk_size, dd_budget)
     run_and_print(ADVISE, plan, out=out, workers=workers, scheduler=scheduler, json_out=json_out)

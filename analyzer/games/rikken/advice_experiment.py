@@ -10,7 +10,14 @@ from analyzer.cards.pbn import SEAT_LETTERS, parse_hand, parse_seat
 from analyzer.errors import InputError
 from analyzer.experiments.experiment import Experiment, Plan, Summary, records
 from analyzer.games.rikken import advice
-from analyzer.games.rikken.experiments import Policies, chosen_contracts, constraint_params, rules_entry, speed_class
+from analyzer.games.rikken.experiments import (
+    Policies,
+    chosen_contracts,
+    constraint_params,
+    dd_budget_params,
+    rules_entry,
+    speed_class,
+)
 from analyzer.games.rikken.findings import ADVISE_REPORT
 from analyzer.games.rikken.queries import ADVISE_QUERY
 
@@ -23,9 +30,11 @@ HAND_SIZE = 13
 
 
 def advise_plan(hand: str, seat: str, dealer: str | None, policies: Policies, contracts: str,
-                constraints: dict[str, list[str] | None], deals: int | None, seed: int, chunk_size: int | None) -> Plan:
+                constraints: dict[str, list[str] | None], deals: int | None, seed: int, chunk_size: int | None,
+                dd_budget: int | None = None) -> Plan:
     """The checked plan of advising ``hand`` at ``seat``: ``constraints`` maps ``cards``, ``hcp``, ``aces`` and
-    ``length`` to their option texts, which may name the other seats only."""
+    ``length`` to their option texts, which may name the other seats only; ``dd_budget`` is the ``--dd-budget``
+    option."""
     my_seat = parse_seat(seat)
     mask = parse_hand(hand)
     if mask.bit_count() != HAND_SIZE:
@@ -42,7 +51,8 @@ def advise_plan(hand: str, seat: str, dealer: str | None, policies: Policies, co
     given = constraint_params("random", seed, [f"{SEAT_LETTERS[my_seat]}={hand.strip()}"],
                               *(constraints.get(name) for name in ("cards", "hcp", "aces", "length")))
     params = {**policies.params(), "dealing": "random", "seat": my_seat, "dealer": dealer_seat,
-              "hand": hand.strip(), "options": advice.option_params(options), **given}
+              "hand": hand.strip(), "options": advice.option_params(options), **given,
+              **dd_budget_params(policies, dd_budget)}
     return Plan(params, deals or DEFAULT_DEALS[speed], seed, chunk_size or DEFAULT_CHUNK_SIZE[speed],
                 manifest={"params": params, "rules": rules_entry("random")}, context=(mask, options),
                 aggregate=partial(advice.advice_moments, n_options=len(options)))
@@ -56,7 +66,7 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
     table = advice.advice_table(advice.merge_advice_moments(chunks), options)
     policies = Policies.from_params(params).label()
     title = (f"{advice.describe_hand(mask)} at {SEAT_LETTERS[params['seat']]}, dealer "
-             f"{SEAT_LETTERS[params['dealer']]}: {plan.n_items:,} deals, {policies}")
+             f"{SEAT_LETTERS[params['dealer']]}: {plan.n_items:,} deals, {policies}{advice.bounded_note(table)}")
     return Summary(
         tables={"advice": table}, figures={"tricks_per_option": lambda: trick_distribution_chart(table, title)},
         manifest={"deals": plan.n_items},
@@ -67,10 +77,16 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
 
 
 def shown_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The console view: one line per option, means as ``mean ±half-width``, tricks as the likeliest counts."""
+    """The console view: one line per option, means as ``mean ±half-width`` (``mean [low, high]`` for an
+    option with bounded rows, whose interval is not symmetric), tricks as the likeliest counts, and the
+    bounded rows' count when there are any."""
     def plus_minus(measure: str, mean: str) -> list[str]:
-        return [f"{m:+.2f} ±{(hi - lo) / 2:.2f}" if hi == hi else f"{m:+.2f}"
-                for m, lo, hi in zip(table[mean], table[f"{measure}_lo"], table[f"{measure}_hi"])]
+        return [(f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]" if bounded else f"{m:+.2f} ±{(hi - lo) / 2:.2f}") if hi == hi
+                else f"{m:+.2f}"
+                for m, lo, hi, bounded in zip(table[mean], table[f"{measure}_lo"], table[f"{measure}_hi"],
+                                              table["bounded"])]
+
+    bounded = {"bounded": table["bounded"]} if table["bounded"].any() else {}
 
     return pd.DataFrame({
         "option": table["option"], "play": table["play"], "needs": table["target"],
@@ -78,7 +94,7 @@ def shown_table(table: pd.DataFrame) -> pd.DataFrame:
                    for r, lo, hi in zip(table["rate"], table["rate_lo"], table["rate_hi"])],
         "points": plus_minus("points", "mean_points"), "money": plus_minus("money", "mean_money"),
         "money vs best": ["best", *plus_minus("vs_best", "money_vs_best")[1:]],
-        "likeliest tricks": [_likeliest(row) for _, row in table.iterrows()]})
+        "likeliest tricks": [_likeliest(row) for _, row in table.iterrows()], **bounded})
 
 
 def _likeliest(row: pd.Series, shown: int = 3) -> str:

@@ -197,6 +197,11 @@ GLOSSARY = {
     "rate": "share of the hands that made it",
     "mean_score": "declarer's mean money score per hand (zero-sum settlement)",
     "mean_points": "declarer's mean points-mode score per hand",
+    "bounded": "rows whose trick count a budgeted double-dummy search left as an interval: their scores span it, "
+               "the mean scores take its low ends, the _high means its high ends, and the 95% intervals widen over "
+               "both",
+    "mean_score_high": "mean money score with every bounded row at its high end (equals mean_score when none is)",
+    "mean_points_high": "mean points score with every bounded row at its high end (equals mean_points when none is)",
     "hcp_bin": "the hand's high-card points (A 4, K 3, Q 2, J 1)",
     "trumps": "cards in the suit the bidder would name (his longest)",
     "hands": "hands in the cell",
@@ -274,6 +279,7 @@ ADVICE_GLOSSARY = {
     "advice.made": "deals on which the option was made",
     "mean_money": "declarer's mean money score per deal (zero-sum settlement)",
     "money_vs_best": "mean money per deal minus the best option's, paired on the same deals",
+    "mean_money_high": "mean money score with every bounded row at its high end (equals mean_money when none is)",
     "target": "what the declaring side needs",
     **{f"p_tricks_{k}": f"share of the deals on which the declaring side took {k} trick{'s' if k != 1 else ''}"
        for k in range(14)},
