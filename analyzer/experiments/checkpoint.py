@@ -111,15 +111,25 @@ def remove_leftovers(directory) -> None:
 
 @contextmanager
 def _stop_signals_deferred():
-    """Hold SIGINT and SIGTERM (delivered on leaving) in the main thread, where their handlers run."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Hold Ctrl-C and SIGTERM until the block ends, then deliver the first one to the usual handler.
+
+    Python runs signal handlers in the main thread at its next instruction, whichever thread the
+    signal reached, so handlers that only note the signal are what makes the block uninterruptible
+    (blocking the signal in this thread would not: another thread can take it).
+    """
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    caught: list[int] = []
+    previous = {number: signal.signal(number, lambda signum, frame: caught.append(signum))
+                for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        if caught:
+            signal.raise_signal(caught[0])
 
 
 class ChunkCheckpoint:

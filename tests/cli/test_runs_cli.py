@@ -35,7 +35,10 @@ def cli(capsys, *args):
 
 
 def chunk_files(run_dir):
-    return sorted((run_dir / "chunks" / "deals").glob("chunk-*.npz")) if (run_dir / "chunks" / "deals").is_dir() else []
+    """The chunk files a resume reuses: those its ledger records (a kill -9 can orphan the newest file)."""
+    from analyzer.reports.integrity import Ledger
+
+    return [run_dir / "chunks" / "deals" / f"chunk-{index:06d}.npz" for index in sorted(Ledger(run_dir, "deals").entries())]
 
 
 def start_and_stop(args, run_dir, sig, min_chunks=3):
