@@ -21,11 +21,13 @@ Any disagreement with DDS stops the run.
 
 With ``--bids N`` it also times the double-dummy outcomes of every contract setup the Rikken bids
 experiment builds for N deals (``play_setups_dd`` of one deal's setups, the work behind
-``rikken bids --policy dd``): mean, median, p90, p99 and max CPU seconds per deal.
+``rikken bids --policy dd``) with each trick count within ``--dd-budget`` completed tricks: mean,
+median, p90, p99 and max CPU seconds per deal, the share of result rows left bounded, and how many
+refining searches smaller budgets would stop.
 
 At the defaults (500 deals, 100 tables) a run takes about 5 CPU-minutes on this machine.
 
-Usage: python scripts/bench_dd.py [--deals 500] [--seed S] [--table-deals 100] [--singles 0] [--bids 0]
+Usage: python scripts/bench_dd.py [--deals 500] [--seed S] [--table-deals 100] [--singles 0] [--bids 0] [--dd-budget B]
 """
 
 import argparse
@@ -133,8 +135,14 @@ def main() -> None:
     parser.add_argument("--singles", type=int, default=0,
                         help="also time 20 single solves on the first N deals of the table pass")
     parser.add_argument("--bids", type=int, default=0, help="also time DD outcomes of the bids setups of N deals")
+    parser.add_argument("--dd-budget", type=int, default=None,
+                        help="completed tricks per trick count for --bids (default: the rikken commands' default)")
     args = parser.parse_args()
     seed = secrets.randbits(31) if args.seed is None else args.seed
+    if args.deals == 0:
+        print(f"seed {seed}, bids only (--deals 0)")
+        _run_bids(args, seed)
+        return
 
     from endplay.dds import calc_dd_table
     from endplay.types import Deal, Denom, Player
@@ -213,29 +221,75 @@ def main() -> None:
     if args.singles:
         samples["singles"].print("table of 20 results, 20 single solves vs DDS CalcDDtable", by_strain=False)
 
+    _run_bids(args, seed)
+
+
+def _run_bids(args, seed: int) -> None:
     if args.bids:
-        _bench_bids(args.bids, seed)
+        from analyzer.games.rikken.dd import DEFAULT_BUDGET
+
+        _bench_bids(args.bids, seed, DEFAULT_BUDGET if args.dd_budget is None else args.dd_budget)
 
 
-def _bench_bids(n_deals: int, seed: int) -> None:
-    """CPU time of the DD outcomes of every setup the bids experiment plays on ``n_deals`` deals."""
-    from analyzer.games.rikken.dd import play_setups_dd
-    from analyzer.games.rikken.experiments import build_setups
+def _bench_bids(n_deals: int, seed: int, budget: int) -> None:
+    """CPU time of the DD outcomes of every setup the bids experiment plays on ``n_deals`` deals, each trick
+    count within ``budget`` completed tricks, with the share of result rows left bounded.
 
+    Every refining search (``solve_bounds``) is recorded with its completed tricks, so the run also
+    tells, for each smaller budget, how many rows it would leave bounded: below the abort the search
+    is the same whatever the budget.
+    """
+    from analyzer.games.rikken import dd
+    from analyzer.games.rikken.experiments import build_setups, result_columns
+    from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES
+    from analyzer.games.rikken.summary import NOT_PLAYABLE
+    from analyzer.solvers.dd.api import last_tricks
+
+    searches = []
+    solve_bounds = dd.solve_bounds
+
+    def recorded(*args, **kwargs):
+        bounds = solve_bounds(*args, **kwargs)
+        searches.append((last_tricks(), bounds[0] < bounds[1]))
+        return bounds
+
+    dd.solve_bounds = recorded
     deals = random_deals(np.random.default_rng(seed + 1), n_deals)
     setups = build_setups(deals, np.zeros(n_deals, dtype=np.int64))
+    # Compile (or load) the kernels before timing.
+    dd.play_setups_dd({key: value[:1] for key, value in setups.items()}, 10)
+    searches.clear()
     per_deal = []
+    cells = bounded_cells = bounded_rows = 0
     for i in range(n_deals):
         rows = np.flatnonzero(setups["hand"] // 4 == i)
+        deal_setups = {key: value[rows] for key, value in setups.items()}
         start = time.process_time()
-        play_setups_dd({key: value[rows] for key, value in setups.items()})
+        low, high = dd.play_setups_dd(deal_setups, budget)
         per_deal.append(time.process_time() - start)
+        deal_setups["hand"] = deal_setups["hand"] % 4
+        columns = result_columns(deal_setups, low, 4, high_tricks=high)
+        for name in CONTRACT_CLI_NAMES:
+            playable = columns[f"tricks_{name}"] != NOT_PLAYABLE
+            cells += int(playable.sum())
+            bounded_cells += int((playable & ~columns[f"exact_{name}"]).sum())
+        bounded_rows += int((low != high).any(axis=1).sum())
         if (i + 1) % 10 == 0:
-            print(f"bids: {i + 1} deals, mean {statistics.mean(per_deal):.2f}, max {max(per_deal):.2f} CPU s per deal",
-                  flush=True)
-    print(f"\nbids --policy dd work: {n_deals} deals, {setups['hand'].size} contract setups, CPU s per deal "
-          f"(one core): mean {statistics.mean(per_deal):.2f}, median {statistics.median(per_deal):.2f}, "
-          f"p90 {_quantile(per_deal, 0.9):.2f}, p99 {_quantile(per_deal, 0.99):.2f}, max {max(per_deal):.2f}")
+            print(f"bids: {i + 1} deals, mean {statistics.mean(per_deal):.2f}, max {max(per_deal):.2f} CPU s per deal, "
+                  f"{bounded_rows} setups bounded", flush=True)
+    dd.solve_bounds = solve_bounds
+    print(f"\nbids --policy dd work, budget {budget:,} completed tricks per count: {n_deals} deals, "
+          f"{setups['hand'].size} contract setups, CPU s per deal (one core): mean {statistics.mean(per_deal):.2f}, "
+          f"median {statistics.median(per_deal):.2f}, p90 {_quantile(per_deal, 0.9):.2f}, "
+          f"p99 {_quantile(per_deal, 0.99):.2f}, max {max(per_deal):.2f}")
+    print(f"bounded: {bounded_rows} of {setups['hand'].size} setups, {bounded_cells} of {cells} result rows "
+          f"(hand x contract) = {bounded_cells / max(cells, 1):.2%}; refining searches: {len(searches)}, "
+          f"{sum(t for t, _ in searches):,} completed tricks")
+    print("refining searches stopped at smaller budgets (same searches up to the abort):")
+    for smaller in sorted({budget // 100, budget // 30, budget // 10, budget // 3, budget} - {0}):
+        stopped = sum(1 for t, b in searches if b or t >= smaller)
+        print(f"  budget {smaller:>13,}: {stopped} of {len(searches)} searches bounded, "
+              f"{sum(min(t, smaller) for t, _ in searches):,} completed tricks")
     _print_slowest_setups(setups, int(np.argmax(per_deal)))
 
 

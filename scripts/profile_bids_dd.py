@@ -1,18 +1,20 @@
 """Profile of the ``rikken bids --policy dd`` work question by question (issue 17).
 
 The deals and setups are those of ``scripts/bench_dd.py --bids N --seed S`` (deals drawn from seed
-``S + 1``).  Each deal's questions are asked in the order ``contract_counts`` asks them, sharing its
-table generations, one ``solve_questions`` call per question, timed in CPU seconds of the worker
-process (``time.process_time``).  A worker that spends more than ``--limit`` CPU seconds on one
+``S + 1``).  Each deal's questions are asked in the order ``contract_bounds`` asks them, sharing its
+table generations, each trick count as its made / not made probes and then its refining probes within
+``--dd-budget`` completed tricks, timed in CPU seconds of the worker process (``time.process_time``)
+with their completed tricks.  A worker that spends more than ``--limit`` CPU seconds on one
 question is killed; the question is recorded as skipped and the deal goes on in a fresh worker (so
 the questions after it start with an empty table).
 
-Each question kind is reported (2 v 2 trick counts, 1 v 3 trick counts per trump, Misery, 1 Alone)
-with its total CPU seconds and share, then the slowest questions.  ``--out`` writes one JSON line
+Each question kind is reported (2 v 2 and 1 v 3 per trump: made probes and counts, Misery, 1 Alone)
+with its total CPU seconds and share, completed tricks and counts left bounded, then the slowest
+questions.  ``--out`` writes one JSON line
 per question (with its answer); ``--compare OLD NEW`` checks that two such files agree on every
 answer both hold and prints the CPU of each kind side by side.
 
-Usage: python scripts/profile_bids_dd.py --seed S --deals N [--first 0] [--limit 120] [--out FILE]
+Usage: python scripts/profile_bids_dd.py --seed S --deals N [--first 0] [--limit 120] [--dd-budget B] [--out FILE]
        python scripts/profile_bids_dd.py --compare OLD NEW
 """
 
@@ -30,14 +32,20 @@ from bench_dd import random_deals
 
 STRAINS = "CDHSN"
 SEATS = "NESW"
-KINDS = ("2v2", "1v3 C", "1v3 D", "1v3 H", "1v3 S", "misery", "1 alone")
+KINDS = (*(f"{kind} {step}" for kind in ("2v2", "1v3 C", "1v3 D", "1v3 H", "1v3 S") for step in ("made", "count")),
+         "misery", "1 alone")
 
 
 def deal_questions(setups, rows):
-    """The solver questions ``contract_counts`` asks for one deal's setup rows, in its order, each with its kind."""
+    """The solver questions ``contract_bounds`` asks for one deal's setup rows, in its order, each with its kind.
+
+    A trick contract asks "makes t?" for each target of ``made_targets`` (kind ``... made``, lowest first,
+    up to the first no), then refines its count within the budget (kind ``... count``); Misery and 1 Alone
+    are one question each.
+    """
     from analyzer.games.rikken import rules
-    from analyzer.games.rikken.dd import setup_declarer
-    from analyzer.solvers.dd.api import _GOAL_MODE, Question
+    from analyzer.games.rikken.dd import made_targets, setup_declarer
+    from analyzer.solvers.dd.api import Question
 
     leader = int(setups["leader"][rows[0]])
     contracts = []
@@ -46,17 +54,12 @@ def deal_questions(setups, rows):
         contracts.append((int(setups["trump"][i]), team, int(rules.KIND[contract]), int(setups["called_card"][i]),
                           bool(setups["blind"][i])))
     unique = list(dict.fromkeys(contracts))
-    tricks = [Question(c[0], leader, c[1], called_card=c[3], blind_call=c[4]) for c in unique
-              if c[2] == rules.Kind.TRICKS]
-    # solve_questions answers a call's questions group by group (trump, team, kind of goal).
-    groups = {}
-    for q in tricks:
-        groups.setdefault((q.trump, q.team, _GOAL_MODE[q.goal]), []).append(q)
-    asked = [q for members in groups.values() for q in members]
+    asked = [(Question(c[0], leader, c[1], "ge", 0, c[3], c[4]), made_targets(c[1])) for c in unique
+             if c[2] == rules.Kind.TRICKS]
     for kind, goal, k in ((rules.Kind.MISERY, "le", 0), (rules.Kind.ONE, "eq", 1)):
         keys = dict.fromkeys((c[0], c[1]) for c in unique if c[2] == kind)
-        asked += [Question(trump, leader, team, goal, k) for trump, team in keys]
-    return [(q, _kind_of(q)) for q in asked]
+        asked += [(Question(trump, leader, team, goal, k), None) for trump, team in keys]
+    return [(q, targets, _kind_of(q)) for q, targets in asked]
 
 
 def _kind_of(q):
@@ -69,7 +72,36 @@ def _kind_of(q):
     return f"1v3 {STRAINS[q.trump]}"
 
 
-def _worker(seed, n_deals, first, start_deal, start_question, out):
+def _answer(hands, q, targets, generations, budget):
+    """Ask one question as ``contract_bounds`` does: the made probes, then the budgeted count; yields
+    (kind suffix, answer, completed tricks, CPU seconds) per step."""
+    from analyzer.solvers.dd.api import last_tricks, solve, solve_bounds
+
+    if targets is None:
+        begin = time.process_time()
+        answer = solve(hands, q.trump, q.leader, q.team, q.goal, q.k, generations=generations)
+        yield "", answer, last_tricks(), time.process_time() - begin
+        return
+    low, high = 0, int(hands[0]).bit_count()
+    begin = time.process_time()
+    tricks = 0
+    for target in targets:
+        made = solve(hands, q.trump, q.leader, q.team, "ge", target, called_card=q.called_card,
+                     blind_call=q.blind_call, generations=generations)
+        tricks += last_tricks()
+        if made:
+            low = target
+        else:
+            high = min(high, target - 1)
+            break
+    yield " made", [low, high], tricks, time.process_time() - begin
+    begin = time.process_time()
+    bounds = solve_bounds(hands, q.trump, q.leader, q.team, budget, low, high, called_card=q.called_card,
+                          blind_call=q.blind_call, generations=generations)
+    yield " count", list(bounds), last_tricks(), time.process_time() - begin
+
+
+def _worker(seed, n_deals, first, start_deal, start_question, budget, out):
     """Answer the questions from (start_deal, start_question) on, sending ("start", ...) and ("done", ...) messages.
 
     ``out`` is a pipe's sending end: a queue's feeder thread would wait for the GIL, which the kernels hold,
@@ -86,15 +118,15 @@ def _worker(seed, n_deals, first, start_deal, start_question, out):
         rows = np.flatnonzero(setups["hand"] // 4 == d)
         generations = {}
         questions = deal_questions(setups, rows)
-        for j, (q, kind) in enumerate(questions):
+        for j, (q, targets, kind) in enumerate(questions):
             if d == start_deal and j < start_question:
                 continue
-            out.send(("start", d, j, len(questions)))
-            begin = time.process_time()
-            answer = solve_questions(deals[d], [q], generations)[0]
-            out.send(("done", d, j, {"deal": d, "index": j, "kind": kind, "team": q.team, "trump": q.trump,
-                                    "goal": q.goal, "k": q.k, "called": q.called_card, "answer": answer,
-                                    "cpu": time.process_time() - begin}))
+            out.send(("start", d, j, len(questions), kind))
+            for suffix, answer, tricks, cpu in _answer(deals[d], q, targets, generations, budget):
+                out.send(("done", d, j, {"deal": d, "index": j, "kind": kind + suffix, "team": q.team,
+                                        "trump": q.trump, "goal": q.goal, "k": q.k, "called": q.called_card,
+                                        "answer": answer, "tricks": tricks, "cpu": cpu}))
+            out.send(("end question",))
     out.send(("end",))
 
 
@@ -105,14 +137,14 @@ def _cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def profile(seed, n_deals, first, limit, out_path):
+def profile(seed, n_deals, first, limit, out_path, budget):
     ctx = mp.get_context("spawn")
     records = []
     deal, question = first, 0
     sink = open(out_path, "w") if out_path else None
     while True:
         receiver, sender = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker, args=(seed, n_deals, first, deal, question, sender))
+        proc = ctx.Process(target=_worker, args=(seed, n_deals, first, deal, question, budget, sender))
         proc.start()
         current = None
         started_cpu = 0.0
@@ -124,9 +156,9 @@ def profile(seed, n_deals, first, limit, out_path):
                 if current is not None and _cpu_seconds(proc.pid) - started_cpu > limit:
                     proc.kill()
                     proc.join()
-                    d, j, n = current
-                    print(f"deal {d} question {j}: skipped after {limit} CPU-s", flush=True)
-                    record = {"deal": d, "index": j, "skipped": True, "cpu": float(limit)}
+                    d, j, n, kind = current
+                    print(f"deal {d} question {j} ({kind}): skipped after {limit} CPU-s", flush=True)
+                    record = {"deal": d, "index": j, "kind": kind, "skipped": True, "cpu": float(limit)}
                     records.append(record)
                     if sink:
                         sink.write(json.dumps(record) + "\n")
@@ -143,6 +175,7 @@ def profile(seed, n_deals, first, limit, out_path):
                 if sink:
                     sink.write(json.dumps(record) + "\n")
                     sink.flush()
+            elif msg[0] == "end question":
                 current = None
             else:
                 proc.join()
@@ -163,12 +196,15 @@ def summarize(records, label=""):
     times = sorted(per_deal.values())
     print(f"\n{label}{len(per_deal)} deals, {len(records)} questions, {total:.1f} CPU-s: per deal mean "
           f"{total / max(1, len(per_deal)):.2f}, median {statistics.median(times):.2f}, max {max(times):.2f}")
-    print(f"{'kind':8} {'n':>5} {'CPU-s':>9} {'share':>6} {'mean':>8} {'max':>8}")
+    print(f"{'kind':12} {'n':>5} {'CPU-s':>9} {'share':>6} {'mean':>8} {'max':>8} {'tricks':>13} {'bounded':>7}")
     for kind in KINDS:
-        rows = [r["cpu"] for r in records if r.get("kind") == kind]
+        rows = [r for r in records if r.get("kind") == kind]
         if rows:
-            print(f"{kind:8} {len(rows):5} {sum(rows):9.2f} {sum(rows) / total:6.1%} {statistics.mean(rows):8.3f} "
-                  f"{max(rows):8.2f}")
+            cpu = [r["cpu"] for r in rows]
+            bounded = sum(1 for r in rows if isinstance(r.get("answer"), list) and r["answer"][0] < r["answer"][1]
+                          and kind.endswith("count"))
+            print(f"{kind:12} {len(rows):5} {sum(cpu):9.2f} {sum(cpu) / total:6.1%} {statistics.mean(cpu):8.3f} "
+                  f"{max(cpu):8.2f} {sum(r.get('tricks', 0) for r in rows):13,} {bounded:7}")
     skipped = [r for r in records if r.get("skipped")]
     if skipped:
         print(f"skipped {len(skipped)} questions (counted at the limit): "
@@ -216,6 +252,8 @@ def main():
     parser.add_argument("--first", type=int, default=0, help="first deal index (earlier deals are drawn, not asked)")
     parser.add_argument("--limit", type=float, default=120.0, help="CPU seconds before a question is skipped")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--dd-budget", type=int, default=None,
+                        help="completed tricks per count's refining probes (default: the rikken commands' default)")
     parser.add_argument("--summary", default=None, help="summarize an --out file")
     parser.add_argument("--compare", nargs=2, default=None)
     args = parser.parse_args()
@@ -227,7 +265,11 @@ def main():
         sys.exit("--seed is required")
     else:
         print(f"seed {args.seed}, deals {args.first}..{args.first + args.deals - 1}", flush=True)
-        summarize(profile(args.seed, args.deals, args.first, args.limit, args.out), f"seed {args.seed}: ")
+        from analyzer.games.rikken.dd import DEFAULT_BUDGET
+
+        budget = DEFAULT_BUDGET if args.dd_budget is None else args.dd_budget
+        print(f"budget {budget:,} completed tricks per count", flush=True)
+        summarize(profile(args.seed, args.deals, args.first, args.limit, args.out, budget), f"seed {args.seed}: ")
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ def contracts_part(args, params: np.ndarray) -> None:
               flush=True)
         if args.dd_setups:
             head = {key: value[:args.dd_setups] for key, value in setups.items()}
-            dd = made_of(head, play_setups_dd(head), contract)
+            dd = made_of(head, play_setups_dd(head)[0], contract)
             k = dd.size
             print(f"{'':<9}{k:>7} {rate_text(base[:k]):>22} {rate_text(decl[:k]):>22} {rate_text(defn[:k]):>22}"
                   f"  dd (both sides perfect) on these first {k} hands: {rate_text(dd)}", flush=True)

@@ -1,5 +1,6 @@
 """The package layout: imports point one way (cli -> games -> experiments -> reports/solvers -> cards),
-no game imports another, there are no import cycles, and every game has the same rooms."""
+no game imports another, a game's engine and bots import none of its run code, the experiments machinery,
+the reports or the CLI, there are no import cycles, and every game has the same rooms."""
 
 import ast
 from pathlib import Path
@@ -13,6 +14,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "analyzer"
 RANK = {"__main__": 6, "cli": 5, "games": 4, "experiments": 3, "reports": 2, "solvers": 2, "cards": 1,
         "errors": 0, "raw_memory": 0, "__init__": 0}
 GAME_ROOMS = ("rules", "state", "kernels", "experiments", "summary", "charts")
+# A game's run code: experiments and what they write, read and compare. Every other module of a game is
+# its engine or a bot, which never imports run code, the experiments machinery, reports or the CLI.
+RUN_ROOMS = {"experiments", "summary", "charts", "findings", "queries", "advice", "advice_chart", "advice_experiment",
+             "compare",
+             "replay", "strategy", "strategy_charts", "strategy_duel"}
+# Known exceptions, each with its reason: the dd policy moves the progress bar per solved deal.
+ENGINE_EXCEPTIONS = {("analyzer.games.rikken.dd", "analyzer.experiments.progress")}
 
 
 def module_name(path: Path) -> str:
@@ -73,6 +81,25 @@ def layering_violations(graph: dict[str, set[str]]) -> list[str]:
     return bad
 
 
+def is_engine(module: str) -> bool:
+    """A game's engine or bot module (not its run code, not a module shared by all games)."""
+    return game_of(module) is not None and module.split(".")[-1] not in RUN_ROOMS
+
+
+def engine_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of run code, experiments, reports or the CLI by a game's engine or bots."""
+    bad = []
+    for source, targets in graph.items():
+        if not is_engine(source):
+            continue
+        for target in sorted(targets):
+            upward = part_of(target) in ("experiments", "reports", "cli")
+            run_code = game_of(target) is not None and not is_engine(target)
+            if (upward or run_code) and (source, target) not in ENGINE_EXCEPTIONS:
+                bad.append(f"{source} imports {target}")
+    return bad
+
+
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Every import cycle found by a depth-first search (one path per back edge)."""
     found, state, path = [], {}, []
@@ -104,6 +131,10 @@ def test_imports_point_down_the_layers():
     assert layering_violations(import_graph()) == []
 
 
+def test_engines_and_bots_never_import_run_code_reports_or_the_cli():
+    assert engine_violations(import_graph()) == []
+
+
 def test_no_import_cycles():
     assert cycles(import_graph()) == []
 
@@ -124,3 +155,12 @@ def test_the_checks_catch_a_bad_layout():
                                           "analyzer.games.seconds.kernels imports another game's "
                                           "analyzer.games.rikken.rules"]
     assert cycles(graph) == [["analyzer.cards.deck", "analyzer.reports.store", "analyzer.cards.deck"]]
+
+
+def test_the_engine_check_catches_an_engine_importing_run_code_or_reports():
+    graph = {"analyzer.games.seconds.kernels": {"analyzer.games.seconds.summary", "analyzer.games.seconds.rules"},
+             "analyzer.games.seconds.policies": {"analyzer.reports.stats", "analyzer.cards.deck"},
+             "analyzer.games.seconds.summary": {"analyzer.reports.stats", "analyzer.games.seconds.kernels"},
+             "analyzer.games.trick": {"analyzer.cards.masks"}}
+    assert engine_violations(graph) == ["analyzer.games.seconds.kernels imports analyzer.games.seconds.summary",
+                                        "analyzer.games.seconds.policies imports analyzer.reports.stats"]

@@ -65,6 +65,8 @@ def build_constraints(hands: list[str], cards: list[str], hcp: list[str], aces: 
         _fix(seats, parse_seat(seat), mask, "--hand", text)
     for text in cards:
         seat, value = _split(text, "--cards")
+        if not value.strip():
+            raise InputError(f"--cards {text!r} names no cards: give some, e.g. E=SA,SK, or leave the option out")
         _fix(seats, parse_seat(seat), mask_of(parse_card_list(value)), "--cards", text)
     for text in hcp:
         seat, value = _split(text, "--hcp")

@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> None:
     except InputError as exc:
         _error(str(exc))
         code = 2
+    except OSError as exc:  # a folder made read-only or full, a name too long: the system's reason, on one line
+        _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
+        code = 2
     sys.exit(code if isinstance(code, int) else 0)
 
 

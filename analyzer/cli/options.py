@@ -2,22 +2,19 @@
 
 import json
 import math
-from datetime import datetime, timezone
-from pathlib import Path
 from typing import Annotated
 
 import numpy as np
 import typer
 
 from analyzer.errors import InputError
-from analyzer.experiments.backends import make_backend
+from analyzer.experiments.backends import MAX_WORKERS, make_backend
 from analyzer.experiments.runner import default_workers
 
-# Upper bounds of the count options (docs in README "Commands"): far above any run that finishes in a
+# Upper bounds of the count options (docs in docs/commands.md): far above any run that finishes in a
 # day, low enough that a typo fails at once instead of exhausting memory or planning chunks forever.
 MAX_ITEMS = 10**9
 MAX_CHUNK_SIZE = 10**6
-MAX_WORKERS = 256
 
 
 def _check_scheduler(spec: str | None) -> str | None:
@@ -25,7 +22,9 @@ def _check_scheduler(spec: str | None) -> str | None:
     # the run directory is created.
     if spec is not None:
         try:
-            make_backend(spec, 1)
+            backend = make_backend(spec, 1)
+            if hasattr(backend, "probe"):
+                backend.probe()
         except InputError as exc:
             raise typer.BadParameter(str(exc)) from None
     return spec
@@ -44,21 +43,6 @@ OutDir = Annotated[str | None, typer.Option("--out", help="Run directory (defaul
 JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")]
 ChunkSize = Annotated[int, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                         help="Items per chunk; results depend on it.")]
-
-
-def out_dir_or_default(out: str | None, experiment: str) -> Path:
-    """The run directory: ``--out`` if given, else a new ``results/<experiment>-<UTC time>``.
-
-    Raises
-    ------
-    InputError
-        For an empty ``--out``, which would otherwise write the run into the current folder.
-    """
-    if out is not None:
-        if not out.strip():
-            raise InputError("--out is empty: name a run directory, e.g. --out results/my-run")
-        return Path(out)
-    return Path("results") / f"{experiment}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
 
 
 def json_dumps(payload) -> str:

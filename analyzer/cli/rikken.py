@@ -1,9 +1,6 @@
 """``analyzer rikken ...``: deals, bid-success experiments, full rounds, double-dummy answers."""
 
-import sys
-import time
 from enum import Enum
-from functools import partial
 from typing import Annotated
 
 import pandas as pd
@@ -24,14 +21,13 @@ from analyzer.cli.options import (
     Seed,
     Workers,
     json_dumps,
-    out_dir_or_default,
 )
+from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
-from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_chunks
-from analyzer.games.rikken import charts as rikken_charts
-from analyzer.games.rikken import summary as rikken_summary
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
+    DEFAULT_BUDGET,
+    PLAY_POLICY_IDS,
     STRAIN_LETTERS,
     check_call,
     dd_table,
@@ -42,46 +38,29 @@ from analyzer.games.rikken.dd import (
     team_name,
 )
 from analyzer.games.rikken.experiments import (
-    CONSTRAINT_OPTIONS,
+    BIDS,
+    DEALINGS,
+    PLAY,
     Policies,
-    bids_chunk,
-    default_chunk_size,
-    play_chunk,
+    bids_plan,
+    constraint_params,
+    play_plan,
 )
-from analyzer.games.rikken.rules import Contract, parse_contract
-from analyzer.games.rikken.strategy import bidding_label, bidding_params
+from analyzer.games.rikken.strategy import bidding_params
 from analyzer.reports.manifest import read_manifest
-from analyzer.reports.progress import stage
-from analyzer.reports.store import RunStore
 from analyzer.solvers.dd import solve
+from analyzer.solvers.dd.api import MAX_BUDGET
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
 
 
-class Policy(str, Enum):
-    """Card-play policies of Rikken experiments; ``expert`` searches sampled hidden hands with heuristic
-    rollouts; ``dd`` is perfect play by both sides (double dummy)."""
-
-    heuristic = "heuristic"
-    random = "random"
-    expert = "expert"
-    dd = "dd"
+#: Card-play policies by name, from the policy registry (``dd.PLAY_POLICY_IDS``): ``expert`` searches sampled
+#: hidden hands with heuristic rollouts; ``dd`` is perfect play by both sides (double dummy).
+Policy = Enum("Policy", {name: name for name in PLAY_POLICY_IDS}, type=str)
 
 
-class Dealing(str, Enum):
-    """Dealing models (docs/rules.md: ``random`` uniform deals, ``packets`` traditional gather-cut-deal)."""
-
-    random = "random"
-    packets = "packets"
-
-
-class PlayPolicy(str, Enum):
-    """Card-play policies that play full rounds card by card; ``dd`` asks the solver at every turn."""
-
-    heuristic = "heuristic"
-    random = "random"
-    expert = "expert"
-    dd = "dd"
+#: Dealing models (docs/rules.md: ``random`` uniform deals, ``packets`` traditional gather-cut-deal).
+Dealing = Enum("Dealing", {name: name for name in DEALINGS}, type=str)
 
 
 # `rikken deal` holds every deal as text before printing: 10^6 deals take about 650 MB and 100 s.
@@ -97,10 +76,15 @@ DeclarerPolicy = Annotated[Policy | None, typer.Option(
                               "by everyone else.", show_default="--policy")]
 DefenderPolicy = Annotated[Policy | None, typer.Option("--defender-policy", help="Policy of the defenders.",
                                                        show_default="--policy")]
+DdBudgetOption = Annotated[int | None, typer.Option(
+    "--dd-budget", min=0, max=MAX_BUDGET,
+    help="With --policy dd: completed tricks each trick count may search beyond the made / not made questions "
+         "(about 2.5 million per CPU-second); when they run out the count is reported as the interval it was "
+         "proved to lie in. 0: no limit, every count exact.", show_default=f"{DEFAULT_BUDGET:,}")]
 BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
                                                    show_default="20000; 500 with expert, 2 with dd at any seat")]
-PlayPolicyOption = Annotated[PlayPolicy | None, typer.Option("--policy", show_default="heuristic",
+PlayPolicyOption = Annotated[Policy | None, typer.Option("--policy", show_default="heuristic",
                                                              help="Card-play policy of the seats no other policy "
                                                                   "option names; expert = sampled hidden hands "
                                                                   "and rollouts; dd = perfect play (seconds per "
@@ -171,29 +155,12 @@ def deal(
         typer.echo("\n".join(lines))
 
 
-def constraint_params(dealing: Dealing, seed: int, *texts: list[str] | None) -> dict:
-    """``{"constraints": option name -> texts as given}`` for a run's params (``{}`` without any).
-
-    The constraints are checked here, before a run folder is written: a bad, impossible or
-    near-impossible one is an error now rather than in every chunk.
-    """
-    given = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, texts) if values}
-    if not given:
-        return {}
-    if dealing == Dealing.packets:
-        raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
-                         "round's tricks")
-    deal_constrained(0, seed, build_constraints(*(values or [] for values in texts)))
-    return {"constraints": given}
-
-
-def start_run(experiment: str, out, params: dict, seed: int, chunk_size: int) -> RunStore:
-    """Create the run directory of a Rikken experiment and write its first manifest."""
-    store = RunStore(out_dir_or_default(out, experiment))
-    store.write_manifest({"experiment": experiment, "command": " ".join(["analyzer", *sys.argv[1:]]), "seed": seed,
-                          "chunk_size": chunk_size, "params": params,
-                          "rules": {"game": "rikken", "dealing": params["dealing"], "scoring": ["points", "money"]}})
-    return store
+def _seat_letters(seat: list[str] | None) -> list[str] | None:
+    """The seats of repeated or comma-listed ``--seat`` options as letters in N E S W order (None: all)."""
+    if not seat:
+        return None
+    chosen = {parse_seat(text) for value in seat for text in value.split(",")}
+    return [letter for index, letter in enumerate(SEAT_LETTERS) if index in chosen]
 
 
 @app.command()
@@ -211,6 +178,7 @@ def bids(
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: BidsChunkSize = None,
+    dd_budget: DdBudgetOption = None,
     hand: HandOption = None,
     cards: CardsOption = None,
     hcp: HcpOption = None,
@@ -228,51 +196,10 @@ def bids(
     deal, at absolute seats N E S W; the dealer rotates (deal d is dealt by seat d mod 4).
     """
     policies = policies_from_options(policy, declarer_policy, defender_policy)
-    chunk_size = chunk_size or default_chunk_size(policies)
-    chosen = list(Contract) if contracts.strip() == "all" else [parse_contract(c) for c in contracts.split(",")]
-    if "dd" in policies.names() and dealing == Dealing.packets:
-        raise InputError("--dealing packets gathers the cards of played tricks: use heuristic or random policies")
-    params = {**policies.params(), "dealing": dealing.value, "contracts": sorted({int(c) for c in chosen}),
-              **constraint_params(dealing, seed, hand, cards, hcp, aces, length)}
-    if seat:
-        chosen_seats = {parse_seat(text) for value in seat for text in value.split(",")}
-        params["seats"] = [letter for index, letter in enumerate(SEAT_LETTERS) if index in chosen_seats]
-    check_chunk_count(deals, chunk_size)
-    check_run_dir(out, bids_chunk, params, deals, seed=seed, chunk_size=chunk_size)
-    store = start_run("rikken-bids", out, params, seed, chunk_size)
-    started = time.time()
-    chunks = run_chunks(bids_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="rikken bids", store=store, backend=scheduler, rows_dir=store.root / "hands",
-                        aggregate=rikken_summary.bids_moments)
-    played = time.time()
-    with stage("writing summary"):
-        moments = rikken_summary.merge_bids_moments(chunks)
-        summary = rikken_summary.summarize_bids(moments)
-        best = rikken_summary.best_contracts(moments)
-        store.write_csv("summary", summary)
-        store.write_csv("bidding_chart", best)
-    with stage("drawing charts"):
-        for figure, stem in ((rikken_charts.success_by_trumps_and_hcp(moments), "success_by_trumps_hcp"),
-                             (rikken_charts.low_contract_success(moments), "misery_one_alone_by_low_cards"),
-                             (rikken_charts.bidding_chart(best), "bidding_chart")):
-            if figure is not None:  # None: no contract this chart draws was evaluated
-                store.save_figure(figure, stem)
-    finished = time.time()
-    n_hands = len(params.get("seats", SEAT_LETTERS)) * deals
-    store.write_manifest({"hands": n_hands, "timings": {"play_seconds": round(played - started, 3),
-                                                        "summary_seconds": round(finished - played, 3)}})
-    overall = summary[summary["feature"] == "all"].drop(columns=["feature", "bin"])
-    shown = pd.DataFrame({
-        "contract": overall["contract"], "hands": overall["n"],
-        "made %": [f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
-                   for r, lo, hi in zip(overall["rate"], overall["rate_lo"], overall["rate_hi"])],
-        "money/hand": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
-                       for m, lo, hi in zip(overall["mean_score"], overall["score_lo"], overall["score_hi"])],
-        "points/hand": overall["mean_points"].round(3)})
-    hands_of = f" (seats {', '.join(params['seats'])})" if "seats" in params else ""
-    _report(overall, shown, store, json_out, f"Rikken bids: {deals:,} deals, {n_hands:,} hands{hands_of}, "
-                                             f"{policies.label()}, dealing {dealing.value} (rates with 95% Wilson "
-                                             "intervals)")
+    constraints = constraint_params(dealing.value, seed, hand, cards, hcp, aces, length)
+    plan = bids_plan(policies, dealing.value, contracts, constraints, _seat_letters(seat), deals, seed, chunk_size,
+                     dd_budget)
+    run_and_print(BIDS, plan, out=out, workers=workers, scheduler=scheduler, json_out=json_out)
 
 
 @app.command()
@@ -305,48 +232,12 @@ def play(
     round's deal, at absolute seats N E S W; the dealer rotates (round r is dealt by seat r mod 4), so a
     constrained seat bids first, or deals, in turn.
     """
-    policies = policies_from_options(Policy((policy or PlayPolicy.heuristic).value), declarer_policy, defender_policy,
-                         seat_policies, policy_given=policy is not None)
-    if rounds_per_game is not None:  # whole games in every chunk: each chunk counts its own games
-        chunk_size = rikken_summary.game_chunk_size(rounds, rounds_per_game, chunk_size, default_chunk_size(policies))
-    chunk_size = chunk_size or default_chunk_size(policies)
-    params = {**policies.params(), "dealing": dealing.value,
-              **constraint_params(dealing, seed, hand, cards, hcp, aces, length),
-              **bidding_params(bidding, seat_bidding, bidding_margin)}
-    if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
-        params["rounds_per_game"] = rounds_per_game
-    check_chunk_count(rounds, chunk_size)
-    check_run_dir(out, play_chunk, params, rounds, seed=seed, chunk_size=chunk_size)
-    store = start_run("rikken-play", out, params, seed, chunk_size)
-    started = time.time()
-    chunks = run_chunks(play_chunk, params, rounds, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="rikken rounds", store=store, backend=scheduler, rows_dir=store.root / "rounds",
-                        aggregate=partial(rikken_summary.rounds_moments, rounds_per_game=rounds_per_game))
-    with stage("writing summary"):
-        moments = rikken_summary.merge_rounds_moments(chunks)
-        contracts = rikken_summary.contract_summary(moments)
-        seats = rikken_summary.seat_summary(moments)
-        store.write_csv("summary", contracts)
-        store.write_csv("seats", seats)
-        games = rikken_summary.game_summary(moments)  # empty without --rounds-per-game
-        if not games.empty:
-            store.write_csv("games", games)
-    with stage("drawing charts"):
-        store.save_figure(rikken_charts.play_chart(contracts, seats), "contracts_and_scores")
-    store.write_manifest({"rounds": rounds, "timings": {"seconds": round(time.time() - started, 3)}})
-    if json_out:
-        typer.echo(json_dumps({"run_dir": str(store.root), "contracts": contracts.to_dict(orient="records"),
-                               "seats": seats.to_dict(orient="records"),
-                               **({"games": games.to_dict(orient="records")} if len(games) else {})}))
-        return
-    print_table(contracts, f"Rikken rounds: {rounds:,}, {policies.label()}, {bidding_label(params)}, "
-                           f"dealing {dealing.value}")
-    print_table(seats, "Mean score per round by seat (95% intervals)")
-    if not games.empty:
-        print_table(games.drop(columns=["outright_prob", "outright_lo", "outright_hi"]),
-                     f"Games of {rounds_per_game} rounds, points mode: win probability per seat (a tie for the top "
-                     "shares the game; 95% Wilson intervals)")
-    typer.echo(f"results in {store.root}")
+    policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy, seat_policies,
+                                     policy_given=policy is not None)
+    constraints = constraint_params(dealing.value, seed, hand, cards, hcp, aces, length)
+    plan = play_plan(policies, dealing.value, constraints, bidding_params(bidding, seat_bidding, bidding_margin),
+                     rounds_per_game, rounds, seed, chunk_size)
+    run_and_print(PLAY, plan, out=out, workers=workers, scheduler=scheduler, json_out=json_out)
 
 
 @app.command()
@@ -390,14 +281,6 @@ def _fmt_interval(frame: pd.DataFrame, measure: str, scale: float, spec: str) ->
     """``diff [lo, hi]`` of one paired measure of ``compare_runs``."""
     parts = [_fmt(frame[f"{measure}_{key}"], scale, spec) for key in ("diff", "lo", "hi")]
     return [f"{d} [{lo}, {hi}]" for d, lo, hi in zip(*parts)]
-
-
-def _report(table: pd.DataFrame, shown: pd.DataFrame, store: RunStore, json_out: bool, title: str) -> None:
-    if json_out:
-        typer.echo(json_dumps({"run_dir": str(store.root), "contracts": table.to_dict(orient="records")}))
-        return
-    print_table(shown, title)
-    typer.echo(f"results in {store.root}")
 
 
 def print_table(frame: pd.DataFrame, title: str) -> None:

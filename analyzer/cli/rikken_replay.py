@@ -17,7 +17,6 @@ from analyzer.cli.rikken import (
     HandOption,
     HcpOption,
     LengthOption,
-    PlayPolicy,
     PlayPolicyOption,
     Policy,
     SeatBidding,
@@ -64,7 +63,7 @@ def replay(
     Shows the deal, the auction bid by bid, trump and call, the 13 tricks (leader, cards, winner, the
     declaring side's running count against what the contract needs) and each seat's scores.
     """
-    policies = policies_from_options(Policy((policy or PlayPolicy.heuristic).value), declarer_policy, defender_policy,
+    policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy,
                                      seat_policies, policy_given=policy is not None)
     auction = bidding_params(bidding, seat_bidding, bidding_margin)
     constraints = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, (hand, cards, hcp, aces, length))

@@ -49,7 +49,7 @@ def fit(
     run_dir: Annotated[str, typer.Argument(help="A `rikken bids` run directory (its hands/ table).")],
     out: Annotated[str | None, typer.Option("--out", help="Strategy file to write; the calibration and the "
                                             "strategy card go beside it.",
-                                            show_default="RUN_DIR/strategy.joblib")] = None,
+                                            show_default="RUN_DIR/strategy.zip")] = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, max=MAX_HANDS,
                                            help="Fit on at most this many hands: whole deals drawn with "
                                                 "--seed.")] = DEFAULT_MAX_HANDS,
@@ -66,8 +66,8 @@ def fit(
     make rate by decile of prediction, 95% Wilson intervals) and the strategy card are measured on them.
     """
     if out is not None and not out.strip():
-        raise InputError("--out is empty: name a strategy file, e.g. --out results/strategy.joblib")
-    path = Path(out) if out else Path(run_dir) / "strategy.joblib"
+        raise InputError("--out is empty: name a strategy file, e.g. --out results/strategy.zip")
+    path = Path(out) if out else Path(run_dir) / "strategy.zip"
     if path.is_dir():
         raise InputError(f"--out {path} is a directory: name a strategy file")
     started = time.time()

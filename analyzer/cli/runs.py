@@ -2,7 +2,6 @@
 
 import os
 import sys
-import time
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -12,35 +11,16 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from analyzer.cli.options import (
-    MAX_ITEMS,
-    ChunkSize,
-    JsonOut,
-    OutDir,
-    Scheduler,
-    Seed,
-    Workers,
-    json_dumps,
-    out_dir_or_default,
-)
+from analyzer.cli.catalog import QUERY_SPECS, REPORT_SPECS
+from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
+from analyzer.cli.resume_args import rebuilt_arguments
+from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
-from analyzer.experiments.demo import QUERY_SPEC as DEMO_QUERY
-from analyzer.experiments.demo import hcp_chunk, hcp_figure, hcp_sums, summarize
-from analyzer.experiments.runner import check_chunk_count, run_chunks
-from analyzer.experiments.runstate import finish_run
-from analyzer.games.rikken import findings as rikken_findings
-from analyzer.games.rikken import queries as rikken_queries
-from analyzer.games.schnapsen import findings as schnapsen_findings
-from analyzer.games.schnapsen import queries as schnapsen_queries
-from analyzer.games.seconds import findings as seconds_findings
-from analyzer.games.seconds import queries as seconds_queries
+from analyzer.experiments.demo import DEMO, demo_plan
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.manifest import read_manifest
-from analyzer.reports.progress import stage
 from analyzer.reports.query import run_query
 from analyzer.reports.report import build_report, write_report
-from analyzer.reports.stats import merge_sums
-from analyzer.reports.store import RunStore
 
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
 
@@ -103,34 +83,18 @@ def demo(
     out: OutDir = None,
 ) -> None:
     """Self-test experiment: high-card points per seat on random deals, as a checkpointed batch run."""
-    started = time.time()
-    check_chunk_count(deals, chunk_size)
-    store = RunStore(out_dir_or_default(out, "runs-demo"))
-    params = {"rounds": rounds}
-    chunks = run_chunks(hcp_chunk, params, deals, seed=seed, chunk_size=chunk_size, workers=workers,
-                        description="demo deals", store=store, backend=scheduler, stage="deals",
-                        rows_dir=store.root / "deals", aggregate=hcp_sums)
-    with stage("writing summary"):
-        sums = merge_sums(chunks)
-        summary = summarize(sums, threshold)
-        store.write_csv("summary", summary)
-    with stage("drawing charts"):
-        store.save_figure(hcp_figure(sums), "hcp")
-    finish_run(store, {"experiment": "runs demo", "command": "runs demo", "seed": seed,
-                       "params": {"deals": deals, "threshold": threshold, "chunk_size": chunk_size},
-                       "timings": {"total_seconds": round(time.time() - started, 3)}})
-    typer.echo(summary.to_string(index=False))
+    run_and_print(DEMO, demo_plan(deals, threshold, rounds, seed, chunk_size), out=out, workers=workers,
+                  scheduler=scheduler, json_out=False)
 
 
 def resume(ctx: typer.Context, run_dir: RunDir) -> None:
-    """Finish an interrupted run: re-run its recorded command, computing only the missing chunks."""
+    """Finish an interrupted run or repair a damaged one: run its recorded experiment again, rebuilt from
+    its validated options, computing only the missing or damaged chunks."""
     manifest = read_manifest(run_dir)
     if run_status(manifest, Path(run_dir)) == "running":
         raise InputError(f"{run_dir} is still running (process {manifest.get('pid')} on {manifest.get('host')})")
     argv = manifest.get("argv")
-    if not isinstance(argv, list) or len(argv) < 2 or not all(isinstance(a, str) for a in argv):
-        raise InputError(f"{run_dir} records no command line to resume")
-    args = with_out_dir(argv[1:], Path(run_dir).resolve())
+    args = rebuilt_arguments(ctx.find_root().command, argv, Path(run_dir).resolve())
     if manifest.get("status") == "complete":
         typer.echo(f"{run_dir} is already complete; re-running it from its chunks", err=True)
     recorded_cwd = manifest.get("cwd")
@@ -139,7 +103,7 @@ def resume(ctx: typer.Context, run_dir: RunDir) -> None:
         # The command's other relative paths meant what they meant where it first ran.
         if isinstance(recorded_cwd, str) and Path(recorded_cwd).is_dir():
             os.chdir(recorded_cwd)
-        sys.argv = [argv[0], *args]
+        sys.argv = ["analyzer", *args]
         code = ctx.find_root().command.main(args=args, standalone_mode=False, prog_name="analyzer")
     finally:
         sys.argv = previous_argv
@@ -147,25 +111,6 @@ def resume(ctx: typer.Context, run_dir: RunDir) -> None:
     # Typer reports an interrupted command (Ctrl-C, SIGTERM) as exit code 130 rather than raising.
     if isinstance(code, int) and code != 0:
         raise typer.Exit(code)
-
-
-def with_out_dir(args: list[str], run_dir: Path) -> list[str]:
-    """The arguments with ``--out`` pointing at ``run_dir`` (added if the command used the default)."""
-    result, index, replaced = [], 0, False
-    while index < len(args):
-        arg = args[index]
-        if arg == "--out" and index + 1 < len(args):
-            result += ["--out", str(run_dir)]
-            index += 2
-            replaced = True
-            continue
-        if arg.startswith("--out="):
-            result.append(f"--out={run_dir}")
-            replaced = True
-        else:
-            result.append(arg)
-        index += 1
-    return result if replaced else [*result, "--out", str(run_dir)]
 
 
 class ReportFormat(str, Enum):
@@ -191,14 +136,6 @@ def report(
         out = run_dirs[0] / f"report.{fmt.value}" if len(run_dirs) == 1 else Path(f"compare.{fmt.value}")
     written = build_report(run_dirs, fmt.value, REPORT_SPECS, assets=f"{out.stem}_files")
     typer.echo(str(write_report(written, out)))
-
-
-# What a report says about each experiment (findings, glossary, captions), by the name its manifest records.
-REPORT_SPECS = {**rikken_findings.SPECS, **schnapsen_findings.SPECS, **seconds_findings.SPECS}
-
-
-# Every experiment whose rows ``analyzer query`` can answer from, by the name its manifest records.
-QUERY_SPECS = {**rikken_queries.SPECS, **schnapsen_queries.SPECS, **seconds_queries.SPECS, "runs demo": DEMO_QUERY}
 
 
 def query(

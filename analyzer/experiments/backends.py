@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import re
 import signal
+import socket
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -22,6 +23,8 @@ from analyzer.experiments.lifeline import watch_parent
 from analyzer.experiments.progress import REPORT_INTERVAL, run_reporting
 
 _LOCAL_CLUSTER = re.compile(r"local:(\d+)")
+# At most this many local worker processes, whichever backend starts them (--workers, local:N).
+MAX_WORKERS = 256
 # How long a terminated worker gets to exit before it is killed.
 STOP_GRACE_SECONDS = 0.3
 
@@ -32,7 +35,7 @@ def make_backend(spec: str | None, workers: int):
     Parameters
     ----------
     spec : str or None
-        ``None``, ``""`` or ``"local"``: local processes (``workers`` of them, 1 = this process);
+        ``None`` or ``"local"``: local processes (``workers`` of them, 1 = this process);
         ``"local:N"``: a throw-away Dask ``LocalCluster`` with N worker processes;
         ``"tcp://HOST:PORT"`` (or ``tls://``): an existing Dask scheduler.
     workers : int
@@ -44,13 +47,15 @@ def make_backend(spec: str | None, workers: int):
     """
     if workers < 1:
         raise InputError(f"workers must be >= 1, got {workers}")
-    if spec is None or spec in ("", "local"):
+    if spec is None or spec == "local":
         return LocalBackend(workers)
+    if not spec.strip():
+        raise InputError("--scheduler is empty: use local, local:N or tcp://HOST:PORT")
     match = _LOCAL_CLUSTER.fullmatch(spec)
     if match is not None:
         n_workers = int(match.group(1))
-        if n_workers < 1:
-            raise InputError(f"a local Dask cluster needs at least 1 worker, got {spec!r}")
+        if not 1 <= n_workers <= MAX_WORKERS:
+            raise InputError(f"a local Dask cluster takes 1 to {MAX_WORKERS} workers, got {spec!r}")
         return DaskBackend(n_workers=n_workers)
     if re.fullmatch(r"(tcp|tls)://[^\s/]+:\d+", spec):
         return DaskBackend(address=spec)
@@ -181,6 +186,22 @@ class DaskBackend:
         self.connect_timeout = connect_timeout
         self._cluster = None
         self._client = None
+
+    def probe(self, timeout: float = 5.0) -> None:
+        """Check that the scheduler's address accepts connections (before a run writes anything).
+
+        Raises
+        ------
+        InputError
+            If nothing listens there.
+        """
+        if self.address is None:
+            return
+        host, port = self.address.split("://", 1)[1].rsplit(":", 1)
+        try:
+            socket.create_connection((host, int(port)), timeout=timeout).close()
+        except (OSError, ValueError) as exc:
+            raise InputError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
 
     def describe(self) -> str:
         """A short label for manifests and logs."""

@@ -1,16 +1,21 @@
-"""Chunk checkpoints: every finished chunk is pickled into the run directory at once.
+"""Chunk checkpoints: every finished chunk is stored in the run directory at once, as data.
 
 Layout: ``<run>/chunks/<stage>/fingerprint.json`` says which computation the chunks belong to
-(task, parameters, seed, chunk size, number of items); ``chunk-000012.pkl`` holds chunk 12's
-result. Files are written to a temporary sibling and renamed, so a chunk file that exists is
-complete: a crash loses at most the chunks in flight. A run re-started with the same fingerprint
-reuses the chunk files and computes only the missing ones.
+(task, parameters, seed, chunk size, number of items); ``chunk-000012.npz`` holds chunk 12's
+aggregate (:mod:`analyzer.experiments.chunkfile`: no pickle, so a run folder from elsewhere runs no
+code); ``ledger.jsonl`` holds each chunk's checksums (:mod:`analyzer.reports.integrity`). Files
+are written to a temporary sibling and renamed, and a chunk counts as done once its ledger line is
+written: a crash loses at most the chunks in flight. A run re-started with the same fingerprint reuses
+every chunk whose file and Parquet part match their checksums; a damaged or missing one is named on
+stderr and recomputed, never merged.
 """
 
 import hashlib
 import json
-import pickle
-import re
+import signal
+import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +23,14 @@ import numpy as np
 
 from analyzer import __version__
 from analyzer.errors import InputError
+from analyzer.experiments import chunkfile
+from analyzer.reports.integrity import Ledger, PartRecord, part_problem
 from analyzer.reports.manifest import CHUNKS_DIR
 from analyzer.reports.store import atomic_write
 
 FINGERPRINT_NAME = "fingerprint.json"
-_CHUNK_FILE = re.compile(r"chunk-(\d{6})\.pkl")
+# Chunk files of analyzer versions that pickled them: never opened.
+LEGACY_PATTERN = "chunk-*.pkl"
 
 
 def task_name(task) -> str:
@@ -101,6 +109,29 @@ def remove_leftovers(directory) -> None:
         leftover.unlink(missing_ok=True)
 
 
+@contextmanager
+def _stop_signals_deferred():
+    """Hold Ctrl-C and SIGTERM until the block ends, then deliver the first one to the usual handler.
+
+    Python runs signal handlers in the main thread at its next instruction, whichever thread the
+    signal reached, so handlers that only note the signal are what makes the block uninterruptible
+    (blocking the signal in this thread would not: another thread can take it).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {number: signal.signal(number, lambda signum, frame: caught.append(signum))
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        if caught:
+            signal.raise_signal(caught[0])
+
+
 class ChunkCheckpoint:
     """The chunk files of one stage of one run.
 
@@ -115,12 +146,17 @@ class ChunkCheckpoint:
     """
 
     def __init__(self, run_dir, stage: str, expected: dict):
-        self.directory = Path(run_dir) / CHUNKS_DIR / stage
+        self.run_dir = Path(run_dir)
+        self.directory = self.run_dir / CHUNKS_DIR / stage
         self.stage = stage
         self.expected = expected
+        self.ledger = Ledger(run_dir, stage)
 
     def open(self, n_chunks: int) -> dict[int, Any]:
-        """Check the stored fingerprint (or write it) and load every finished chunk.
+        """Check the stored fingerprint (or write it) and load every intact finished chunk.
+
+        A recorded chunk whose file or part is missing or damaged is named on stderr, its file
+        deleted, and left out: the run computes it again.
 
         Returns
         -------
@@ -130,13 +166,31 @@ class ChunkCheckpoint:
         Raises
         ------
         InputError
-            If the stored chunks belong to a different computation, or a stored file is unreadable.
+            If the stored chunks belong to a different computation or to an analyzer that pickled them.
         """
         if not self.verify():
             atomic_write(self.directory / FINGERPRINT_NAME,
                          lambda p: p.write_text(json.dumps(self.expected, indent=2) + "\n"))
         remove_leftovers(self.directory)
-        return {index: self._load(index) for index in self._stored_indices(n_chunks)}
+        results = {}
+        entries = self.ledger.entries()
+        for path in sorted(self.directory.glob(f"chunk-*{chunkfile.SUFFIX}")):
+            index = path.name[len("chunk-"):-len(chunkfile.SUFFIX)]
+            if index.isdigit() and int(index) not in entries:  # its ledger line was lost (a crash, damage)
+                print(f"warning: {self.run_dir} stage {self.stage} chunk {int(index)}: {path.name} has no checksum "
+                      "record; computing it again", file=sys.stderr)
+        for index, entry in sorted(entries.items()):
+            if index >= n_chunks:
+                raise InputError(f"{self.ledger.path} records chunk {index}, outside the run's {n_chunks} chunks; "
+                                 "the run directory is corrupt")
+            problem, result = self._load(index, entry)
+            if problem is None:
+                results[index] = result
+                continue
+            self._path(index).unlink(missing_ok=True)
+            print(f"warning: {self.run_dir} stage {self.stage} chunk {index}: {problem}; computing it again",
+                  file=sys.stderr)
+        return results
 
     def verify(self) -> bool:
         """Check, writing nothing, that chunks stored for this stage belong to the expected computation.
@@ -149,8 +203,12 @@ class ChunkCheckpoint:
         Raises
         ------
         InputError
-            If the stored fingerprint is unreadable or differs from the expected one.
+            If the stored fingerprint is unreadable or differs from the expected one, or the stage holds
+            pickled chunks of an older analyzer.
         """
+        if self.directory.is_dir() and any(self.directory.glob(LEGACY_PATTERN)):
+            raise InputError(f"{self.run_dir} holds pickled chunks of an older analyzer, which are never opened "
+                             "(a pickle can run code); run the experiment again into a new --out")
         path = self.directory / FINGERPRINT_NAME
         if not path.exists():
             return False
@@ -160,36 +218,41 @@ class ChunkCheckpoint:
             raise InputError(f"{path} is corrupt: {exc}") from None
         if stored != self.expected:
             differing = sorted(k for k in set(stored) | set(self.expected) if stored.get(k) != self.expected.get(k))
-            raise InputError(f"{self.directory.parent.parent} holds chunks of a different run (stage "
+            raise InputError(f"{self.run_dir} holds chunks of a different run (stage "
                              f"'{self.stage}' differs in {', '.join(differing)}); use another --out or delete it")
         return True
 
-    def save(self, index: int, result) -> None:
-        """Write one chunk's result atomically."""
-        atomic_write(self._path(index), lambda p: p.write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)))
+    def save(self, index: int, result, part: PartRecord | None = None) -> None:
+        """Write one chunk's result atomically, then record its checksums (and its part's) in the ledger;
+        Ctrl-C and SIGTERM wait until both are written, so a stop never orphans a finished chunk."""
+        data = chunkfile.encode(result)
+        with _stop_signals_deferred():
+            atomic_write(self._path(index), lambda p: p.write_bytes(data))
+            self.ledger.append(index, hashlib.sha256(data).hexdigest(), len(data), part)
 
     def count(self, n_chunks: int) -> int:
-        """How many chunks are stored: what a resume will reuse."""
-        return len(self._stored_indices(n_chunks))
+        """How many chunks are recorded: what a resume will reuse if their files are intact."""
+        return sum(1 for index in self.ledger.entries() if index < n_chunks)
 
-    def _stored_indices(self, n_chunks: int) -> list[int]:
-        indices = []
-        for entry in self.directory.iterdir():
-            match = _CHUNK_FILE.fullmatch(entry.name)
-            if match is None:
-                continue
-            index = int(match.group(1))
-            if index >= n_chunks:
-                raise InputError(f"{entry} is outside the run's {n_chunks} chunks; the run directory is corrupt")
-            indices.append(index)
-        return sorted(indices)
+    def seal(self) -> dict:
+        """The stage's checksum summary for the manifest (see ``Ledger.seal``)."""
+        return self.ledger.seal()
 
-    def _load(self, index: int):
+    def _load(self, index: int, entry: dict) -> tuple[str | None, Any]:
+        """``(None, result)`` for an intact chunk, else ``(what is wrong, None)``."""
         path = self._path(index)
+        if not path.is_file():
+            return f"{path.name} is missing", None
+        data = path.read_bytes()
+        if len(data) != entry["bytes"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            return f"{path.name} is damaged (checksum differs)", None
+        problem = part_problem(self.ledger.root, entry)
+        if problem is not None:
+            return problem, None
         try:
-            return pickle.loads(path.read_bytes())
-        except Exception as exc:
-            raise InputError(f"{path} is corrupt ({type(exc).__name__}); delete it to recompute that chunk") from None
+            return None, chunkfile.decode(data)
+        except ValueError as exc:
+            return f"{path.name} is unreadable ({exc})", None
 
     def _path(self, index: int) -> Path:
-        return self.directory / f"chunk-{index:06d}.pkl"
+        return self.directory / f"chunk-{index:06d}{chunkfile.SUFFIX}"

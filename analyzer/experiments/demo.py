@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 
 from analyzer.cards.dealing import ACE_MASK, JACK_MASK, KING_MASK, QUEEN_MASK, deal_random
+from analyzer.experiments.experiment import Experiment, Plan, Summary, records
 from analyzer.reports.query import Measure, QuerySpec, Subject
-from analyzer.reports.stats import moments_interval, wilson_interval
+from analyzer.reports.stats import merge_sums, moments_interval, wilson_interval
 
 SEAT_NAMES = ("N", "E", "S", "W")
 # Most high-card points one 13-card hand can hold: four aces, kings and queens, one jack.
@@ -93,3 +94,20 @@ def _demo_subjects(columns: list[str]) -> list[Subject]:
 
 
 QUERY_SPEC = QuerySpec("deals", _demo_subjects)
+
+
+def demo_plan(deals: int, threshold: int, rounds: int, seed: int, chunk_size: int) -> Plan:
+    """The plan of ``deals`` random deals; hands of at least ``threshold`` points count as strong."""
+    return Plan({"rounds": rounds}, deals, seed, chunk_size, context=threshold,
+                manifest={"params": {"deals": deals, "threshold": threshold, "chunk_size": chunk_size}})
+
+
+def _demo_summary(plan: Plan, chunks: list) -> Summary:
+    sums = merge_sums(chunks)
+    summary = summarize(sums, plan.context)
+    return Summary(tables={"summary": summary}, figures={"hcp": lambda: hcp_figure(sums)},
+                   shown=[("summary", summary)], payload={"summary": records(summary)})
+
+
+DEMO = Experiment("runs demo", hcp_chunk, hcp_sums, rows="deals", description="demo deals", summarize=_demo_summary,
+                  stage="deals", query=QUERY_SPEC)

@@ -32,6 +32,7 @@ from analyzer.experiments.checkpoint import (
     remove_leftovers,
     task_name,
 )
+from analyzer.reports.integrity import describe_part
 from analyzer.experiments.runstate import RunState
 from analyzer.reports.dataset import write_part
 from analyzer.reports.manifest import read_manifest_if_any
@@ -162,9 +163,12 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
                 in_flight = _InFlight(todo, advance)
                 with runner, closing(runner.run(work, params, todo, progress=in_flight.report)) as stream:
                     for chunk, result in stream:
+                        part = None
+                        if rows_dir is not None:
+                            result, part = result
                         results[chunk.index] = result
                         if checkpoint is not None:
-                            checkpoint.save(chunk.index, result)
+                            checkpoint.save(chunk.index, result, part)
                         done.add(chunk.index)
                         if state is not None:
                             state.chunk_done(stage, len(done))
@@ -182,6 +186,7 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
             state.stopped(stage, checkpoint.count(len(chunks)), "failed")
         raise
     if state is not None:
+        state.manifest["stages"][stage].update(checkpoint.seal())
         state.end_stage(stage, time.time() - started)
     return results
 
@@ -237,10 +242,11 @@ class _InFlight:
 
 
 def _rows_then_aggregate(task, aggregate, rows_dir: str, params, start: int, count: int, seed_seq):
-    """Run one chunk in a worker: write its rows as a dataset part and return only their aggregate."""
+    """Run one chunk in a worker: write its rows as a dataset part and return only their aggregate and the
+    part's checksum record."""
     rows = task(params, start, count, seed_seq)
-    write_part(rows_dir, start, rows)
-    return aggregate(rows)
+    path = write_part(rows_dir, start, rows)
+    return aggregate(rows), describe_part(path, len(rows))
 
 
 def _stage_name(store, stage: str | None) -> str:

@@ -5,13 +5,14 @@ experiment's own keys): ``status`` (``running``, ``interrupted`` or ``complete``
 the working directory, ``format_version`` and per-stage chunk counts.
 """
 
+import json
 import os
 import socket
 import sys
 import time
 from pathlib import Path
 
-from analyzer.reports.manifest import FORMAT_VERSION, read_manifest_if_any
+from analyzer.reports.manifest import FORMAT_VERSION, MANIFEST_NAME, read_manifest_if_any
 
 
 class RunState:
@@ -55,9 +56,22 @@ class RunState:
         self._write("complete")
 
     def stopped(self, stage: str, chunks_done: int, status: str) -> None:
-        """Record that the run stopped before finishing: ``interrupted`` (Ctrl-C, SIGTERM) or ``failed``."""
+        """Record that the run stopped before finishing: ``interrupted`` (Ctrl-C, SIGTERM) or ``failed``.
+
+        When the folder no longer takes new files (made read-only during the run, disk full), the
+        manifest is overwritten in place instead, so that it does not go on saying ``running``.
+        """
         self.manifest["stages"][stage]["chunks_done"] = chunks_done
-        self._write(status)
+        try:
+            self._write(status)
+        except OSError:
+            path = Path(self.store.root) / MANIFEST_NAME
+            try:
+                with open(path, "r+") as handle:
+                    handle.truncate(0)
+                    handle.write(json.dumps(self.manifest, indent=2, default=str) + "\n")
+            except OSError:
+                pass  # nothing left to write with; the caller reports the original error
 
     def _write(self, status: str) -> None:
         self.manifest["status"] = status

@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer.errors import InputError
+from analyzer.reports.integrity import check_outputs
 from analyzer.reports.manifest import CHUNKS_DIR, MANIFEST_NAME, read_manifest
 
 # Options that say where or how fast a run goes, not what it computes.
@@ -160,9 +161,11 @@ def find_runs(root) -> tuple[list[RunInfo], list[tuple[Path, str]]]:
 
 
 def summary_tables(run_dir) -> dict[str, pd.DataFrame]:
-    """The run's CSV summaries by name (file stem), in name order."""
+    """The run's CSV summaries by name (file stem), in name order, each checked against its recorded checksum."""
     tables = {}
-    for path in sorted(Path(run_dir).glob("*.csv")):
+    paths = sorted(Path(run_dir).glob("*.csv"))
+    check_outputs(run_dir, paths)
+    for path in paths:
         try:
             tables[path.stem] = pd.read_csv(path)
         except (OSError, ValueError) as exc:
@@ -175,7 +178,9 @@ def figure_files(run_dir) -> list[Path]:
     chosen: dict[str, Path] = {}
     for path in sorted(Path(run_dir).glob("*.svg")) + sorted(Path(run_dir).glob("*.png")):
         chosen[path.stem] = path
-    return [chosen[stem] for stem in sorted(chosen)]
+    figures = [chosen[stem] for stem in sorted(chosen)]
+    check_outputs(run_dir, figures)
+    return figures
 
 
 def format_size(size_bytes: int) -> str:

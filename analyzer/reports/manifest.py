@@ -9,7 +9,7 @@ from analyzer import __version__
 from analyzer.errors import InputError
 
 # Bumped when the layout of run directories changes in a way older versions cannot read.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MANIFEST_NAME = "manifest.json"
 CHUNKS_DIR = "chunks"
 

@@ -1,4 +1,11 @@
-"""Interval estimates used in every summary table."""
+"""Interval estimates used in every summary table.
+
+Rates take their intervals from statsmodels (Wilson score; Newcombe's hybrid score for a difference
+of two rates). The means' normal intervals from counts, sums and sums of squares are this module's
+own: no library takes merged moments.
+"""
+
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -6,25 +13,54 @@ import pandas as pd
 Z95 = 1.959963984540054
 
 
+def _alpha(z: float) -> float:
+    """The two-sided error level of a ``z`` interval (``Z95`` -> 0.05)."""
+    from scipy.stats import norm
+
+    return float(2.0 * norm.sf(z))
+
+
+def _scalar_or_array(*values):
+    if all(np.ndim(value) == 0 for value in values):
+        return tuple(float(v) for v in values)
+    return tuple(np.asarray(v, dtype=np.float64) for v in values)
+
+
 def wilson_interval(successes, n, z: float = Z95):
-    """Wilson score interval for a binomial rate (vectorised; n = 0 gives NaN bounds).
+    """Wilson score interval for a binomial rate (vectorised; n = 0 gives NaN bounds), by statsmodels.
 
     Returns
     -------
     tuple of numpy.ndarray or float
         ``(low, high)``.
     """
+    from statsmodels.stats.proportion import proportion_confint
+
     k = np.asarray(successes, dtype=np.float64)
     total = np.asarray(n, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = k / total
-        denom = 1.0 + z * z / total
-        centre = (p + z * z / (2.0 * total)) / denom
-        half = z * np.sqrt(p * (1.0 - p) / total + z * z / (4.0 * total * total)) / denom
-    low, high = centre - half, centre + half
-    if np.ndim(low) == 0:
-        return float(low), float(high)
-    return low, high
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # n = 0: statsmodels' bounds are NaN, as wanted
+        return _scalar_or_array(*proportion_confint(k, total, alpha=_alpha(z), method="wilson"))
+
+
+def proportion_difference(k_a, n_a, k_b, n_b, z: float = Z95):
+    """``p_b - p_a`` of two independent rates with Newcombe's hybrid score interval (method 10 of
+    Newcombe 1998), vectorised, by statsmodels; NaN where either sample is empty.
+
+    Returns
+    -------
+    tuple
+        ``(difference, low, high)``.
+    """
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    k_a, n_a, k_b, n_b = (np.asarray(v, dtype=np.float64) for v in (k_a, n_a, k_b, n_b))
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an empty sample: statsmodels' bounds are NaN
+        low, high = confint_proportions_2indep(k_b, n_b, k_a, n_a, method="newcomb", compare="diff", alpha=_alpha(z))
+        rate_a, rate_b = k_a / n_a, k_b / n_b
+    difference = np.where((n_a > 0) & (n_b > 0), rate_b - rate_a, np.nan)
+    return _scalar_or_array(difference, low, high)
 
 
 def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:

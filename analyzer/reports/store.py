@@ -1,5 +1,6 @@
 """The results store: one directory per run with tables, a manifest and figures, written atomically."""
 
+import hashlib
 import json
 import os
 import platform
@@ -10,6 +11,15 @@ import pandas as pd
 
 from analyzer import __version__
 from analyzer.errors import InputError
+
+
+def file_sha256(path) -> str:
+    """SHA-256 of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def atomic_write(path: Path, write) -> None:
@@ -58,6 +68,7 @@ class RunStore:
         """Write a CSV summary and return its path."""
         path = self.root / f"{name}.csv"
         atomic_write(path, lambda p: frame.to_csv(p, index=False))
+        self._record_outputs([path])
         return path
 
     def write_manifest(self, manifest: dict) -> Path:
@@ -83,4 +94,14 @@ class RunStore:
             atomic_write(path, lambda p, s=suffix: figure.savefig(p, format=s, dpi=130, bbox_inches="tight"))
             paths.append(path)
         plt.close(figure)
+        self._record_outputs(paths)
         return paths
+
+    def _record_outputs(self, paths: list[Path]) -> None:
+        """Record the checksums of files just written in the manifest's ``outputs``, which readers check."""
+        path = self.root / "manifest.json"
+        try:
+            outputs = json.loads(path.read_text()).get("outputs", {}) if path.is_file() else {}
+        except (json.JSONDecodeError, AttributeError):
+            outputs = {}
+        self.write_manifest({"outputs": {**outputs, **{p.name: file_sha256(p) for p in paths}}})

@@ -78,13 +78,20 @@ CASES = [
     (["rikken", "bids", "--deals", "10", "--policy", "bogus"], "--policy"),
     (["rikken", "bids", "--deals", "10", "--dealing", "bogus"], "--dealing"),
     (["rikken", "bids", "--deals", "10", "--policy", "dd", "--dealing", "packets"], "--dealing packets"),
+    (["rikken", "bids", "--deals", "2", "--policy", "dd", "--dd-budget", "lots"], "--dd-budget"),
+    (["rikken", "bids", "--deals", "2", "--policy", "dd", "--dd-budget", "1.5"], "--dd-budget"),
+    (["rikken", "bids", "--deals", "2", "--policy", "dd", "--dd-budget", "-1"], "--dd-budget"),
+    (["rikken", "bids", "--deals", "2", "--policy", "dd", "--dd-budget", "100000000001"], "--dd-budget"),
+    (["rikken", "bids", "--deals", "2", "--dd-budget", "1000"], "--dd-budget needs --policy dd"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--policy", "dd", "--dd-budget", "-5"], "--dd-budget"),
+    (["rikken", "advise", "AKQT86.A2.K73.95", "--dd-budget", "5"], "--dd-budget needs --policy dd"),
     (["rikken", "bids", "--deals", "10", "--chunk-size", "0"], "--chunk-size"),
     (["rikken", "bids", "--deals", "10", "--chunk-size", "10000000"], "less than or equal to 1000000"),
     (["rikken", "bids", "--deals", "1000000000", "--chunk-size", "1"], "raise --chunk-size"),
     (["rikken", "bids", "--deals", "10", "--workers", "0"], "--workers"),
     (["rikken", "bids", "--deals", "10", "--workers", "1000"], "less than or equal to 256"),
     (["rikken", "bids", "--deals", "10", "--scheduler", "bogus"], "unknown scheduler 'bogus'"),
-    (["rikken", "bids", "--deals", "10", "--scheduler", "local:0"], "at least 1 worker"),
+    (["rikken", "bids", "--deals", "10", "--scheduler", "local:0"], "takes 1 to 256 workers"),
     (["rikken", "bids", "--deals", "10", "--scheduler", "tcp://host"], "unknown scheduler"),
     (["rikken", "bids", "--deals", "10", "--out", ""], "--out is empty"),
     (["rikken", "bids", "--deals", "10", "--seed", "abc"], "--seed"),
@@ -267,6 +274,15 @@ CASES = [
     (["report", "{file}"], "is not a directory"),
     (["report", "{empty}"], "no manifest.json"),
     (["report", "{no_argv}", "--format", "bogus"], "--format"),
+    # issue 38: bounds on every count, no empty values, no run mixed into unrelated files
+    (["runs", "demo", "--scheduler", "local:1000000"], "takes 1 to 256 workers"),
+    (["runs", "demo", "--scheduler", ""], "--scheduler is empty"),
+    (["runs", "demo", "--scheduler", "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler"),
+    (["rikken", "bids", "--deals", "4", "--cards", "E="], "names no cards"),
+    (["runs", "demo", "--out", "{unrelated}"], "holds files but no run"),
+    (["rikken", "bids", "--deals", "4", "--out", "{long}"], "File name too long"),
+    (["runs", "demo", "--deals", "4", "--out", "{long}"], "File name too long"),
+    (["resume", "{crafted}"], "not a batch experiment"),
 ]
 QUERY_CASES = [
     (["query", "{missing}"], "no such folder"),
@@ -285,7 +301,13 @@ def places(tmp_path_factory):
     (root / "corrupt" / "manifest.json").write_text("{not json")
     (root / "no_argv").mkdir()
     (root / "no_argv" / "manifest.json").write_text(json.dumps({"experiment": "made-up", "status": "interrupted"}))
-    names = {"missing": root / "missing", **{name: root / name for name in ("file", "empty", "corrupt", "no_argv")}}
+    (root / "unrelated").mkdir()
+    (root / "unrelated" / "notes.txt").write_text("mine\n")
+    (root / "crafted").mkdir()
+    (root / "crafted" / "manifest.json").write_text(json.dumps({"status": "interrupted", "argv": [
+        "analyzer", "rikken", "strategy", "fit", str(root / "crafted"), "--out", str(root / "written.zip")]}))
+    names = {"missing": root / "missing", "long": root / ("x" * 300),
+             **{name: root / name for name in ("file", "empty", "corrupt", "no_argv", "unrelated", "crafted")}}
     return {key: str(path) for key, path in names.items()}
 
 
@@ -323,6 +345,32 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(args, message, places, 
     assert not out.exists()
     assert _tree(cwd) == []
     assert _tree(Path(places["file"]).parent) == places_before
+
+
+def test_a_refused_scheduler_leaves_no_results_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(["runs", "demo", "--scheduler", "tcp://127.0.0.1:9"], capsys)
+    assert code == 2 and err.count("\n") == 1 and list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_made_read_only_mid_run_ends_in_one_line_and_a_failed_manifest(tmp_path, monkeypatch, capsys):
+    import analyzer.reports.store as store
+
+    replace = os.replace
+
+    def read_only_after_two_chunks(source, target):
+        if Path(target).name == "chunk-000002.npz":
+            raise PermissionError(13, "Permission denied", str(source))
+        replace(source, target)
+
+    monkeypatch.setattr(store.os, "replace", read_only_after_two_chunks)
+    out = tmp_path / "run"
+    code, _, err = _run(["runs", "demo", "--deals", "5000", "--chunk-size", "1000", "--workers", "1",
+                         "--out", str(out)], capsys)
+    assert code == 2 and err.splitlines()[-1].startswith("error: ") and "Permission denied" in err
+    assert "Traceback" not in err and sum(line.startswith("error:") for line in err.splitlines()) == 1
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "failed" and manifest["stages"]["deals"]["chunks_done"] == 2
 
 
 def test_cases_are_distinct_and_many():

@@ -78,13 +78,13 @@ def test_dd_policy_plays_few_deals_by_default_and_stays_paired(tmp_path):
 
 def test_report_settings_read_as_given(advised):
     """The report's settings line names seats by letter and shows the constraints of other seats."""
-    from analyzer.games.rikken.findings import SPECS
+    from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.report import build_report
 
     run, _ = advised
     constrained = run.parent / "constrained"
     _advise(constrained, "--workers", "1", "--aces", "E=2")
-    text = build_report([constrained], "md", SPECS).text
+    text = build_report([constrained], "md", REPORT_SPECS).text
     settings = next(line for line in text.splitlines() if "settings" in line)
     assert "seat: S" in settings and "dealer: E" in settings
     assert f"constraints: hand S={HAND}, aces E=2" in settings

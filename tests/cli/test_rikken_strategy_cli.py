@@ -25,7 +25,7 @@ def fitted(tmp_path_factory):
     run = root / "bids"
     result = run_cli("rikken", "bids", "--deals", "150", "--workers", "1", "--seed", "2", "--out", str(run), "--json")
     assert result.returncode == 0, result.stderr
-    path = root / "fit" / "s.joblib"
+    path = root / "fit" / "s.zip"
     result = run_cli("rikken", "strategy", "fit", str(run), "--out", str(path), "--max-iter", "5", "--json")
     assert result.returncode == 0, result.stderr
     return run, path, json.loads(result.stdout)
@@ -34,7 +34,7 @@ def fitted(tmp_path_factory):
 def test_fit_writes_the_strategy_calibration_and_card(fitted):
     run, path, payload = fitted
     names = {p.name for p in path.parent.iterdir()}
-    assert {"s.joblib", "s.calibration.csv", "s.calibration.png", "s.card.png", "s.card.svg", "s.card.csv"} <= names
+    assert {"s.zip", "s.calibration.csv", "s.calibration.png", "s.card.png", "s.card.svg", "s.card.csv"} <= names
     source = payload["source"]
     assert source["hands_fitted"] + source["hands_held_out"] == 600
     assert source["hands_held_out"] == 4 * 30  # 20% of 150 deals, four hands each
@@ -72,7 +72,7 @@ def test_play_with_a_learned_seat_records_it(fitted, tmp_path):
     ("rikken", "strategy", "fit", "{tmp}"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args):
-    bad = tmp_path / "bad.joblib"
+    bad = tmp_path / "bad.zip"
     bad.write_text("not a strategy")
     out = tmp_path / "out"
     filled = [a.format(bad=bad, missing=tmp_path / "missing", tmp=tmp_path) for a in args]
@@ -86,7 +86,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args):
 
 def test_the_runs_report_shows_a_strategy_fitted_into_it(fitted, tmp_path):
     run, _, _ = fitted
-    result = run_cli("rikken", "strategy", "fit", str(run), "--max-iter", "5")  # default: RUN_DIR/strategy.joblib
+    result = run_cli("rikken", "strategy", "fit", str(run), "--max-iter", "5")  # default: RUN_DIR/strategy.zip
     assert result.returncode == 0, result.stderr
     report = tmp_path / "report.html"
     result = run_cli("report", str(run), "--out", str(report))

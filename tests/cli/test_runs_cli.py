@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import typer.main
 
-from analyzer.cli.app import main
-from analyzer.cli.runs import with_out_dir
+from analyzer.cli.app import app, main
+from analyzer.cli.resume_args import rebuilt_arguments
+from analyzer.errors import InputError
 
 # 30 chunks, each dealt 40 times over, so a run lasts a few seconds and can be stopped part-way.
 DEMO = ["runs", "demo", "--deals", "30000", "--chunk-size", "1000", "--rounds", "100", "--seed", "9"]
@@ -33,7 +35,10 @@ def cli(capsys, *args):
 
 
 def chunk_files(run_dir):
-    return sorted((run_dir / "chunks" / "deals").glob("chunk-*.pkl")) if (run_dir / "chunks" / "deals").is_dir() else []
+    """The chunk files a resume reuses: those its ledger records (a kill -9 can orphan the newest file)."""
+    from analyzer.reports.integrity import Ledger
+
+    return [run_dir / "chunks" / "deals" / f"chunk-{index:06d}.npz" for index in sorted(Ledger(run_dir, "deals").entries())]
 
 
 def start_and_stop(args, run_dir, sig, min_chunks=3):
@@ -173,11 +178,11 @@ def test_killed_rikken_bids_run_resumes_to_the_uninterrupted_result(tmp_path, ca
     process = subprocess.Popen([sys.executable, "-m", "analyzer", *args, "--out", str(run_dir)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
-    while len(list(stage.glob("chunk-*.pkl")) if stage.is_dir() else []) < 3 and time.time() < deadline:
+    while len(list(stage.glob("chunk-*.npz")) if stage.is_dir() else []) < 3 and time.time() < deadline:
         time.sleep(0.02)
     process.kill()
     process.wait()
-    assert 3 <= len(list(stage.glob("chunk-*.pkl"))) < 30
+    assert 3 <= len(list(stage.glob("chunk-*.npz"))) < 30
     assert run_cli("resume", str(run_dir)).returncode == 0
     for name in ("hands",):
         pd.testing.assert_frame_equal(pd.read_parquet(run_dir / name), pd.read_parquet(reference / name))
@@ -185,10 +190,77 @@ def test_killed_rikken_bids_run_resumes_to_the_uninterrupted_result(tmp_path, ca
         pd.testing.assert_frame_equal(pd.read_csv(run_dir / name), pd.read_csv(reference / name))
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["rikken", "bids", "--out", "rel/x", "--deals", "5"], ["rikken", "bids", "--out", "/abs/run", "--deals", "5"]),
-    (["rikken", "bids", "--out=rel/x"], ["rikken", "bids", "--out=/abs/run"]),
-    (["rikken", "bids", "--deals", "5"], ["rikken", "bids", "--deals", "5", "--out", "/abs/run"]),
+ROOT = typer.main.get_command(app)
+
+
+def _option(args, name):
+    return args[args.index(name) + 1]
+
+
+@pytest.mark.parametrize("args", [["rikken", "bids", "--out", "rel/x", "--deals", "5"],
+                                  ["rikken", "bids", "--out=rel/x", "--deals=5"], ["rikken", "bids", "--deals", "5"]])
+def test_resume_rebuilds_the_command_pointed_at_the_run_directory(args):
+    rebuilt = rebuilt_arguments(ROOT, ["analyzer", *args], Path("/abs/run"))
+    assert rebuilt[:2] == ["rikken", "bids"] and rebuilt.count("--out") == 1
+    assert _option(rebuilt, "--out") == "/abs/run" and _option(rebuilt, "--deals") == "5"
+    assert not any(a.startswith("--out=") or a == "rel/x" for a in rebuilt)
+
+
+def test_a_rebuilt_command_keeps_positional_arguments_and_flags():
+    rebuilt = rebuilt_arguments(ROOT, ["analyzer", "rikken", "advise", "AKQT86.A2.K73.95", "--deals", "7", "--json"],
+                                Path("/r"))
+    assert rebuilt[-2:] == ["--", "AKQT86.A2.K73.95"] and "--json" in rebuilt and _option(rebuilt, "--deals") == "7"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["analyzer", "rikken", "strategy", "fit", "/some/run", "--out", "/tmp/elsewhere"], "not a batch experiment"),
+    (["analyzer", "report", "/some/run", "--out", "/tmp/elsewhere.html"], "not a batch experiment"),
+    (["analyzer", "rikken", "bids", "--deals", "-5"], "does not parse"),
+    (["analyzer", "rikken", "bids", "--evil", "x"], "does not parse"),
+    (["analyzer", "rikken", "bids", "--scheduler", "local:0"], "does not parse"),
+    ("rikken bids", "records no command line"),
+    (["analyzer", "rikken", 5], "records no command line"),
 ])
-def test_resume_points_the_command_at_the_run_directory(args, expected):
-    assert with_out_dir(args, Path("/abs/run")) == expected
+def test_resume_refuses_a_recorded_command_it_cannot_validate(argv, words):
+    with pytest.raises(InputError, match=words):
+        rebuilt_arguments(ROOT, argv, Path("/abs/run"))
+
+
+@pytest.mark.parametrize("args", [["runs", "demo", "--deals", "2000", "--chunk-size", "1000", "--workers", "1"],
+                                  ["rikken", "bids", "--deals", "4", "--chunk-size", "2", "--workers", "1"]])
+def test_resume_refuses_pickled_chunks_without_writing_anything(tmp_path, capsys, args):
+    run_dir = tmp_path / "run"
+    assert cli(capsys, *args, "--out", str(run_dir))[0] == 0
+    marker = tmp_path / "code-ran"
+    [stage] = (run_dir / "chunks").iterdir()
+    (stage / "chunk-000000.pkl").write_bytes(b"\x80\x04" + str(marker).encode())
+    before = {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
+    code, _, err = cli(capsys, "resume", str(run_dir))
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 2 and len(errors) == 1 and "pickled chunks of an older analyzer" in errors[0]
+    assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
+
+
+class _Marker:
+    """Unpickling this creates the marker file: proof that code ran."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def test_a_crafted_manifest_naming_a_pickled_strategy_runs_no_code(tmp_path, capsys):
+    import pickle
+
+    marker = tmp_path / "code-ran"
+    evil = tmp_path / "evil.joblib"
+    evil.write_bytes(pickle.dumps(_Marker(marker)))
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "manifest.json").write_text(json.dumps({"status": "interrupted", "argv": [
+        "analyzer", "rikken", "play", "--rounds", "4", "--bidding", f"learned:{evil}", "--out", "/tmp/elsewhere"]}))
+    code, _, err = cli(capsys, "resume", str(run_dir))
+    assert code == 2 and "older pickled one is never opened" in err
+    assert not marker.exists() and sorted(p.name for p in run_dir.iterdir()) == ["manifest.json"]

@@ -63,8 +63,8 @@ def test_checkpointed_run_equals_plain_run_and_reuses_every_chunk(tmp_path):
     plain = concat(run(None))
     stored = concat(run(RunStore(tmp_path)))
     pd.testing.assert_frame_equal(plain, stored)
-    files = sorted(p.name for p in (tmp_path / "chunks" / "stage-00").glob("chunk-*.pkl"))
-    assert files == [f"chunk-{i:06d}.pkl" for i in range(5)]
+    files = sorted(p.name for p in (tmp_path / "chunks" / "stage-00").glob("chunk-*.npz"))
+    assert files == [f"chunk-{i:06d}.npz" for i in range(5)]
     manifest = read_manifest(tmp_path)
     assert manifest["status"] == "complete"
     assert manifest["stages"]["stage-00"]["chunks_done"] == 5
@@ -99,21 +99,21 @@ def test_sigterm_stops_cleanly_and_marks_the_run_interrupted(tmp_path):
         run(RunStore(tmp_path))
     assert signal.getsignal(signal.SIGTERM) is previous  # handler restored
     assert read_manifest(tmp_path)["status"] == "interrupted"
-    assert len(list((tmp_path / "chunks" / "stage-00").glob("chunk-*.pkl"))) == 2
+    assert len(list((tmp_path / "chunks" / "stage-00").glob("chunk-*.npz"))) == 2
 
 
 def test_a_stop_between_a_chunks_file_and_its_count_still_counts_that_chunk(tmp_path, monkeypatch, capsys):
     save = ChunkCheckpoint.save
 
-    def save_then_stop(self, index, result):
-        save(self, index, result)
+    def save_then_stop(self, index, result, part=None):
+        save(self, index, result, part)
         if index == 1:
             raise KeyboardInterrupt
 
     monkeypatch.setattr(ChunkCheckpoint, "save", save_then_stop)
     with pytest.raises(KeyboardInterrupt):
         run(RunStore(tmp_path))
-    assert len(list((tmp_path / "chunks" / "stage-00").glob("chunk-*.pkl"))) == 2
+    assert len(list((tmp_path / "chunks" / "stage-00").glob("chunk-*.npz"))) == 2
     assert read_manifest(tmp_path)["stages"]["stage-00"]["chunks_done"] == 2
     assert "interrupted: 2/5 chunks saved" in capsys.readouterr().err
 
@@ -155,11 +155,17 @@ def test_named_stage_and_non_frame_results_round_trip(tmp_path):
         run_chunks(tuple_chunk, {}, 30, seed=3, chunk_size=10, workers=1, store=RunStore(tmp_path), stage="../x")
 
 
-def test_corrupt_chunk_file_is_a_clear_error(tmp_path):
+def test_a_damaged_chunk_file_is_named_and_computed_again(tmp_path, capsys):
+    plain = concat(run(None))
     run(RunStore(tmp_path))
-    (tmp_path / "chunks" / "stage-00" / "chunk-000002.pkl").write_bytes(b"not a pickle")
-    with pytest.raises(InputError, match="chunk-000002.pkl is corrupt"):
-        run(RunStore(tmp_path))
+    (tmp_path / "chunks" / "stage-00" / "chunk-000002.npz").write_bytes(b"not a chunk")
+    (tmp_path / "chunks" / "stage-00" / "chunk-000004.npz").unlink()
+    CALLS.clear()
+    again = concat(run(RunStore(tmp_path)))
+    assert CALLS == [2, 4]
+    pd.testing.assert_frame_equal(plain, again)
+    err = capsys.readouterr().err
+    assert "chunk 2: chunk-000002.npz is damaged" in err and "chunk 4: chunk-000004.npz is missing" in err
 
 
 def write_manifest(path, content):

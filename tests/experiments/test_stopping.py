@@ -21,8 +21,8 @@ N_CHUNKS = 4
 # exit to go through (about a second on a loaded 2-core machine, with numba and pandas loaded).
 WORKERS_GONE_SECONDS = 2.0
 PARENT_EXIT_SECONDS = 4.0
-# The manifest keys that record when, where and how long, not what.
-VOLATILE_KEYS = {"argv", "out_dir", "pid", "host", "started", "updated", "timings"}
+# The manifest keys that record when, where and how long, not what (the command line names the --out folder).
+VOLATILE_KEYS = {"argv", "command", "out_dir", "pid", "host", "started", "updated", "timings"}
 
 
 def analyzer(*args, **popen):
@@ -31,7 +31,17 @@ def analyzer(*args, **popen):
 
 
 def chunk_files(run_dir: Path) -> list[Path]:
-    return sorted((run_dir / "chunks" / "deals").glob("chunk-*.pkl"))
+    """The chunk files a resume reuses: those recorded in the ledger (a file whose line a kill -9 cut off
+    is computed again)."""
+    stage = run_dir / "chunks" / "deals"
+    ledger = stage / "ledger.jsonl"
+    recorded = set()
+    for line in ledger.read_text().splitlines() if ledger.is_file() else []:
+        try:
+            recorded.add(json.loads(line)["chunk"])
+        except (ValueError, KeyError):
+            continue  # a line torn by the kill
+    return sorted(stage / f"chunk-{index:06d}.npz" for index in recorded)
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +121,7 @@ def start_then_stop(run_dir: Path, how: str, *extra: str):
 
 def comparable_manifest(path: Path) -> dict:
     manifest = {k: v for k, v in json.loads(path.read_text()).items() if k not in VOLATILE_KEYS}
+    manifest["outputs"] = {name: digest for name, digest in manifest["outputs"].items() if not name.endswith(".svg")}
     for stage in manifest["stages"].values():
         stage.pop("seconds")
     return manifest

@@ -9,6 +9,7 @@ from numba import njit
 from analyzer.cards.dealing import deal_random
 from analyzer.cards.masks import cards_of, highest_bit_index, lowest_bit_index, popcount
 from analyzer.cards.rng import bounded, state_from_seed
+from analyzer.cards.tricks import beats
 from analyzer.games.trick import (
     bare_random_playout,
     high_bit,
@@ -49,6 +50,19 @@ def test_legal_follow_matches_the_definition(hand, led_suit):
 def test_trick_winner_matches_the_definition(deck, leader, trump):
     cards = np.array(deck[:4], dtype=np.int64)
     assert trick_winner(cards, leader, trump) == py_winner(list(cards), int(cards[leader]) // 13, trump)
+
+
+@settings(deadline=None)
+@given(st.permutations(range(52)), st.integers(min_value=0, max_value=3), st.integers(min_value=0, max_value=4))
+def test_trick_winner_agrees_with_the_shared_rule_card_by_card(deck, leader, trump):
+    """The whole-trick winner is cards.tricks.beats applied to the cards in the order they are played."""
+    cards = np.array(deck[:4], dtype=np.int64)
+    led_suit, win_card, win_seat = int(cards[leader]) // 13, -1, -1
+    for i in range(4):
+        seat = (leader + i) % 4
+        if beats(int(cards[seat]), win_card, win_seat, led_suit, trump):
+            win_card, win_seat = int(cards[seat]), seat
+    assert trick_winner(cards, leader, trump) == win_seat
 
 
 def test_trick_winner_hand_examples():

@@ -8,7 +8,8 @@ import pytest
 
 from analyzer.cli.app import main
 from analyzer.errors import InputError
-from analyzer.reports.dataset import write_part
+from analyzer.experiments.runner import run_chunks
+from analyzer.experiments.runstate import finish_run
 from analyzer.reports.query import RATE, Measure, QuerySpec, Subject, run_query
 from analyzer.reports.stats import Z95
 from analyzer.reports.store import RunStore
@@ -19,13 +20,26 @@ HANDS = pd.DataFrame({"aces": [0, 1, 1, 2, 2, 0, 1, 2, 2, 3], "trumps": [5, 6, 6
                       "points_rik": [1, 1, 0, 0, 1, 0, 0, 0, 1, 1], "tricks_rik": [9, 8, 5, 6, 8, 4, 7, -1, 8, 10]})
 
 
+def hands_chunk(params, start, count, seed_seq):
+    return HANDS.iloc[start:start + count]
+
+
+def no_summary(rows):
+    return {}
+
+
+def stored_run(root):
+    """A complete run holding HANDS in two parts, made as the runner makes every run."""
+    store = RunStore(root)
+    run_chunks(hands_chunk, {}, len(HANDS), seed=0, chunk_size=5, workers=1, store=store, stage="hands",
+               rows_dir=store.root / "hands", aggregate=no_summary)
+    finish_run(store, {"experiment": "rikken-bids"})
+    return store.root
+
+
 @pytest.fixture()
 def run(tmp_path):
-    store = RunStore(tmp_path / "run")
-    store.write_manifest({"experiment": "rikken-bids"})
-    write_part(store.root / "hands", 0, HANDS.iloc[:5])
-    write_part(store.root / "hands", 5, HANDS.iloc[5:])
-    return store.root
+    return stored_run(tmp_path / "run")
 
 
 def wilson(k, n):
@@ -88,5 +102,63 @@ def test_bad_questions_are_one_line_errors(run, capsys, argv, words):
 def test_a_run_without_rows_is_refused(tmp_path):
     store = RunStore(tmp_path / "empty")
     spec = QuerySpec("hands", lambda columns: [])
-    with pytest.raises(InputError, match="no hands/ rows"):
+    with pytest.raises(InputError, match="not a run directory"):
         run_query(store.root, spec)
+
+
+ALL_HANDS = QuerySpec("hands", lambda columns: [Subject("rik", "", (Measure("made", "made_rik", RATE),))])
+
+
+@pytest.mark.parametrize("where", [
+    "read_csv('/etc/passwd') is not null",
+    "aces > (select count(*) from read_text('/etc/passwd'))",
+    "1 = 1) AS r; COPY (SELECT 1) TO '{target}'; SELECT (1",
+    "aces = 1) AS r; ATTACH '{target}' AS x; SELECT (1",
+    "aces = 1; DROP TABLE stored_parts",
+    "random() < 2",
+    "aces = 1 or exists (select * from glob('/*'))",
+    "getenv('HOME') = 'x'",
+    "r.aces = 1",
+])
+def test_where_is_a_condition_that_reads_and_writes_no_file(run, tmp_path, where):
+    target = tmp_path / "written"
+    with pytest.raises(InputError, match="bad --where"):
+        run_query(run, ALL_HANDS, where=where.format(target=target))
+    assert not target.exists()
+
+
+def test_the_connection_itself_reads_no_file(tmp_path):
+    from analyzer.reports.safe_sql import locked_connection
+
+    (tmp_path / "t.csv").write_text("a\n1\n")
+    connection = locked_connection()
+    for sql in (f"SELECT * FROM read_csv('{tmp_path / 't.csv'}')", f"COPY (SELECT 1) TO '{tmp_path / 'x.csv'}'",
+                f"ATTACH '{tmp_path / 'x.db'}'", "SET enable_external_access = true"):
+        with pytest.raises(Exception, match="Permission|configuration"):
+            connection.execute(sql)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv"]
+
+
+def test_a_run_path_with_quotes_is_answered(tmp_path):
+    root = stored_run(tmp_path / "it's a \"run\"")
+    assert run_query(root, ALL_HANDS)["n"].tolist() == [10]
+
+
+@pytest.mark.parametrize("damage", ["delete", "edit"])
+def test_a_damaged_run_is_refused_with_the_repair_and_resume_repairs_it(run, damage, capsys):
+    part = run / "hands" / "part-000000000005.parquet"
+    if damage == "delete":
+        part.unlink()
+    else:
+        part.write_bytes(part.read_bytes().replace(b"PAR1", b"PAR2", 1))
+    with pytest.raises(InputError, match=f"part-000000000005.parquet is (missing|damaged).*analyzer resume {run}"):
+        run_query(run, ALL_HANDS)
+    stored_run(run)  # what resume does: the same command into the same folder
+    assert run_query(run, ALL_HANDS)["n"].tolist() == [10]
+
+
+def test_an_unfinished_run_is_refused(run):
+    manifest = json.loads((run / "manifest.json").read_text())
+    (run / "manifest.json").write_text(json.dumps({**manifest, "status": "interrupted"}))
+    with pytest.raises(InputError, match="interrupted, not complete; finish it with: analyzer resume"):
+        run_query(run, ALL_HANDS)

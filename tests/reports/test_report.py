@@ -10,20 +10,15 @@ import pytest
 
 from analyzer.errors import InputError
 from analyzer.reports.catalog import split_command
-from analyzer.reports.report import (
-    MeanMeasure,
-    ReportSpec,
-    TableSpec,
-    build_report,
+from analyzer.reports.comparison import (
     compare_tables,
     difference_of_means,
     difference_of_proportions,
-    format_number,
-    format_percent,
-    formatted_columns,
     significant_differences,
-    write_report,
 )
+from analyzer.reports.formatting import format_number, format_percent, formatted_columns
+from analyzer.reports.report import build_report, write_report
+from analyzer.reports.report_spec import MeanMeasure, ReportSpec, TableSpec
 from analyzer.reports.stats import Z95
 
 # Newcombe (1998), "Interval estimation for the difference between independent proportions",

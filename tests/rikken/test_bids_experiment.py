@@ -77,8 +77,8 @@ def test_shared_play_outs_equal_separate_play_outs():
     separate = {key: value[eight].copy() for key, value in setups.items()}
     separate["contract_of"][separate["contract_of"] == K.ALONE_8] = K.ALONE_12
     heuristic = Policies.everywhere("heuristic")
-    shared = play_setups({k: v[eight] for k, v in setups.items()}, heuristic, state_from_seed(1))
-    played = play_setups(separate, heuristic, state_from_seed(1))
+    shared, _ = play_setups({k: v[eight] for k, v in setups.items()}, heuristic, state_from_seed(1))
+    played, _ = play_setups(separate, heuristic, state_from_seed(1))
     assert (shared == played).all()
     assert set(SHARED_PLAY.values()) == {K.ALONE_8}
 
@@ -194,7 +194,7 @@ def test_double_dummy_outcomes_fill_the_same_columns():
     deals = np.array([[(1 << 13) - 1 << 13 * suit for suit in (3, 2, 1, 0)]], dtype=np.int64)
     contracts = [K.ALONE_8, K.ALONE_13]
     setups = build_setups(deals, np.array([1], dtype=np.int64), contracts)
-    columns = result_columns(setups, play_setups_dd(setups), 4, contracts)
+    columns = result_columns(setups, play_setups_dd(setups)[0], 4, contracts)
     assert (columns["tricks_8-alone"] == 13).all()
     assert columns["made_13-alone"].all()
     assert (columns["money_13-alone"] == 3 * 15).all()

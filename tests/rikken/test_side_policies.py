@@ -116,7 +116,8 @@ def test_declaring_seats_follow_the_contract():
 def test_one_policy_everywhere_draws_as_a_single_policy_row(policy):
     # The per-deal rows must not change seeded results when every seat plays one policy.
     setups = build_setups(deal_random(30, 4), np.arange(30, dtype=np.int64) % 4)
-    tricks = play_setups(setups, Policies.everywhere(policy), state_from_seed(5))
+    tricks, high = play_setups(setups, Policies.everywhere(policy), state_from_seed(5))
+    assert high is None
     single = np.zeros_like(tricks)
     playout_batch(setups["hands"], setups["leader"], setups["contract_of"], setups["partner"], setups["trump"],
                   setups["called_card"], setups["blind"], np.full(4, 1 if policy == "heuristic" else 0, np.int64),

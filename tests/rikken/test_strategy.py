@@ -5,21 +5,28 @@ Expectations come from the rules (docs/rules.md, "Auction") or from direct compu
 the code under test.
 """
 
+import hashlib
+import json
 import math
+import pickle
+import zipfile
 
 import joblib
 import numpy as np
 import pandas as pd
 import pytest
+import skops.io
+from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 
 from analyzer.cards.dealing import ACE_MASK, deal_random
 from analyzer.cards.masks import popcounts
 from analyzer.errors import InputError
 from analyzer.games.rikken.auction import auction_batch, run_auction
 from analyzer.games.rikken.bidding import PASS, bid_for
-from analyzer.games.rikken.rules import LEVEL, N_CONTRACTS
+from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, LEVEL, N_CONTRACTS
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.games.rikken.strategy import (
+    FEATURES,
     ConstantModel,
     LearnedBidder,
     Strategy,
@@ -117,6 +124,16 @@ def test_the_learned_chooser_only_bids_legally_and_picks_the_best():
     assert checked_troela > 0
 
 
+def test_the_margin_is_strict_and_ties_go_to_the_lower_contract():
+    hand = 0b1  # one low spade-suit card bit: no aces, so no Troela obligation
+    values = np.full(N_CONTRACTS, np.nan)
+    values[int(K.RIK)] = 1.5
+    assert best_legal_bid(values, hand, 0, True, 1.5) == PASS  # equal to the margin: not above it
+    assert best_legal_bid(values, hand, 0, True, 1.4999) == K.RIK
+    values[int(K.RIK_BETER)] = 1.5
+    assert best_legal_bid(values, hand, 0, True, 0.0) == min(int(K.RIK), int(K.RIK_BETER))
+
+
 class HashModel:
     """Different, repeatable values for different hands: a stand-in for a fitted model."""
 
@@ -188,17 +205,86 @@ def run_first_bid(strategy: Strategy, hand: int) -> int:
 
 def test_save_and_load_and_bad_files(tmp_path):
     strategy = _strategy({c: ConstantModel(float(c)) for c in range(N_CONTRACTS)})
-    path = save_strategy(strategy, tmp_path / "s.joblib")
+    path = save_strategy(strategy, tmp_path / "s.zip")
     loaded = load_strategy(path)
     assert loaded.contracts == strategy.contracts and loaded.regressors[K.TROELA].value == float(K.TROELA)
-    garbage = tmp_path / "garbage.joblib"
-    garbage.write_bytes(b"this is not a pickle")
-    other = tmp_path / "other.joblib"
-    joblib.dump({"format": "something else"}, other)
-    for bad in (garbage, other, tmp_path / "missing.joblib", tmp_path):
+    garbage = tmp_path / "garbage.zip"
+    garbage.write_bytes(b"this is not a strategy")
+    other = tmp_path / "other.zip"
+    with zipfile.ZipFile(other, "w") as archive:
+        archive.writestr("strategy.json", json.dumps({"format": "something else"}))
+    for bad in (garbage, other, tmp_path / "missing.zip", tmp_path):
         with pytest.raises(InputError) as info:
             load_strategy(bad)
         assert "\n" not in str(info.value)
+
+
+class Marker:
+    """Unpickling this creates the marker file: proof that code ran."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def _fitted_strategy():
+    rng = np.random.default_rng(3)
+    features = rng.normal(size=(200, len(FEATURES)))
+    classifier = HistGradientBoostingClassifier(max_iter=3).fit(features, features[:, 0] > 0)
+    regressor = HistGradientBoostingRegressor(max_iter=3).fit(features, features[:, 1])
+    return _strategy({c: ConstantModel(0.0) for c in range(N_CONTRACTS)} | {int(K.RIK): regressor}), classifier
+
+
+def _rewrite(path, change):
+    """A copy of the strategy file with ``change(header, members)`` applied."""
+    with zipfile.ZipFile(path) as archive:
+        header = json.loads(archive.read("strategy.json"))
+        members = {n: archive.read(n) for n in archive.namelist() if n != "strategy.json"}
+    change(header, members)
+    crafted = path.with_name("crafted.zip")
+    with zipfile.ZipFile(crafted, "w") as archive:
+        archive.writestr("strategy.json", json.dumps(header))
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return crafted
+
+
+def test_fitted_models_round_trip(tmp_path):
+    strategy, _ = _fitted_strategy()
+    loaded = load_strategy(save_strategy(strategy, tmp_path / "s.zip"))
+    hands = deal_random(20, np.random.SeedSequence(4))[:, 0]
+    np.testing.assert_array_equal(loaded.predict(hands, np.zeros(20))[1], strategy.predict(hands, np.zeros(20))[1])
+
+
+def test_crafted_strategy_files_run_no_code(tmp_path):
+    marker = tmp_path / "code-ran"
+    pickled = tmp_path / "old.joblib"
+    joblib.dump({"format": "analyzer-rikken-strategy", "strategy": Marker(marker)}, pickled)
+    with pytest.raises(InputError, match="older pickled one is never opened"):
+        load_strategy(pickled)
+    strategy, classifier = _fitted_strategy()
+    path = save_strategy(strategy, tmp_path / "s.zip")
+    name = f"{CONTRACT_CLI_NAMES[K.RIK]}.regressor.skops"
+
+    def swap(data):
+        def change(header, members):
+            members[name] = data
+            header["models"][str(int(K.RIK))]["regressor"]["sha256"] = hashlib.sha256(data).hexdigest()
+        return change
+
+    # A pickle in place of a model, a skops file naming a type outside the allowed ones (its hash forged
+    # to match), and a model of the wrong kind.
+    cases = {"pickle": pickle.dumps(Marker(marker)), "foreign type": skops.io.dumps({"m": Marker(marker)}),
+             "wrong kind": skops.io.dumps(classifier)}
+    messages = {"pickle": "unreadable", "foreign type": "types this analyzer does not load", "wrong kind": "not a"}
+    for case, data in cases.items():
+        with pytest.raises(InputError, match=messages[case]):
+            load_strategy(_rewrite(path, swap(data)))
+    with pytest.raises(InputError, match="differs from its checksum"):
+        load_strategy(_rewrite(path, lambda header, members: members.update({name: cases["wrong kind"]})))
+    assert not marker.exists()
 
 
 def test_troela_has_no_value_without_three_aces():

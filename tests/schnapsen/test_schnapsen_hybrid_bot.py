@@ -84,7 +84,7 @@ def test_hybrid_beats_heuristic_small():
     assert rows["a_gp"].mean() > 0
 
 
-# The seven runs of `scripts/schnapsen_strength.py --bots hybrid:20 pimc` behind the README's figure:
+# The seven runs of `scripts/schnapsen_strength.py --bots hybrid:20 pimc` behind the figure in docs/performance.md:
 # seed -> match pairs (two Bummerls each, seats swapped).
 STRENGTH_RUNS = {31: 150, 2871182169: 100, 1901738197: 100, 1790489547: 100, 2480602364: 100, 2874150603: 100,
                  1648697912: 100}

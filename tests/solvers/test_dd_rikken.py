@@ -45,7 +45,8 @@ def test_play_setups_credit_the_side_count():
     setups = {"hands": np.array([masks, masks]), "leader": np.array([leader, leader]), "contract_of": contract_of,
               "partner": np.array([partner, -1]), "trump": np.array([2, 4]), "called_card": np.array([-1, -1]),
               "blind": np.array([0, 0])}
-    tricks = play_setups_dd(setups)
+    tricks, high = play_setups_dd(setups)
+    assert (high == tricks).all()
     pair = Rules(2, [declarer, partner])
     assert tricks[0, declarer] + tricks[0, partner] == max_tricks(pair, hands, leader)
     made = can_force(Rules(4, [declarer]), hands, leader, -99, 0)

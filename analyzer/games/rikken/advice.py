@@ -145,7 +145,9 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
     Returns one row per (deal, option), option-major: ``deal``, ``option`` (index into the options),
     ``option_name`` (``Option.name``), ``contract``, ``trump`` (the suit played, 4 for none), ``partner`` (seat, -1 for none),
     ``tricks`` (the declaring side's), ``made``, ``money`` and ``points`` (the declarer's score in
-    each mode), and the deal's four card masks.
+    each mode), and the deal's four card masks. Under dd at every seat (each trick count searched
+    within ``params["dd_budget"]`` completed tricks) also ``exact``, ``tricks_high``, ``money_high`` and
+    ``points_high``: ``tricks``, ``money`` and ``points`` are then the low ends of each row's bounds.
     """
     deal_seed, play_seed = seed_seq.spawn(2)
     seat = int(params["seat"])
@@ -158,30 +160,31 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
     setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump, shared=shared)
               for trump, indices in groups]
     merged = {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
-    tricks = play_setups(merged, policies, state_from_seed(play_seed))
+    tricks, high_tricks = play_setups(merged, policies, state_from_seed(play_seed), params.get("dd_budget", 0))
     hand_rows = 4 * np.arange(count) + seat
+    keys = ["tricks", "made", "money", "points"]
+    if high_tricks is not None:
+        keys += ["exact", "tricks_high", "money_high", "points_high"]
     columns: dict[int, dict] = {}
     offset = 0
     for (_, indices), group in zip(groups, setups):
         size = group["hand"].size
-        results = result_columns(group, tricks[offset:offset + size], 4 * count,
-                                 [options[i].contract for i in indices], shared)
+        part = slice(offset, offset + size)
+        results = result_columns(group, tricks[part], 4 * count, [options[i].contract for i in indices], shared,
+                                 None if high_tricks is None else high_tricks[part])
         for index in indices:
             contract = options[index].contract
             name = rules.CONTRACT_CLI_NAMES[contract]
             played = group["contract"] == shared.get(contract, contract)
-            columns[index] = {"tricks": results[f"tricks_{name}"][hand_rows], "made": results[f"made_{name}"][hand_rows],
-                              "money": results[f"money_{name}"][hand_rows],
-                              "points": results[f"points_{name}"][hand_rows],
-                              "trump": group["trump"][played], "partner": group["partner"][played]}
+            columns[index] = {key: results[f"{key}_{name}"][hand_rows] for key in keys}
+            columns[index].update(trump=group["trump"][played], partner=group["partner"][played])
         offset += size
     frame = pd.DataFrame({
         "deal": np.tile(start + np.arange(count), len(options)),
         "option": np.repeat(np.arange(len(options)), count).astype(np.int16),
         "option_name": pd.Categorical(np.repeat([o.name for o in options], count)),
         "contract": np.repeat([o.contract for o in options], count).astype(np.int8),
-        **{key: np.concatenate([columns[i][key] for i in range(len(options))])
-           for key in ("trump", "partner", "tricks", "made", "money", "points")},
+        **{key: np.concatenate([columns[i][key] for i in range(len(options))]) for key in ["trump", "partner", *keys]},
     })
     frame["trump"] = frame["trump"].astype(np.int8)
     frame["partner"] = frame["partner"].astype(np.int8)
@@ -191,21 +194,31 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
 
 
 def advice_moments(rows: pd.DataFrame, n_options: int) -> dict[str, np.ndarray]:
-    """Mergeable sums of one chunk's rows: per option the count, makes, sums and squares of the money
-    and points scores, the trick histogram (``int[n_options, 14]``), and the sums of products of
-    every two options' money and points scores over the same deals (``[n_options, n_options]``)."""
+    """Mergeable sums of one chunk's rows: per option the count, makes, bounded rows, sums and squares of
+    the money and points scores at both ends of each row's bounds, the trick histogram of the exact rows
+    (``int[n_options, 14]``), and the sums of products of every two options' scores over the same deals
+    (``[n_options, n_options]``: low by low, high by high, low by high).
+
+    Rows without bounds (``exact`` absent: every count exact by construction) have equal ends."""
     option = rows["option"].to_numpy().astype(np.int64)
     count = np.bincount(option, minlength=n_options).astype(np.float64)
     deals = int(count[0]) if n_options else 0
-    out = {"n": count, "made": np.bincount(option, weights=rows["made"].to_numpy(), minlength=n_options)}
+    exact = rows["exact"].to_numpy() if "exact" in rows else np.ones(len(rows), dtype=bool)
+    out = {"n": count, "made": np.bincount(option, weights=rows["made"].to_numpy(), minlength=n_options),
+           "bounded": np.bincount(option, weights=~exact, minlength=n_options)}
     tricks = np.clip(rows["tricks"].to_numpy().astype(np.int64), 0, MAX_TRICKS)
-    out["tricks"] = np.bincount(option * (MAX_TRICKS + 1) + tricks,
+    out["tricks"] = np.bincount(option * (MAX_TRICKS + 1) + tricks, weights=exact,
                                 minlength=n_options * (MAX_TRICKS + 1)).reshape(n_options, MAX_TRICKS + 1)
     for score in ("money", "points"):
         # Rows are option-major with the same deals in each block, so a reshape pairs them deal for deal.
-        values = rows[score].to_numpy().astype(np.float64).reshape(n_options, deals)
-        out[f"{score}_sum"] = values.sum(axis=1)
-        out[f"{score}_cross"] = values @ values.T
+        low = rows[score].to_numpy().astype(np.float64).reshape(n_options, deals)
+        high = rows[f"{score}_high"].to_numpy().astype(np.float64).reshape(n_options, deals) \
+            if f"{score}_high" in rows else low
+        out[f"{score}_sum"] = low.sum(axis=1)
+        out[f"{score}_cross"] = low @ low.T
+        out[f"{score}_high_sum"] = high.sum(axis=1)
+        out[f"{score}_high_cross"] = high @ high.T
+        out[f"{score}_mixed"] = low @ high.T
     return out
 
 
@@ -218,6 +231,12 @@ def advice_table(moments: dict, options: list[Option]) -> pd.DataFrame:
     """Per option, best expected money score first: make rate with its 95% Wilson interval, mean
     points and money scores with 95% intervals, the paired difference in money to the best option
     (same deals) with its interval, and the probability of each trick count of the declaring side.
+
+    Rows whose count the search left bounded (``bounded``) widen the score intervals: ``mean_<score>``
+    and the interval's low end come from each row's low score, ``mean_<score>_high`` and the high end
+    from its high score; the difference to the best option pairs one option's low ends with the best's
+    high ends and the other way round. ``p_tricks_<k>`` counts exact rows only, so with bounded rows
+    they add up to less than one.
 
     Parameters
     ----------
@@ -235,24 +254,37 @@ def advice_table(moments: dict, options: list[Option]) -> pd.DataFrame:
     table = pd.DataFrame({
         "option": [o.name for o in options], "contract": [rules.CONTRACT_NAMES[o.contract] for o in options],
         "play": [o.describe() for o in options], "n": n.astype(np.int64), "made": moments["made"].astype(np.int64),
-        "rate": moments["made"] / n, "rate_lo": rate_lo, "rate_hi": rate_hi})
+        "rate": moments["made"] / n, "rate_lo": rate_lo, "rate_hi": rate_hi,
+        "bounded": moments["bounded"].astype(np.int64)})
     for score in ("points", "money"):
-        squares = np.diag(moments[f"{score}_cross"])
-        mean, low, high = moments_interval(n, moments[f"{score}_sum"], squares)
+        mean, low, _ = moments_interval(n, moments[f"{score}_sum"], np.diag(moments[f"{score}_cross"]))
+        mean_high, _, high = moments_interval(n, moments[f"{score}_high_sum"], np.diag(moments[f"{score}_high_cross"]))
         table[f"mean_{score}"], table[f"{score}_lo"], table[f"{score}_hi"] = mean, low, high
+        table[f"mean_{score}_high"] = mean_high
     best = int(np.nanargmax(table["mean_money"].to_numpy()))
-    cross = moments["money_cross"]
-    totals = moments["money_sum"]
-    difference_sum = totals - totals[best]
-    difference_squares = np.diag(cross) - 2 * cross[:, best] + cross[best, best]
-    mean, low, high = moments_interval(n, difference_sum, difference_squares)
-    table["money_vs_best"], table["vs_best_lo"], table["vs_best_hi"] = mean, low, high
+    low_cross, high_cross, mixed = (moments[f"money_{key}"] for key in ("cross", "high_cross", "mixed"))
+    low_sum, high_sum = moments["money_sum"], moments["money_high_sum"]
+    # Low end: this option's low scores less the best's high ones; high end: the other way round.
+    mean, low, _ = moments_interval(n, low_sum - high_sum[best],
+                                    np.diag(low_cross) - 2 * mixed[:, best] + high_cross[best, best])
+    _, _, high = moments_interval(n, high_sum - low_sum[best],
+                                  np.diag(high_cross) - 2 * mixed[best, :] + low_cross[best, best])
+    # The best option against itself is the same count on every deal: no difference at all.
+    itself = np.arange(len(options)) == best
+    table["money_vs_best"] = np.where(itself, 0.0, mean)
+    table["vs_best_lo"], table["vs_best_hi"] = np.where(itself, 0.0, low), np.where(itself, 0.0, high)
     probabilities = moments["tricks"] / n[:, None]
     for tricks in range(MAX_TRICKS + 1):
         table[f"p_tricks_{tricks}"] = probabilities[:, tricks]
     table["target"] = [_target_text(o.contract) for o in options]
     order = np.lexsort((-table["rate"].to_numpy(), -table["mean_money"].to_numpy()))
     return table.iloc[order].reset_index(drop=True)
+
+
+def bounded_note(table: pd.DataFrame) -> str:
+    """``, 3 of 120 rows bounded`` for titles when the search left some trick counts bounded, else empty."""
+    bounded = int(table["bounded"].sum())
+    return f", {bounded:,} of {int(table['n'].sum()):,} rows bounded" if bounded else ""
 
 
 def _target_text(contract: int) -> str:

@@ -27,6 +27,7 @@ from analyzer.games.rikken.summary import (
     MIN_CELL,
     NO_TRUMP_CONTRACTS,
     best_no_trump,
+    bounded_note,
     moment_rows,
 )
 from analyzer.reports.stats import wilson_interval
@@ -173,7 +174,8 @@ def success_by_trumps_and_hcp(moments: pd.DataFrame) -> plt.Figure | None:
                 transform=ax.transAxes)
     if image is not None:
         figure.colorbar(image, ax=axes, shrink=0.5, label="made (% of the cell's hands)", format=PercentFormatter(1.0))
-    figure.suptitle(f"Trick contracts: % made by trumps held and HCP (cells with n >= {MIN_CELL} hands)", fontsize=13)
+    figure.suptitle(f"Trick contracts: % made by trumps held and HCP (cells with n >= {MIN_CELL} hands)"
+                    f"{bounded_note(moments)}", fontsize=13)
     return figure
 
 
@@ -235,7 +237,9 @@ def bidding_chart(best: pd.DataFrame) -> plt.Figure | None:
     shown = _bidding_map(axes[0], best, "highest_safe", "rik_beter_safe_hearts", colours, with_value=False)
     shown |= _bidding_map(axes[1], best, "best_ev", "rik_beter_ev_hearts", colours, with_value=True)
     axes[0].set_title("highest contract made at least 50% of the time")
-    axes[1].set_title("best mean money score per hand (and that mean)")
+    bounded = int(best["bounded"].sum()) if "bounded" in best else 0
+    axes[1].set_title("best mean money score per hand (and that mean)" + (
+        f"\n{bounded:,} rows with a bounded trick count: their money at its low end" if bounded else ""))
     handles = [Patch(facecolor=colour, edgecolor="grey", label=name) for name, colour in colours.items()
                if name in shown]
     if handles:  # none when no cell has MIN_CELL hands

@@ -22,6 +22,7 @@ from analyzer.errors import InputError
 from analyzer.games.rikken.experiments import DEAL_COLUMNS
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES
 from analyzer.games.rikken.summary import NOT_PLAYABLE
+from analyzer.reports.integrity import verified_parts
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import moments_interval
 
@@ -67,7 +68,11 @@ def _check_pairable(root_a: Path, root_b: Path) -> str:
 def _read(root: Path, experiment: str, columns: list[str]) -> pd.DataFrame:
     """The run's rows with ``columns``, in key order."""
     keys = KEYS[experiment]
-    frame = pd.read_parquet(root / ROWS[experiment], columns=keys + columns)
+    files = verified_parts(root, ROWS[experiment], read_manifest(root))
+    try:
+        frame = pd.concat([pd.read_parquet(f, columns=keys + columns) for f in files], ignore_index=True)
+    except (OSError, ValueError, KeyError) as exc:
+        raise InputError(f"{root}: cannot read its {ROWS[experiment]}/ rows ({type(exc).__name__})") from None
     return frame.sort_values(keys, ignore_index=True)
 
 

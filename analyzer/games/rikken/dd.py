@@ -4,7 +4,9 @@ solver, and the double-dummy table of ``rikken solve``.
 Setups (``play_setups_dd``). A setup row is one declared contract on one deal, in the arrays the
 Rikken experiments build (``experiments.build_setups``): ``hands``, ``leader``, ``contract_of``,
 ``partner``, ``trump``, ``called_card``, ``blind``. Under perfect play by both sides:
-- trick contracts: the declaring side's count is the most tricks it can guarantee;
+- trick contracts: the declaring side's count is the most tricks it can guarantee, searched within a
+  budget of completed tricks (``contract_bounds``): made or not made is always exact, the count itself
+  is exact or the interval the finished probes proved;
 - Misery and 1 Alone: only made or failed is settled (these contracts score no undertricks, and
   refining a lost Misery's count costs far more search): the count is the target (0 / 1) when
   the declarer can force it, else ``FAILED_MISERY`` (1) / ``FAILED_ONE_ALONE`` (2), markers that
@@ -57,8 +59,11 @@ from analyzer.games.rikken.kernels import (
     new_round,
 )
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, HAND, TRICKS, TURN
-from analyzer.solvers.dd.api import Question, best_moves, solve, solve_questions
+from analyzer.solvers.dd.api import Question, best_moves, solve, solve_bounds, solve_questions
 
+# Completed tricks each trick count's refining probes may search by default (about 4 CPU-s): on fresh
+# seeds it leaves about 1% of the bids rows bounded (docs/performance.md).
+DEFAULT_BUDGET = 10_000_000
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
 POLICY_DD = 2
@@ -101,7 +106,28 @@ def declarer_count(hands, leader: int, trump: int, team: int, kind: int, called_
 
 
 def contract_counts(hands, leader: int, contracts) -> list[int]:
-    """:func:`declarer_count` of several contracts on one deal, sharing the solver's table among them.
+    """:func:`declarer_count` of several contracts on one deal: :func:`contract_bounds` without a budget."""
+    return [low for low, _ in contract_bounds(hands, leader, contracts)]
+
+
+def made_targets(team: int) -> list[int]:
+    """The trick targets whose made or not made is always settled exactly for a side: every target of a
+    trick contract played by a side of that size (a lone declarer: 8 to 13, the Alone contracts share
+    one play; a pair: 8)."""
+    lone = bin(team).count("1") == 1
+    return sorted({int(rules.TARGET[c]) for c in rules.Contract
+                   if rules.KIND[c] == rules.Kind.TRICKS and (rules.SIDE[c] == rules.Side.ALONE) == lone})
+
+
+def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tuple[int, int]]:
+    """Bounds ``(low, high)`` on the count :func:`declarer_count` gives, for several contracts on one deal,
+    sharing the solver's table among them; ``low == high`` when the count is exact.
+
+    Made or not made is always exact: for a trick contract the questions "makes t?" for every target
+    of :func:`made_targets` (lowest first, up to the first no) run with no budget. Only the further
+    probes that refine the count search within ``budget`` completed tricks in all (0: no limit; see
+    ``solvers.dd.solve_bounds``); when it runs out, the count is the interval the finished probes proved
+    (highest proven yes, lowest proven no - 1). Misery and 1 Alone are yes/no questions: always exact.
 
     Parameters
     ----------
@@ -111,20 +137,23 @@ def contract_counts(hands, leader: int, contracts) -> list[int]:
         Seat on lead.
     contracts : sequence of (trump, team, kind, called_card, blind)
         As in :func:`declarer_count`; repeated contracts are solved once.
+    budget : int
+        Completed tricks per trick count for the refining probes; 0: no limit.
 
     Returns
     -------
-    list of int
-        Per contract, in order: the count :func:`declarer_count` gives.
+    list of (int, int)
+        Per contract, in order.
 
     Notes
     -----
     One table generation serves each trump, team and kind of goal across all the calls made here
-    (``solve_questions``' ``generations``). 1 Alone is asked "exactly one" outright. Filters cost more
-    for the same answers: "at most one" first, since proving that the defenders can force a second
-    trick is the hard search (on one deal 149 CPU-s against 9.8 for "exactly one"); and, since the
-    solver orders an unreached exact window like a maximising one, "at least one" on a node budget
-    first (1.3-4.2x the time of "exactly one" alone on the questions of 52 deals of four seeds).
+    (``solve_questions``' ``generations``), so the answers depend only on the deal and the contracts,
+    not on earlier solves. 1 Alone is asked "exactly one" outright. Filters cost more for the same
+    answers: "at most one" first, since proving that the defenders can force a second trick is the
+    hard search (on one deal 149 CPU-s against 9.8 for "exactly one"); and, since the solver orders an
+    unreached exact window like a maximising one, "at least one" on a node budget first (1.3-4.2x
+    the time of "exactly one" alone on the questions of 52 deals of four seeds).
     """
     contracts = [(int(t), int(team), int(kind), int(c), bool(b)) for t, team, kind, c, b in contracts]
     unique = list(dict.fromkeys(contracts))
@@ -135,8 +164,20 @@ def contract_counts(hands, leader: int, contracts) -> list[int]:
         answers = solve_questions(hands, [q for _, q in pairs], generations)
         return {key: answer for (key, _), answer in zip(pairs, answers)}
 
-    tricks = [c for c in unique if c[2] == rules.Kind.TRICKS]
-    counts.update(ask([(c, Question(c[0], leader, c[1], called_card=c[3], blind_call=c[4])) for c in tricks]))
+    for c in unique:
+        if c[2] != rules.Kind.TRICKS:
+            continue
+        trump, team, _, called, blind = c
+        low, high = 0, int(hands[0]).bit_count()
+        for target in made_targets(team):
+            if solve(hands, trump, leader, team, "ge", target, called_card=called, blind_call=blind,
+                     generations=generations):
+                low = target
+            else:
+                high = min(high, target - 1)
+                break
+        counts[c] = solve_bounds(hands, trump, leader, team, budget, low, high, called_card=called, blind_call=blind,
+                                 generations=generations)
 
     def ask_lone(kind, goal, k):
         # Once per trump and team: a lone contract's calls do not change its question.
@@ -148,21 +189,26 @@ def contract_counts(hands, leader: int, contracts) -> list[int]:
     for c in unique:
         key = (c[0], c[1])
         if c[2] == rules.Kind.MISERY:
-            counts[c] = 0 if misery[key] else FAILED_MISERY
+            count = 0 if misery[key] else FAILED_MISERY
+            counts[c] = count, count
         elif c[2] == rules.Kind.ONE:
-            counts[c] = 1 if exactly_one[key] else FAILED_ONE_ALONE
+            count = 1 if exactly_one[key] else FAILED_ONE_ALONE
+            counts[c] = count, count
     return [counts[c] for c in contracts]
 
 
-def play_setups_dd(setups: dict) -> np.ndarray:
-    """Tricks per seat (``int64[m, 4]``) for each setup row, as the heuristic play-out returns them.
+def play_setups_dd(setups: dict, budget: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Tricks per seat (``int64[m, 4]``) for each setup row, as the heuristic play-out returns them, at the
+    low and the high bound of the declaring side's count.
 
     The declaring side's double-dummy count is credited to the bidder, the rest of the tricks to
     the first defender, so side totals (what contracts are scored on) are exact.  The setups of one
-    deal and leader are solved together (:func:`contract_counts`).
+    deal and leader are solved together (:func:`contract_bounds`, each trick count within ``budget``
+    completed tricks, 0: no limit); the two arrays differ only in the rows whose count is bounded.
     """
     hands = np.asarray(setups["hands"], dtype=np.int64)
-    tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    low_tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    high_tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
     groups = {}
     for i in range(hands.shape[0]):
         groups.setdefault((hands[i].tobytes(), int(setups["leader"][i])), []).append(i)
@@ -175,15 +221,16 @@ def play_setups_dd(setups: dict) -> np.ndarray:
             teams.append((bidder, team))
             contracts.append((setups["trump"][i], team, rules.KIND[contract], setups["called_card"][i],
                               setups["blind"][i]))
-        counts = contract_counts(hands[rows[0]], int(setups["leader"][rows[0]]), contracts)
+        bounds = contract_bounds(hands[rows[0]], int(setups["leader"][rows[0]]), contracts, budget)
         total = bin(int(hands[rows[0]][0])).count("1")
-        for i, (bidder, team), count in zip(rows, teams, counts):
+        for i, (bidder, team), counts in zip(rows, teams, bounds):
             defender = next(s for s in range(4) if not team >> s & 1)
-            tricks[i, bidder] = count
-            tricks[i, defender] = total - count
+            for tricks, count in zip((low_tricks, high_tricks), counts):
+                tricks[i, bidder] = count
+                tricks[i, defender] = total - count
         done += len(rows)
         report_step(done, hands.shape[0])
-    return tricks
+    return low_tricks, high_tricks
 
 
 class _Question:

@@ -22,6 +22,7 @@ seat; what that policy reads stays limited to what the seat may know.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -31,21 +32,37 @@ from analyzer.cards.dealing import ACE_MASK, deal_constrained, deal_packets_kern
 from analyzer.cards.masks import cards_of, popcounts
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.cards.rng import state_from_seed
+from analyzer.errors import InputError
+from analyzer.experiments.experiment import Experiment, Plan, Summary, records
 from analyzer.experiments.progress import report_items
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_batch
 from analyzer.games.rikken.calling import choose_call_batch
-from analyzer.games.rikken.dd import PLAY_POLICY_IDS, POLICY_DD, play_setups_dd, playout_batch_dd, playout_one_dd
+from analyzer.games.rikken.dd import DEFAULT_BUDGET, PLAY_POLICY_IDS, POLICY_DD, play_setups_dd, playout_batch_dd, playout_one_dd
 from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
+from analyzer.games.rikken.findings import BIDS_REPORT, PLAY_REPORT
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import playout_batch, playout_one
+from analyzer.games.rikken.queries import BIDS_QUERY, PLAY_QUERY
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.games.rikken.rules import ScoringMode
 from analyzer.games.rikken.scoring import score_rounds
-from analyzer.games.rikken.strategy import bidders_from_params
-from analyzer.games.rikken.summary import NOT_PLAYABLE
+from analyzer.games.rikken.strategy import bidders_from_params, bidding_label
+from analyzer.games.rikken.summary import (
+    NOT_PLAYABLE,
+    best_contracts,
+    bids_moments,
+    contract_summary,
+    game_chunk_size,
+    game_summary,
+    merge_bids_moments,
+    merge_rounds_moments,
+    rounds_moments,
+    seat_summary,
+    summarize_bids,
+)
 
 # Each row carries its whole deal, one card mask per seat (N E S W), so a result traces back to its cards.
 DEAL_COLUMNS = ("cards_n", "cards_e", "cards_s", "cards_w")
@@ -328,49 +345,76 @@ def build_setups(deals: np.ndarray, leader: np.ndarray, contracts=tuple(K), seat
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
-def play_setups(setups: dict, policies: Policies, rng_state: np.ndarray) -> np.ndarray:
-    """Tricks per seat (``int64[m, 4]``) for each setup row, played by ``policies``.
+def play_setups(setups: dict, policies: Policies, rng_state: np.ndarray, dd_budget: int = 0):
+    """Tricks per seat (``int64[m, 4]``) for each setup row, played by ``policies``, and the same at the
+    high bound of each count (None when every count is exact by construction).
 
-    dd at every seat solves each setup outright (``dd.play_setups_dd``, no draws); any other mix is
-    played card by card.
+    dd at every seat solves each setup outright (``dd.play_setups_dd``, no draws, each trick count
+    within ``dd_budget`` completed tricks, 0: no limit): the first array then holds the low bound of
+    each count. Any other mix is played card by card.
     """
     if policies.names() == {"dd"}:
-        return play_setups_dd(setups)
-    return _play_batch(setups["hands"], setups, policies.ids(setups["contract_of"], setups["partner"]), rng_state)
+        return play_setups_dd(setups, dd_budget)
+    return _play_batch(setups["hands"], setups, policies.ids(setups["contract_of"], setups["partner"]), rng_state), None
 
 
-def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tuple(K),
-                   shared=SHARED_PLAY) -> dict[str, np.ndarray]:
-    """Per-hand columns ``tricks_<c>``, ``made_<c>``, ``money_<c>``, ``points_<c>`` for every contract.
-
-    ``tricks`` counts the declaring side (bidder plus partner); -1 marks a contract the hand cannot
-    declare (Troela without three aces). ``money`` is the declarer's zero-sum settlement, ``points``
-    his points-mode score.
-    """
+def _side_and_money(setups: dict, tricks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per setup row: the declaring side's tricks and the declarer's money settlement."""
     rows = np.arange(setups["hand"].size)
     bidder = setups["hand"] % 4
     partner = setups["partner"]
     paired = (partner >= 0) & (rules.SIDE[setups["contract"]] != rules.Side.ALONE)
     side = tricks[rows, bidder] + np.where(paired, tricks[rows, np.maximum(partner, 0)], 0)
     money = score_rounds(setups["contract_of"], partner, tricks, ScoringMode.MONEY)[rows, bidder]
+    return side, money
+
+
+def _contract_results(setups: dict, side: np.ndarray, money: np.ndarray, n_hands: int, contract: int, shared: dict):
+    """Per hand: the declaring side's tricks, made, the declarer's money and points for one contract."""
+    played = shared.get(contract, contract)
+    mask = setups["contract"] == played
+    hand = setups["hand"][mask]
+    side_tricks = np.full(n_hands, NOT_PLAYABLE, dtype=np.int64)
+    side_tricks[hand] = side[mask]
+    if played == contract:
+        declarer_money = np.zeros(n_hands, dtype=np.int64)
+        declarer_money[hand] = money[mask]
+    else:
+        declarer_money = money_from_tricks(contract, side_tricks)
+    made, value = made_and_value(contract, side_tricks)
+    playable = side_tricks != NOT_PLAYABLE
+    return (side_tricks.astype(np.int8), made & playable, np.where(playable, declarer_money, 0).astype(np.int16),
+            np.where(made & playable, value, 0).astype(np.int16))
+
+
+def result_columns(setups: dict, tricks: np.ndarray, n_hands: int, contracts=tuple(K),
+                   shared=SHARED_PLAY, high_tricks: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Per-hand columns ``tricks_<c>``, ``made_<c>``, ``money_<c>``, ``points_<c>`` for every contract.
+
+    ``tricks`` counts the declaring side (bidder plus partner); -1 marks a contract the hand cannot
+    declare (Troela without three aces). ``money`` is the declarer's zero-sum settlement, ``points``
+    his points-mode score.
+
+    With ``high_tricks`` (the tricks per seat at the high bound of each count, ``tricks`` then holding
+    the low bound; see ``play_setups``) the columns above are the low ends, and each contract also gets
+    ``exact_<c>`` (the count is exact), ``tricks_high_<c>``, ``money_high_<c>`` and ``points_high_<c>``
+    (the high ends). Made or not made is the same at both ends; money and points grow with the count
+    once that is fixed, so each score lies between its two ends.
+    """
+    low_side, low_money = _side_and_money(setups, tricks)
+    if high_tricks is not None:
+        high_side, high_money = _side_and_money(setups, high_tricks)
     columns = {}
     for contract in contracts:
-        played = shared.get(contract, contract)
-        mask = setups["contract"] == played
-        hand = setups["hand"][mask]
-        side_tricks = np.full(n_hands, NOT_PLAYABLE, dtype=np.int64)
-        side_tricks[hand] = side[mask]
-        if played == contract:
-            declarer_money = np.zeros(n_hands, dtype=np.int64)
-            declarer_money[hand] = money[mask]
-        else:
-            declarer_money = money_from_tricks(contract, side_tricks)
-        made, value = made_and_value(contract, side_tricks)
         name = rules.CONTRACT_CLI_NAMES[contract]
-        columns[f"tricks_{name}"] = side_tricks.astype(np.int8)
-        columns[f"made_{name}"] = made & (side_tricks != NOT_PLAYABLE)
-        columns[f"money_{name}"] = np.where(side_tricks != NOT_PLAYABLE, declarer_money, 0).astype(np.int16)
-        columns[f"points_{name}"] = np.where(made & (side_tricks != NOT_PLAYABLE), value, 0).astype(np.int16)
+        low = _contract_results(setups, low_side, low_money, n_hands, contract, shared)
+        for key, column in zip(("tricks", "made", "money", "points"), low):
+            columns[f"{key}_{name}"] = column
+        if high_tricks is not None:
+            high = _contract_results(setups, high_side, high_money, n_hands, contract, shared)
+            columns[f"exact_{name}"] = high[0] == low[0]
+            for key, column in zip(("tricks", "money", "points"), high[:1] + high[2:]):
+                columns[f"{key}_high_{name}"] = column
     return columns
 
 
@@ -424,7 +468,7 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     policies = Policies.from_params(params)
     shared = shared_play(policies)
     setups = build_setups(deals, leader, contracts, seats, shared=shared)
-    tricks = play_setups(setups, policies, state_from_seed(play_seed))
+    tricks, high_tricks = play_setups(setups, policies, state_from_seed(play_seed), params.get("dd_budget", 0))
     hands = deals.reshape(-1)
     policy_trump = choose_trump_batch(hands)
     frame = hand_feature_frame(hands, policy_trump)
@@ -447,8 +491,138 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     no_call[setups["hand"][rik]] = setups["called_card"][rik] < 0
     frame["rik_blind_call"] = blind
     frame["rik_no_call"] = no_call
-    for key, column in result_columns(setups, tricks, hands.size, contracts, shared).items():
+    for key, column in result_columns(setups, tricks, hands.size, contracts, shared, high_tricks).items():
         frame[key] = column
     if len(seats) < 4:
         frame = frame[frame["seat"].isin(seats).to_numpy()].reset_index(drop=True)
     return frame
+
+
+# ---------------------------------------------------------------------------------------- declarations
+DEALINGS = ("random", "packets")
+
+
+def rules_entry(dealing: str) -> dict:
+    """The manifest's ``rules`` of a Rikken run."""
+    return {"game": "rikken", "dealing": dealing, "scoring": ["points", "money"]}
+
+
+def constraint_params(dealing: str, seed: int, *texts: list[str] | None) -> dict:
+    """``{"constraints": option name -> texts as given}`` for a run's params (``{}`` without any).
+
+    The constraints are checked here, before a run folder is written: a bad, impossible or
+    near-impossible one is an error now rather than in every chunk.
+    """
+    given = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, texts) if values}
+    if not given:
+        return {}
+    if dealing == "packets":
+        raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
+                         "round's tricks")
+    deal_constrained(0, seed, build_constraints(*(values or [] for values in texts)))
+    return {"constraints": given}
+
+
+def chosen_contracts(text: str) -> list:
+    """The contracts of a ``--contracts`` list (``all``: every one)."""
+    return list(K) if text.strip() == "all" else [rules.parse_contract(c) for c in text.split(",")]
+
+
+def dd_budget_params(policies: Policies, budget: int | None) -> dict:
+    """``{"dd_budget": ...}`` for the run's parameters when dd plays every seat (the solver counts the tricks),
+    else nothing; ``--dd-budget`` with any other policy is an error (card-by-card play has no budget)."""
+    if policies.names() == {"dd"}:
+        return {"dd_budget": DEFAULT_BUDGET if budget is None else budget}
+    if budget is not None:
+        raise InputError("--dd-budget needs --policy dd at every seat: only the solver's trick counts have a budget")
+    return {}
+
+
+def bids_plan(policies: Policies, dealing: str, contracts: str, constraints: dict, seats: list[str] | None,
+              deals: int, seed: int, chunk_size: int | None, dd_budget: int | None = None) -> Plan:
+    """The checked plan of ``rikken bids``: ``constraints`` from :func:`constraint_params`, ``seats`` the
+    seats whose hands are evaluated (N E S W letters; None: all), ``dd_budget`` the ``--dd-budget`` option."""
+    if "dd" in policies.names() and dealing == "packets":
+        raise InputError("--dealing packets gathers the cards of played tricks: use heuristic or random policies")
+    params = {**policies.params(), "dealing": dealing,
+              "contracts": sorted({int(c) for c in chosen_contracts(contracts)}), **constraints,
+              **dd_budget_params(policies, dd_budget)}
+    if seats:
+        params["seats"] = seats
+    return Plan(params, deals, seed, chunk_size or default_chunk_size(policies),
+                manifest={"params": params, "rules": rules_entry(dealing)})
+
+
+def _bids_summary(plan: Plan, chunks: list) -> Summary:
+    from analyzer.games.rikken import charts  # the parent draws; workers need not load matplotlib
+
+    moments = merge_bids_moments(chunks)
+    summary = summarize_bids(moments)
+    best = best_contracts(moments)
+    params = plan.params
+    n_hands = len(params.get("seats", SEAT_LETTERS)) * plan.n_items
+    overall = summary[summary["feature"] == "all"].drop(columns=["feature", "bin"])
+    shown = pd.DataFrame({
+        "contract": overall["contract"], "hands": overall["n"],
+        "made %": [f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+                   for r, lo, hi in zip(overall["rate"], overall["rate_lo"], overall["rate_hi"])],
+        "money/hand": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+                       for m, lo, hi in zip(overall["mean_score"], overall["score_lo"], overall["score_hi"])],
+        "points/hand": overall["mean_points"].round(3)})
+    if overall["bounded"].any():
+        # Counts the search left as intervals: the money interval spans them, the mean is their low end.
+        shown["bounded"] = overall["bounded"]
+    hands_of = f" (seats {', '.join(params['seats'])})" if "seats" in params else ""
+    title = (f"Rikken bids: {plan.n_items:,} deals, {n_hands:,} hands{hands_of}, {Policies.from_params(params).label()}, "
+             f"dealing {params['dealing']} (rates with 95% Wilson intervals)")
+    return Summary(
+        tables={"summary": summary, "bidding_chart": best},
+        # A chart is None when no contract it draws was evaluated.
+        figures={"success_by_trumps_hcp": lambda: charts.success_by_trumps_and_hcp(moments),
+                 "misery_one_alone_by_low_cards": lambda: charts.low_contract_success(moments),
+                 "bidding_chart": lambda: charts.bidding_chart(best)},
+        manifest={"hands": n_hands}, shown=[(title, shown)], payload={"contracts": records(overall)})
+
+
+def play_plan(policies: Policies, dealing: str, constraints: dict, bidding: dict, rounds_per_game: int | None,
+              rounds: int, seed: int, chunk_size: int | None) -> Plan:
+    """The checked plan of ``rikken play``: ``bidding`` from ``strategy.bidding_params``; with
+    ``rounds_per_game`` every chunk holds whole games."""
+    if rounds_per_game is not None:  # whole games in every chunk: each chunk counts its own games
+        chunk_size = game_chunk_size(rounds, rounds_per_game, chunk_size, default_chunk_size(policies))
+    params = {**policies.params(), "dealing": dealing, **constraints, **bidding}
+    if rounds_per_game is not None:  # chunks of a game-scored run also hold game counts
+        params["rounds_per_game"] = rounds_per_game
+    return Plan(params, rounds, seed, chunk_size or default_chunk_size(policies),
+                manifest={"params": params, "rules": rules_entry(dealing)},
+                aggregate=partial(rounds_moments, rounds_per_game=rounds_per_game))
+
+
+def _play_summary(plan: Plan, chunks: list) -> Summary:
+    from analyzer.games.rikken import charts
+
+    moments = merge_rounds_moments(chunks)
+    contracts, seats = contract_summary(moments), seat_summary(moments)
+    games = game_summary(moments)  # empty without rounds_per_game
+    params = plan.params
+    title = (f"Rikken rounds: {plan.n_items:,}, {Policies.from_params(params).label()}, {bidding_label(params)}, "
+             f"dealing {params['dealing']}")
+    shown = [(title, contracts), ("Mean score per round by seat (95% intervals)", seats)]
+    if not games.empty:
+        games_title = (f"Games of {params['rounds_per_game']} rounds, points mode: win probability per seat (a tie "
+                       "for the top shares the game; 95% Wilson intervals)")
+        shown.append((games_title, games.drop(columns=["outright_prob", "outright_lo", "outright_hi"])))
+    return Summary(
+        tables={"summary": contracts, "seats": seats, **({"games": games} if not games.empty else {})},
+        figures={"contracts_and_scores": lambda: charts.play_chart(contracts, seats)},
+        manifest={"rounds": plan.n_items}, shown=shown,
+        payload={"contracts": records(contracts), "seats": records(seats),
+                 **({"games": records(games)} if len(games) else {})})
+
+
+BIDS = Experiment("rikken-bids", bids_chunk, bids_moments, rows="hands", description="rikken bids",
+                  summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY)
+PLAY = Experiment("rikken-play", play_chunk, rounds_moments, rows="rounds", description="rikken rounds",
+                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY)
+#: the Rikken experiments declared here; ``advice.ADVISE`` is declared beside its task, which builds on this module
+EXPERIMENTS = (BIDS, PLAY)

@@ -1,15 +1,17 @@
 """What a report says about the Rikken experiments: findings in a few sentences from the summary tables,
 the glossary of their columns, chart captions and the headline rows of the long tables.
 
-``SPECS`` maps each experiment's name (as its manifest records it) to its
-:class:`analyzer.reports.report.ReportSpec`; ``analyzer report`` reads them through the CLI.
+``BIDS_REPORT``, ``PLAY_REPORT`` and ``ADVISE_REPORT`` are the experiments' :class:`ReportSpec`; their
+declarations (:mod:`analyzer.games.rikken.experiments`, :mod:`analyzer.games.rikken.advice`) hand them to
+``analyzer report``.
 """
 
 import pandas as pd
 
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.games.rikken.summary import MIN_CELL
-from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 # Contracts named in a sentence listing the best or worst of them.
 LISTED = 3
@@ -195,6 +197,11 @@ GLOSSARY = {
     "rate": "share of the hands that made it",
     "mean_score": "declarer's mean money score per hand (zero-sum settlement)",
     "mean_points": "declarer's mean points-mode score per hand",
+    "bounded": "rows whose trick count a budgeted double-dummy search left as an interval: their scores span it, "
+               "the mean scores take its low ends, the _high means its high ends, and the 95% intervals widen over "
+               "both",
+    "mean_score_high": "mean money score with every bounded row at its high end (equals mean_score when none is)",
+    "mean_points_high": "mean points score with every bounded row at its high end (equals mean_points when none is)",
     "hcp_bin": "the hand's high-card points (A 4, K 3, Q 2, J 1)",
     "trumps": "cards in the suit the bidder would name (his longest)",
     "hands": "hands in the cell",
@@ -272,6 +279,7 @@ ADVICE_GLOSSARY = {
     "advice.made": "deals on which the option was made",
     "mean_money": "declarer's mean money score per deal (zero-sum settlement)",
     "money_vs_best": "mean money per deal minus the best option's, paired on the same deals",
+    "mean_money_high": "mean money score with every bounded row at its high end (equals mean_money when none is)",
     "target": "what the declaring side needs",
     **{f"p_tricks_{k}": f"share of the deals on which the declaring side took {k} trick{'s' if k != 1 else ''}"
        for k in range(14)},
@@ -305,46 +313,44 @@ def settings_as_read(params: dict) -> dict:
     return shown
 
 
-SPECS = {
-    "rikken-bids": ReportSpec(
-        findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS, settings=settings_as_read,
-        tables={"summary": TableSpec("One row per contract and bin of a hand feature; the headline rows are each "
-                                     "contract over all hands that could declare it.",
-                                     headline=lambda t: t[t["feature"] == "all"],
-                                     keys=("contract", "feature", "bin"),
-                                     measures=(RateMeasure("rate", "n"),
-                                               MeanMeasure("mean_score", "score_lo", "score_hi", "n"))),
-                "bidding_chart": TableSpec("One row per cell of the bidding chart (HCP bin, cards in the named "
-                                           "suit)."),
-                "strategy.card_bids": TableSpec("The learned strategy's opening bids on the held-out hands, one row "
-                                                "per bid (pass included).", keys=("bid",),
-                                                measures=(RateMeasure("make_rate", "hands"),)),
-                "strategy.calibration": TableSpec("One row per contract and decile of the predicted make rate, "
-                                                  "on held-out hands.", keys=("contract", "decile"),
-                                                  measures=(RateMeasure("observed", "n"),)),
-                "strategy.card": TableSpec("The strategy card's grid: per cell of HCP and trump length, the "
-                                           "commonest opening bid and its share of the cell's hands.")}),
-    "rikken-advise": ReportSpec(
-        findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY}, settings=settings_as_read,
-        captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
-                                       "declaring side took each number of tricks; outlined cells make the contract."},
-        tables={"advice": TableSpec("One row per option, best mean money score first.", keys=("option",),
-                                    measures=(RateMeasure("rate", "n"),
-                                              MeanMeasure("mean_money", "money_lo", "money_hi", "n")))}),
-    "rikken-play": ReportSpec(
-        findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
-        settings=settings_as_read,
-        captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
-                                          f"interval (points; a contract declared under {MIN_CELL} times shows its count "
-                                          "instead). "
-                                          "Right: each seat's mean score per round in both scoring modes, with 95% "
-                                          "intervals."},
-        tables={"summary": TableSpec("One row per contract declared, and the passed-out rounds.",
-                                     keys=("contract",),
-                                     measures=(MeanMeasure("per_round", "per_round_lo", "per_round_hi"),
-                                               RateMeasure("make_rate", "declared"))),
-                "seats": TableSpec("Each seat's mean score per round, in both scoring modes.", keys=("mode", "seat"),
-                                   measures=(MeanMeasure("mean", "low", "high"),)),
-                "games": TableSpec("Each seat's game wins (points mode).", keys=("seat",),
-                                   measures=(RateMeasure("win_prob", "games"),))}),
-}
+BIDS_REPORT = ReportSpec(
+    findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS, settings=settings_as_read,
+    tables={"summary": TableSpec("One row per contract and bin of a hand feature; the headline rows are each "
+                                 "contract over all hands that could declare it.",
+                                 headline=lambda t: t[t["feature"] == "all"],
+                                 keys=("contract", "feature", "bin"),
+                                 measures=(RateMeasure("rate", "n"),
+                                           MeanMeasure("mean_score", "score_lo", "score_hi", "n"))),
+            "bidding_chart": TableSpec("One row per cell of the bidding chart (HCP bin, cards in the named "
+                                       "suit)."),
+            "strategy.card_bids": TableSpec("The learned strategy's opening bids on the held-out hands, one row "
+                                            "per bid (pass included).", keys=("bid",),
+                                            measures=(RateMeasure("make_rate", "hands"),)),
+            "strategy.calibration": TableSpec("One row per contract and decile of the predicted make rate, "
+                                              "on held-out hands.", keys=("contract", "decile"),
+                                              measures=(RateMeasure("observed", "n"),)),
+            "strategy.card": TableSpec("The strategy card's grid: per cell of HCP and trump length, the "
+                                       "commonest opening bid and its share of the cell's hands.")})
+ADVISE_REPORT = ReportSpec(
+    findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY}, settings=settings_as_read,
+    captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
+                                   "declaring side took each number of tricks; outlined cells make the contract."},
+    tables={"advice": TableSpec("One row per option, best mean money score first.", keys=("option",),
+                                measures=(RateMeasure("rate", "n"),
+                                          MeanMeasure("mean_money", "money_lo", "money_hi", "n")))})
+PLAY_REPORT = ReportSpec(
+    findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
+    settings=settings_as_read,
+    captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
+                                      f"interval (points; a contract declared under {MIN_CELL} times shows its count "
+                                      "instead). "
+                                      "Right: each seat's mean score per round in both scoring modes, with 95% "
+                                      "intervals."},
+    tables={"summary": TableSpec("One row per contract declared, and the passed-out rounds.",
+                                 keys=("contract",),
+                                 measures=(MeanMeasure("per_round", "per_round_lo", "per_round_hi"),
+                                           RateMeasure("make_rate", "declared"))),
+            "seats": TableSpec("Each seat's mean score per round, in both scoring modes.", keys=("mode", "seat"),
+                               measures=(MeanMeasure("mean", "low", "high"),)),
+            "games": TableSpec("Each seat's game wins (points mode).", keys=("seat",),
+                               measures=(RateMeasure("win_prob", "games"),))})

@@ -8,6 +8,8 @@ three functions, so every policy plays by exactly the same rules.
 import numpy as np
 from numba import njit
 
+from analyzer.cards.tricks import beats
+from analyzer.games.rikken import rules
 from analyzer.games.rikken.round_layout import (
     BIDDER,
     BLIND,
@@ -36,7 +38,6 @@ from analyzer.games.rikken.round_layout import (
     VOIDS,
     WIN_SEAT,
 )
-from analyzer.games.rikken import rules
 from analyzer.games.trick import suit_mask
 
 _EXPOSE_BIDDER = int(rules.Exposure.BIDDER)
@@ -119,18 +120,6 @@ def legal_actions(st, seat):
 
 
 @njit(cache=True, inline="always")
-def _beats(card, best, led, trump):
-    """True if ``card`` beats the trick's best card so far (``best`` = -1: nothing countable yet)."""
-    suit = card // 13
-    if best < 0:
-        return suit == led or suit == trump
-    best_suit = best // 13
-    if suit == best_suit:
-        return card > best
-    return suit == trump
-
-
-@njit(cache=True, inline="always")
 def apply_action(st, seat, action):
     """Play ``action`` for ``seat`` (must be legal and ``seat`` on turn); return the trick winner or -1."""
     face_down = action >= FACE_DOWN_OFFSET
@@ -156,7 +145,7 @@ def apply_action(st, seat, action):
             st[VOIDS + seat] |= 1 << led
         win = st[WIN_SEAT]
         best = st[TRICK + win] if win >= 0 else -1
-        if _beats(card, best, led, st[TRUMP]):
+        if beats(card, best, win, led, st[TRUMP]):
             st[WIN_SEAT] = seat
     if card == st[CALLED] and st[CALLED_OUT] != 0:
         st[CALLED_OUT] = 0

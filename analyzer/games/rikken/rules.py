@@ -8,6 +8,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from analyzer.cards.tricks import NO_TRUMP  # noqa: F401 (Rikken code reads rules.NO_TRUMP)
 from analyzer.errors import InputError
 
 
@@ -67,7 +68,6 @@ class Exposure(IntEnum):
 
 N_CONTRACTS = 16
 N_LEVELS = 13
-NO_TRUMP = 4
 
 # name, CLI name, level, kind, side, trump rule, target tricks, base points P, exposure
 _TABLE = [

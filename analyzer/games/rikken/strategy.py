@@ -12,6 +12,10 @@ The auction (``auction.run_auction``) checks every bid against the rules as it d
 policy's.
 """
 
+import hashlib
+import io
+import json
+import zipfile
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -24,6 +28,7 @@ from analyzer.cards.dealing import ACE_MASK, JACK_MASK, KING_MASK, QUEEN_MASK
 from analyzer.cards.deck import N_RANKS
 from analyzer.cards.masks import popcounts
 from analyzer.errors import InputError
+from analyzer.reports.integrity import verified_parts
 from analyzer.games.rikken.bidding import (
     DEFAULT_PARAMS,
     HEARTS,
@@ -41,9 +46,20 @@ from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, N_CONTRACTS
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import wilson_interval
+from analyzer.reports.store import atomic_write
+from analyzer.reports.safe_sql import locked_connection, register_parts
 
 FORMAT = "analyzer-rikken-strategy"
-FORMAT_VERSION = 1
+# 2: a zip of JSON and skops models (1 was a joblib pickle, never opened now).
+FORMAT_VERSION = 2
+HEADER_NAME = "strategy.json"
+MAX_STRATEGY_BYTES = 512 << 20
+# Types a strategy file's models may hold beyond those skops trusts by default (numpy, builtins, ...).
+ALLOWED_TYPES = {"sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor"}
+EXPECTED_MODELS = {
+    "classifier": "sklearn.ensemble._hist_gradient_boosting.gradient_boosting.HistGradientBoostingClassifier",
+    "regressor": "sklearn.ensemble._hist_gradient_boosting.gradient_boosting.HistGradientBoostingRegressor",
+}
 FEATURES = ("hcp", "aces", "kings", "queens", "trumps", "trump_hcp", "longest", "second", "third", "shortest",
             "hearts", "heart_hcp", "voids", "singletons", "low_cards", "est_tricks", "heart_tricks",
             "liabilities", "open_liabilities", "position")
@@ -165,41 +181,123 @@ class Strategy:
 
 
 def save_strategy(strategy: Strategy, path) -> Path:
-    """Write ``strategy`` to ``path`` (joblib) and return the path."""
-    import joblib
+    """Write ``strategy`` to ``path`` (atomically) and return the path.
+
+    The file is a zip archive: ``strategy.json`` (format, features, source, and per contract each
+    model as a constant or as the name and SHA-256 of a member) and one skops file per fitted model.
+    skops stores a scikit-learn model as data and rebuilds only types the reader allows, unlike a
+    pickle, which runs whatever code its bytes name.
+    """
+    import skops.io
+
+    models, members = {}, {}
+    for contract in strategy.contracts:
+        entry = {}
+        for role, model in (("classifier", strategy.classifiers[contract]), ("regressor", strategy.regressors[contract])):
+            if isinstance(model, ConstantModel):
+                entry[role] = {"constant": float(model.value)}
+                continue
+            name = f"{CONTRACT_CLI_NAMES[contract]}.{role}.skops"
+            members[name] = skops.io.dumps(model)
+            entry[role] = {"skops": name, "sha256": hashlib.sha256(members[name]).hexdigest()}
+        models[str(contract)] = entry
+    header = {"format": FORMAT, "version": FORMAT_VERSION, "features": list(strategy.features),
+              "source": strategy.source, "models": models}
+
+    def write(temp: Path) -> None:
+        with zipfile.ZipFile(temp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(HEADER_NAME, json.dumps(header, indent=2, default=str))
+            for name, data in members.items():
+                archive.writestr(name, data)
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump({"format": FORMAT, "version": FORMAT_VERSION, "strategy": strategy}, path, compress=3)
+    atomic_write(path, write)
     return path
 
 
-def load_strategy(path) -> Strategy:
-    """Read a strategy file written by ``save_strategy``.
+def read_strategy_bytes(path) -> bytes:
+    """The bytes of a strategy file, refusing a missing or absurdly large one before reading it."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such strategy file")
+    if path.stat().st_size > MAX_STRATEGY_BYTES:
+        raise InputError(f"{path} is larger than {MAX_STRATEGY_BYTES >> 20} MiB: not a strategy file")
+    return path.read_bytes()
 
-    Only load files you trust: a joblib file is a pickle and can run code when read.
+
+def load_strategy(path, data: bytes | None = None) -> Strategy:
+    """Read a strategy file written by ``save_strategy``; no byte of it can run code.
+
+    Parameters
+    ----------
+    path : path-like
+        The file (named in errors).
+    data : bytes, optional
+        Its bytes, already read (and checked against a recorded hash) by the caller.
 
     Raises
     ------
     InputError
-        If the file is missing or is not a strategy file of this format or an older one.
+        If the file is missing, not a strategy file of this format (an old pickled one included), a
+        model's bytes differ from their recorded checksum, or a model needs a type outside the allowed ones.
     """
-    import joblib
+    import skops.io
 
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such strategy file")
+    data = read_strategy_bytes(path) if data is None else data
     not_one = f"{path} is not a strategy file (write one with `analyzer rikken strategy fit`)"
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        raise InputError(f"{path} is not a strategy file of this analyzer (an older pickled one is never opened, "
+                         "as a pickle can run code): fit it again with `analyzer rikken strategy fit`")
     try:
-        content = joblib.load(path)
-    except Exception:  # noqa: BLE001 - unpickling arbitrary bytes fails in many ways, each meaning "not one"
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if sum(info.file_size for info in archive.infolist()) > MAX_STRATEGY_BYTES:
+                raise InputError(f"{path} unpacks to more than {MAX_STRATEGY_BYTES >> 20} MiB: not a strategy file")
+            header = json.loads(archive.read(HEADER_NAME))
+            members = {name: archive.read(name) for name in archive.namelist() if name != HEADER_NAME}
+    except (KeyError, zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, OSError, EOFError):
         raise InputError(not_one) from None
-    if not isinstance(content, dict) or content.get("format") != FORMAT or not isinstance(content.get("strategy"),
-                                                                                          Strategy):
+    if not isinstance(header, dict) or header.get("format") != FORMAT or not isinstance(header.get("models"), dict):
         raise InputError(not_one)
-    if content.get("version", 0) > FORMAT_VERSION:
-        raise InputError(f"{path} has strategy format {content['version']}; this analyzer reads {FORMAT_VERSION}")
-    return content["strategy"]
+    if not isinstance(header.get("version"), int) or header["version"] > FORMAT_VERSION:
+        raise InputError(f"{path} has strategy format {header.get('version')!r}; this analyzer reads {FORMAT_VERSION}")
+    if header.get("features") != list(FEATURES):
+        raise InputError(f"{path} was fitted on other features than this analyzer computes: fit it again")
+    classifiers, regressors = {}, {}
+    for key, entry in header["models"].items():
+        if not (key.isdigit() and int(key) < N_CONTRACTS and isinstance(entry, dict)):
+            raise InputError(not_one)
+        contract = int(key)
+        classifiers[contract] = _model(path, entry.get("classifier"), members, EXPECTED_MODELS["classifier"], skops.io)
+        regressors[contract] = _model(path, entry.get("regressor"), members, EXPECTED_MODELS["regressor"], skops.io)
+    source = header.get("source") if isinstance(header.get("source"), dict) else {}
+    return Strategy(sorted(classifiers), classifiers, regressors, FEATURES, source)
+
+
+def _model(path: Path, spec, members: dict, expected: str, sio):
+    """One model of a strategy file: a constant, or a skops member checked against its hash and loaded
+    with only the allowed types."""
+    if isinstance(spec, dict) and set(spec) == {"constant"} and isinstance(spec["constant"], (int, float)):
+        return ConstantModel(float(spec["constant"]))
+    if not (isinstance(spec, dict) and spec.get("skops") in members and isinstance(spec.get("sha256"), str)):
+        raise InputError(f"{path} is not a strategy file (a model entry is malformed)")
+    data = members[spec["skops"]]
+    if hashlib.sha256(data).hexdigest() != spec["sha256"]:
+        raise InputError(f"{path} is damaged: model {spec['skops']} differs from its checksum")
+    try:
+        untrusted = sio.get_untrusted_types(data=data)
+    except Exception:  # noqa: BLE001 - unreadable skops bytes fail in many ways, each meaning "damaged"
+        raise InputError(f"{path} is damaged: model {spec['skops']} is unreadable") from None
+    refused = sorted(set(untrusted) - ALLOWED_TYPES)
+    if refused:
+        raise InputError(f"{path}: model {spec['skops']} needs types this analyzer does not load ({refused[0]})")
+    try:
+        model = sio.loads(data, trusted=untrusted)
+    except Exception:  # noqa: BLE001 - as above
+        raise InputError(f"{path} is damaged: model {spec['skops']} is unreadable") from None
+    if f"{type(model).__module__}.{type(model).__qualname__}" != expected or model.n_features_in_ != len(FEATURES):
+        raise InputError(f"{path}: model {spec['skops']} is not a {expected.rsplit('.', 1)[1]} on {len(FEATURES)} features")
+    return model
 
 
 @dataclass(frozen=True)
@@ -264,14 +362,23 @@ def read_hands(run_dir, max_hands: int, seed: int) -> tuple[pd.DataFrame, dict]:
     manifest = read_manifest(run_dir)
     if manifest.get("experiment") != "rikken-bids":
         raise InputError(f"{run_dir} is not a `rikken bids` run (experiment {manifest.get('experiment')!r})")
-    folder = Path(run_dir) / "hands"
-    if not folder.is_dir() or not any(folder.glob("*.parquet")):
-        raise InputError(f"{run_dir} has no stored hands (hands/)")
-    contracts = [int(c) for c in manifest["params"]["contracts"]]
+    files = verified_parts(run_dir, "hands", manifest)
+    contracts = (manifest.get("params") or {}).get("contracts")
+    if not isinstance(contracts, list) or not all(isinstance(c, int) and 0 <= c < N_CONTRACTS for c in contracts):
+        raise InputError(f"{run_dir}/manifest.json is corrupt: its contracts are not a list of contract ids")
     names = [CONTRACT_CLI_NAMES[c] for c in contracts]
     outcome = ", ".join(f'"{kind}_{name}"' for name in names for kind in ("made", "money", "tricks"))
-    con = duckdb.connect()
-    source = f"read_parquet('{(folder / '*.parquet').as_posix()}')"
+    con = locked_connection()
+    source = "stored_hands"
+    register_parts(con, source, files)
+    try:
+        return _sample_hands(con, source, outcome, max_hands, seed), manifest
+    except duckdb.Error as exc:
+        raise InputError(f"{run_dir}: cannot read its hands/ rows: {str(exc).splitlines()[0]}") from None
+
+
+def _sample_hands(con, source: str, outcome: str, max_hands: int, seed: int) -> pd.DataFrame:
+    """Whole deals drawn with ``seed`` from the registered table ``source``, each row's own hand as ``hand``."""
     deals = np.array([row[0] for row in con.execute(f"SELECT DISTINCT deal FROM {source} ORDER BY deal").fetchall()],
                      dtype=np.int64)
     n_rows = con.execute(f"SELECT count(*) FROM {source}").fetchall()[0][0]
@@ -284,7 +391,7 @@ def read_hands(run_dir, max_hands: int, seed: int) -> tuple[pd.DataFrame, dict]:
     seat = frame["seat"].to_numpy().astype(np.int64)
     masks = frame[list(SEAT_COLUMNS)].to_numpy().astype(np.int64)
     frame.insert(3, "hand", masks[np.arange(len(frame)), seat])
-    return frame.drop(columns=list(SEAT_COLUMNS)), manifest
+    return frame.drop(columns=list(SEAT_COLUMNS))
 
 
 def holdout_deals(deals: np.ndarray, seed: int, share: float = HOLDOUT_SHARE) -> np.ndarray:
@@ -485,12 +592,6 @@ RULES = "rules"
 LEARNED = "learned:"
 
 
-def _file_sha256(path: Path) -> str:
-    import hashlib
-
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def bidding_params(spec: str | None, seat_specs: str | None, margin: float) -> dict:
     """Manifest parameters of ``rikken play``'s auction policies, ``{}`` when every seat bids by the rules.
 
@@ -526,8 +627,9 @@ def bidding_params(spec: str | None, seat_specs: str | None, margin: float) -> d
             seats.append(RULES)
         elif text.startswith(LEARNED) and text[len(LEARNED):].strip():
             path = Path(text[len(LEARNED):].strip()).resolve()
-            load_strategy(path)
-            files[str(path)] = _file_sha256(path)
+            data = read_strategy_bytes(path)
+            load_strategy(path, data)
+            files[str(path)] = hashlib.sha256(data).hexdigest()
             seats.append(LEARNED + str(path))
         else:
             raise InputError(f"unknown bidding {text!r}: use rules or learned:FILE")
@@ -561,10 +663,11 @@ def bidders_from_params(params: dict) -> list[LearnedBidder | None] | None:
             continue
         path = Path(spec[len(LEARNED):])
         digest = params["bidding_files"][str(path)]
-        if not path.is_file() or _file_sha256(path) != digest:
-            raise InputError(f"strategy file {path} is missing or changed since this run started")
         if (str(path), digest) not in _LOADED:  # each worker process reads a file once
-            _LOADED[(str(path), digest)] = load_strategy(path)
+            data = path.read_bytes() if path.is_file() else b""
+            if hashlib.sha256(data).hexdigest() != digest:  # checked before a byte of it is parsed
+                raise InputError(f"strategy file {path} is missing or changed since this run started")
+            _LOADED[(str(path), digest)] = load_strategy(path, data)
         bidders.append(LearnedBidder(_LOADED[(str(path), digest)], params["bidding_margin"]))
     return bidders
 

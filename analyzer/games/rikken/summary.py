@@ -63,14 +63,27 @@ def contract_rows(table: pd.DataFrame, contract: int) -> pd.DataFrame:
         return values if playable.all() else values[playable]
 
     hcp = column("hcp")
+    # Rows a budgeted double-dummy search left bounded: the scores above are their low ends (see
+    # ``experiments.result_columns``); tables without bounds are exact throughout.
+    bounds = f"exact_{name}" in table.columns
+    bounded = ~column(f"exact_{name}") if bounds else np.zeros(hcp.size, dtype=bool)
+    money, points = column(f"money_{name}").astype(np.int64), column(f"points_{name}").astype(np.int64)
     return pd.DataFrame({
         "contract": name, "contract_id": int(contract), "hcp": hcp, "hcp_bin": bin_hcp(hcp),
         "aces": column("aces"), "longest": column("longest"), "low_cards": column("low_cards"),
         "voids": column("voids"), "trumps": column(trumps_column) if trumps_column else np.zeros(hcp.size, np.int64),
         "policy_trumps": column("trumps"), "hearts": column("hearts"), "tricks": column(f"tricks_{name}"),
-        "made": column(f"made_{name}"), "score_money": column(f"money_{name}").astype(np.int64),
-        "score_points": column(f"points_{name}").astype(np.int64),
+        "made": column(f"made_{name}"), "score_money": money, "score_points": points, "bounded": bounded,
+        "score_money_high": column(f"money_high_{name}").astype(np.int64) if bounds else money,
+        "score_points_high": column(f"points_high_{name}").astype(np.int64) if bounds else points,
     })
+
+
+def bounded_note(moments: pd.DataFrame) -> str:
+    """``; 12 of 4,000 rows bounded`` for titles when a budgeted search left some trick counts bounded."""
+    overall = moments[moments["key"] == "all"]
+    bounded = int(overall["bounded_sum"].sum()) if "bounded_sum" in overall else 0
+    return f"; {bounded:,} of {int(overall['n'].sum()):,} rows bounded" if bounded else ""
 
 
 def _key_codes(rows: pd.DataFrame, key: str) -> tuple[np.ndarray, int]:
@@ -92,7 +105,9 @@ def _key_codes(rows: pd.DataFrame, key: str) -> tuple[np.ndarray, int]:
 def bids_moments(table: pd.DataFrame) -> pd.DataFrame:
     """The mergeable summary of per-hand bid results: per contract and per code of each key in
     ``MOMENT_KEYS``, the number of hands and the sums of ``made``, money and points scores (and of the
-    money scores' squares). Chunk summaries add up (:func:`merge_bids_moments`).
+    money scores' squares), of the bounded rows, and of the money and points scores at the bounded
+    rows' high ends (``money_high``, ``points_high``; the low ends are ``money`` and ``points``). Chunk
+    summaries add up (:func:`merge_bids_moments`).
 
     The grids are kept only where a chart reads them: ``TRUMP_GRIDS`` for trick contracts,
     ``NO_TRUMP_GRIDS`` for Misery and 1 Alone.
@@ -109,7 +124,9 @@ def bids_moments(table: pd.DataFrame) -> pd.DataFrame:
         offsets = np.cumsum([0, *(size for _, size in coded)])
         codes = np.concatenate([key_codes + offset for (key_codes, _), offset in zip(coded, offsets)])
         values = {name: np.tile(rows[column].to_numpy(), len(keys))
-                  for name, column in (("made", "made"), ("money", "score_money"), ("points", "score_points"))}
+                  for name, column in (("made", "made"), ("money", "score_money"), ("points", "score_points"),
+                                       ("bounded", "bounded"), ("money_high", "score_money_high"),
+                                       ("points_high", "score_points_high"))}
         sums = group_moments(codes, values, int(offsets[-1]))
         keep = np.flatnonzero(sums["n"] > 0)
         key_of = np.searchsorted(offsets, keep, side="right") - 1
@@ -130,19 +147,33 @@ def moment_rows(moments: pd.DataFrame, contract: int, key: str) -> pd.DataFrame:
     return rows.sort_values("code")
 
 
+def _normal_interval(n: np.ndarray, total: np.ndarray, squares: np.ndarray):
+    """Mean and the half-width of its 95% normal interval (0 for a single row)."""
+    mean = total / n
+    variance = np.where(n > 1, (squares - n * mean * mean) / np.maximum(n - 1, 1), 0.0)
+    return mean, Z95 * np.sqrt(np.maximum(variance, 0.0) / n)
+
+
 def rate_table(rows: pd.DataFrame, labels) -> pd.DataFrame:
     """Per code of one contract and key: n, made, rate with its Wilson interval, mean money score with
-    a normal interval, mean points score; ``labels[code]`` names each bin."""
+    a normal interval, mean points score, and the rows whose count is bounded; ``labels[code]`` names
+    each bin.
+
+    Bounded rows widen the money interval: its low end is taken from the rows' low scores
+    (``mean_score``), its high end from their high scores (``mean_score_high``); ``mean_points`` and
+    ``mean_points_high`` likewise. Without bounded rows both means are equal and the interval is the
+    usual one."""
     n = rows["n"].to_numpy()
     made = rows["made_sum"].to_numpy()
-    mean = rows["money_sum"].to_numpy() / n
-    variance = np.where(n > 1, (rows["money_sq"].to_numpy() - n * mean * mean) / np.maximum(n - 1, 1), 0.0)
-    half = Z95 * np.sqrt(np.maximum(variance, 0.0) / n)
+    mean, half = _normal_interval(n, rows["money_sum"].to_numpy(), rows["money_sq"].to_numpy())
+    mean_high, half_high = _normal_interval(n, rows["money_high_sum"].to_numpy(), rows["money_high_sq"].to_numpy())
     rate_lo, rate_hi = wilson_interval(made, n)
     return pd.DataFrame({"bin": [str(labels[c]) for c in rows["code"]], "n": n.astype(np.int64),
                          "made": made.astype(np.int64), "rate": made / n, "rate_lo": rate_lo, "rate_hi": rate_hi,
-                         "mean_score": mean, "score_lo": mean - half, "score_hi": mean + half,
-                         "mean_points": rows["points_sum"].to_numpy() / n})
+                         "mean_score": mean, "score_lo": mean - half, "score_hi": mean_high + half_high,
+                         "mean_points": rows["points_sum"].to_numpy() / n,
+                         "bounded": rows["bounded_sum"].to_numpy().astype(np.int64), "mean_score_high": mean_high,
+                         "mean_points_high": rows["points_high_sum"].to_numpy() / n})
 
 
 def _labels(key: str):
@@ -157,8 +188,10 @@ def summarize_bids(moments: pd.DataFrame) -> pd.DataFrame:
     """Long table: each contract overall (``feature == "all"``) and per bin of each hand feature.
 
     Columns: ``contract, feature, bin, n, made, rate, rate_lo, rate_hi, mean_score, score_lo,
-    score_hi, mean_points``; ``mean_score`` is the declarer's money-mode result, ``mean_points``
-    the declarer's points-mode score.
+    score_hi, mean_points, bounded, mean_score_high, mean_points_high``; ``mean_score`` is the
+    declarer's money-mode result, ``mean_points`` the declarer's points-mode score; ``bounded`` counts
+    the rows whose trick count a budgeted double-dummy search left as an interval, over which the
+    ``_high`` means and the money interval widen (:func:`rate_table`).
     """
     parts = []
     for contract in Contract:
@@ -168,7 +201,7 @@ def summarize_bids(moments: pd.DataFrame) -> pd.DataFrame:
             if not rows.empty:
                 parts.append(rate_table(rows, _labels(key)).assign(contract=name, feature=key))
     columns = ["contract", "feature", "bin", "n", "made", "rate", "rate_lo", "rate_hi", "mean_score", "score_lo",
-               "score_hi", "mean_points"]
+               "score_hi", "mean_points", "bounded", "mean_score_high", "mean_points_high"]
     return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
 
 
@@ -179,10 +212,10 @@ NO_TRUMP_CONTRACTS = tuple(c for c in Contract if KIND[c] != Kind.TRICKS)
 
 
 def _grid_sums(moments: pd.DataFrame, contracts, key: str) -> tuple[list[int], dict[str, np.ndarray]]:
-    """The ``contracts`` that have rows of grid ``key``, and their ``n``, ``made_sum`` and ``money_sum``
-    as dense arrays shaped ``(contract, HCP bin, count, ...)``."""
+    """The ``contracts`` that have rows of grid ``key``, and their ``n``, ``made_sum``, ``money_sum`` and
+    ``bounded_sum`` as dense arrays shaped ``(contract, HCP bin, count, ...)``."""
     shape = (len(HCP_LABELS),) + (GRID_WIDTH,) * len(GRIDS[key])
-    present, sums = [], {"n": [], "made_sum": [], "money_sum": []}
+    present, sums = [], {"n": [], "made_sum": [], "money_sum": [], "bounded_sum": []}
     for contract in contracts:
         rows = moment_rows(moments, contract, key)
         if rows.empty:
@@ -255,10 +288,11 @@ def best_contracts(moments: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         One row per cell holding any hand: ``hcp_bin, trumps, hands, highest_safe,
         rik_beter_safe_hearts, best_ev, best_ev_value`` (mean money of ``best_ev``, 0 for ``pass``),
-        ``rik_beter_ev_hearts``.
+        ``rik_beter_ev_hearts``, ``bounded`` (the candidates' rows in the cell whose count is bounded:
+        their money is taken at its low end).
     """
     columns = ["hcp_bin", "trumps", "hands", "highest_safe", "rik_beter_safe_hearts", "best_ev", "best_ev_value",
-               "rik_beter_ev_hearts"]
+               "rik_beter_ev_hearts", "bounded"]
     contracts, sums = _grid_sums(moments, BIDDING_CANDIDATES, "hcp_policy_trumps_hearts")
     if not contracts:
         return pd.DataFrame(columns=columns)
@@ -271,7 +305,8 @@ def best_contracts(moments: pd.DataFrame) -> pd.DataFrame:
         hands = int(n[:, h, t].sum(axis=1).max())
         if hands == 0:
             continue
-        record = {"hcp_bin": HCP_LABELS[h], "trumps": t, "hands": hands}
+        record = {"hcp_bin": HCP_LABELS[h], "trumps": t, "hands": hands,
+                  "bounded": int(sums["bounded_sum"][:, h, t].sum())}
         for criterion, column in (("safe", "highest_safe"), ("ev", "best_ev")):
             hearts = [u for u in by_hearts if _advice(contracts, n[:, h, t, u], made[:, h, t, u], money[:, h, t, u],
                                                       criterion)[0] == "rik-beter"]

@@ -19,7 +19,7 @@ from numba import njit
 
 from analyzer.cards.masks import highest_bit_index, popcount
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.kernels import legal_actions
+from analyzer.games.schnapsen.kernels import legal_actions, stock_closed_or_exhausted
 
 _POINTS = R.CARD_POINTS
 _SUITS = R.SUIT_MASKS
@@ -320,7 +320,7 @@ def heuristic_action(s, params, buf):
     trump = s[R.TRUMP]
     trumps = hand & _SUITS[trump]
     played = s[R.PLAYED]
-    strict = s[R.CLOSER] >= 0 or s[R.DRAWN] >= 10
+    strict = stock_closed_or_exhausted(s)
     lead = s[R.LEAD_CARD]
     keep = _marriage_cards(hand, played) if params[_KEEP_MARRIAGE] > 0 else np.int64(0)
     if lead < 0:

@@ -1,4 +1,4 @@
-"""Schnapsen experiments as chunk tasks for ``run_chunks`` plus their summaries.
+"""Schnapsen experiments: chunk tasks for ``run_chunks``, their plans and their declarations.
 
 ``match_task``: Bummerl matches between two bots, each match played twice on the same deals with the
 seats swapped. ``closing_task``: at every position where closing is legal, "close now" against
@@ -18,9 +18,11 @@ import pandas as pd
 
 from analyzer.cards.rng import bounded, state_from_seed
 from analyzer.errors import InputError
+from analyzer.experiments.experiment import Experiment, Plan, Summary, records
 from analyzer.experiments.progress import report_items
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
+from analyzer.games.schnapsen.findings import CLOSING_REPORT, MATCH_REPORT
 from analyzer.games.schnapsen.hybrid_bot import hybrid_values
 from analyzer.games.schnapsen.kernels import (
     apply_action,
@@ -28,29 +30,38 @@ from analyzer.games.schnapsen.kernels import (
     legal_actions,
     random_action,
     shuffle_deck,
+    stock_closed_or_exhausted,
 )
 from analyzer.games.schnapsen.pimc_plus import WIN_WEIGHT, plus_pick, plus_values
 from analyzer.games.schnapsen.play import (
+    BOTS,
     HEURISTIC,
     HYBRID,
     PERFECT,
     PIMC,
     PIMC_PLUS,
     POLICIES,
-    RANDOM,
     ROLLOUT,
     PlayWorkspace,
     play_deals,
     play_match,
     rollout_values,
 )
+from analyzer.games.schnapsen.queries import CLOSING_QUERY, MATCH_QUERY
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, perfect_values, pimc_values, world_count
 from analyzer.games.schnapsen.state import SchnapsenState
-from analyzer.reports.stats import Z95
+from analyzer.games.schnapsen.summary import (
+    closing_positions,
+    closing_sums,
+    match_sums,
+    summarize_closing,
+    summarize_matches,
+)
+from analyzer.reports.stats import Z95, merge_sums
 
 #: the bots that sample worlds: they take a sample count and can play in another engine
-SAMPLING = (PIMC, PIMC_PLUS, ROLLOUT, HYBRID)
+SAMPLING = tuple(kind.policy for kind in BOTS.values() if kind.sampling)
 
 
 @dataclass(frozen=True)
@@ -106,7 +117,7 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     if count and POLICIES[name] not in SAMPLING:
         raise InputError(f"{name} takes no ':{count}'" + (" (heuristic:classic is the earlier heuristic)"
                                                           if name == "heuristic" else "")
-                         + ": only pimc:N, pimc_plus:N, rollout:N and hybrid:N take a sample count")
+                         + f": only {_and_list([f'{n}:N' for n, k in BOTS.items() if k.sampling])} take a sample count")
     if count:
         try:
             n = int(count)
@@ -115,6 +126,11 @@ def parse_bot(text: str, samples: int | None = None) -> Bot:
     if n < 1 or n > 10_000:
         raise InputError(f"sample count must be 1..10000, got {n}")
     return Bot(name, n)
+
+
+def _and_list(names: list[str], word: str = "and") -> str:
+    """``a, b and c``."""
+    return f"{', '.join(names[:-1])} {word} {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def _seat_arrays(bots: list[Bot]):
@@ -211,7 +227,7 @@ def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
 
 
 # ---------------------------------------------------------------------------------------- honest evaluation
-HONEST = (RANDOM, HEURISTIC, PIMC, PIMC_PLUS, ROLLOUT, HYBRID)
+HONEST = tuple(kind.policy for kind in BOTS.values() if kind.honest)
 
 
 def check_honest(bot: Bot) -> None:
@@ -223,8 +239,8 @@ def check_honest(bot: Bot) -> None:
         For the ``perfect`` bot.
     """
     if bot.policy not in HONEST:
-        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need pimc, pimc_plus, rollout, "
-                         "hybrid, heuristic or random")
+        raise InputError(f"the {bot.name} bot sees hidden cards; honest closing odds need "
+                         f"{_and_list([name for name, kind in BOTS.items() if kind.honest], 'or')}")
 
 
 def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
@@ -238,7 +254,7 @@ def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples
     """
     player = int(s[R.TO_MOVE])
     count = int(world_count(s, player))
-    exact = count <= samples or s[R.CLOSER] >= 0 or s[R.DRAWN] >= R.STOCK_SIZE
+    exact = count <= samples or stock_closed_or_exhausted(s)
     n_worlds = count if exact else samples
     width = max(len(q) for q in sequences)
     seqs = np.full((len(sequences), width), -1, dtype=np.int64)
@@ -408,3 +424,64 @@ def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = 50) -> tup
                      "vs_best_hi": d_hi, "worlds": len(outcomes)})
     table = pd.DataFrame(rows).sort_values("expected_gp", ascending=False, kind="stable").reset_index(drop=True)
     return table, exact
+
+
+# ---------------------------------------------------------------------------------------- declarations
+RULES = "docs/rules.md section 2"
+
+
+def match_plan(bots: tuple[str, str], matches: int, samples: int, seed: int, chunk_size: int) -> Plan:
+    """The checked plan of ``matches`` match pairs between the two bots named in ``bots``."""
+    a, b = (parse_bot(text, samples) for text in bots)
+    params = {"a": a.as_dict(), "b": b.as_dict()}
+    return Plan(params, matches, seed, chunk_size, manifest={"params": params, "rules": RULES})
+
+
+def _match_summary(plan: Plan, chunks: list) -> Summary:
+    from analyzer.games.schnapsen import charts  # the parent draws; workers need not load matplotlib
+
+    a, b = (Bot.from_dict(plan.params[seat]) for seat in ("a", "b"))
+    summary = summarize_matches(merge_sums(chunks), a.label, b.label)
+    return Summary(
+        tables={f"summary_{name}": table for name, table in summary.items()},
+        figures={"match_win_rate": lambda: charts.match_win_rate(summary),
+                 "match_game_points": lambda: charts.match_game_points(summary),
+                 "match_closing": lambda: charts.match_closing(summary)},
+        manifest={"matches": plan.n_items, "bots": plan.params},
+        shown=list(summary.items()), payload={name: records(table) for name, table in summary.items()})
+
+
+def closing_plan(bot: str, deals: int, samples: int, seed: int, chunk_size: int) -> Plan:
+    """The checked plan of ``deals`` deals played by the honest ``bot``, ``samples`` worlds per position."""
+    chosen = parse_bot(bot)
+    check_honest(chosen)
+    params = {"bot": chosen.as_dict(), "samples": samples}
+    return Plan(params, deals, seed, chunk_size, manifest={"params": params, "rules": RULES})
+
+
+def _closing_summary(plan: Plan, chunks: list) -> Summary:
+    from analyzer.games.schnapsen import charts
+
+    sums = merge_sums(chunks)
+    positions = closing_positions(sums)
+    if positions == 0:
+        raise InputError("no position with a legal closing was reached; play more deals")
+    label = Bot.from_dict(plan.params["bot"]).label
+    summary = summarize_closing(sums)
+    return Summary(
+        tables={"summary_closing": summary},
+        figures={"closing_success": lambda: charts.success_heatmap(sums, label),
+                 "closing_gain": lambda: charts.gain_heatmap(sums, label),
+                 "close_when": lambda: charts.close_when_map(sums, label)},
+        manifest={"deals": plan.n_items, "bot": plan.params["bot"], "samples": plan.params["samples"],
+                  "positions": positions},
+        shown=[("closing", summary)], payload={"positions": positions, "summary": records(summary)})
+
+
+MATCH = Experiment("schnapsen-match", match_task, match_sums, rows="matches", description="schnapsen matches",
+                   summarize=_match_summary, report=MATCH_REPORT, query=MATCH_QUERY)
+CLOSING = Experiment("schnapsen-closing", closing_task, closing_sums, rows="closing_positions",
+                     description="schnapsen closing", summarize=_closing_summary, report=CLOSING_REPORT,
+                     query=CLOSING_QUERY)
+#: every Schnapsen experiment, for the catalog
+EXPERIMENTS = (MATCH, CLOSING)

@@ -1,13 +1,14 @@
 """What a report says about the Schnapsen experiments: findings in a few sentences from the summary
 tables, the glossary of their columns and chart captions.
 
-``SPECS`` maps each experiment's name (as its manifest records it) to its
-:class:`analyzer.reports.report.ReportSpec`; ``analyzer report`` reads them through the CLI.
+``MATCH_REPORT`` and ``CLOSING_REPORT`` are the experiments' :class:`analyzer.reports.report.ReportSpec`;
+their declarations in :mod:`analyzer.games.schnapsen.experiments` hand them to ``analyzer report``.
 """
 
 import pandas as pd
 
-from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 # A closing-table group needs this many positions before a sentence names it.
 MIN_GROUP = 30
@@ -145,21 +146,19 @@ CLOSING_CAPTIONS = {
                   "where it is above one half.",
 }
 
-SPECS = {
-    "schnapsen-match": ReportSpec(
-        findings=match_findings, glossary=GLOSSARY, captions=MATCH_CAPTIONS,
-        tables={"summary_overall": TableSpec("The match result over all matches.", keys=("bot_a", "bot_b"),
-                                             measures=(RateMeasure("a_win_rate", "matches"),)),
-                "summary_paired": TableSpec("Paired differences A - B per pair of matches on the same deals.",
-                                            keys=("metric",), measures=(MeanMeasure("mean", "lo", "hi"),)),
-                "summary_per_bot": TableSpec("Each bot's matches, game points and closings.", keys=("bot", "label"),
-                                             measures=(RateMeasure("win_rate", "matches"),
-                                                       MeanMeasure("gp_per_deal", "gp_lo", "gp_hi", "deals"))),
-                "summary_by_seat": TableSpec("Bot A's results by its seat.")}),
-    "schnapsen-closing": ReportSpec(
-        findings=closing_findings, glossary=GLOSSARY, captions=CLOSING_CAPTIONS,
-        tables={"summary_closing": TableSpec("Closing against playing on, by one factor of the position at a time.",
-                                             keys=("factor", "value"),
-                                             measures=(RateMeasure("close_win", "n"),
-                                                       MeanMeasure("gain", "gain_lo", "gain_hi", "n")))}),
-}
+MATCH_REPORT = ReportSpec(
+    findings=match_findings, glossary=GLOSSARY, captions=MATCH_CAPTIONS,
+    tables={"summary_overall": TableSpec("The match result over all matches.", keys=("bot_a", "bot_b"),
+                                         measures=(RateMeasure("a_win_rate", "matches"),)),
+            "summary_paired": TableSpec("Paired differences A - B per pair of matches on the same deals.",
+                                        keys=("metric",), measures=(MeanMeasure("mean", "lo", "hi"),)),
+            "summary_per_bot": TableSpec("Each bot's matches, game points and closings.", keys=("bot", "label"),
+                                         measures=(RateMeasure("win_rate", "matches"),
+                                                   MeanMeasure("gp_per_deal", "gp_lo", "gp_hi", "deals"))),
+            "summary_by_seat": TableSpec("Bot A's results by its seat.")})
+CLOSING_REPORT = ReportSpec(
+    findings=closing_findings, glossary=GLOSSARY, captions=CLOSING_CAPTIONS,
+    tables={"summary_closing": TableSpec("Closing against playing on, by one factor of the position at a time.",
+                                         keys=("factor", "value"),
+                                         measures=(RateMeasure("close_win", "n"),
+                                                   MeanMeasure("gain", "gain_lo", "gain_hi", "n")))})

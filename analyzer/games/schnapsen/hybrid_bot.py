@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.kernels import legal_actions
+from analyzer.games.schnapsen.kernels import legal_actions, stock_closed_or_exhausted
 from analyzer.games.schnapsen.pimc_plus import plus_values, win_weight_at
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
 
@@ -37,7 +37,7 @@ def hybrid_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sum
     (``samples // 2``) and :func:`pimc_plus.plus_values` (``2 * samples``), so that they count for one
     world; return ``(n_actions, 1)``. At the first two tricks return what ``rollout_bot_values`` returns with
     ``samples``, once the stock is closed or exhausted what ``plus_values`` returns with ``samples``."""
-    if s[R.CLOSER] >= 0 or s[R.DRAWN] >= R.STOCK_SIZE:
+    if stock_closed_or_exhausted(s):
         return plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     if s[R.DRAWN] <= ROLLOUT_ONLY_DRAWN:
         return rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)

@@ -35,11 +35,19 @@ _EXCHANGE = R.EXCHANGE
 _CLOSE = R.CLOSE
 _WIN = R.WIN_POINTS
 _SCHNEIDER = R.SCHNEIDER_POINTS
+_STOCK_SIZE = R.STOCK_SIZE
 # de Bruijn multiplication finds the index of a single set bit without a loop
 _DEBRUIJN = np.int64(0x03F79D71B4CB0A89)
 _BIT_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     _BIT_INDEX[((((1 << _i) * 0x03F79D71B4CB0A89) & (2**64 - 1)) >> 58) & 63] = _i
+
+
+@njit(cache=True, inline="always")
+def stock_closed_or_exhausted(s):
+    """True once nobody draws again: the stock is closed or every card of it drawn. Strict play applies
+    from then on, and the stock's order no longer matters."""
+    return s[_CLOSER] >= 0 or s[_DRAWN] >= _STOCK_SIZE
 
 
 @njit(cache=True)
@@ -107,7 +115,7 @@ def legal_actions(s, out):
     lead = s[_LEAD]
     if lead >= 0:
         allowed = hand
-        if s[_CLOSER] >= 0 or s[_DRAWN] >= 10:
+        if stock_closed_or_exhausted(s):
             allowed = strict_follow_mask(hand, lead, s[_TRUMP])
         while allowed:
             low = allowed & -allowed
@@ -180,7 +188,7 @@ def apply_action(s, a):
     card = a - _MOFF if a >= _MOFF else a
     bit = np.int64(1) << card
     lead = s[_LEAD]
-    if lead >= 0 and (s[_CLOSER] >= 0 or s[_DRAWN] >= 10):
+    if lead >= 0 and stock_closed_or_exhausted(s):
         # strict play reveals what the follower lacks (no card is drawn afterwards)
         suit = lead // 5
         if card // 5 != suit:
@@ -226,14 +234,14 @@ def apply_action(s, a):
         _finish(s, w)
         return
     drawn = s[_DRAWN]
-    if s[_CLOSER] < 0 and drawn < 10:
+    if not stock_closed_or_exhausted(s):
         s[_HAND0 + w] |= np.int64(1) << s[_STOCK + drawn]
         face = s[_STOCK + drawn + 1]
         s[_HAND0 + 1 - w] |= np.int64(1) << face
         s[_STOCK + drawn] = -1
         s[_STOCK + drawn + 1] = -1
         s[_DRAWN] = drawn + 2
-        if drawn + 2 == 10:
+        if drawn + 2 == _STOCK_SIZE:
             # the stock is exhausted: all 20 cards are accounted for, so each player knows the other's hand
             s[_SHOWN0] = s[_HAND0]
             s[_SHOWN0 + 1] = s[_HAND0 + 1]

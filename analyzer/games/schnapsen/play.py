@@ -1,9 +1,11 @@
 """Playing whole deals and Bummerl matches between bots inside numba.
 
-A bot is a policy id (``POLICIES``) plus a PIMC sample count and a heuristic parameter row; a seat
+A bot is a registered kind (``BOTS``: name, kernel id, whether it samples and whether it is honest) plus a PIMC sample count and a heuristic parameter row; a seat
 pair is given as ``policy[2]``, ``samples[2]`` and ``hparams[2, :]`` arrays. ``perfect`` sees every
 card (both hands and the stock order): it is an oracle, not a fair player.
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -11,6 +13,7 @@ from numba import njit
 from analyzer.cards.rng import next_u64
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
+from analyzer.games.schnapsen.hybrid_bot import hybrid_action
 from analyzer.games.schnapsen.kernels import (
     apply_action,
     deal_into,
@@ -18,7 +21,6 @@ from analyzer.games.schnapsen.kernels import (
     shuffle_deck,
     signed_result,
 )
-from analyzer.games.schnapsen.hybrid_bot import hybrid_action
 from analyzer.games.schnapsen.pimc_plus import plus_action
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_action
 from analyzer.games.schnapsen.search import (
@@ -30,8 +32,34 @@ from analyzer.games.schnapsen.search import (
 )
 
 RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID = range(7)
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS,
-            "rollout": ROLLOUT, "hybrid": HYBRID}
+
+
+@dataclass(frozen=True)
+class BotKind:
+    """One entry of the bot registry: the name a command takes, the kernel id ``choose_action`` dispatches
+    on, whether it takes a sample count (``name:N``), whether it decides only from what its player sees
+    (``honest``), and its help text."""
+
+    name: str
+    policy: int
+    sampling: bool
+    honest: bool
+    help: str
+
+
+#: The Schnapsen bots by name: adding one is its code, a kernel id dispatched in ``choose_action`` (and
+#: ``play_out``'s fast path if it has one), one entry here, and its tests.
+BOTS = {kind.name: kind for kind in (
+    BotKind("random", RANDOM, False, True, "a uniformly random legal action"),
+    BotKind("heuristic", HEURISTIC, False, True, "hand-written rules (heuristic:classic: the earlier heuristic)"),
+    BotKind("perfect", PERFECT, False, False, "solves the deal seeing every card: an oracle, not a fair player"),
+    BotKind("pimc", PIMC, True, True, "perfect-information solves of N sampled worlds"),
+    BotKind("pimc_plus", PIMC_PLUS, True, True, "pimc with more worlds late and where closing looks good"),
+    BotKind("rollout", ROLLOUT, True, True, "each action played on by the heuristic in sampled worlds"),
+    BotKind("hybrid", HYBRID, True, True, "the mean of pimc_plus's and rollout's judgements"),
+)}
+#: kernel id of each bot name
+POLICIES = {name: kind.policy for name, kind in BOTS.items()}
 
 
 class PlayWorkspace(SearchWorkspace):

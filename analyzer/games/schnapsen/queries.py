@@ -17,7 +17,5 @@ def _closing_subjects(columns: list[str]) -> list[Subject]:
                                     Measure("bot_closed", "bot_action = 'close'", RATE)))]
 
 
-SPECS = {
-    "schnapsen-match": QuerySpec("matches", _match_subjects),
-    "schnapsen-closing": QuerySpec("closing_positions", _closing_subjects),
-}
+MATCH_QUERY = QuerySpec("matches", _match_subjects)
+CLOSING_QUERY = QuerySpec("closing_positions", _closing_subjects)

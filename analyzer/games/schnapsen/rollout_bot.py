@@ -27,7 +27,7 @@ from numba import njit
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bummerl import deal_utility
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
-from analyzer.games.schnapsen.kernels import legal_actions, signed_result
+from analyzer.games.schnapsen.kernels import legal_actions, signed_result, stock_closed_or_exhausted
 from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values, win_weight_at
 from analyzer.games.schnapsen.search import (
     search_actions,
@@ -66,7 +66,7 @@ def rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts
     """Fill ``acts``, ``sums`` (summed game points for the mover; +-1 per deal under the package's rules;
     chances of winning the Bummerl inside one) and ``wins`` (worlds won) as :func:`pimc_plus.plus_values`
     does, by play-outs while the stock is open (module notes); return ``(n_actions, n_worlds)``."""
-    if s[R.CLOSER] >= 0 or s[R.DRAWN] >= R.STOCK_SIZE:
+    if stock_closed_or_exhausted(s):
         return plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
     player = s[R.TO_MOVE]
     package = uses_package_rules(moves)

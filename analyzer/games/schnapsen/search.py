@@ -23,7 +23,7 @@ from numba import njit
 from analyzer.cards.masks import popcount
 from analyzer.cards.rng import bounded
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.kernels import apply_action, legal_actions
+from analyzer.games.schnapsen.kernels import apply_action, legal_actions, stock_closed_or_exhausted
 
 MAX_DEPTH = 48
 TT_BITS = 16
@@ -439,7 +439,7 @@ def _factorial(n):
 @njit(cache=True)
 def _open_stock(s):
     """True while cards are still drawn from the stock (not closed, not exhausted): its order matters."""
-    return s[R.CLOSER] < 0 and s[R.DRAWN] < 10
+    return not stock_closed_or_exhausted(s)
 
 
 @njit(cache=True)

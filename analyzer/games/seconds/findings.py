@@ -1,13 +1,14 @@
 """What a report says about the Sloppy Seconds experiments: findings in a few sentences from the summary
 tables, the glossary of their columns and chart captions.
 
-``SPECS`` maps each experiment's name (as its manifest records it) to its
-:class:`analyzer.reports.report.ReportSpec`; ``analyzer report`` reads them through the CLI.
+``PLAY_REPORT`` and ``VARIANTS_REPORT`` are the experiments' :class:`analyzer.reports.report.ReportSpec`;
+their declarations in :mod:`analyzer.games.seconds.experiments` hand them to ``analyzer report``.
 """
 
 import pandas as pd
 
-from analyzer.reports.report import MeanMeasure, RateMeasure, ReportSpec, TableSpec, format_number, format_percent
+from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 
 def _interval(mean, low, high) -> str:
@@ -115,35 +116,33 @@ GLOSSARY = {
     "advantage": "the seat's score minus the mean of the other seats on the same deal",
 }
 
-SPECS = {
-    "seconds-play": ReportSpec(
-        findings=play_findings, glossary=GLOSSARY,
-        captions={"play": "Mean score per deal and share of games won, by policy (top) and seat (bottom), with 95% "
-                          "intervals; the dashed line is the equal share 1/n."},
-        tables={"summary_by_policy": TableSpec("Each policy over the seats it played.", keys=("policy",),
-                                               measures=(MeanMeasure("mean_score_per_deal", "score_lo", "score_hi"),
-                                                         RateMeasure("win_rate", "games"))),
-                "summary_paired": TableSpec("Paired policy differences on the same deals.",
-                                            keys=("policy_a", "policy_b"),
-                                            measures=(MeanMeasure("score_diff", "score_diff_lo", "score_diff_hi"),
-                                                      MeanMeasure("win_diff", "win_diff_lo", "win_diff_hi"))),
-                "summary_by_seat": TableSpec("Each seat over all games.", keys=("seat",),
-                                             measures=(MeanMeasure("mean_score_per_deal", "score_lo", "score_hi"),
-                                                       RateMeasure("win_rate", "games")))}),
-    "seconds-variants": ReportSpec(
-        findings=variants_findings, glossary=GLOSSARY,
-        captions={"variants": "Left: the trick at which trump first appears under each trump rule. Middle: the "
-                              "cumulative distribution of one player's deal score under each rule pair (share of "
-                              "scores at most x). Right: mean deal score per seat and rule pair, with 95% intervals."},
-        tables={"summary_trump": TableSpec("When trump appears, per rule pair.", keys=("trump_rule", "minimum_rule"),
-                                           measures=(RateMeasure("no_trump_rate", "deals"),)),
-                "summary_scores": TableSpec("One player's deal score, per rule pair.",
-                                            keys=("trump_rule", "minimum_rule"),
-                                            measures=(MeanMeasure("mean_score", "score_lo", "score_hi"),)),
-                "summary_seats": TableSpec("Each seat's score and advantage, per rule pair.",
-                                           keys=("trump_rule", "minimum_rule", "seat"),
-                                           measures=(MeanMeasure("mean_score", "score_lo", "score_hi"),
-                                                     MeanMeasure("advantage", "advantage_lo", "advantage_hi"))),
-                "summary_trump_tricks": TableSpec("Share of deals by the trick at which trump appeared.",
-                                                  keys=("trump_rule", "minimum_rule", "trump_trick"))}),
-}
+PLAY_REPORT = ReportSpec(
+    findings=play_findings, glossary=GLOSSARY,
+    captions={"play": "Mean score per deal and share of games won, by policy (top) and seat (bottom), with 95% "
+                      "intervals; the dashed line is the equal share 1/n."},
+    tables={"summary_by_policy": TableSpec("Each policy over the seats it played.", keys=("policy",),
+                                           measures=(MeanMeasure("mean_score_per_deal", "score_lo", "score_hi"),
+                                                     RateMeasure("win_rate", "games"))),
+            "summary_paired": TableSpec("Paired policy differences on the same deals.",
+                                        keys=("policy_a", "policy_b"),
+                                        measures=(MeanMeasure("score_diff", "score_diff_lo", "score_diff_hi"),
+                                                  MeanMeasure("win_diff", "win_diff_lo", "win_diff_hi"))),
+            "summary_by_seat": TableSpec("Each seat over all games.", keys=("seat",),
+                                         measures=(MeanMeasure("mean_score_per_deal", "score_lo", "score_hi"),
+                                                   RateMeasure("win_rate", "games")))})
+VARIANTS_REPORT = ReportSpec(
+    findings=variants_findings, glossary=GLOSSARY,
+    captions={"variants": "Left: the trick at which trump first appears under each trump rule. Middle: the "
+                          "cumulative distribution of one player's deal score under each rule pair (share of "
+                          "scores at most x). Right: mean deal score per seat and rule pair, with 95% intervals."},
+    tables={"summary_trump": TableSpec("When trump appears, per rule pair.", keys=("trump_rule", "minimum_rule"),
+                                       measures=(RateMeasure("no_trump_rate", "deals"),)),
+            "summary_scores": TableSpec("One player's deal score, per rule pair.",
+                                        keys=("trump_rule", "minimum_rule"),
+                                        measures=(MeanMeasure("mean_score", "score_lo", "score_hi"),)),
+            "summary_seats": TableSpec("Each seat's score and advantage, per rule pair.",
+                                       keys=("trump_rule", "minimum_rule", "seat"),
+                                       measures=(MeanMeasure("mean_score", "score_lo", "score_hi"),
+                                                 MeanMeasure("advantage", "advantage_lo", "advantage_hi"))),
+            "summary_trump_tricks": TableSpec("Share of deals by the trick at which trump appeared.",
+                                              keys=("trump_rule", "minimum_rule", "trump_trick"))})

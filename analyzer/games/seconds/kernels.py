@@ -38,6 +38,7 @@ from numba import carray, njit, types
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
+from analyzer.cards.tricks import beats
 from analyzer.games.seconds.rules import (
     MINIMUM_PER_SUIT,
     MINIMUM_SCORE,
@@ -182,15 +183,6 @@ def trump_after(card_suit, led, trump, broken, trick_no, variant):
 
 
 @njit(cache=True, inline="always")
-def beats(card, best, trump):
-    """True if ``card`` beats ``best``, the card currently winning the trick."""
-    card_suit = card // 13
-    if card_suit == best // 13:
-        return card > best
-    return card_suit == trump
-
-
-@njit(cache=True, inline="always")
 def apply_card(hands, taken, voids, trick, values, variant, card, scalars):
     """Play ``card`` for the seat to play; return the new scalar tuple (module docstring).
 
@@ -221,7 +213,7 @@ def apply_card(hands, taken, voids, trick, values, variant, card, scalars):
                     trump_trick = trick_no
                 elif variant != TRUMP_SEED and broken < 0:
                     broken = suit
-        if beats(card, best, trump):
+        if beats(card, best, best_seat, led, trump):
             best = card
             best_seat = seat
     pos += 1

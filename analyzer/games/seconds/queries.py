@@ -14,7 +14,5 @@ def _deal_subjects(columns: list[str]) -> list[Subject]:
     return [Subject("all", "", (Measure("score", "score"),))]
 
 
-SPECS = {
-    "seconds-play": QuerySpec("games", _game_subjects),
-    "seconds-variants": QuerySpec("deals", _deal_subjects),
-}
+PLAY_QUERY = QuerySpec("games", _game_subjects)
+VARIANTS_QUERY = QuerySpec("deals", _deal_subjects)

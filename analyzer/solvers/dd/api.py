@@ -183,6 +183,66 @@ def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1,
     return bool(_k.solve_window(mem, masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, False))
 
 
+# The largest budget accepted: about 11 CPU-hours of search (the solver completes roughly 2.5 million
+# tricks per CPU-second); anything larger is a typo, not a budget.
+MAX_BUDGET = 10 ** 11
+
+
+def check_budget(budget) -> int:
+    """A search budget in completed tricks: a whole number from 0 (no limit) to ``MAX_BUDGET``.
+
+    Raises
+    ------
+    InputError
+        For anything else (not a whole number, negative, absurdly large).
+    """
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)):
+        raise InputError(f"the budget must be a whole number of completed tricks, got {budget!r}")
+    if not 0 <= int(budget) <= MAX_BUDGET:
+        raise InputError(f"the budget must be 0 (no limit) to {MAX_BUDGET:,} completed tricks, got {int(budget):,}")
+    return int(budget)
+
+
+def solve_bounds(hands, trump, leader, team, budget=0, low=0, high=None, trick=(), called_card=-1, blind_call=False,
+                 trick_blind=False, generations=None):
+    """The team's guaranteed tricks, searched within a budget: bounds ``(low, high)``, equal when exact.
+
+    The probes that refine the count may search ``budget`` completed tricks in all (the count
+    :func:`last_tricks` reports; 0 = no limit).  When the budget runs out the answer is the interval
+    the finished probes proved, never a guess: the count lies in ``[low, high]``.  The budget counts
+    work, not time, so the same call gives the same bounds on any machine and after any other solves
+    (a fresh table generation, or the caller's ``generations``, see :func:`solve`).
+
+    Parameters
+    ----------
+    hands, trump, leader, team, trick, called_card, blind_call, trick_blind, generations
+        As in :func:`solve`.
+    budget : int
+        Completed tricks the refining probes may search; 0: no limit.
+    low, high : int
+        Bounds the caller has already proved (for example by "makes k?" questions); default 0 and
+        the tricks left.
+
+    Returns
+    -------
+    (int, int)
+        ``low <= count <= high``.
+    """
+    masks, arr, trick_leader, pos = _validate(hands, trump, leader, team, "max", 0, trick, called_card, trick_blind)
+    budget = check_budget(budget)
+    left = int(_k.future_tricks(masks))
+    high = left if high is None else int(high)
+    if not 0 <= int(low) <= high <= left:
+        raise InputError(f"known bounds must satisfy 0 <= low <= high <= {left}, got {low} and {high}")
+    bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
+    mem = _work()
+    generation = _generation_for(generations, trump, team, MODE_MAX)
+    _k.set_context(mem, int(trump), int(team), MODE_MAX, int(called_card), bidder, generation)
+    guess = _k.guess_tricks(masks, int(team), int(trump))
+    found = _k.solve_bounded(mem, masks, arr, trick_leader, pos, bool(trick_blind), guess, int(low), high, budget)
+    return int(found[0]), int(found[1])
+
+
 class Question(NamedTuple):
     """One question of :func:`solve_questions`; the fields mean what :func:`solve`'s parameters of that name mean."""
 

@@ -57,6 +57,8 @@ C_TT_MASK = 7  # table buckets - 1
 C_MOVES = 8  # number of root moves written by a collecting search
 C_TAGS = 9  # where the entries' tags start
 C_ENTRIES = 10  # where the entries start
+C_LIMIT = 12  # the C_TRICKS count at which the search gives up (0: none); see ``solve_bounded``
+C_ABORTED = 13  # 1 once the limit was reached: every node returns at once and stores nothing
 CTX_SIZE = 16
 
 MAX_DEPTH = 56
@@ -1718,7 +1720,10 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 new_seat = seat
                 new_card = card
             if pos == 3:
-                mem[M_CTX + C_TRICKS] += 1
+                tricks = mem[M_CTX + C_TRICKS] + 1
+                mem[M_CTX + C_TRICKS] = tricks
+                if tricks == mem[M_CTX + C_LIMIT]:
+                    mem[M_CTX + C_ABORTED] = 1
                 gained = won + ((team >> new_seat) & 1)
                 trick_cards = np.int64(0)
                 for j in range(4):
@@ -1739,6 +1744,9 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             else:
                 ans = search(address, size, present, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect)
         mem[M_HANDS + seat] ^= bit
+        if mem[M_CTX + C_ABORTED]:
+            # The budget ran out below: this node's answer is unknown, so it returns before its store.
+            return _answer(False, 0)
         res = (ans >> RESULT_SHIFT) & 1 == 1
         if root_collect:
             mem[M_OUT + i] = res
@@ -1845,17 +1853,58 @@ def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect):
 def solve_max(mem, hands, trick, leader, pos, blind, guess):
     """Team's guaranteed tricks from here (team maximises, the others minimise); needs ``MODE_MAX``.
 
-    Steps a yes/no probe from ``guess`` up or down until the bounds meet; the table keeps
-    bounds from earlier probes, so later probes are cheap.
+    :func:`solve_bounded` without a budget, from no known bounds.
     """
-    low = 0
-    high = future_tricks(hands)
+    return solve_bounded(mem, hands, trick, leader, pos, blind, guess, 0, future_tricks(hands), 0)[0]
+
+
+@njit(cache=True)
+def solve_bounded(mem, hands, trick, leader, pos, blind, guess, low, high, budget):
+    """Bounds ``(low, high)`` on the team's guaranteed tricks from here, searched within ``budget``
+    completed tricks (``C_TRICKS``; 0: no limit, then ``low == high``); needs ``MODE_MAX``.
+
+    ``low`` and ``high`` are bounds the caller has proved.  Steps a yes/no probe from ``guess`` up or
+    down until the bounds meet; the table keeps bounds from earlier probes, so later probes are
+    cheap.  Every yes at ``t`` proves ``low >= t``, every no ``high <= t - 1``.  The probes may search
+    three quarters of the budget; when a probe runs out, its answer is dropped and the last quarter
+    goes to probes from both ends of the open interval towards the abandoned target (a lone
+    declarer's tight "yes" is the costly proof, while "no" above it and "yes" below it, with a trick
+    to spare, are cheap), so the count is usually pinned to two values.  A second probe that runs
+    out ends the search; the bounds the finished probes proved are returned.
+
+    Soundness: the abort flag is set where ``C_TRICKS`` reaches ``C_LIMIT``, and every node checks it
+    after each child search and returns at once, before its own table store, its killer and its
+    result.  So each entry stored comes from a node whose children all finished (a finished subtree
+    is exact whatever happens later), and no aborted node's made-up answer reaches the table or a
+    parent.  The limit counts completed tricks, not time, so the bounds depend only on the position,
+    the question and the table generation's earlier contents, never on the machine's speed or load.
+    """
+    start = mem[M_CTX + C_TRICKS]
+    mem[M_CTX + C_LIMIT] = start + max(budget * 3 // 4, 1) if budget > 0 else 0
+    mem[M_CTX + C_ABORTED] = 0
     target = min(max(guess, low + 1), high)
+    stuck = -1  # the target whose probe ran out of budget
     while low < high:
-        if solve_window(mem, hands, trick, leader, pos, blind, target, UNBOUNDED, False):
+        yes = solve_window(mem, hands, trick, leader, pos, blind, target, UNBOUNDED, False)
+        if mem[M_CTX + C_ABORTED]:
+            if stuck >= 0:
+                break
+            stuck = target
+            mem[M_CTX + C_ABORTED] = 0
+            # The limit is reached exactly (the count grows by one): keep it above the count.
+            mem[M_CTX + C_LIMIT] = max(start + budget, mem[M_CTX + C_TRICKS] + 1)
+        elif yes:
             low = target
-            target += 1
         else:
             high = target - 1
-            target -= 1
-    return low
+        if stuck < 0:
+            target = target + 1 if yes else target - 1
+        elif low + 1 < stuck:
+            target = low + 1
+        elif high > stuck:
+            target = high
+        else:
+            break
+    mem[M_CTX + C_LIMIT] = 0
+    mem[M_CTX + C_ABORTED] = 0
+    return low, high

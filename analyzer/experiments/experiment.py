@@ -1,0 +1,199 @@
+"""An experiment declared once, and the one function that runs any experiment.
+
+A game declares each experiment as an :class:`Experiment`: its name (as the manifest records it), the
+chunk task and the aggregate of a chunk's rows, the folder of those rows, how the merged aggregates
+become a :class:`Summary` (tables, figures, console and JSON views), and what ``analyzer report`` and
+``analyzer query`` say about its runs. A command turns its options into a :class:`Plan` (the checked
+parameters of one run) and hands both to :func:`run_experiment`, which does the rest the same way for
+every experiment: refuse a run directory holding another run, write the first manifest, run the
+chunks on any backend with checkpoints, write the tables and figures, and finish the manifest.
+"""
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from analyzer.errors import InputError
+from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_chunks
+from analyzer.experiments.runstate import finish_run
+from analyzer.reports.manifest import MANIFEST_NAME
+from analyzer.reports.progress import stage
+from analyzer.reports.store import RunStore
+
+
+def records(table: pd.DataFrame) -> list[dict]:
+    """A table as JSON-able records, one dict per row (for :attr:`Summary.payload`)."""
+    return table.to_dict(orient="records")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a finished run shows: CSV tables, figures, final manifest fields, console and JSON views.
+
+    Attributes
+    ----------
+    tables : dict
+        CSV name (without ``.csv``) -> table, written into the run directory.
+    figures : dict
+        File stem -> function drawing the figure, called while the charts are drawn; a function may
+        return None (nothing to draw for this run).
+    manifest : dict
+        Fields the final manifest adds (counts, labels).
+    shown : list
+        ``(title, table)`` pairs printed on the console, in order.
+    payload : dict
+        The ``--json`` output, besides the run directory.
+    """
+
+    tables: dict[str, pd.DataFrame]
+    figures: dict[str, Callable[[], Any]] = field(default_factory=dict)
+    manifest: dict = field(default_factory=dict)
+    shown: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    payload: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One run of an experiment, its arguments checked.
+
+    Attributes
+    ----------
+    params : dict
+        The task's parameters: with the task, seed, chunk size and number of items they define the chunks.
+    n_items : int
+        Items to compute (deals, matches, games, rounds).
+    seed : int
+        Run seed.
+    chunk_size : int
+        Items per chunk; part of what defines the result.
+    manifest : dict
+        The first manifest's fields besides the experiment, command, seed and chunk size (its ``params``,
+        ``rules``).
+    context : Any
+        What the summary needs besides the chunks (bot labels, the options of a hand).
+    aggregate : callable, optional
+        The aggregate of one chunk's rows when it depends on the run (picklable); else the experiment's.
+    """
+
+    params: dict
+    n_items: int
+    seed: int
+    chunk_size: int
+    manifest: dict = field(default_factory=dict)
+    context: Any = None
+    aggregate: Callable | None = None
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """An experiment, declared once by its game.
+
+    Attributes
+    ----------
+    name : str
+        The name its manifests record, by which ``runs``, ``resume``, ``report`` and ``query`` find it.
+    task : callable
+        The chunk task ``task(params, start, count, seed_seq) -> rows`` (top level, picklable).
+    aggregate : callable
+        Mergeable summary of one chunk's rows (top level, picklable).
+    rows : str
+        Folder of the run directory that keeps the rows as Parquet parts.
+    description : str
+        Label of the progress bar.
+    summarize : callable
+        ``summarize(plan, chunk_results) -> Summary``.
+    stage : str, optional
+        Name of the chunk stage (default: the runner's first unnamed stage).
+    report : ReportSpec, optional
+        What ``analyzer report`` says about its runs.
+    query : QuerySpec, optional
+        What ``analyzer query`` measures on its rows.
+    """
+
+    name: str
+    task: Callable
+    aggregate: Callable
+    rows: str
+    description: str
+    summarize: Callable[[Plan, list], Summary]
+    stage: str | None = None
+    report: Any = None
+    query: Any = None
+
+    @property
+    def folder(self) -> str:
+        """Prefix of a default run directory's name."""
+        return self.name.replace(" ", "-")
+
+
+def run_directory(out: str | None, folder: str) -> Path:
+    """The run directory: ``out`` (``--out``) if given, else a new ``results/<folder>-<UTC time>``.
+
+    Raises
+    ------
+    InputError
+        For an empty ``out``, which would otherwise write the run into the current folder, or a folder
+        holding files but no run (a run would mix its files with them and overwrite same-named ones).
+    """
+    if out is not None:
+        if not out.strip():
+            raise InputError("--out is empty: name a run directory, e.g. --out results/my-run")
+        path = Path(out)
+        if path.is_dir() and not (path / MANIFEST_NAME).exists() and any(path.iterdir()):
+            raise InputError(f"--out {out} holds files but no run: name a new or empty folder")
+        return path
+    return Path("results") / f"{folder}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
+
+
+def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, workers: int,
+                   scheduler: str | None) -> tuple[RunStore, Summary]:
+    """Run ``plan`` of ``experiment`` into a run directory and return its store and summary.
+
+    Parameters
+    ----------
+    experiment : Experiment
+        What to run.
+    plan : Plan
+        The run's checked parameters.
+    out : str or None
+        The run directory as given (``--out``); None for a fresh one (see :func:`run_directory`).
+    workers : int
+        Local worker processes.
+    scheduler : str or None
+        Backend of the chunks (see :func:`analyzer.experiments.runner.run_chunks`).
+
+    Raises
+    ------
+    InputError
+        For too many chunks, or a run directory holding another run (nothing is written then).
+    """
+    check_chunk_count(plan.n_items, plan.chunk_size)
+    check_run_dir(out, experiment.task, plan.params, plan.n_items, seed=plan.seed, chunk_size=plan.chunk_size,
+                  stage=experiment.stage)
+    store = RunStore(run_directory(out, experiment.folder))
+    store.write_manifest({"experiment": experiment.name, "command": " ".join(["analyzer", *sys.argv[1:]]),
+                          "seed": plan.seed, "chunk_size": plan.chunk_size, **plan.manifest})
+    started = time.perf_counter()
+    chunks = run_chunks(experiment.task, plan.params, plan.n_items, seed=plan.seed, chunk_size=plan.chunk_size,
+                        workers=workers, description=experiment.description, store=store, backend=scheduler,
+                        stage=experiment.stage, rows_dir=store.root / experiment.rows,
+                        aggregate=plan.aggregate or experiment.aggregate)
+    played = time.perf_counter()
+    with stage("writing summary"):
+        summary = experiment.summarize(plan, chunks)
+        for name, table in summary.tables.items():
+            store.write_csv(name, table)
+    with stage("drawing charts"):
+        for stem, draw in summary.figures.items():
+            figure = draw()
+            if figure is not None:
+                store.save_figure(figure, stem)
+    finish_run(store, {**summary.manifest, "timings": {"play_seconds": round(played - started, 3),
+                                                       "summary_seconds": round(time.perf_counter() - played, 3)}})
+    return store, summary

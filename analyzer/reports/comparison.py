@@ -1,0 +1,144 @@
+"""Comparing the summary tables of two runs: differences of proportions and of means with their
+intervals, matched on the tables' key columns (see :mod:`analyzer.reports.report` for the conventions)."""
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import InputError
+from analyzer.reports.report_spec import MeanMeasure, RateMeasure, TableSpec
+from analyzer.reports.stats import Z95, proportion_difference
+
+# Columns of a comparison table, as the glossary explains them.
+COMPARISON_GLOSSARY = {
+    "measure": "the summary column compared",
+    "A": "its value in the baseline run (run A)",
+    "B": "its value in the compared run",
+    "B - A": "the difference, compared run minus baseline",
+    "lo": "lower end of the 95% interval of the difference",
+    "hi": "upper end of the 95% interval of the difference",
+    "n A": "the sample size behind A (hands, deals, matches: the table's count column)",
+    "n B": "the sample size behind B",
+}
+
+
+def difference_of_proportions(k_a, n_a, k_b, n_b, z: float = Z95):
+    """``p_b - p_a`` with Newcombe's hybrid score interval: see :func:`analyzer.reports.stats.proportion_difference`."""
+    return proportion_difference(k_a, n_a, k_b, n_b, z)
+
+
+def difference_of_means(mean_a, low_a, high_a, mean_b, low_b, high_b, z: float = Z95):
+    """``mean_b - mean_a`` for independent samples, each given with its symmetric ``z`` interval."""
+    se_a = (np.asarray(high_a, dtype=np.float64) - low_a) / (2 * z)
+    se_b = (np.asarray(high_b, dtype=np.float64) - low_b) / (2 * z)
+    difference = np.asarray(mean_b, dtype=np.float64) - mean_a
+    half = z * np.sqrt(se_a ** 2 + se_b ** 2)
+    return difference, difference - half, difference + half
+
+
+def _prefix(column: str, word: str) -> str | None:
+    """The prefix of a column's companions: ``"win_rate"`` -> ``"win_"``, ``"rate"`` -> ``""``,
+    ``"mean_score"`` -> ``"score_"`` (for ``word="mean"``), anything else -> None."""
+    if column == word:
+        return ""
+    if column.endswith("_" + word):
+        return column[: -len(word)]
+    if word == "mean" and column.startswith("mean_"):
+        return column[len("mean_"):] + "_"
+    return None
+
+
+def _conventional_measures(baseline: pd.DataFrame, other: pd.DataFrame, keys: list[str]) -> list:
+    """The measures the column conventions find in both tables (see the module docstring)."""
+    shared = [c for c in baseline.columns if c in other.columns]
+    measures = []
+    for column in shared:
+        if column in keys or column.split("_")[-1] in ("lo", "hi"):
+            continue
+        rate_prefix, mean_prefix = _prefix(column, "rate"), _prefix(column, "mean")
+        if rate_prefix is not None:
+            count = next((c for c in (f"{rate_prefix}n", "n") if c in shared), None)
+            if count is not None:
+                measures.append(RateMeasure(column, count))
+        elif mean_prefix is not None and f"{mean_prefix}lo" in shared and f"{mean_prefix}hi" in shared:
+            count = next((c for c in (f"{mean_prefix}n", "n") if c in shared), None)
+            measures.append(MeanMeasure(column, f"{mean_prefix}lo", f"{mean_prefix}hi", count))
+    return measures
+
+
+def compare_tables(baseline: pd.DataFrame, other: pd.DataFrame, spec: TableSpec | None = None) -> pd.DataFrame:
+    """Compare two summary tables of the same experiment, row by row.
+
+    Parameters
+    ----------
+    baseline, other : pandas.DataFrame
+        The same summary of two runs.
+    spec : TableSpec, optional
+        Its key columns and measures; by default the column conventions of the module docstring.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (key, measure): the key columns, ``measure``, ``A`` (baseline), ``B``,
+        ``B - A`` and its interval ``lo``, ``hi``, and the sample sizes ``n A``, ``n B`` (NaN for a
+        measure that names no count; left out when none does). Empty if the tables share no comparable
+        column.
+
+    Raises
+    ------
+    InputError
+        If the tables have no key columns and different numbers of rows.
+    """
+    keys = list(spec.keys) if spec is not None and spec.keys else [
+        c for c in baseline.columns if c in other.columns and not pd.api.types.is_numeric_dtype(baseline[c])]
+    if keys:
+        merged = baseline.merge(other, on=keys, how="inner", suffixes=(" A", " B"))
+    else:
+        if len(baseline) != len(other):
+            raise InputError("tables without key columns must have the same number of rows to be compared")
+        merged = baseline.add_suffix(" A").join(other.add_suffix(" B"))
+    measures = list(spec.measures) if spec is not None and spec.measures else _conventional_measures(
+        baseline, other, keys)
+    blocks = []
+    for measure in measures:
+        needed = (measure.column, measure.count) if isinstance(measure, RateMeasure) else (
+            measure.column, measure.low, measure.high)
+        if not all(c in baseline.columns and c in other.columns for c in needed):
+            continue
+        a, b = merged[f"{measure.column} A"], merged[f"{measure.column} B"]
+        if isinstance(measure, RateMeasure):
+            n_a, n_b = merged[f"{measure.count} A"], merged[f"{measure.count} B"]
+            difference, low, high = difference_of_proportions(np.rint(a * n_a), n_a, np.rint(b * n_b), n_b)
+        else:
+            difference, low, high = difference_of_means(a, merged[f"{measure.low} A"], merged[f"{measure.high} A"],
+                                                        b, merged[f"{measure.low} B"], merged[f"{measure.high} B"])
+        block = merged[keys].copy()
+        block["measure"] = measure.column
+        block["A"], block["B"], block["B - A"], block["lo"], block["hi"] = a, b, difference, low, high
+        has_count = measure.count is not None and measure.count in baseline.columns and measure.count in other.columns
+        block["n A"] = merged[f"{measure.count} A"] if has_count else np.nan
+        block["n B"] = merged[f"{measure.count} B"] if has_count else np.nan
+        blocks.append(block)
+    if not blocks:
+        return pd.DataFrame(columns=[*keys, "measure", "A", "B", "B - A", "lo", "hi"])
+    comparison = pd.concat(blocks, ignore_index=True)
+    if comparison[["n A", "n B"]].isna().all().all():  # no measure names its count
+        comparison = comparison.drop(columns=["n A", "n B"])
+    return comparison
+
+
+def excludes_zero(low, high) -> np.ndarray:
+    """Whether each interval lies wholly above or below zero and has a width: a zero-width interval comes
+    from a degenerate sample (one value, or all alike), not from evidence."""
+    low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+    return ((low > 0) | (high < 0)) & (high > low)
+
+
+def significant_differences(comparison: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a :func:`compare_tables` result whose 95% interval excludes zero (and has a width: a
+    degenerate sample proves nothing), measure by measure (in the order the measures appear) and, within
+    a measure, largest difference first."""
+    chosen = comparison[excludes_zero(comparison["lo"], comparison["hi"])]
+    order = {name: i for i, name in enumerate(dict.fromkeys(comparison["measure"]))}
+    ranked = chosen.assign(_measure=chosen["measure"].map(order), _size=-chosen["B - A"].abs())
+    return ranked.sort_values(["_measure", "_size"], kind="stable").drop(columns=["_measure", "_size"]).reset_index(
+        drop=True)

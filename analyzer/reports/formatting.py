@@ -1,0 +1,120 @@
+"""How numbers, tables and names read in a report: rounding by column, percentages, anchors and file names."""
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+
+def format_number(value, digits: int = 3) -> str:
+    """A number for a sentence: ``digits`` significant digits, fixed notation, thousands separated;
+    ``1234.6`` -> ``"1,235"``, ``0.0123`` -> ``"0.0123"``, ``5.6e-17`` -> ``"0"``, NaN -> ``"n/a"``."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    value = float(value)
+    if abs(value) < 1e-12:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return _clean_zero(f"{value:,.{decimals}f}")
+
+
+def format_percent(rate, digits: int = 1) -> str:
+    """A rate as a percentage for a sentence: ``0.5913`` -> ``"59.1%"``, ``0.00048`` -> ``"0.048%"``."""
+    if rate is None or (isinstance(rate, float) and math.isnan(rate)):
+        return "n/a"
+    percent = 100 * float(rate)
+    if percent == 0:
+        return "0%"
+    if abs(percent) < 10 ** -digits * 5:  # too small for the decimals: two significant digits instead
+        return f"{format_number(percent, 2)}%"
+    return _clean_zero(f"{percent:.{digits}f}") + "%"
+
+
+def _clean_zero(text: str) -> str:
+    """``-0.00`` -> ``0.00``: a negative number that rounds to zero prints without its sign."""
+    return text[1:] if text.startswith("-") and not re.search(r"[1-9]", text) else text
+
+
+def column_decimals(values) -> int | None:
+    """Decimals that show a float column's typical magnitude (the median of its magnitudes, float noise
+    left out) with three significant digits (at most 6), or None when the column holds only whole
+    numbers (shown as integers)."""
+    x = np.abs(np.asarray(values, dtype=np.float64))
+    x = x[np.isfinite(x)]
+    if x.size == 0 or np.all(x == np.rint(x)):
+        return None
+    x = x[x > 1e-9 * x.max()]
+    return int(min(6, max(0, 2 - math.floor(math.log10(float(np.median(x)))))))
+
+
+def _cell_text(value: float, decimals: int, largest: float) -> str:
+    """One float cell: the column's decimals, or more (up to 6) to keep two significant digits of a small
+    value; float noise (under 1e-9 of the column's largest magnitude) prints as zero."""
+    if abs(value) <= 1e-9 * largest:
+        value = 0.0
+    if value != 0.0:
+        decimals = max(decimals, min(6, 1 - math.floor(math.log10(abs(value)))))
+    return _clean_zero(f"{value:,.{decimals}f}")
+
+
+def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None,
+                      together: tuple[tuple[str, ...], ...] = ()) -> list[list[str]]:
+    """Every cell of ``frame`` as display text, column by column: whole-number columns as integers
+    with thousands separators, float columns rounded to :func:`column_decimals`, NaN as empty.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    groups : pandas.Series, optional
+        A label per row: decimals are chosen within each label (e.g. per measure of a comparison).
+    together : tuple of tuple of str
+        Sets of columns that share their decimals (e.g. a comparison's ``A`` and ``B``).
+    """
+    labels = np.zeros(len(frame), dtype=np.int64) if groups is None else pd.factorize(groups)[0]
+    partners = {column: [c for c in names if c in frame.columns] for names in together for column in names}
+    columns = []
+    for column in frame.columns:
+        values = frame[column]
+        if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
+            columns.append(["" if pd.isna(v) else str(v) for v in values])
+            continue
+        numbers = values.to_numpy(dtype=np.float64)
+        pooled = frame[partners.get(column, [column])].to_numpy(dtype=np.float64)
+        texts = [""] * len(numbers)
+        for label in np.unique(labels):
+            rows = np.flatnonzero(labels == label)
+            decimals = column_decimals(pooled[rows].ravel())
+            finite = numbers[rows][np.isfinite(numbers[rows])]
+            largest = float(np.abs(finite).max()) if finite.size else 0.0
+            for i in rows:
+                v = numbers[i]
+                if not np.isfinite(v):
+                    texts[i] = "" if np.isnan(v) else str(v)
+                else:
+                    texts[i] = f"{v:,.0f}" if decimals is None else _cell_text(v, decimals, largest)
+        columns.append(texts)
+    return columns
+
+
+def display_texts(frame: pd.DataFrame) -> list[list[str]]:
+    """A table's cell texts; a comparison's rows are rounded per measure, its values and its
+    differences each with one set of decimals."""
+    if "measure" not in frame.columns:
+        return formatted_columns(frame)
+    return formatted_columns(frame, frame["measure"], together=(("A", "B"), ("B - A", "lo", "hi")))
+
+
+def slug(text: str, taken: dict[str, int]) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens, and
+    ``-1``, ``-2`` ... on repeats."""
+    base = re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+    count = taken.get(base, 0)
+    taken[base] = count + 1
+    return base if count == 0 else f"{base}-{count}"
+
+
+def file_name(text: str) -> str:
+    """``text`` as a safe file name: runs of other characters than letters, digits, ``.`` and ``-`` become ``-``."""
+    return re.sub(r"[^\w.-]+", "-", text).strip("-")

@@ -1,0 +1,80 @@
+"""Benchmark: two versions of the double-dummy solver, paired deal by deal in one run.
+
+Each version runs in its own worker process with ``PYTHONPATH`` set to its source tree (for example
+``git archive REV analyzer | tar -x -C DIR``); both solve the same fresh random deals (max tricks,
+strain and leader cycled as in ``bench_dd.py``), alternating which goes first, so load on a shared
+machine falls on both alike.  The answers and the completed tricks searched must be identical (a
+change meant to keep the tree); the CPU ratio new / old is printed, over all deals and as the median
+of the per-deal ratios.
+
+Usage: python scripts/bench_dd_versions.py OLD_TREE NEW_TREE [--deals 200] [--seed S]
+"""
+
+import argparse
+import json
+import os
+import secrets
+import subprocess
+import sys
+
+import numpy as np
+
+WORKER = r"""
+import json, sys, time
+import numpy as np
+sys.path.insert(0, sys.argv[3])
+from bench_dd import random_deals
+from analyzer.solvers.dd import solve
+from analyzer.solvers.dd.api import last_tricks
+
+deals = random_deals(np.random.default_rng(int(sys.argv[1])), int(sys.argv[2]))
+solve(deals[0], 0, 0, 0b0101)
+print("ready", flush=True)
+for line in sys.stdin:
+    i = int(line)
+    leader = (i // 5) % 4
+    start = time.process_time()
+    answer = solve(deals[i], i % 5, leader, 0b0101 if leader % 2 == 0 else 0b1010)
+    print(json.dumps([answer, last_tricks(), time.process_time() - start]), flush=True)
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old")
+    parser.add_argument("new")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=None, help="default: a fresh seed, printed")
+    args = parser.parse_args()
+    seed = secrets.randbits(31) if args.seed is None else args.seed
+    here = os.path.dirname(os.path.abspath(__file__))
+    workers = {}
+    for name, tree in (("old", args.old), ("new", args.new)):
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(tree)}
+        workers[name] = subprocess.Popen([sys.executable, "-c", WORKER, str(seed), str(args.deals), here],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        if workers[name].stdout.readline().strip() != "ready":
+            raise SystemExit(f"the {name} worker did not start")
+    cpu = {"old": 0.0, "new": 0.0}
+    tricks = 0
+    ratios = []
+    for i in range(args.deals):
+        got = {}
+        for name in ("old", "new") if i % 2 == 0 else ("new", "old"):
+            workers[name].stdin.write(f"{i}\n")
+            workers[name].stdin.flush()
+            got[name] = json.loads(workers[name].stdout.readline())
+        if got["old"][:2] != got["new"][:2]:
+            raise SystemExit(f"deal {i}: old (tricks, completed tricks) {got['old'][:2]}, new {got['new'][:2]}")
+        tricks += got["old"][1]
+        for name in cpu:
+            cpu[name] += got[name][2]
+        if got["old"][2] > 0:
+            ratios.append(got["new"][2] / got["old"][2])
+    print(f"seed {seed}, {args.deals} deals, one thread each: answers and completed tricks identical ({tricks:,}); "
+          f"CPU old {cpu['old']:.2f} s, new {cpu['new']:.2f} s: ratio {cpu['new'] / cpu['old']:.3f}, median per-deal "
+          f"ratio {float(np.median(ratios)):.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""The generic experiment runner: one toy experiment run end to end, and the catalog of every game's."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.cli.catalog import EXPERIMENTS, QUERY_SPECS, REPORT_SPECS
+from analyzer.errors import InputError
+from analyzer.experiments.experiment import Experiment, Plan, Summary, run_experiment
+from analyzer.reports.stats import merge_sums
+
+
+def count_task(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
+    """Toy rows: item numbers and a fixed value."""
+    return pd.DataFrame({"item": np.arange(start, start + count), "value": params["value"]})
+
+
+def count_sums(rows: pd.DataFrame) -> dict:
+    return {"items": pd.DataFrame({"n": [len(rows)], "total": [int(rows["value"].sum())]})}
+
+
+def _toy_summary(plan: Plan, chunks: list) -> Summary:
+    sums = merge_sums(chunks)["items"]
+    return Summary(tables={"toy": sums}, figures={"nothing": lambda: None}, manifest={"items": plan.n_items},
+                   shown=[("toy", sums)], payload={"n": int(sums["n"].iloc[0])})
+
+
+TOY = Experiment("toy-count", count_task, count_sums, rows="items", description="toy", summarize=_toy_summary)
+
+
+def test_a_run_writes_manifest_rows_tables_and_skips_a_figure_it_cannot_draw(tmp_path):
+    out = tmp_path / "run"
+    store, summary = run_experiment(TOY, Plan({"value": 3}, 10, 7, 4, manifest={"params": {"value": 3}}),
+                                    out=str(out), workers=1, scheduler=None)
+    assert store.root == out
+    # 10 items in chunks of 4: 4 + 4 + 2 rows, each worth 3.
+    assert pd.read_csv(out / "toy.csv").to_dict(orient="records") == [{"n": 10, "total": 30}]
+    assert sorted(p.name for p in (out / "items").iterdir()) == [f"part-{s:012d}.parquet" for s in (0, 4, 8)]
+    assert not list(out.glob("nothing.*"))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert (manifest["experiment"], manifest["seed"], manifest["chunk_size"], manifest["items"]) == ("toy-count", 7,
+                                                                                                     4, 10)
+    assert manifest["params"] == {"value": 3} and manifest["status"] == "complete"
+    assert {"batch_seconds", "play_seconds", "summary_seconds"} <= set(manifest["timings"])
+    assert summary.payload == {"n": 10}
+
+
+def test_a_directory_holding_another_run_is_refused_before_anything_is_written(tmp_path):
+    out = tmp_path / "run"
+    run_experiment(TOY, Plan({"value": 3}, 10, 7, 4), out=str(out), workers=1, scheduler=None)
+    before = (out / "manifest.json").read_text()
+    with pytest.raises(InputError, match="different"):
+        run_experiment(TOY, Plan({"value": 3}, 10, 8, 4), out=str(out), workers=1, scheduler=None)
+    assert (out / "manifest.json").read_text() == before
+
+
+def test_an_empty_out_is_an_error(tmp_path):
+    with pytest.raises(InputError, match="--out is empty"):
+        run_experiment(TOY, Plan({"value": 3}, 10, 7, 4), out=" ", workers=1, scheduler=None)
+
+
+def test_the_catalog_finds_every_experiment_by_the_name_its_manifest_records():
+    assert set(EXPERIMENTS) >= {"schnapsen-match", "schnapsen-closing", "seconds-play", "seconds-variants",
+                                "runs demo"}
+    assert all(name == experiment.name for name, experiment in EXPERIMENTS.items())
+    # Every experiment that keeps rows can be queried; every game's experiment has a report.
+    assert set(EXPERIMENTS) <= set(QUERY_SPECS)
+    assert set(EXPERIMENTS) - {"runs demo"} <= set(REPORT_SPECS)
