@@ -7,7 +7,8 @@ other windows tries another card first, so ignoring ``duck_all`` fails every cas
 import numpy as np
 
 from analyzer.solvers.dd.search import _order_score
-from analyzer.solvers.dd.tables import MODE_MIN, NO_TRUMP
+from analyzer.cards.tricks import NO_TRUMP
+from analyzer.solvers.dd.tables import MODE_MIN
 
 CLUBS, HEARTS, SPADES = 0, 2, 3
 DECLARER = 0

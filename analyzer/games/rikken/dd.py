@@ -45,6 +45,7 @@ import numpy as np
 
 from analyzer.cards.deck import N_RANKS, SUIT_LETTERS, card_id, card_name
 from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
+from analyzer.cards.tricks import NO_TRUMP
 from analyzer.errors import InputError
 from analyzer.experiments.progress import report_step
 from analyzer.games.rikken import rules
@@ -383,7 +384,6 @@ def playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, bl
 
 ACE = 12
 KING = 11
-NO_TRUMP = 4
 STRAIN_LETTERS = SUIT_LETTERS + "N"
 
 

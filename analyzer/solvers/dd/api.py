@@ -5,9 +5,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from analyzer.cards.tricks import NO_TRUMP
 from analyzer.errors import InputError
 from analyzer.solvers.dd import search as _k
-from analyzer.solvers.dd.tables import BLIND, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, TT_BITS, UNBOUNDED
+from analyzer.solvers.dd.tables import BLIND, MODE_EXACT, MODE_MAX, MODE_MIN, TT_BITS, UNBOUNDED
 
 GOALS = ("max", "ge", "le", "eq")
 _GOAL_MODE = {"max": MODE_MAX, "ge": MODE_MAX, "le": MODE_MIN, "eq": MODE_EXACT}

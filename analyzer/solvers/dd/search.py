@@ -33,9 +33,11 @@ import numpy as np
 from numba import njit
 
 from analyzer.cards.masks import popcount
+from analyzer.cards.tricks import NO_TRUMP
+from analyzer.cards.tricks import beats as _beats  # the one trick rule; a local ``beats`` is a flag below
 from analyzer.raw_memory import int64_view
 from analyzer.solvers.dd.tables import (
-    BLIND, COMPRESS_HIGH, COMPRESS_LOW, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, NO_TRUMP, SELECT, SPREAD, SUIT_BITS,
+    BLIND, COMPRESS_HIGH, COMPRESS_LOW, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, SELECT, SPREAD, SUIT_BITS,
     SURE_AT, SURE_BEST, UNBOUNDED,
 )
 
@@ -172,18 +174,6 @@ def set_position(mem, hands, trick):
     for i in range(4):
         mem[M_HANDS + i] = hands[i]
         mem[M_TRICK + i] = trick[i]
-
-
-@njit(cache=True, inline="always")
-def _beats(card, win_card, win_seat, led_suit, trump):
-    """Whether ``card`` takes the lead of the trick from the current winner."""
-    suit = card // 13
-    if win_seat < 0:
-        return suit == led_suit or suit == trump
-    win_suit = win_card // 13
-    if suit == win_suit:
-        return card > win_card
-    return suit == trump
 
 
 @njit(cache=True)

@@ -6,7 +6,6 @@ freezes module-level arrays as constants, which is what we want for fixed lookup
 
 import numpy as np
 
-NO_TRUMP = 4
 SUIT_BITS = 0x1FFF
 
 # Search modes: which final counts of the team's tricks the team is trying to reach.
