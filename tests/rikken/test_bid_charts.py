@@ -110,13 +110,30 @@ def test_bidding_chart_cells_state_the_advice_hearts_and_hands(trick_moments):
     # x runs over the named suit's lengths 4..6, y over the HCP bins.
     assert [t.get_text() for t in safe.get_xticklabels()] == ["4", "5", "6"]
     row = HCP_LABELS.index("14-16")
-    assert cell_texts(safe)[(1, row)] == "rik\n\u26655: rik-beter\nn 100"
+    assert cell_texts(safe)[(1, row)] == "rik\n\u26655\nn 100"
     assert cell_texts(safe)[(2, row)] == "8-alone\nn 50"
-    assert cell_texts(ev)[(1, row)] == "rik +1.00\n\u26655: rik-beter\nn 100"
+    assert cell_texts(ev)[(1, row)] == "rik\n+1.00\n\u26655\nn 100"
     assert cell_texts(safe)[(0, HCP_LABELS.index("0-4"))] == "n 10"
     # The legend names what the maps show, in auction order.
     legend = [t.get_text() for t in figure.legends[0].get_texts()]
     assert legend == ["rik", "rik-beter", "8-alone"]
+    plt.close(figure)
+
+
+def test_bidding_chart_labels_fit_inside_their_cells():
+    # The widest labels a real chart carries: a long contract name, a money value, a range of heart lengths
+    # and a five-digit count, in a full 7 x 7 grid (the headline chart's shape).
+    rows = [{"hcp_bin": hcp, "trumps": trumps, "hands": 12_683, "highest_safe": "10-alone", "best_ev": "10-alone",
+             "best_ev_value": -12.34, "rik_beter_safe_hearts": "3-4,6", "rik_beter_ev_hearts": "3-4,6", "bounded": 0}
+            for hcp in HCP_LABELS for trumps in range(4, 11)]
+    figure = charts.bidding_chart(pd.DataFrame(rows))
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    for ax in figure.axes[:2]:
+        to_data = ax.transData.inverted()
+        for text in ax.texts:
+            (x0, y0), (x1, y1) = to_data.transform(text.get_window_extent(renderer).get_points())
+            assert x1 - x0 < 0.95 and abs(y1 - y0) < 0.95, text.get_text()
     plt.close(figure)
 
 

@@ -192,13 +192,15 @@ def _bidding_map(ax, best: pd.DataFrame, column: str, hearts_column: str, colour
         lines = []
         if advice:
             shown.add(advice)
-            lines.append(f"{advice} {cell.best_ev_value:+.2f}" if with_value and advice != "pass" else advice)
+            lines.append(advice)
+            if with_value and advice != "pass":
+                lines.append(f"{cell.best_ev_value:+.2f}")
         if hearts:
             shown.add(rik_beter)
             # A corner in Rik Beter's colour marks the cells where it is the advice for some heart lengths.
             ax.add_patch(Polygon([(x + 0.5, y + 0.5), (x + 0.5, y + 0.05), (x + 0.05, y + 0.5)],
                                  facecolor=colours[rik_beter], edgecolor="white", lw=0.8))
-            lines.append(f"\u2665{hearts}: {rik_beter}")
+            lines.append(f"\u2665{hearts}")
         lines.append(f"n {cell.hands:,}")
         ax.text(x, y, "\n".join(lines), ha="center", va="center", fontsize=CELL_FONT + 1, color=_ink(fill),
                 linespacing=1.25)
@@ -215,7 +217,7 @@ def bidding_chart(best: pd.DataFrame) -> plt.Figure | None:
 
     A cell holds the hands with those HCP whose named suit (the longest) has that many cards; its colour
     and first line are the advice among the contracts played with that suit as trumps, over the cell's
-    hands outside the listed heart lengths. ``♥k: rik-beter`` (and the corner in Rik Beter's colour)
+    hands outside the listed heart lengths. ``♥k`` (and the corner in Rik Beter's colour)
     says that for the hands of the cell holding k hearts Rik Beter, compared with every contract on
     exactly those hands, is the advice instead. Each statement thus holds on the hands it names (see
     ``best_contracts``). The last line is the number of hands in the cell.
@@ -245,8 +247,8 @@ def bidding_chart(best: pd.DataFrame) -> plt.Figure | None:
     if handles:  # none when no cell has MIN_CELL hands
         figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), title="advice (auction order)",
                       fontsize=10)
-    hearts_note = ("\u2665k: with k hearts, Rik Beter (hearts trumps) is the advice instead, judged on those hands "
-                   "alone.  " if CONTRACT_CLI_NAMES[Contract.RIK_BETER] in shown else "")
+    hearts_note = ("\u2665k and a corner in Rik Beter's colour: with k hearts, Rik Beter (hearts trumps) is the advice "
+                   "instead, judged on those hands alone.\n" if CONTRACT_CLI_NAMES[Contract.RIK_BETER] in shown else "")
     figure.suptitle(f"Rikken bidding chart: trick contracts by HCP and length of the suit you would name (advice where "
                     f"n >= {MIN_CELL} hands, else only the count)\n{hearts_note}Troela (compulsory with three aces) "
                     "is left out; Misery and 1 Alone have their own chart (misery_one_alone_by_low_cards).",
