@@ -91,7 +91,7 @@ def fit(
         cells, card = learned.card_cells(bids), learned.contract_card(bids)
         _save_csv(cells, outputs["card.csv"])
         _save_csv(card, outputs["card_bids.csv"])
-        title = (f"Rikken opening bids learned from {source['run']} ({strategy.source['hands_fitted']:,} hands, "
+        title = (f"Rikken opening bids learned from run {Path(run_dir).resolve().name} ({strategy.source['hands_fitted']:,} hands, "
                  f"{source['run_policy']} play; margin {margin:g})")
         _save_figure(strategy_card(cells, card, title), [outputs["card.png"], outputs["card.svg"]])
     error = (calibration["predicted"] - calibration["observed"]).abs() * calibration["n"]

@@ -222,6 +222,7 @@ GLOSSARY = {
     "strategy.card_bids.trumps": "middle 80% of the trump length of those hands",
     "strategy.card.hcp": "the cell's high-card points (A 4, K 3, Q 2, J 1)",
     "strategy.card.make_rate": "share of the cell's hands opening with the bid that made it",
+    "panel": "the card's grid: trumps (by longest suit), low_cards (bids without trumps) or three_aces (Troela)",
     "low_cards": "middle 80% of the cards ranked 2-7 of those hands",
     "decile": "decile of the predicted make rate (1: lowest)",
     "observed": "observed make rate of the decile's hands",
@@ -329,8 +330,10 @@ BIDS_REPORT = ReportSpec(
             "strategy.calibration": TableSpec("One row per contract and decile of the predicted make rate, "
                                               "on held-out hands.", keys=("contract", "decile"),
                                               measures=(RateMeasure("observed", "n"),)),
-            "strategy.card": TableSpec("The strategy card's grid: per cell of HCP and trump length, the "
-                                       "commonest opening bid and its share of the cell's hands.")})
+            "strategy.card": TableSpec("The strategy card's panels: per cell of HCP and trump length (panel "
+                                       "trumps) or low cards (panel low_cards: bids without trumps only), and "
+                                       "the three-ace hands by HCP, the commonest opening bid and its share of "
+                                       "the cell's hands.")})
 ADVISE_REPORT = ReportSpec(
     findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY}, settings=settings_as_read,
     captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "

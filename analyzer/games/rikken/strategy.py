@@ -42,7 +42,7 @@ from analyzer.games.rikken.bidding import (
 )
 from analyzer.games.rikken.calling import ACE
 from analyzer.games.rikken.features import LOW_CARD_MASK, suit_lengths
-from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, N_CONTRACTS
+from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, N_CONTRACTS, TRUMP_RULE, TrumpRule
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import wilson_interval
@@ -515,8 +515,8 @@ def opening_bids(strategy: Strategy, frame: pd.DataFrame, margin: float = 0.0) -
     Returns
     -------
     pandas.DataFrame
-        ``hcp``, ``trumps``, ``low_cards``, ``bid`` (contract id or ``PASS``), ``predicted`` (its make
-        probability), ``made`` (whether the run's play-out made it; False for passes).
+        ``hcp``, ``aces``, ``trumps``, ``low_cards``, ``bid`` (contract id or ``PASS``), ``predicted`` (its
+        make probability), ``made`` (whether the run's play-out made it; False for passes).
     """
     hands = frame["hand"].to_numpy().astype(np.int64)
     prob, money = strategy.predict(hands, frame["position"].to_numpy())
@@ -530,6 +530,7 @@ def opening_bids(strategy: Strategy, frame: pd.DataFrame, margin: float = 0.0) -
         made[rows] = frame[f"made_{CONTRACT_CLI_NAMES[contract]}"].to_numpy()[rows]
         predicted[rows] = prob[rows, contract]
     return pd.DataFrame({"hcp": features[:, FEATURES.index("hcp")].astype(np.int64),
+                         "aces": features[:, FEATURES.index("aces")].astype(np.int64),
                          "trumps": features[:, FEATURES.index("trumps")].astype(np.int64),
                          "low_cards": features[:, FEATURES.index("low_cards")].astype(np.int64),
                          "bid": bids, "predicted": predicted, "made": made})
@@ -554,38 +555,69 @@ def contract_card(bids: pd.DataFrame) -> pd.DataFrame:
 HCP_BINS = (0, 6, 9, 12, 15, 18, 21, 41)
 # The longest of four suits holding 13 cards has at least 4.
 TRUMP_BINS = (4, 5, 6, 7, 8, 14)
+# Cards ranked 2-7 (24 in the deck): the Misery contracts' feature.
+LOW_CARD_BINS = (0, 4, 6, 8, 10, 14)
+# A cell of the card names a bid only when it holds this many hands and this many of them bid it; other
+# cells show only their count.
+MIN_CARD_CELL = 30
+MIN_CARD_BID = 10
+CARD_PANELS = {"trumps": TRUMP_BINS, "low_cards": LOW_CARD_BINS}
+THREE_ACES = 3
 
 
-def _bin_labels(edges) -> list[str]:
-    return [f"{a}-{b - 1}" if b - 1 > a else str(a) for a, b in pairwise(edges)]
+def bin_labels(edges) -> list[str]:
+    """Labels of the bins ``[a, b)`` between consecutive ``edges``, the last one open (``8+``)."""
+    labels = [f"{a}-{b - 1}" if b - 1 > a else str(a) for a, b in pairwise(edges)]
+    labels[-1] = f"{edges[-2]}+"
+    return labels
+
+
+# The contracts without trumps (Misery, 1 Alone and their open forms): the low-card grid shows these.
+NO_TRUMP_BIDS = tuple(int(c) for c in np.flatnonzero(TRUMP_RULE == TrumpRule.NONE))
+
+
+def _cell(group: pd.DataFrame, among=None) -> dict:
+    """The commonest opening bid of a cell's hands (of the bids ``among``, if given), its share of the cell's
+    hands and its make rate; no bid below ``MIN_CARD_CELL`` hands or when fewer than ``MIN_CARD_BID`` bid it."""
+    candidates = group if among is None else group[group["bid"].isin(among)]
+    top = int(candidates["bid"].value_counts().index[0]) if len(candidates) else None
+    chosen = group[group["bid"] == top]
+    if len(group) < MIN_CARD_CELL or len(chosen) < MIN_CARD_BID:
+        return {"hands": len(group), "bid": "", "share": np.nan, "make_rate": np.nan}
+    return {"hands": len(group), "bid": "pass" if top < 0 else CONTRACT_CLI_NAMES[top],
+            "share": len(chosen) / len(group), "make_rate": chosen["made"].mean() if top >= 0 else np.nan}
 
 
 def card_cells(bids: pd.DataFrame) -> pd.DataFrame:
-    """The strategy card's grid: per cell of HCP and trump length, the commonest opening bid, the share
-    of the cell's hands bidding it, and its observed make rate in those hands.
+    """The strategy card's grids: per cell, the commonest opening bid, the share of the cell's hands bidding
+    it, and its observed make rate in those hands.
+
+    Hands with three aces open with Troela whatever else they hold (the rules make it compulsory), so they
+    have a panel of their own by HCP and stay out of the two grids. The others are binned by HCP and the
+    length of their longest suit (where trick contracts are decided: the commonest bid, pass included) and
+    by HCP and cards ranked 2-7 (where the contracts without trumps are: the commonest of those, which are
+    rarely a cell's commonest bid of all).
 
     Returns
     -------
     pandas.DataFrame
-        ``hcp``, ``trumps`` (bin labels), ``hands``, ``bid`` (name or ``pass``), ``share``, ``make_rate``
-        (NaN for pass).
+        ``panel`` (``trumps``, ``low_cards`` or ``three_aces``), ``hcp`` and ``bin`` (bin labels; ``bin``
+        empty for three aces), ``hands``, ``bid`` (name, ``pass``, or empty below ``MIN_CARD_CELL`` hands
+        or ``MIN_CARD_BID`` bidders), ``share``, ``make_rate`` (NaN for pass and empty cells).
     """
+    hcp_labels = bin_labels(HCP_BINS)
     hcp_bin = np.searchsorted(HCP_BINS, bids["hcp"].to_numpy(), side="right") - 1
-    trump_bin = np.searchsorted(TRUMP_BINS, bids["trumps"].to_numpy(), side="right") - 1
-    hcp_labels, trump_labels = _bin_labels(HCP_BINS), _bin_labels(TRUMP_BINS)
-    trump_labels[-1] = f"{TRUMP_BINS[-2]}+"
+    three_aces = bids["aces"].to_numpy() == THREE_ACES
     rows = []
-    for (h, t), group in bids.groupby([hcp_bin, trump_bin]):
-        counts = group["bid"].value_counts()
-        top = int(counts.index[0])
-        chosen = group[group["bid"] == top]
-        rows.append({"hcp": hcp_labels[h], "trumps": trump_labels[t], "hands": len(group),
-                     "bid": "pass" if top < 0 else CONTRACT_CLI_NAMES[top], "share": len(chosen) / len(group),
-                     "make_rate": chosen["made"].mean() if top >= 0 else np.nan})
-    table = pd.DataFrame(rows)
-    table["hcp"] = pd.Categorical(table["hcp"], categories=hcp_labels, ordered=True)
-    table["trumps"] = pd.Categorical(table["trumps"], categories=trump_labels, ordered=True)
-    return table
+    for panel, edges in CARD_PANELS.items():
+        labels = bin_labels(edges)
+        among = NO_TRUMP_BIDS if panel == "low_cards" else None
+        other = np.searchsorted(edges, bids[panel].to_numpy(), side="right") - 1
+        for (h, b), group in bids[~three_aces].groupby([hcp_bin[~three_aces], other[~three_aces]]):
+            rows.append({"panel": panel, "hcp": hcp_labels[h], "bin": labels[b], **_cell(group, among)})
+    for h, group in bids[three_aces].groupby(hcp_bin[three_aces]):
+        rows.append({"panel": "three_aces", "hcp": hcp_labels[h], "bin": "", **_cell(group)})
+    return pd.DataFrame(rows, columns=["panel", "hcp", "bin", "hands", "bid", "share", "make_rate"])
 
 
 RULES = "rules"

@@ -9,6 +9,7 @@ import pandas as pd
 
 from analyzer.games.rikken.charts import contract_colours
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES
+from analyzer.games.rikken.strategy import HCP_BINS, LOW_CARD_BINS, MIN_CARD_BID, MIN_CARD_CELL, TRUMP_BINS, bin_labels
 
 CALIBRATION_COLUMNS = 4
 
@@ -51,8 +52,28 @@ def calibration_chart(table: pd.DataFrame):
     return figure
 
 
+def _card_grid(ax, cells: pd.DataFrame, x_labels: list[str], y_labels: list[str], x: str, y: str | None,
+               colours: dict) -> None:
+    """One grid of the strategy card: a cell per (x, y) bin, coloured by its bid, shaded by its share."""
+    for row in cells.itertuples(index=False):
+        col, line = x_labels.index(getattr(row, x)), 0 if y is None else y_labels.index(getattr(row, y))
+        if row.bid:
+            ax.add_patch(plt.Rectangle((col, line), 1, 1, facecolor=colours[row.bid],
+                                       alpha=0.35 + 0.65 * row.share, edgecolor="white"))
+            made = "" if np.isnan(row.make_rate) else f"\nmade {100 * row.make_rate:.0f}%"
+            text = f"{row.bid}\n{100 * row.share:.0f}% of {row.hands:,}{made}"
+        else:
+            text = f"n {row.hands:,}"
+        ax.text(col + 0.5, line + 0.5, text, ha="center", va="center", fontsize=7.5)
+    ax.set_xlim(0, len(x_labels))
+    ax.set_ylim(0, len(y_labels))
+    ax.set_xticks(np.arange(len(x_labels)) + 0.5, x_labels)
+    ax.set_yticks(np.arange(len(y_labels)) + 0.5, y_labels)
+
+
 def strategy_card(cells: pd.DataFrame, contracts: pd.DataFrame, title: str):
-    """The strategy card: the opening bid by HCP and trump length, and each bid's hands and make rate.
+    """The strategy card: the opening bid by HCP and trump length, by HCP and low cards, with three aces,
+    and each bid's hands and make rate.
 
     Parameters
     ----------
@@ -68,26 +89,26 @@ def strategy_card(cells: pd.DataFrame, contracts: pd.DataFrame, title: str):
     matplotlib.figure.Figure
     """
     colours = contract_colours(range(len(CONTRACT_CLI_NAMES)))
-    hcp_labels = list(cells["hcp"].cat.categories)
-    trump_labels = list(cells["trumps"].cat.categories)
-    figure = plt.figure(figsize=(11, 8.5))
-    grid = figure.add_axes([0.06, 0.42, 0.9, 0.48])
-    for row in cells.itertuples(index=False):
-        x, y = hcp_labels.index(row.hcp), trump_labels.index(row.trumps)
-        grid.add_patch(plt.Rectangle((x, y), 1, 1, facecolor=colours[row.bid], alpha=0.35 + 0.65 * row.share,
-                                     edgecolor="white"))
-        made = "" if np.isnan(row.make_rate) else f"\nmade {100 * row.make_rate:.0f}%"
-        grid.text(x + 0.5, y + 0.5, f"{row.bid}\n{100 * row.share:.0f}% of {row.hands:,}{made}", ha="center",
-                  va="center", fontsize=7.5)
-    grid.set_xlim(0, len(hcp_labels))
-    grid.set_ylim(0, len(trump_labels))
-    grid.set_xticks(np.arange(len(hcp_labels)) + 0.5, hcp_labels)
-    grid.set_yticks(np.arange(len(trump_labels)) + 0.5, trump_labels)
-    grid.set_xlabel("high-card points (A 4, K 3, Q 2, J 1)")
-    grid.set_ylabel("cards in your longest suit (trumps)")
-    grid.set_title("Open the auction with the commonest bid of your cell (share of the cell's hands; make rate "
-                   "observed in those hands)", fontsize=10)
-    text = figure.add_axes([0.06, 0.02, 0.9, 0.32])
+    hcp_labels = bin_labels(HCP_BINS)
+    figure = plt.figure(figsize=(15, 11))
+    trick_grid = figure.add_axes([0.05, 0.45, 0.5, 0.44])
+    _card_grid(trick_grid, cells[cells["panel"] == "trumps"], hcp_labels, bin_labels(TRUMP_BINS), "hcp", "bin",
+               colours)
+    trick_grid.set_xlabel("high-card points (A 4, K 3, Q 2, J 1)")
+    trick_grid.set_ylabel("cards in your longest suit (trumps)")
+    trick_grid.set_title("By HCP and your longest suit (trick contracts)", fontsize=10)
+    low_grid = figure.add_axes([0.62, 0.45, 0.36, 0.44])
+    _card_grid(low_grid, cells[cells["panel"] == "low_cards"], bin_labels(LOW_CARD_BINS), hcp_labels, "bin",
+               "hcp", colours)
+    low_grid.set_xlabel("cards ranked 2-7")
+    low_grid.set_ylabel("high-card points")
+    low_grid.set_title("By low cards and HCP: the commonest bid without trumps (Misery, 1 Alone)", fontsize=10)
+    aces = figure.add_axes([0.05, 0.33, 0.5, 0.055])
+    _card_grid(aces, cells[cells["panel"] == "three_aces"], hcp_labels, [""], "hcp", None, colours)
+    aces.set_yticks([])
+    aces.set_title("Three aces, by HCP: Troela is compulsory (these hands are left out of the grids above)",
+                   fontsize=10)
+    text = figure.add_axes([0.05, 0.01, 0.9, 0.26])
     text.axis("off")
     lines = [f"{'bid':<17}{'share':>8}{'made':>8}  {'95% interval':<14}{'model':>7}   HCP     trumps  low cards"]
     for row in contracts.itertuples(index=False):
@@ -98,5 +119,8 @@ def strategy_card(cells: pd.DataFrame, contracts: pd.DataFrame, title: str):
                      f"{row.trumps:<8}{row.low_cards}")
     text.text(0, 1, "Every opening bid (hands of the held-out deals; HCP, trumps and low cards 2-7: the middle 80% "
               "of its hands)\n\n" + "\n".join(lines), family="monospace", fontsize=8, va="top")
-    figure.suptitle(title, fontsize=11)
+    figure.suptitle(f"{title}\nOpen the auction with the commonest bid of your cell (its share of the cell's "
+                    f"hands; the make rate observed in those hands)\na cell names a bid when it holds at least "
+                    f"{MIN_CARD_CELL} hands and {MIN_CARD_BID} of them bid it; other cells show only their count",
+                    fontsize=11)
     return figure
