@@ -1,6 +1,7 @@
 """``analyzer rikken ...``: deals, bid-success experiments, full rounds, double-dummy answers."""
 
 from enum import Enum
+from pathlib import Path
 from typing import Annotated
 
 import pandas as pd
@@ -12,6 +13,7 @@ from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
+from analyzer.cards.pbn_file import board_deal, deal_games, format_pbn
 from analyzer.cli.options import (
     MAX_CHUNK_SIZE,
     MAX_ITEMS,
@@ -48,10 +50,13 @@ from analyzer.games.rikken.experiments import (
 )
 from analyzer.games.rikken.strategy import bidding_params
 from analyzer.reports.manifest import read_manifest
+from analyzer.reports.store import atomic_write
 from analyzer.solvers.dd import solve
 from analyzer.solvers.dd.api import MAX_BUDGET
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
+# `solve` and PBN files written by `deal`: W deals, so N leads.
+DEFAULT_DEALER = "W"
 
 
 #: Card-play policies by name, from the policy registry (``dd.PLAY_POLICY_IDS``): ``expert`` searches sampled
@@ -140,6 +145,8 @@ def deal(
     hcp: HcpOption = None,
     aces: AcesOption = None,
     length: LengthOption = None,
+    pbn: Annotated[str | None, typer.Option("--pbn", help="Also write the deals to this PBN file (boards 1..n, "
+                                            "dealer W so that N leads, as `rikken solve` assumes).")] = None,
     json_out: JsonOut = False,
 ) -> None:
     """Print random or constrained deals in PBN (N first)."""
@@ -149,6 +156,14 @@ def deal(
     else:
         deals = deal_constrained(count, seed, seats)
     lines = [format_deal(row) for row in deals]
+    if pbn is not None:
+        text = format_pbn(deal_games(deals, f"analyzer rikken deal --seed {seed}", parse_seat(DEFAULT_DEALER)))
+        if Path(pbn).is_dir():
+            raise InputError(f"--pbn {pbn} is a directory: name a file, e.g. --pbn deals.pbn")
+        try:
+            atomic_write(Path(pbn), lambda p: Path(p).write_text(text, encoding="utf-8"))
+        except OSError as error:
+            raise InputError(f"cannot write {pbn}: {error.strerror or error}") from None
     if json_out:
         typer.echo(json_dumps({"seed": seed, "deals": lines}))
     else:
@@ -326,8 +341,11 @@ def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
 
 @app.command("solve")
 def solve_command(
-    deal: Annotated[str, typer.Argument(help='PBN deal "N:hand hand hand hand" (endings with equal hands too).')],
-    dealer: Annotated[str, typer.Option("--dealer", help="Dealer seat; the player on his left leads.")] = "W",
+    deal: Annotated[str, typer.Argument(help='PBN deal "N:hand hand hand hand" (endings with equal hands too), '
+                                        "or a .pbn file.")],
+    board: Annotated[str | None, typer.Option("--board", help="The board of a .pbn file holding several.")] = None,
+    dealer: Annotated[str | None, typer.Option("--dealer", help="Dealer seat; the player on his left leads.",
+                                               show_default="the file's Dealer tag, else W")] = None,
     trump: Annotated[str | None, typer.Option("--trump", help="One question: trump C, D, H, S or N.")] = None,
     leader: Annotated[str | None, typer.Option("--leader", help="One question: seat on lead (default: left of dealer).")] = None,
     team: Annotated[str | None, typer.Option("--team", help="One question: the declaring side, e.g. NS, NE, N.")] = None,
@@ -337,8 +355,15 @@ def solve_command(
     json_out: JsonOut = False,
 ) -> None:
     """Double-dummy table for a Rikken deal, or the answer to one question (with --trump and --team)."""
-    hands = parse_deal(deal, hand_size=None)
-    lead = parse_seat(leader) if leader is not None else (parse_seat(dealer) + 1) % 4
+    if deal.strip().lower().endswith(".pbn"):
+        hands, file_dealer = board_deal(deal, board)
+    elif board is not None:
+        raise InputError("--board picks a board of a .pbn file; the deal given is not one")
+    else:
+        hands, file_dealer = parse_deal(deal, hand_size=None), None
+    dealer_seat = parse_seat(dealer) if dealer is not None else (
+        file_dealer if file_dealer is not None else parse_seat(DEFAULT_DEALER))
+    lead = parse_seat(leader) if leader is not None else (dealer_seat + 1) % 4
     if trump is None and team is None:
         if called is not None or blind or goal != "max":
             raise InputError("--goal, --called and --blind need a single question: give --trump and --team")
