@@ -4,7 +4,7 @@ the experiment's own options, never replayed as stored.
 A manifest is data from wherever the run folder came from. Its ``argv`` is only read: the command
 words must name a batch experiment (nothing else writes into a run folder), every argument must parse
 as that command's option with its types and bounds, and the arguments passed on are rebuilt from the
-parsed values, with ``--out`` set to the run folder itself.
+parsed values, with ``--out`` set to the run folder itself and no ``--scheduler`` (resume runs locally).
 """
 
 from enum import Enum
@@ -12,15 +12,35 @@ from pathlib import Path
 
 import typer
 
+from analyzer.cli.catalog import EXPERIMENTS
 from analyzer.errors import InputError
 
 # Typer ships its own copy of click (or uses click's, by version): reach its classes through typer.
 _ClickError = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == "ClickException")
 
-# The commands that run chunks into a run folder, by their words after ``analyzer``.
-RESUMABLE = {("rikken", "bids"), ("rikken", "play"), ("rikken", "advise"), ("schnapsen", "match"),
-             ("schnapsen", "closing"), ("seconds", "play"), ("seconds", "variants"), ("runs", "demo")}
+# The commands that run chunks into a run folder, by their words after ``analyzer``: every experiment of
+# the catalog, whose names are the command's words joined by a dash (``rikken-bids``) or a space.
+RESUMABLE = {tuple(name.replace("-", " ", 1).split()) for name in EXPERIMENTS}
 OUT_OPTION = "--out"
+# Where to run is the resuming user's choice, never the run folder's: a recorded scheduler address would
+# make resume connect to a host the folder names (and unpickle what it sends back).
+SCHEDULER_OPTION = "--scheduler"
+
+
+def _without_scheduler(args: list[str]) -> list[str]:
+    """``args`` without ``--scheduler ADDRESS`` / ``--scheduler=ADDRESS`` (options before a ``--`` only)."""
+    kept, skip, options_over = [], False, False
+    for arg in args:
+        if skip:
+            skip = False
+        elif options_over:
+            kept.append(arg)
+        elif arg == SCHEDULER_OPTION:
+            skip = True
+        elif not arg.startswith(SCHEDULER_OPTION + "="):
+            kept.append(arg)
+            options_over = arg == "--"
+    return kept
 
 
 def rebuilt_arguments(root, argv, run_dir: Path) -> list[str]:
@@ -53,7 +73,7 @@ def rebuilt_arguments(root, argv, run_dir: Path) -> list[str]:
         if command is None:
             raise InputError(f"{run_dir} records the command {' '.join(words)!r}, unknown to this analyzer")
     try:
-        parsed = command.make_context(" ".join(words), list(args[2:]))
+        parsed = command.make_context(" ".join(words), _without_scheduler(args[2:]))
     except _ClickError as exc:
         raise InputError(f"{run_dir}'s recorded command does not parse: {exc.format_message()}") from None
     return [*words, *_arguments(command, parsed.params, run_dir)]

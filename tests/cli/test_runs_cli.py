@@ -217,13 +217,27 @@ def test_a_rebuilt_command_keeps_positional_arguments_and_flags():
     (["analyzer", "report", "/some/run", "--out", "/tmp/elsewhere.html"], "not a batch experiment"),
     (["analyzer", "rikken", "bids", "--deals", "-5"], "does not parse"),
     (["analyzer", "rikken", "bids", "--evil", "x"], "does not parse"),
-    (["analyzer", "rikken", "bids", "--scheduler", "local:0"], "does not parse"),
     ("rikken bids", "records no command line"),
     (["analyzer", "rikken", 5], "records no command line"),
 ])
 def test_resume_refuses_a_recorded_command_it_cannot_validate(argv, words):
     with pytest.raises(InputError, match=words):
         rebuilt_arguments(ROOT, argv, Path("/abs/run"))
+
+
+@pytest.mark.parametrize("form", ["separate", "joined"])
+def test_a_recorded_scheduler_is_never_contacted_nor_passed_on(form):
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.settimeout(0.5)
+        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+        option = ["--scheduler", address] if form == "separate" else [f"--scheduler={address}"]
+        rebuilt = rebuilt_arguments(ROOT, ["analyzer", "rikken", "bids", "--deals", "5", *option], Path("/abs/run"))
+        with pytest.raises(TimeoutError):
+            listener.accept()
+    assert not any(a.startswith("--scheduler") or address in a for a in rebuilt)
+    assert _option(rebuilt, "--deals") == "5"
 
 
 @pytest.mark.parametrize("args", [["runs", "demo", "--deals", "2000", "--chunk-size", "1000", "--workers", "1"],
