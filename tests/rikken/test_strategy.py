@@ -287,6 +287,35 @@ def test_crafted_strategy_files_run_no_code(tmp_path):
     assert not marker.exists()
 
 
+def test_malformed_strategy_files_are_one_line_errors(tmp_path):
+    strategy, _ = _fitted_strategy()
+    path = save_strategy(strategy, tmp_path / "s.zip")
+    rik = str(int(K.RIK))
+
+    def model_name_as_list(header, members):
+        header["models"][rik]["regressor"]["skops"] = ["a", "list"]
+
+    def unfitted_regressor(header, members):
+        data = skops.io.dumps(HistGradientBoostingRegressor())
+        header["models"][rik]["regressor"]["sha256"] = hashlib.sha256(data).hexdigest()
+        members[header["models"][rik]["regressor"]["skops"]] = data
+
+    with pytest.raises(InputError, match="a model entry is malformed"):
+        load_strategy(_rewrite(path, model_name_as_list))
+    with pytest.raises(InputError, match="is not a HistGradientBoostingRegressor"):
+        load_strategy(_rewrite(path, unfitted_regressor))
+    # A member stored with a compression method zipfile cannot read (id 99, as AES-encrypted zips mark it).
+    data = bytearray(path.read_bytes())
+    header_at = data.index(b"PK\x03\x04")
+    data[header_at + 8:header_at + 10] = (99).to_bytes(2, "little")
+    central_at = data.index(b"PK\x01\x02")
+    data[central_at + 10:central_at + 12] = (99).to_bytes(2, "little")
+    odd = tmp_path / "odd.zip"
+    odd.write_bytes(bytes(data))
+    with pytest.raises(InputError, match="is not a strategy file"):
+        load_strategy(odd)
+
+
 def test_troela_has_no_value_without_three_aces():
     strategy = _strategy({c: ConstantModel(1.0) for c in range(N_CONTRACTS)})
     hands = deal_random(100, 1).reshape(-1)

@@ -255,7 +255,9 @@ def load_strategy(path, data: bytes | None = None) -> Strategy:
                 raise InputError(f"{path} unpacks to more than {MAX_STRATEGY_BYTES >> 20} MiB: not a strategy file")
             header = json.loads(archive.read(HEADER_NAME))
             members = {name: archive.read(name) for name in archive.namelist() if name != HEADER_NAME}
-    except (KeyError, zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, OSError, EOFError):
+    # NotImplementedError: an unknown compression method; RuntimeError: an encrypted member.
+    except (KeyError, zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, OSError, EOFError,
+            NotImplementedError, RuntimeError):
         raise InputError(not_one) from None
     if not isinstance(header, dict) or header.get("format") != FORMAT or not isinstance(header.get("models"), dict):
         raise InputError(not_one)
@@ -279,7 +281,8 @@ def _model(path: Path, spec, members: dict, expected: str, sio):
     with only the allowed types."""
     if isinstance(spec, dict) and set(spec) == {"constant"} and isinstance(spec["constant"], (int, float)):
         return ConstantModel(float(spec["constant"]))
-    if not (isinstance(spec, dict) and spec.get("skops") in members and isinstance(spec.get("sha256"), str)):
+    if not (isinstance(spec, dict) and isinstance(spec.get("skops"), str) and spec["skops"] in members
+            and isinstance(spec.get("sha256"), str)):
         raise InputError(f"{path} is not a strategy file (a model entry is malformed)")
     data = members[spec["skops"]]
     if hashlib.sha256(data).hexdigest() != spec["sha256"]:
@@ -295,7 +298,8 @@ def _model(path: Path, spec, members: dict, expected: str, sio):
         model = sio.loads(data, trusted=untrusted)
     except Exception:  # noqa: BLE001 - as above
         raise InputError(f"{path} is damaged: model {spec['skops']} is unreadable") from None
-    if f"{type(model).__module__}.{type(model).__qualname__}" != expected or model.n_features_in_ != len(FEATURES):
+    if (f"{type(model).__module__}.{type(model).__qualname__}" != expected
+            or getattr(model, "n_features_in_", None) != len(FEATURES)):  # an unfitted model has none
         raise InputError(f"{path}: model {spec['skops']} is not a {expected.rsplit('.', 1)[1]} on {len(FEATURES)} features")
     return model
 
