@@ -9,7 +9,6 @@ progress bar moves within long chunks.
 """
 
 import os
-import re
 import signal
 import sys
 import threading
@@ -35,11 +34,10 @@ from analyzer.experiments.checkpoint import (
 from analyzer.reports.integrity import describe_part
 from analyzer.experiments.runstate import RunState
 from analyzer.reports.dataset import write_part
-from analyzer.reports.manifest import read_manifest_if_any
+from analyzer.reports.manifest import STAGE_NAME, read_manifest_if_any
 from analyzer.reports.progress import chunk_progress
 
 MAX_CHUNKS = 100_000
-_STAGE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 # How many run_chunks calls each store has seen: unnamed stages are named by call order.
 _stage_calls: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
 
@@ -260,7 +258,7 @@ def _unnamed_stage(call: int) -> str:
 
 
 def _checked_stage(stage: str) -> str:
-    if not _STAGE_NAME.fullmatch(stage):
+    if not STAGE_NAME.fullmatch(stage):
         raise InputError(f"stage name {stage!r} must be letters, digits, '_', '.' or '-'")
     return stage
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.errors import InputError
-from analyzer.reports.manifest import CHUNKS_DIR
+from analyzer.reports.manifest import CHUNKS_DIR, STAGE_NAME
 from analyzer.reports.store import atomic_write, file_sha256
 
 LEDGER_NAME = "ledger.jsonl"
@@ -153,7 +153,8 @@ def verified_parts(run_dir, dataset: str, manifest: dict) -> list[Path]:
     parts: dict[str, Path] = {}
     stages = manifest.get("stages") if isinstance(manifest.get("stages"), dict) else {}
     for stage, info in stages.items():
-        if not isinstance(info, dict):
+        total = info.get("chunks_total", 0) if isinstance(info, dict) else None
+        if not (STAGE_NAME.fullmatch(stage) and isinstance(total, int) and total >= 0):
             raise InputError(f"{run_dir}/manifest.json is corrupt (stage {stage!r})")
         ledger = Ledger(root, stage)
         if "ledger_sha256" not in info:
@@ -162,7 +163,7 @@ def verified_parts(run_dir, dataset: str, manifest: dict) -> list[Path]:
         if not ledger.path.is_file() or file_sha256(ledger.path) != info["ledger_sha256"]:
             raise InputError(f"{run_dir}: {ledger.path.relative_to(root)} is missing or damaged; {repair}")
         entries = ledger.entries()
-        missing = [index for index in range(int(info.get("chunks_total", 0))) if index not in entries]
+        missing = [index for index in range(total) if index not in entries]
         if missing:
             raise InputError(f"{run_dir}: chunk {missing[0]} of stage {stage} has no record; {repair}")
         for entry in entries.values():

@@ -12,6 +12,8 @@ from analyzer.errors import InputError
 FORMAT_VERSION = 2
 MANIFEST_NAME = "manifest.json"
 CHUNKS_DIR = "chunks"
+# A stage's folder name under CHUNKS_DIR: one path component that cannot climb out of it.
+STAGE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def version_tuple(version: str) -> tuple[int, ...]:

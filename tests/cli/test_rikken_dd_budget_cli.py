@@ -58,11 +58,11 @@ def test_a_killed_budgeted_run_resumes_to_the_uninterrupted_result(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "analyzer", *args, "--out", str(run_dir)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
-    while len(list(stage.glob("chunk-*.pkl")) if stage.is_dir() else []) < 1 and time.time() < deadline:
+    while len(list(stage.glob("chunk-*.npz")) if stage.is_dir() else []) < 1 and time.time() < deadline:
         time.sleep(0.02)
     process.kill()
     process.wait()
-    assert 1 <= len(list(stage.glob("chunk-*.pkl"))) < 4
+    assert 1 <= len(list(stage.glob("chunk-*.npz"))) < 4
     assert run_cli("resume", str(run_dir)).returncode == 0
     pd.testing.assert_frame_equal(pd.read_parquet(run_dir / "hands"), pd.read_parquet(reference / "hands"))
     pd.testing.assert_frame_equal(pd.read_csv(run_dir / "summary.csv"), pd.read_csv(reference / "summary.csv"))
