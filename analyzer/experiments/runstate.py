@@ -59,17 +59,22 @@ class RunState:
         """Record that the run stopped before finishing: ``interrupted`` (Ctrl-C, SIGTERM) or ``failed``.
 
         When the folder no longer takes new files (made read-only during the run, disk full), the
-        manifest is overwritten in place instead, so that it does not go on saying ``running``.
+        manifest is overwritten in place instead, so that it does not go on saying ``running``: written
+        compactly and padded with spaces (which JSON ignores) to the old file's size, never truncated, so
+        that no write needs a new block and a failed one cannot leave the manifest, and its command line,
+        empty.
         """
         self.manifest["stages"][stage]["chunks_done"] = chunks_done
         try:
             self._write(status)
         except OSError:
             path = Path(self.store.root) / MANIFEST_NAME
+            text = (json.dumps(self.manifest, separators=(",", ":"), default=str) + "\n").encode()
             try:
-                with open(path, "r+") as handle:
-                    handle.truncate(0)
-                    handle.write(json.dumps(self.manifest, indent=2, default=str) + "\n")
+                size = path.stat().st_size
+                if len(text) <= size:
+                    with open(path, "r+b") as handle:
+                        handle.write(text.ljust(size, b" "))
             except OSError:
                 pass  # nothing left to write with; the caller reports the original error
 

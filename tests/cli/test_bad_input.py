@@ -373,6 +373,52 @@ def test_a_folder_made_read_only_mid_run_ends_in_one_line_and_a_failed_manifest(
     assert manifest["status"] == "failed" and manifest["stages"]["deals"]["chunks_done"] == 2
 
 
+def test_a_full_disk_when_a_run_stops_leaves_its_manifest_readable(tmp_path, monkeypatch, capsys):
+    import builtins
+
+    import analyzer.reports.store as store
+
+    replace, real_open = os.replace, builtins.open
+
+    class FullDisk:
+        """A file handle on a full disk: every write fails, as ENOSPC does."""
+
+        def __init__(self, handle):
+            self.handle = handle
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def truncate(self, *args):
+            return self.handle.truncate(*args)
+
+        def write(self, data):
+            raise OSError(28, "No space left on device")
+
+    full = []
+
+    def full_after_two_chunks(source, target):
+        if full or Path(target).name == "chunk-000002.npz":
+            full.append(target)
+            monkeypatch.setattr(builtins, "open", lambda path, mode="r", *a, **k: FullDisk(real_open(path, mode, *a, **k))
+                                if str(path).endswith("manifest.json") and "+" in mode else real_open(path, mode, *a, **k))
+            raise OSError(28, "No space left on device", str(source))
+        replace(source, target)
+
+    monkeypatch.setattr(store.os, "replace", full_after_two_chunks)
+    out = tmp_path / "run"
+    code, _, err = _run(["runs", "demo", "--deals", "5000", "--chunk-size", "1000", "--workers", "1",
+                         "--out", str(out)], capsys)
+    monkeypatch.setattr(builtins, "open", real_open)
+    assert code == 2 and "No space left on device" in err and "Traceback" not in err
+    manifest = json.loads((out / "manifest.json").read_text())  # still whole: its command line survives
+    assert manifest["argv"] and manifest["stages"]["deals"]["chunks_total"] == 5 and manifest["status"] == "failed"
+    assert Path(full[-1]).name == "manifest.json"  # its usual write failed too: the fallback wrote it
+
+
 def test_cases_are_distinct_and_many():
     argvs = [tuple(args) for args, _ in CASES]
     assert len(set(argvs)) == len(argvs) >= 60
