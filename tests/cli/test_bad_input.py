@@ -381,10 +381,10 @@ def test_a_full_disk_when_a_run_stops_leaves_its_manifest_readable(tmp_path, mon
     replace, real_open = os.replace, builtins.open
 
     class FullDisk:
-        """A file handle on a full disk: every write fails, as ENOSPC does."""
+        """A file handle on a full disk: the file's own bytes can be overwritten, growing it fails (ENOSPC)."""
 
         def __init__(self, handle):
-            self.handle = handle
+            self.handle, self.size = handle, os.fstat(handle.fileno()).st_size
 
         def __enter__(self):
             return self
@@ -396,7 +396,9 @@ def test_a_full_disk_when_a_run_stops_leaves_its_manifest_readable(tmp_path, mon
             return self.handle.truncate(*args)
 
         def write(self, data):
-            raise OSError(28, "No space left on device")
+            if self.handle.tell() + len(data) > self.size:
+                raise OSError(28, "No space left on device")
+            return self.handle.write(data)
 
     full = []
 
