@@ -11,7 +11,6 @@ shrink the answer).
 """
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import numpy as np

@@ -162,3 +162,16 @@ def test_an_unfinished_run_is_refused(run):
     (run / "manifest.json").write_text(json.dumps({**manifest, "status": "interrupted"}))
     with pytest.raises(InputError, match="interrupted, not complete; finish it with: analyzer resume"):
         run_query(run, ALL_HANDS)
+
+
+def test_stored_option_names_are_quoted_as_sql_strings():
+    import duckdb
+
+    from analyzer.games.rikken.queries import _advice_subjects
+
+    crafted = "x' OR '1'='1"
+    [subject] = _advice_subjects(["exact"], [crafted])
+    connection = duckdb.connect()
+    connection.execute("CREATE TABLE rows AS SELECT * FROM (VALUES ('x'), ('y'), ($$x' OR '1'='1$$)) t(option_name)")
+    # The condition holds for the crafted name only, never for every row.
+    assert connection.execute(f"SELECT option_name FROM rows WHERE {subject.where}").fetchall() == [(crafted,)]

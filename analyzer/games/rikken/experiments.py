@@ -624,5 +624,5 @@ BIDS = Experiment("rikken-bids", bids_chunk, bids_moments, rows="hands", descrip
                   summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY)
 PLAY = Experiment("rikken-play", play_chunk, rounds_moments, rows="rounds", description="rikken rounds",
                   summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY)
-#: the Rikken experiments declared here; ``advice.ADVISE`` is declared beside its task, which builds on this module
+#: the Rikken experiments declared here (``advice_experiment.ADVISE`` is declared beside its task)
 EXPERIMENTS = (BIDS, PLAY)

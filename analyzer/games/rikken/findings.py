@@ -2,7 +2,7 @@
 the glossary of their columns, chart captions and the headline rows of the long tables.
 
 ``BIDS_REPORT``, ``PLAY_REPORT`` and ``ADVISE_REPORT`` are the experiments' :class:`ReportSpec`; their
-declarations (:mod:`analyzer.games.rikken.experiments`, :mod:`analyzer.games.rikken.advice`) hand them to
+declarations (:mod:`analyzer.games.rikken.experiments`, :mod:`analyzer.games.rikken.advice_experiment`) hand them to
 ``analyzer report``.
 """
 

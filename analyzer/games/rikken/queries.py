@@ -43,8 +43,9 @@ def _rounds_subjects(columns: list[str]) -> list[Subject]:
 def _advice_subjects(columns: list[str], names: list[str]) -> list[Subject]:
     """One subject per option of the advised hand (``rik-S``, ``misery`` ...), over every deal."""
     bounds = ("exact", "money_high", "points_high") if "exact" in columns else None
-    return [Subject(name, f"option_name = '{name}'", _contract_measures("made", "money", "points", bounds))
-            for name in names]
+    # The names come from the stored rows: quoted as SQL strings, so a quote in one cannot change the query.
+    return [Subject(name, "option_name = '{}'".format(name.replace("'", "''")),
+                    _contract_measures("made", "money", "points", bounds)) for name in names]
 
 
 # Full rounds hold each seat's declaration in its own columns: one row per seat makes them queryable.

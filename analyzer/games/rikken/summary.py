@@ -8,7 +8,7 @@ from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES, KIND, LEVEL, Contract, Kind
-from analyzer.reports.stats import Z95, group_moments, moments_interval, wilson_interval
+from analyzer.reports.stats import group_moments, moments_interval, wilson_interval
 
 HCP_BINS = [0, 5, 8, 11, 14, 17, 20, 38]
 HCP_LABELS = ["0-4", "5-7", "8-10", "11-13", "14-16", "17-19", "20+"]
@@ -147,13 +147,6 @@ def moment_rows(moments: pd.DataFrame, contract: int, key: str) -> pd.DataFrame:
     return rows.sort_values("code")
 
 
-def _normal_interval(n: np.ndarray, total: np.ndarray, squares: np.ndarray):
-    """Mean and the half-width of its 95% normal interval (0 for a single row)."""
-    mean = total / n
-    variance = np.where(n > 1, (squares - n * mean * mean) / np.maximum(n - 1, 1), 0.0)
-    return mean, Z95 * np.sqrt(np.maximum(variance, 0.0) / n)
-
-
 def rate_table(rows: pd.DataFrame, labels) -> pd.DataFrame:
     """Per code of one contract and key: n, made, rate with its Wilson interval, mean money score with
     a normal interval, mean points score, and the rows whose count is bounded; ``labels[code]`` names
@@ -165,12 +158,12 @@ def rate_table(rows: pd.DataFrame, labels) -> pd.DataFrame:
     usual one."""
     n = rows["n"].to_numpy()
     made = rows["made_sum"].to_numpy()
-    mean, half = _normal_interval(n, rows["money_sum"].to_numpy(), rows["money_sq"].to_numpy())
-    mean_high, half_high = _normal_interval(n, rows["money_high_sum"].to_numpy(), rows["money_high_sq"].to_numpy())
+    mean, score_lo, _ = moments_interval(n, rows["money_sum"].to_numpy(), rows["money_sq"].to_numpy())
+    mean_high, _, score_hi = moments_interval(n, rows["money_high_sum"].to_numpy(), rows["money_high_sq"].to_numpy())
     rate_lo, rate_hi = wilson_interval(made, n)
     return pd.DataFrame({"bin": [str(labels[c]) for c in rows["code"]], "n": n.astype(np.int64),
                          "made": made.astype(np.int64), "rate": made / n, "rate_lo": rate_lo, "rate_hi": rate_hi,
-                         "mean_score": mean, "score_lo": mean - half, "score_hi": mean_high + half_high,
+                         "mean_score": mean, "score_lo": score_lo, "score_hi": score_hi,
                          "mean_points": rows["points_sum"].to_numpy() / n,
                          "bounded": rows["bounded_sum"].to_numpy().astype(np.int64), "mean_score_high": mean_high,
                          "mean_points_high": rows["points_high_sum"].to_numpy() / n})
