@@ -156,6 +156,9 @@ def test_contract_status(contract, side_tricks, tricks_left, status):
     assert contract_status(contract, side_tricks, tricks_left) == status
 
 
-def test_wrong_seat_count_is_an_input_error():
+@pytest.mark.parametrize("contract_of, tricks", [([C.RIK, NONE, NONE], [13, 0, 0]),  # both short
+                                                  ([C.RIK, NONE, NONE], [13, 0, 0, 0]),  # one declaration short
+                                                  ([C.RIK, NONE, NONE, NONE], [13, 0, 0])])  # one count short
+def test_wrong_seat_count_is_an_input_error(contract_of, tricks):
     with pytest.raises(InputError):
-        score_round([C.RIK, NONE, NONE], NONE, [13, 0, 0], POINTS)
+        score_round(contract_of, NONE, tricks, POINTS)
