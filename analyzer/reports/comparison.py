@@ -27,12 +27,22 @@ def difference_of_proportions(k_a, n_a, k_b, n_b, z: float = Z95):
 
 
 def difference_of_means(mean_a, low_a, high_a, mean_b, low_b, high_b, z: float = Z95):
-    """``mean_b - mean_a`` for independent samples, each given with its symmetric ``z`` interval."""
-    se_a = (np.asarray(high_a, dtype=np.float64) - low_a) / (2 * z)
-    se_b = (np.asarray(high_b, dtype=np.float64) - low_b) / (2 * z)
-    difference = np.asarray(mean_b, dtype=np.float64) - mean_a
+    """``mean_b - mean_a`` for independent samples, each given with its ``z`` interval.
+
+    A symmetric interval is sampling error alone. One that reaches further on one side also carries a
+    bound (a dd run's stopped counts: the mean is the low end, the interval reaches up to the high
+    end's): its shorter side is taken as the sampling error and the excess of the longer side is added,
+    not combined in quadrature, to the same side of the difference's interval (A's upper excess to the
+    lower end, B's to the upper end), so the difference is never more certain than its inputs."""
+    mean_a, low_a, high_a, mean_b, low_b, high_b = (np.asarray(v, dtype=np.float64) for v in
+                                                    (mean_a, low_a, high_a, mean_b, low_b, high_b))
+    below_a, above_a, below_b, above_b = mean_a - low_a, high_a - mean_a, mean_b - low_b, high_b - mean_b
+    se_a, se_b = np.minimum(below_a, above_a) / z, np.minimum(below_b, above_b) / z
+    difference = mean_b - mean_a
     half = z * np.sqrt(se_a ** 2 + se_b ** 2)
-    return difference, difference - half, difference + half
+    low = difference - half - (below_b - z * se_b) - (above_a - z * se_a)
+    high = difference + half + (above_b - z * se_b) + (below_a - z * se_a)
+    return difference, low, high
 
 
 def _prefix(column: str, word: str) -> str | None:

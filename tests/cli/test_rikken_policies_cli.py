@@ -104,3 +104,21 @@ def test_compare_refuses_runs_it_cannot_pair(tmp_path):
     assert result.returncode == 2 and "packets" in result.stderr
     missing = run_cli("rikken", "compare", str(packets), str(tmp_path / "nothing"))
     assert missing.returncode == 2 and missing.stderr.startswith("error: ")
+
+
+def test_paired_differences_of_bounded_values_reach_from_low_to_high_ends():
+    from statistics import mean, stdev
+
+    from analyzer.games.rikken.compare import _paired
+    from analyzer.reports.stats import Z95
+
+    a = np.array([1, 2, 4])
+    b_low, b_high = np.array([0, 0, 3]), np.array([4, 4, 3])
+    exact = _paired(a, b_low, "m")
+    d = [0 - 1, 0 - 2, 3 - 4]
+    assert (exact["m_diff"], exact["m_lo"], exact["m_hi"]) == pytest.approx(
+        (mean(d), mean(d) - Z95 * stdev(d) / 3 ** 0.5, mean(d) + Z95 * stdev(d) / 3 ** 0.5))
+    bounded = _paired(a, b_low, "m", b_high=b_high)
+    up = [4 - 1, 4 - 2, 3 - 4]
+    assert bounded["m_diff"] == pytest.approx(mean(d)) and bounded["m_lo"] == pytest.approx(exact["m_lo"])
+    assert bounded["m_hi"] == pytest.approx(mean(up) + Z95 * stdev(up) / 3 ** 0.5)

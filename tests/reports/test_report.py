@@ -47,6 +47,17 @@ def test_difference_of_means_adds_standard_errors_in_quadrature():
     assert (low, high) == pytest.approx((3 - Z95 * np.sqrt(5), 3 + Z95 * np.sqrt(5)))
 
 
+def test_difference_of_means_widens_by_a_bounded_side_never_shrinks_it():
+    # B holds bounded rows: low-end mean 1.0, sampling half-width 0.1, high-end mean 2.5 -> [0.9, 2.6].
+    # A is exact: 2.0 [1.9, 2.1]. Sampling: sqrt(0.1^2 + 0.1^2); B's excess 1.5 goes on the upper side.
+    half = np.sqrt(0.02)
+    difference, low, high = difference_of_means(2.0, 1.9, 2.1, 1.0, 0.9, 2.6)
+    assert (difference, low, high) == pytest.approx((-1.0, -1.0 - half, -1.0 + half + 1.5))
+    # The same with the runs swapped: A's excess goes on the lower side of B - A.
+    difference, low, high = difference_of_means(1.0, 0.9, 2.6, 2.0, 1.9, 2.1)
+    assert (difference, low, high) == pytest.approx((1.0, 1.0 - half - 1.5, 1.0 + half))
+
+
 def test_compare_tables_matches_rows_on_keys():
     baseline = pd.DataFrame({"contract": ["solo", "pass"], "n": [80, 70], "win_rate": [0.6, 0.8],
                              "win_rate_lo": [0.5, 0.7], "rate_hi": [0.7, 0.9],

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.errors import InputError
@@ -30,15 +31,24 @@ from analyzer.reports.stats import moments_interval
 ROWS = {"rikken-bids": "hands", "rikken-play": "rounds"}
 KEYS = {"rikken-bids": ["deal", "seat"], "rikken-play": ["round"]}
 # Parameters two paired runs may differ in: the card play, and what is evaluated or summarised on the deals.
-FREE_PARAMS = {"policy", "declarer_policy", "defender_policy", "seat_policies", "contracts", "rounds_per_game"}
+FREE_PARAMS = {"policy", "declarer_policy", "defender_policy", "seat_policies", "dd_budget", "contracts",
+               "rounds_per_game"}
 
 
-def _paired(a: np.ndarray, b: np.ndarray, name: str) -> dict:
-    """``<name>_a``, ``<name>_b`` means and the mean of ``b - a`` with its interval (``<name>_diff/lo/hi``)."""
+def _paired(a: np.ndarray, b: np.ndarray, name: str, a_high=None, b_high=None) -> dict:
+    """``<name>_a``, ``<name>_b`` means and the mean of ``b - a`` with its interval (``<name>_diff/lo/hi``).
+
+    ``a`` and ``b`` hold the low ends of bounded values (a dd run's stopped counts); ``a_high``, ``b_high``
+    their high ends (None: exact). The interval then runs from the low end of ``b_low - a_high`` to the
+    high end of ``b_high - a_low``, so it can never look more certain than the searches were."""
     a = a.astype(np.float64)
     b = b.astype(np.float64)
-    d = b - a
-    diff, low, high = moments_interval(d.size, d.sum(), (d * d).sum())
+    a_high = a if a_high is None else a_high.astype(np.float64)
+    b_high = b if b_high is None else b_high.astype(np.float64)
+    d, d_low, d_high = b - a, b - a_high, b_high - a
+    diff = moments_interval(d.size, d.sum(), (d * d).sum())[0]
+    low = moments_interval(d.size, d_low.sum(), (d_low * d_low).sum())[1]
+    high = moments_interval(d.size, d_high.sum(), (d_high * d_high).sum())[2]
     return {f"{name}_a": a.mean() if a.size else np.nan, f"{name}_b": b.mean() if b.size else np.nan,
             f"{name}_diff": diff, f"{name}_lo": low, f"{name}_hi": high}
 
@@ -65,12 +75,14 @@ def _check_pairable(root_a: Path, root_b: Path) -> str:
     return experiment
 
 
-def _read(root: Path, experiment: str, columns: list[str]) -> pd.DataFrame:
-    """The run's rows with ``columns``, in key order."""
+def _read(root: Path, experiment: str, columns: list[str], optional: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The run's rows with ``columns``, and those of ``optional`` its rows hold, in key order."""
     keys = KEYS[experiment]
     files = verified_parts(root, ROWS[experiment], read_manifest(root))
     try:
-        frame = pd.concat([pd.read_parquet(f, columns=keys + columns) for f in files], ignore_index=True)
+        present = set(pq.read_schema(files[0]).names) if files else set()
+        wanted = keys + columns + [c for c in optional if c in present]
+        frame = pd.concat([pd.read_parquet(f, columns=wanted) for f in files], ignore_index=True)
     except (OSError, ValueError, KeyError) as exc:
         raise InputError(f"{root}: cannot read its {ROWS[experiment]}/ rows ({type(exc).__name__})") from None
     return frame.sort_values(keys, ignore_index=True)
@@ -114,12 +126,16 @@ def _bids_contracts(root_a: Path, root_b: Path) -> pd.DataFrame:
     for contract in shared:
         name = CONTRACT_CLI_NAMES[contract]
         columns = [f"tricks_{name}", f"made_{name}", f"money_{name}"]
-        a, b = (_read(root, "rikken-bids", columns) for root in (root_a, root_b))
+        # A dd run's budget may stop a count: its rows then hold the high ends too.
+        high = {"money": f"money_high_{name}", "tricks": f"tricks_high_{name}"}
+        a, b = (_read(root, "rikken-bids", columns, tuple(high.values())) for root in (root_a, root_b))
         # Troela rows of hands without three aces are not playable (the same hands in both runs).
         rows = a[columns[0]].to_numpy() != NOT_PLAYABLE
         record = {"contract": name, "n": int(rows.sum())}
         for measure, column in (("made", columns[1]), ("money", columns[2]), ("tricks", columns[0])):
-            record.update(_paired(a[column].to_numpy()[rows], b[column].to_numpy()[rows], measure))
+            a_high, b_high = (frame[high[measure]].to_numpy()[rows] if high.get(measure) in frame else None
+                              for frame in (a, b))
+            record.update(_paired(a[column].to_numpy()[rows], b[column].to_numpy()[rows], measure, a_high, b_high))
         records.append(record)
     return pd.DataFrame.from_records(records)
 
