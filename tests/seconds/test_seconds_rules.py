@@ -12,6 +12,7 @@ from analyzer.games.seconds.rules import (
     MINIMUM_PER_HAND,
     MINIMUM_PER_SUIT,
     SecondsRules,
+    check_players,
     deck_mask,
     hand_size,
     parse_minimum_variant,
@@ -162,3 +163,16 @@ def test_policy_parameters_in_one_place():
     for bad in ({"n_samples": 0}, {"max_tries": -1}, {"p_top": 1.5}):
         with pytest.raises(InputError):
             params_array(4, **bad)
+
+
+def test_the_refusal_names_every_larger_table_the_rule_allows():
+    # Four 2s can go: a count divides the deck after removing them when 52 mod n is at most 4.
+    allowed = [n for n in range(9, 53) if 52 % n <= 4]
+    runs, start = [], allowed[0]
+    for previous, n in zip(allowed, allowed[1:] + [None]):
+        if n != previous + 1:
+            runs += [f"{start}-{previous}"] if previous - start >= 2 else [str(k) for k in range(start, previous + 1)]
+            start = n
+    with pytest.raises(InputError) as refused:
+        check_players(9)
+    assert f"also allow {', '.join(runs[:-1])} and {runs[-1]};" in str(refused.value)

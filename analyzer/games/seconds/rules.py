@@ -87,7 +87,8 @@ def hand_size(n_players: int) -> int:
 def check_players(n_players: int) -> None:
     """Raise ``InputError`` unless ``n_players`` is 2..8."""
     if not MIN_PLAYERS <= int(n_players) <= MAX_PLAYERS:
-        raise InputError(f"Sloppy Seconds needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n_players}")
+        raise InputError(f"this analyzer plays Sloppy Seconds with {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
+                         f"{n_players} (the rules also allow 10, 12, 13, 16, 17, 24-26 and 48-52; see docs/rules.md)")
 
 
 def parse_trump_variant(name: str) -> int:
