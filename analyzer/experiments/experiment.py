@@ -74,7 +74,7 @@ class Plan:
         Items per chunk; part of what defines the result.
     manifest : dict
         The first manifest's fields besides the experiment, command, seed and chunk size (its ``params``,
-        ``rules``).
+        ``rules`` as made by :func:`game_rules`).
     context : Any
         What the summary needs besides the chunks (bot labels, the options of a hand).
     aggregate : callable, optional
@@ -88,6 +88,17 @@ class Plan:
     manifest: dict = field(default_factory=dict)
     context: Any = None
     aggregate: Callable | None = None
+
+    def __post_init__(self):
+        rules = self.manifest.get("rules")
+        if rules is not None and not (isinstance(rules, dict) and isinstance(rules.get("game"), str)):
+            raise TypeError(f"a plan's manifest rules must come from game_rules(), not {rules!r}")
+
+
+def game_rules(game: str, **settings) -> dict:
+    """The manifest's ``rules`` of a run, one shape for every game: ``{"game": game, **settings}``, the
+    settings being the rule variants the run used (and where the rules are written down)."""
+    return {"game": game, **settings}
 
 
 @dataclass(frozen=True)

@@ -68,3 +68,29 @@ def test_the_catalog_finds_every_experiment_by_the_name_its_manifest_records():
     # Every experiment that keeps rows can be queried; every game's experiment has a report.
     assert set(EXPERIMENTS) <= set(QUERY_SPECS)
     assert set(EXPERIMENTS) - {"runs demo"} <= set(REPORT_SPECS)
+
+
+def test_every_games_plans_record_their_rules_in_one_shape():
+    from analyzer.games.rikken.experiments import Policies, bids_plan
+    from analyzer.games.schnapsen.experiments import closing_plan, match_plan
+    from analyzer.games.seconds.experiments import play_plan, variants_plan
+    from analyzer.games.seconds.rules import SecondsRules
+
+    plans = {
+        "rikken": bids_plan(Policies("heuristic", "heuristic"), "random", "all", {}, None, 10, 0, None),
+        "schnapsen": match_plan(("heuristic", "random"), 4, 12, 0, 2),
+        "schnapsen ": closing_plan("heuristic", 2, 4, 0, 1),
+        "seconds": play_plan(SecondsRules(n_players=4), "heuristic", 4, {}, 0, 2),
+        "seconds ": variants_plan(4, "heuristic", 4, {}, 0, 2),
+    }
+    for game, plan in plans.items():
+        rules = plan.manifest["rules"]
+        assert isinstance(rules, dict) and rules["game"] == game.strip(), (game, rules)
+        json.dumps(rules)  # a manifest entry
+
+
+def test_a_plan_refuses_rules_in_another_shape():
+    with pytest.raises(TypeError):
+        Plan({}, 1, 0, 1, manifest={"rules": "docs/rules.md section 2"})
+    with pytest.raises(TypeError):
+        Plan({}, 1, 0, 1, manifest={"rules": {"dealing": "random"}})

@@ -33,7 +33,7 @@ from analyzer.cards.masks import cards_of, popcounts
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.experiment import Experiment, Plan, Summary, records
+from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, records
 from analyzer.experiments.progress import report_items
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
@@ -504,7 +504,7 @@ DEALINGS = ("random", "packets")
 
 def rules_entry(dealing: str) -> dict:
     """The manifest's ``rules`` of a Rikken run."""
-    return {"game": "rikken", "dealing": dealing, "scoring": ["points", "money"]}
+    return game_rules("rikken", dealing=dealing, scoring=["points", "money"])
 
 
 def constraint_params(dealing: str, seed: int, *texts: list[str] | None) -> dict:

@@ -18,7 +18,7 @@ import pandas as pd
 
 from analyzer.cards.rng import bounded, state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.experiment import Experiment, Plan, Summary, records
+from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, records
 from analyzer.experiments.progress import report_items
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
@@ -427,7 +427,7 @@ def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = 50) -> tup
 
 
 # ---------------------------------------------------------------------------------------- declarations
-RULES = "docs/rules.md section 2"
+RULES = game_rules("schnapsen", source="docs/rules.md section 2")
 
 
 def match_plan(bots: tuple[str, str], matches: int, samples: int, seed: int, chunk_size: int) -> Plan:
