@@ -20,7 +20,7 @@ from analyzer.experiments.demo import DEMO, demo_plan
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.query import run_query
-from analyzer.reports.report import build_report, write_report
+from analyzer.reports.report import build_report, run_settings, write_report
 
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
 
@@ -32,7 +32,7 @@ DEFAULT_ROOT = Path("results")
 def runs(ctx: typer.Context,
          root: Annotated[Path | None, typer.Option("--root", help="Directory to search for runs.",
                                                    show_default=str(DEFAULT_ROOT))] = None) -> None:
-    """List runs: experiment, parameters, status, size and time, newest first."""
+    """List runs: experiment, settings (as its report names them), status, size and time, newest first."""
     if ctx.invoked_subcommand is not None:
         return
     if root is None:
@@ -41,9 +41,10 @@ def runs(ctx: typer.Context,
             typer.echo(f"no runs under {root}")
             return
     found, problems = find_runs(root)
-    table = Table("run", "experiment", "parameters", "status", "chunks", "size", "updated")
+    table = Table("run", "experiment", "settings", "status", "chunks", "size", "updated")
     for run in found:
-        table.add_row(str(run.path), run.experiment, " ".join(run.parameters), run.status,
+        settings = run_settings(run, REPORT_SPECS.get(run.experiment))
+        table.add_row(str(run.path), run.experiment, settings, run.status,
                       f"{run.chunks_done}/{run.chunks_total}" if run.chunks_total else "",
                       format_size(run.size_bytes), run.updated)
     console = Console(width=200)
@@ -59,7 +60,10 @@ def runs(ctx: typer.Context,
 def show(run_dir: RunDir) -> None:
     """Print a run's status and its summary tables."""
     run = describe_run(run_dir)
-    typer.echo(f"{run.path}: {run.experiment} {' '.join(run.parameters)}".rstrip())
+    typer.echo(f"{run.path}: {run.experiment}")
+    settings = run_settings(run, REPORT_SPECS.get(run.experiment))
+    if settings:
+        typer.echo(settings)
     chunks = f", chunks {run.chunks_done}/{run.chunks_total}" if run.chunks_total else ""
     typer.echo(f"status {run.status}{chunks}, seed {run.seed}, updated {run.updated}")
     tables = summary_tables(run.path)
