@@ -404,8 +404,17 @@ def _strict_json(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
+def test_version_loads_no_game_numba_or_pandas():
+    """``analyzer --version`` (and the root's help) answer without importing a command's module."""
+    code = ("import sys\nfrom analyzer.cli.app import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'pandas', 'numpy')"
+            " or m.startswith(('analyzer.games', 'analyzer.cli.'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == [f"analyzer {__version__}", "['analyzer.cli.app']"]
+
+
 def test_deal_help_example_is_a_valid_hand():
-    deal = typer.main.get_command(app).commands["rikken"].commands["deal"]
+    deal = typer.main.get_command(app).get_command(None, "rikken").commands["deal"]
     [hand] = [param for param in deal.params if param.name == "hand"]
     example = hand.help.split(": ", 1)[1].rstrip(".")
     build_constraints([example], [], [], [], [])
