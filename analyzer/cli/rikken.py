@@ -22,7 +22,7 @@ from analyzer.cli.options import (
     Workers,
     json_dumps,
 )
-from analyzer.cli.running import run_and_print
+from analyzer.cli.running import print_table, run_and_print
 from analyzer.errors import InputError
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
@@ -281,26 +281,6 @@ def _fmt_interval(frame: pd.DataFrame, measure: str, scale: float, spec: str) ->
     """``diff [lo, hi]`` of one paired measure of ``compare_runs``."""
     parts = [_fmt(frame[f"{measure}_{key}"], scale, spec) for key in ("diff", "lo", "hi")]
     return [f"{d} [{lo}, {hi}]" for d, lo, hi in zip(*parts)]
-
-
-def print_table(frame: pd.DataFrame, title: str) -> None:
-    """Print a frame as a rich table (left-aligned text, right-aligned numbers)."""
-    table = Table(title=title)
-    for column in frame.columns:
-        table.add_column(column, justify="left" if frame[column].dtype == object else "right")
-    for row in frame.itertuples(index=False):
-        table.add_row(*[_cell(v) for v in row])
-    console = Console()
-    console.width = max(console.width, 110)
-    console.print(table)
-
-
-def _cell(value) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)
 
 
 def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:

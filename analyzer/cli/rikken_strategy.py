@@ -9,7 +9,7 @@ import pandas as pd
 import typer
 
 from analyzer.cli.options import JsonOut, Seed, json_dumps
-from analyzer.cli.rikken import print_table
+from analyzer.cli.running import print_results, print_table
 from analyzer.errors import InputError
 from analyzer.games.rikken import strategy as learned
 from analyzer.games.rikken.strategy_charts import calibration_chart, strategy_card
@@ -120,4 +120,5 @@ def fit(
         "contract", sort=False)["n"].sum().to_numpy(), "mean |predicted - observed| by decile": per_contract.values}),
                 f"Calibration on {len(holdout):,} held-out hands")
     print_table(card.assign(share=card["share"].round(4)), "Opening bids of the held-out hands")
-    typer.echo(f"strategy in {path}; calibration and strategy card beside it ({outputs['card.png'].name})")
+    typer.echo(f"strategy file {path.name}; calibration and strategy card beside it ({outputs['card.png'].name})")
+    print_results(path.parent)

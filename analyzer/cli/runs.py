@@ -6,7 +6,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -14,7 +13,7 @@ from rich.table import Table
 from analyzer.cli.catalog import QUERY_SPECS, REPORT_SPECS
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
 from analyzer.cli.resume_args import rebuilt_arguments
-from analyzer.cli.running import run_and_print
+from analyzer.cli.running import print_results, print_table, run_and_print
 from analyzer.errors import InputError
 from analyzer.experiments.demo import DEMO, demo_plan
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
@@ -69,9 +68,10 @@ def show(run_dir: RunDir) -> None:
     tables = summary_tables(run.path)
     if not tables:
         typer.echo("no summary tables yet")
-    with pd.option_context("display.width", 200, "display.max_columns", 50, "display.precision", 4):
-        for name, frame in tables.items():
-            typer.echo(f"\n{name}:\n{frame.to_string(index=False)}")
+    typer.echo("")
+    for name, frame in tables.items():
+        print_table(frame, name)
+    print_results(run.path)
 
 
 @app.command()
@@ -164,9 +164,4 @@ def query(
         typer.echo(json_dumps({"run_dir": str(run_dir), "where": where, "by": list(groups),
                                "rows": answer.to_dict(orient="records")}))
         return
-    table = Table(title=f"{run_dir}: {experiment}" + (f" where {where}" if where else ""))
-    for column in answer.columns:
-        table.add_column(column, justify="left" if answer[column].dtype == object else "right")
-    for row in answer.itertuples(index=False):
-        table.add_row(*[f"{v:.4g}" if isinstance(v, float) else str(v) for v in row])
-    Console(width=200).print(table)
+    print_table(answer, f"{run_dir}: {experiment}" + (f" where {where}" if where else ""))

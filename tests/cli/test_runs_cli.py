@@ -117,7 +117,7 @@ def test_catalog_show_and_report(reference, tmp_path, capsys):
     code, out, _ = cli(capsys, "runs", "show", str(reference))
     summary = pd.read_csv(reference / "summary.csv")
     assert code == 0
-    assert "summary:" in out and str(summary["n"][0]) in out
+    assert "summary:" in out and f"{summary['n'][0]:,}" in out and out.rstrip().endswith(f"results in {reference}")
     report = tmp_path / "r.html"
     code, _, err = cli(capsys, "report", str(reference), str(reference), "--out", str(report))
     assert code == 0, err
