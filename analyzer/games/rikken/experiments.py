@@ -621,8 +621,10 @@ def _play_summary(plan: Plan, chunks: list) -> Summary:
 
 
 BIDS = Experiment("rikken-bids", bids_chunk, bids_moments, rows="hands", description="rikken bids",
-                  summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY)
+                  summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY,
+                  kernels="Rikken")
 PLAY = Experiment("rikken-play", play_chunk, rounds_moments, rows="rounds", description="rikken rounds",
-                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY)
+                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY,
+                  kernels="Rikken")
 #: the Rikken experiments declared here; ``advice.ADVISE`` is declared beside its task, which builds on this module
 EXPERIMENTS = (BIDS, PLAY)

@@ -145,8 +145,10 @@ def _variants_summary(plan: Plan, chunks: list) -> Summary:
 
 
 PLAY = Experiment("seconds-play", play_task, play_sums, rows="games", description="seconds games",
-                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY)
+                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY,
+                  kernels="Sloppy Seconds")
 VARIANTS = Experiment("seconds-variants", variants_task, variants_sums, rows="deals", description="seconds variants",
-                      summarize=_variants_summary, report=VARIANTS_REPORT, query=VARIANTS_QUERY)
+                      summarize=_variants_summary, report=VARIANTS_REPORT, query=VARIANTS_QUERY,
+                  kernels="Sloppy Seconds")
 #: every Sloppy Seconds experiment, for the catalog
 EXPERIMENTS = (PLAY, VARIANTS)
