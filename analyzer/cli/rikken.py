@@ -165,7 +165,7 @@ def _seat_letters(seat: list[str] | None) -> list[str] | None:
 
 @app.command()
 def bids(
-    deals: Annotated[int, typer.Option("--deals", min=1, max=MAX_ITEMS,
+    deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS,
                                        help="Number of deals; every seat's hand is evaluated (--seat: "
                                             "those seats' only).")],
     workers: Workers,
@@ -204,7 +204,7 @@ def bids(
 
 @app.command()
 def play(
-    rounds: Annotated[int, typer.Option("--rounds", min=1, max=MAX_ITEMS, help="Number of full rounds.")],
+    rounds: Annotated[int, typer.Option("--rounds", "-n", min=1, max=MAX_ITEMS, help="Number of full rounds.")],
     workers: Workers,
     policy: PlayPolicyOption = None,
     declarer_policy: DeclarerPolicy = None,

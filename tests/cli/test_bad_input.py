@@ -462,3 +462,15 @@ def test_result_files_follow_the_umask(umask, mode, tmp_path):
         os.umask(previous)
     assert (tmp_path / "table.csv").stat().st_mode & 0o777 == mode
     assert [path.name for path in tmp_path.iterdir()] == ["table.csv"]
+
+
+@pytest.mark.parametrize("words, count", [(("rikken", "bids"), "--deals"), (("rikken", "play"), "--rounds"),
+                                          (("schnapsen", "match"), "--matches"), (("schnapsen", "closing"), "--deals"),
+                                          (("seconds", "play"), "--games"), (("seconds", "variants"), "--deals"),
+                                          (("runs", "demo"), "--deals")])
+def test_every_experiment_takes_its_count_as_n(words, count):
+    command = typer.main.get_command(app)
+    for word in words:
+        command = command.get_command(None, word)
+    [option] = [param for param in command.params if count in param.opts]
+    assert "-n" in option.opts, (words, option.opts)
