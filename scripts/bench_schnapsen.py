@@ -22,7 +22,7 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams
 from analyzer.games.schnapsen.kernels import (
     apply_action,
-    deal_into,
+    init_round,
     legal_actions,
     shuffle_deck,
 )
@@ -30,11 +30,10 @@ from analyzer.games.schnapsen.play import (
     HEURISTIC,
     PIMC,
     RANDOM,
-    PlayWorkspace,
     choose_action,
     play_deals,
 )
-from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, solve_value
+from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, new_workspace, solve_value
 
 
 def cpu_rate(step, budget):
@@ -48,7 +47,7 @@ def cpu_rate(step, budget):
 
 
 def ours_games(policy, budget, batch):
-    ws = PlayWorkspace()
+    ws = new_workspace()
     pol = np.array([policy, policy], dtype=np.int64)
     samples = np.array([DEFAULT_SAMPLES] * 2, dtype=np.int64)
     hp = np.stack([HeuristicParams().to_array()] * 2)
@@ -56,7 +55,7 @@ def ours_games(policy, budget, batch):
     deal_rng, bot_rng = state_from_seed(1), state_from_seed(2)
 
     def step():
-        play_deals(batch, pol, samples, hp, deal_rng, bot_rng, out, *ws.args())
+        play_deals(batch, pol, samples, hp, deal_rng, bot_rng, out, ws)
         return batch
 
     return cpu_rate(step, budget)
@@ -76,13 +75,13 @@ def package_games(bot_factory, budget):
 
 
 def ours_solves(budget):
-    ws = PlayWorkspace()
+    ws = new_workspace()
     rng = state_from_seed(3)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
 
     def step():
         shuffle_deck(rng, ws.deck)
-        deal_into(ws.deck, 1, s)
+        init_round(ws.deck, 1, s)
         solve_value(s, ws.stack, ws.moves, ws.tt, ws.gen)
         return 1
 
@@ -91,19 +90,19 @@ def ours_solves(budget):
 
 def ours_pimc_ms(games):
     """Per-decision CPU milliseconds of pimc (default samples) over whole games against the heuristic."""
-    ws = PlayWorkspace()
+    ws = new_workspace()
     rng = state_from_seed(4)
     hp = HeuristicParams().to_array()
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
     times = []
     for g in range(games + 1):
         shuffle_deck(rng, ws.deck)
-        deal_into(ws.deck, g % 2, s)
+        init_round(ws.deck, g % 2, s)
         while s[R.WINNER] < 0:
             # forced moves are not decisions: only positions with a choice are timed
             pimc_turn = s[R.TO_MOVE] == 0 and legal_actions(s, ws.acts) > 1
             start = time.process_time()
-            a = choose_action(s, PIMC if s[R.TO_MOVE] == 0 else HEURISTIC, DEFAULT_SAMPLES, hp, rng, *ws.args())
+            a = choose_action(s, PIMC if s[R.TO_MOVE] == 0 else HEURISTIC, DEFAULT_SAMPLES, hp, rng, ws)
             if pimc_turn and g > 0:  # game 0 only compiles
                 times.append(time.process_time() - start)
             apply_action(s, a)

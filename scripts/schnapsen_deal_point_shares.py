@@ -11,7 +11,8 @@ import numpy as np
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen.experiments import parse_bot
-from analyzer.games.schnapsen.play import PlayWorkspace, play_deals
+from analyzer.games.schnapsen.play import play_deals
+from analyzer.games.schnapsen.search import new_workspace
 from analyzer.reports.stats import wilson_interval
 
 
@@ -25,13 +26,12 @@ def main():
         parser.error("--deals must be >= 1")
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     bot = parse_bot(args.bot)
-    ws = PlayWorkspace()
+    ws = new_workspace()
     policy = np.full(2, bot.policy, dtype=np.int64)
     samples = np.full(2, bot.samples, dtype=np.int64)
     hparams = np.stack([bot.params.to_array()] * 2)
     out = np.zeros((args.deals, 6), dtype=np.int64)
-    play_deals(args.deals, policy, samples, hparams, state_from_seed(seed), state_from_seed(seed + 1), out,
-               *ws.args())
+    play_deals(args.deals, policy, samples, hparams, state_from_seed(seed), state_from_seed(seed + 1), out, ws)
     print(f"seed {seed}; {bot.label} self-play, {args.deals} deals")
     for points in (1, 2, 3):
         k = int((out[:, 1] == points).sum())

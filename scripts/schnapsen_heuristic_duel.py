@@ -20,7 +20,8 @@ import numpy as np
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen.experiments import Bot, match_task, parse_bot
-from analyzer.games.schnapsen.play import PlayWorkspace, play_deals
+from analyzer.games.schnapsen.play import play_deals
+from analyzer.games.schnapsen.search import new_workspace
 from analyzer.games.schnapsen.summary import match_sums, summarize_matches
 
 
@@ -34,19 +35,19 @@ def duel(a: str, b: str, pairs: int, seed: int) -> dict:
 def self_play_rates(bots: list[Bot], seconds: float, seed: int, batch: int = 20_000) -> list[float]:
     """Deals per CPU-second of each bot playing both seats, batches alternating between the bots; each
     round of batches replays the same deals for every bot."""
-    ws = PlayWorkspace(tt_bits=4)
+    ws = new_workspace(tt_bits=4)
     out = np.zeros((batch, 6), dtype=np.int64)
     spent = [0.0] * len(bots)
     done = [0] * len(bots)
     seats = [(np.full(2, b.policy), np.full(2, b.samples), np.stack([b.params.to_array()] * 2)) for b in bots]
     for policy, samples, hparams in seats:  # compile outside the timing
-        play_deals(10, policy, samples, hparams, state_from_seed(seed), state_from_seed(seed + 1), out, *ws.args())
+        play_deals(10, policy, samples, hparams, state_from_seed(seed), state_from_seed(seed + 1), out, ws)
     rounds = 0
     while min(spent) < seconds:
         for i, (policy, samples, hparams) in enumerate(seats):
             start = time.process_time()
             play_deals(batch, policy, samples, hparams, state_from_seed(seed + 2 * rounds),
-                       state_from_seed(seed + 2 * rounds + 1), out, *ws.args())
+                       state_from_seed(seed + 2 * rounds + 1), out, ws)
             spent[i] += time.process_time() - start
             done[i] += batch
         rounds += 1

@@ -22,8 +22,8 @@ from schnapsen_package_adapter import AnalyzerBot, PhaseTwoAlphaBeta
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import Bot, package_decider, parse_bot
-from analyzer.games.schnapsen.kernels import deal_into, shuffle_deck
-from analyzer.games.schnapsen.play import PlayWorkspace
+from analyzer.games.schnapsen.kernels import init_round, shuffle_deck
+from analyzer.games.schnapsen.search import new_workspace
 from analyzer.reports.stats import wilson_interval
 
 
@@ -38,12 +38,12 @@ def duel(bot: Bot, n_deals: int, seed: int, rdeep_samples: int = 64, rdeep_depth
     """
     engine = SchnapsenGamePlayEngine()
     deck_ss, ours_ss, theirs_ss = np.random.SeedSequence(seed).spawn(3)
-    ws = PlayWorkspace(package_rules=package_rules)
+    ws = new_workspace(package_rules=package_rules)
     decide = package_decider(bot, state_from_seed(ours_ss), ws)
     # one untimed decision first: it compiles the kernels (or loads them from the cache)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
     shuffle_deck(state_from_seed(seed), ws.deck)
-    deal_into(ws.deck, 1, s)
+    init_round(ws.deck, 1, s)
     decide(s, [a for a in range(R.N_CARDS) if (int(s[R.HAND0]) >> a) & 1])
     ours = AnalyzerBot(decide, name=bot.label)
     theirs_rng = random.Random(int(theirs_ss.generate_state(1)[0]))

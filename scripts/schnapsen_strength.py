@@ -19,21 +19,22 @@ import numpy as np
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import match_task, parse_bot
-from analyzer.games.schnapsen.kernels import apply_action, deal_into, legal_actions, shuffle_deck
-from analyzer.games.schnapsen.play import PlayWorkspace, choose_action
+from analyzer.games.schnapsen.kernels import apply_action, init_round, legal_actions, shuffle_deck
+from analyzer.games.schnapsen.play import choose_action
+from analyzer.games.schnapsen.search import new_workspace
 from analyzer.reports.stats import wilson_interval
 
 
 def decision_ms(bots, n_deals: int, seed: int) -> list[np.ndarray]:
     """CPU milliseconds per decision of each of the two bots over ``n_deals`` deals between them
     (seats alternating; a first untimed deal compiles the kernels)."""
-    ws = PlayWorkspace()
+    ws = new_workspace()
     rng = state_from_seed(seed)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
     times = [[], []]
     for g in range(n_deals + 1):
         shuffle_deck(rng, ws.deck)
-        deal_into(ws.deck, g % 2, s)
+        init_round(ws.deck, g % 2, s)
         seat_of_a = (g // 2) % 2
         while s[R.WINNER] < 0:
             p = int(s[R.TO_MOVE])
@@ -41,7 +42,7 @@ def decision_ms(bots, n_deals: int, seed: int) -> list[np.ndarray]:
             bot = bots[k]
             choice = legal_actions(s, ws.acts) > 1
             start = time.process_time()
-            a = choose_action(s, bot.policy, bot.samples, bot.params.to_array(), rng, *ws.args())
+            a = choose_action(s, bot.policy, bot.samples, bot.params.to_array(), rng, ws)
             if choice and g > 0:
                 times[k].append(time.process_time() - start)
             apply_action(s, a)

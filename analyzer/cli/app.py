@@ -1,26 +1,71 @@
 """The root ``analyzer`` command; turns bad input into one-line errors with exit code 2."""
 
 import sys
+from collections.abc import Callable
+from functools import cache
 from typing import Annotated
 
 import typer
+from typer.core import TyperGroup
 
 from analyzer import __version__
-from analyzer.cli import rikken, rikken_advise, rikken_replay, rikken_strategy, runs, schnapsen, seconds
 from analyzer.errors import InputError
 
-app = typer.Typer(help="Monte Carlo strategy analyzer for trick-taking card games.", no_args_is_help=True,
-                  pretty_exceptions_enable=False, add_completion=False)
-rikken.app.command("advise")(rikken_advise.advise)
-rikken.app.command("replay")(rikken_replay.replay)
-rikken.app.add_typer(rikken_strategy.app, name="strategy")
-app.add_typer(rikken.app, name="rikken")
-app.add_typer(schnapsen.app, name="schnapsen")
-app.add_typer(seconds.app, name="seconds")
-app.add_typer(runs.app, name="runs")
-app.command("resume")(runs.resume)
-app.command("report")(runs.report)
-app.command("query")(runs.query)
+
+@cache
+def _rikken() -> object:
+    from analyzer.cli import rikken, rikken_advise, rikken_replay, rikken_strategy
+
+    rikken.app.command("advise")(rikken_advise.advise)
+    rikken.app.command("replay")(rikken_replay.replay)
+    rikken.app.add_typer(rikken_strategy.app, name="strategy")
+    return typer.main.get_command(rikken.app)
+
+
+def _group(module: str) -> Callable[[], object]:
+    @cache
+    def load() -> object:
+        from importlib import import_module
+
+        return typer.main.get_command(import_module(f"analyzer.cli.{module}").app)
+    return load
+
+
+def _runs_command(name: str) -> Callable[[], object]:
+    @cache
+    def load() -> object:
+        from analyzer.cli import runs
+
+        single = typer.Typer(add_completion=False)
+        single.command(name)(getattr(runs, name))
+        return typer.main.get_command(single)
+    return load
+
+
+#: the root's commands in the order ``--help`` lists them, each imported only when named
+_COMMANDS: dict[str, Callable[[], object]] = {
+    "rikken": _rikken, "schnapsen": _group("schnapsen"), "seconds": _group("seconds"), "runs": _group("runs"),
+    "resume": _runs_command("resume"), "report": _runs_command("report"), "query": _runs_command("query")}
+
+
+class _LazyRoot(TyperGroup):
+    """The root group: a command's module (its game, numba, pandas) is imported when the command is named,
+    so ``analyzer --version`` answers without loading any game."""
+
+    def list_commands(self, ctx: object) -> list[str]:
+        return list(_COMMANDS)
+
+    def get_command(self, ctx: object, name: str) -> object:
+        load = _COMMANDS.get(name)
+        if load is None:
+            return None
+        command = load()
+        command.name = name  # a sub-app's group is built without the name the root gives it
+        return command
+
+
+app = typer.Typer(cls=_LazyRoot, help="Monte Carlo strategy analyzer for trick-taking card games.",
+                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
 
 
 def _print_version(value: bool) -> None:

@@ -69,7 +69,7 @@ def rebuilt_arguments(root, argv, run_dir: Path) -> list[str]:
                          "that resume can finish")
     command = root
     for word in words:
-        command = getattr(command, "commands", {}).get(word)
+        command = command.get_command(None, word) if hasattr(command, "get_command") else None
         if command is None:
             raise InputError(f"{run_dir} records the command {' '.join(words)!r}, unknown to this analyzer")
     try:

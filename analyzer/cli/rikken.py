@@ -24,7 +24,7 @@ from analyzer.cli.options import (
     Workers,
     json_dumps,
 )
-from analyzer.cli.running import run_and_print
+from analyzer.cli.running import print_table, run_and_print
 from analyzer.errors import InputError
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
@@ -180,7 +180,7 @@ def _seat_letters(seat: list[str] | None) -> list[str] | None:
 
 @app.command()
 def bids(
-    deals: Annotated[int, typer.Option("--deals", min=1, max=MAX_ITEMS,
+    deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS,
                                        help="Number of deals; every seat's hand is evaluated (--seat: "
                                             "those seats' only).")],
     workers: Workers,
@@ -219,7 +219,7 @@ def bids(
 
 @app.command()
 def play(
-    rounds: Annotated[int, typer.Option("--rounds", min=1, max=MAX_ITEMS, help="Number of full rounds.")],
+    rounds: Annotated[int, typer.Option("--rounds", "-n", min=1, max=MAX_ITEMS, help="Number of full rounds.")],
     workers: Workers,
     policy: PlayPolicyOption = None,
     declarer_policy: DeclarerPolicy = None,
@@ -296,26 +296,6 @@ def _fmt_interval(frame: pd.DataFrame, measure: str, scale: float, spec: str) ->
     """``diff [lo, hi]`` of one paired measure of ``compare_runs``."""
     parts = [_fmt(frame[f"{measure}_{key}"], scale, spec) for key in ("diff", "lo", "hi")]
     return [f"{d} [{lo}, {hi}]" for d, lo, hi in zip(*parts)]
-
-
-def print_table(frame: pd.DataFrame, title: str) -> None:
-    """Print a frame as a rich table (left-aligned text, right-aligned numbers)."""
-    table = Table(title=title)
-    for column in frame.columns:
-        table.add_column(column, justify="left" if frame[column].dtype == object else "right")
-    for row in frame.itertuples(index=False):
-        table.add_row(*[_cell(v) for v in row])
-    console = Console()
-    console.width = max(console.width, 110)
-    console.print(table)
-
-
-def _cell(value) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)
 
 
 def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:

@@ -1,5 +1,6 @@
 """``analyzer rikken strategy fit RUN_DIR``: a bidding strategy learned from a ``rikken bids`` run."""
 
+import os
 import time
 from pathlib import Path
 from typing import Annotated
@@ -8,11 +9,11 @@ import pandas as pd
 import typer
 
 from analyzer.cli.options import JsonOut, Seed, json_dumps
-from analyzer.cli.rikken import print_table
+from analyzer.cli.running import print_results, print_table
 from analyzer.errors import InputError
 from analyzer.games.rikken import strategy as learned
 from analyzer.games.rikken.strategy_charts import calibration_chart, strategy_card
-from analyzer.reports.progress import stage
+from analyzer.reports.progress import chunk_progress, stage
 from analyzer.reports.store import atomic_write
 
 app = typer.Typer(help="Bidding strategies learned from `rikken bids` runs.", no_args_is_help=True)
@@ -21,6 +22,12 @@ app = typer.Typer(help="Bidding strategies learned from `rikken bids` runs.", no
 # about 4,000 held-out hands for a common contract.
 DEFAULT_MAX_HANDS = 200_000
 MAX_HANDS = 10**7
+
+
+def idle_cores() -> int:
+    """Cores not busy with other work (the last minute's load average), at least 1: OpenMP threads beyond
+    them spin against that work, and a fit on a busy machine then runs far slower than on one thread."""
+    return max(1, (os.cpu_count() or 1) - round(os.getloadavg()[0]))
 
 
 def _outputs(path: Path) -> dict[str, Path]:
@@ -57,6 +64,9 @@ def fit(
                                           help="Boosting iterations per model.")] = 100,
     margin: Annotated[float, typer.Option("--margin", help="Money a bid must be predicted to beat, for the "
                                           "strategy card.")] = 0.0,
+    threads: Annotated[int | None, typer.Option("--threads", min=1, max=256,
+                                                help="Threads of the fit (the models do not depend on it).",
+                                                show_default="idle cores, at least 1")] = None,
     seed: Seed = 0,
     json_out: JsonOut = False,
 ) -> None:
@@ -77,8 +87,11 @@ def fit(
     source = {"run": str(Path(run_dir).resolve()), "run_seed": manifest.get("seed"),
               "run_policy": manifest["params"].get("policy"), "run_dealing": manifest["params"].get("dealing"),
               "max_iter": max_iter}
-    with stage(f"fitting {len(contracts)} contracts on {len(frame):,} hands"):
-        strategy, held = learned.fit_strategy(frame, contracts, seed=seed, max_iter=max_iter, source=source)
+    threads = threads or idle_cores()
+    with chunk_progress(f"fitting on {len(frame):,} hands, {threads} thread{'s' if threads > 1 else ''}",
+                        len(contracts), len(contracts)) as advance:
+        strategy, held = learned.fit_strategy(frame, contracts, seed=seed, max_iter=max_iter, source=source,
+                                              threads=threads, fitted=lambda _: advance(1, chunks=1))
     strategy.source["fit_seconds"] = round(time.time() - started, 1)
     learned.save_strategy(strategy, path)
     outputs = _outputs(path)
@@ -91,7 +104,8 @@ def fit(
         cells, card = learned.card_cells(bids), learned.contract_card(bids)
         _save_csv(cells, outputs["card.csv"])
         _save_csv(card, outputs["card_bids.csv"])
-        title = (f"Rikken opening bids learned from run {Path(run_dir).resolve().name} ({strategy.source['hands_fitted']:,} hands, "
+        title = (f"Rikken opening bids learned from run {Path(run_dir).resolve().name} "
+                 f"({strategy.source['hands_fitted']:,} hands, "
                  f"{source['run_policy']} play; margin {margin:g})")
         _save_figure(strategy_card(cells, card, title), [outputs["card.png"], outputs["card.svg"]])
     error = (calibration["predicted"] - calibration["observed"]).abs() * calibration["n"]
@@ -107,4 +121,5 @@ def fit(
         "contract", sort=False)["n"].sum().to_numpy(), "mean |predicted - observed| by decile": per_contract.values}),
                 f"Calibration on {len(holdout):,} held-out hands")
     print_table(card.assign(share=card["share"].round(4)), "Opening bids of the held-out hands")
-    typer.echo(f"strategy in {path}; calibration and strategy card beside it ({outputs['card.png'].name})")
+    typer.echo(f"strategy file {path.name}; calibration and strategy card beside it ({outputs['card.png'].name})")
+    print_results(path.parent)

@@ -1,9 +1,12 @@
-"""The one way an experiment command ends: run the experiment, then print its tables or its JSON."""
+"""The one way a command prints: tables in one style (:func:`print_table`), and an experiment run ends
+with its tables or its JSON and the line ``results in <run directory>``."""
 
+import pandas as pd
 import typer
 
 from analyzer.cli.options import json_dumps
 from analyzer.experiments.experiment import Experiment, Plan, run_experiment
+from analyzer.reports.formatting import console_table
 
 
 def run_and_print(experiment: Experiment, plan: Plan, *, out: str | None, workers: int, scheduler: str | None,
@@ -15,5 +18,16 @@ def run_and_print(experiment: Experiment, plan: Plan, *, out: str | None, worker
         typer.echo(json_dumps({"run_dir": str(store.root), **summary.payload}))
         return
     for title, table in summary.shown:
-        typer.echo(f"{title}:\n{table.to_string(index=False, float_format=lambda v: f'{v:.3f}')}\n")
-    typer.echo(f"results in {store.root}")
+        print_table(table, title)
+    print_results(store.root)
+
+
+def print_table(table: pd.DataFrame, title: str) -> None:
+    """Print ``title:`` and the table as every command prints one (:func:`reports.formatting.console_table`:
+    rates as ``59.2% [59.0, 59.3]``, counts as integers, ``–`` for an undefined value), then a blank line."""
+    typer.echo(f"{title}:\n{console_table(table)}\n")
+
+
+def print_results(where) -> None:
+    """The last line of every command that writes results: ``results in <where>``."""
+    typer.echo(f"results in {where}")

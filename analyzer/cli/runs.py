@@ -6,7 +6,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -14,13 +13,13 @@ from rich.table import Table
 from analyzer.cli.catalog import QUERY_SPECS, REPORT_SPECS
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
 from analyzer.cli.resume_args import rebuilt_arguments
-from analyzer.cli.running import run_and_print
+from analyzer.cli.running import print_results, print_table, run_and_print
 from analyzer.errors import InputError
 from analyzer.experiments.demo import DEMO, demo_plan
 from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.query import run_query
-from analyzer.reports.report import build_report, write_report
+from analyzer.reports.report import build_report, run_settings, write_report
 
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
 
@@ -32,7 +31,7 @@ DEFAULT_ROOT = Path("results")
 def runs(ctx: typer.Context,
          root: Annotated[Path | None, typer.Option("--root", help="Directory to search for runs.",
                                                    show_default=str(DEFAULT_ROOT))] = None) -> None:
-    """List runs: experiment, parameters, status, size and time, newest first."""
+    """List runs: experiment, settings (as its report names them), status, size and time, newest first."""
     if ctx.invoked_subcommand is not None:
         return
     if root is None:
@@ -41,9 +40,10 @@ def runs(ctx: typer.Context,
             typer.echo(f"no runs under {root}")
             return
     found, problems = find_runs(root)
-    table = Table("run", "experiment", "parameters", "status", "chunks", "size", "updated")
+    table = Table("run", "experiment", "settings", "status", "chunks", "size", "updated")
     for run in found:
-        table.add_row(str(run.path), run.experiment, " ".join(run.parameters), run.status,
+        settings = run_settings(run, REPORT_SPECS.get(run.experiment))
+        table.add_row(str(run.path), run.experiment, settings, run.status,
                       f"{run.chunks_done}/{run.chunks_total}" if run.chunks_total else "",
                       format_size(run.size_bytes), run.updated)
     console = Console(width=200)
@@ -59,15 +59,19 @@ def runs(ctx: typer.Context,
 def show(run_dir: RunDir) -> None:
     """Print a run's status and its summary tables."""
     run = describe_run(run_dir)
-    typer.echo(f"{run.path}: {run.experiment} {' '.join(run.parameters)}".rstrip())
+    typer.echo(f"{run.path}: {run.experiment}")
+    settings = run_settings(run, REPORT_SPECS.get(run.experiment))
+    if settings:
+        typer.echo(settings)
     chunks = f", chunks {run.chunks_done}/{run.chunks_total}" if run.chunks_total else ""
     typer.echo(f"status {run.status}{chunks}, seed {run.seed}, updated {run.updated}")
     tables = summary_tables(run.path)
     if not tables:
         typer.echo("no summary tables yet")
-    with pd.option_context("display.width", 200, "display.max_columns", 50, "display.precision", 4):
-        for name, frame in tables.items():
-            typer.echo(f"\n{name}:\n{frame.to_string(index=False)}")
+    typer.echo("")
+    for name, frame in tables.items():
+        print_table(frame, name)
+    print_results(run.path)
 
 
 @app.command()
@@ -160,9 +164,4 @@ def query(
         typer.echo(json_dumps({"run_dir": str(run_dir), "where": where, "by": list(groups),
                                "rows": answer.to_dict(orient="records")}))
         return
-    table = Table(title=f"{run_dir}: {experiment}" + (f" where {where}" if where else ""))
-    for column in answer.columns:
-        table.add_column(column, justify="left" if answer[column].dtype == object else "right")
-    for row in answer.itertuples(index=False):
-        table.add_row(*[f"{v:.4g}" if isinstance(v, float) else str(v) for v in row])
-    Console(width=200).print(table)
+    print_table(answer, f"{run_dir}: {experiment}" + (f" where {where}" if where else ""))

@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
-from analyzer.cli.running import run_and_print
+from analyzer.cli.running import print_table, run_and_print
 from analyzer.experiments.experiment import records
 from analyzer.games.schnapsen.experiments import CLOSING, MATCH, closing_plan, match_plan, parse_bot
 from analyzer.games.schnapsen.experiments import advise as advise_position
@@ -115,5 +115,4 @@ def advise(
         typer.echo(json_dumps({"player": position.to_move, "bot": chosen.label, "worlds": worlds, "exact": exact,
                                "method": method, "actions": records(table)}))
         return
-    typer.echo(f"player {position.to_move} to move; {method}:")
-    typer.echo(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    print_table(table, f"player {position.to_move} to move; {method}")

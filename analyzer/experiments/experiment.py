@@ -9,6 +9,7 @@ every experiment: refuse a run directory holding another run, write the first ma
 chunks on any backend with checkpoints, write the tables and figures, and finish the manifest.
 """
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError
@@ -74,7 +76,7 @@ class Plan:
         Items per chunk; part of what defines the result.
     manifest : dict
         The first manifest's fields besides the experiment, command, seed and chunk size (its ``params``,
-        ``rules``).
+        ``rules`` as made by :func:`game_rules`).
     context : Any
         What the summary needs besides the chunks (bot labels, the options of a hand).
     aggregate : callable, optional
@@ -88,6 +90,17 @@ class Plan:
     manifest: dict = field(default_factory=dict)
     context: Any = None
     aggregate: Callable | None = None
+
+    def __post_init__(self):
+        rules = self.manifest.get("rules")
+        if rules is not None and not (isinstance(rules, dict) and isinstance(rules.get("game"), str)):
+            raise TypeError(f"a plan's manifest rules must come from game_rules(), not {rules!r}")
+
+
+def game_rules(game: str, **settings) -> dict:
+    """The manifest's ``rules`` of a run, one shape for every game: ``{"game": game, **settings}``, the
+    settings being the rule variants the run used (and where the rules are written down)."""
+    return {"game": game, **settings}
 
 
 @dataclass(frozen=True)
@@ -114,6 +127,12 @@ class Experiment:
         What ``analyzer report`` says about its runs.
     query : QuerySpec, optional
         What ``analyzer query`` measures on its rows.
+    kernels : str, optional
+        The game whose numba kernels the task compiles on its first run (``"Schnapsen"``): while its
+        package holds no compiled kernels yet, the run says so and compiles them once in this process
+        (workers then load them) before the chunks start.
+    compile_seconds : int, optional
+        About how long that first compile takes on 2 cores, for the message.
     """
 
     name: str
@@ -125,6 +144,8 @@ class Experiment:
     stage: str | None = None
     report: Any = None
     query: Any = None
+    kernels: str = ""
+    compile_seconds: int | None = None
 
     @property
     def folder(self) -> str:
@@ -149,6 +170,19 @@ def run_directory(out: str | None, folder: str) -> Path:
             raise InputError(f"--out {out} holds files but no run: name a new or empty folder")
         return path
     return Path("results") / f"{folder}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
+
+
+def kernels_uncompiled(task: Callable) -> bool:
+    """True while the package of ``task``'s module holds no compiled numba kernels (no ``*.nbi`` cache index
+    in its ``__pycache__``): the game's first run after an install. With ``NUMBA_CACHE_DIR`` set the caches
+    live elsewhere and this says False."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return False
+    module = sys.modules.get(task.__module__)
+    source = getattr(module, "__file__", None)
+    if source is None:
+        return False
+    return not any((Path(source).parent / "__pycache__").glob("*.nbi"))
 
 
 def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, workers: int,
@@ -180,6 +214,11 @@ def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, worke
     store.write_manifest({"experiment": experiment.name, "command": " ".join(["analyzer", *sys.argv[1:]]),
                           "seed": plan.seed, "chunk_size": plan.chunk_size, **plan.manifest})
     started = time.perf_counter()
+    if experiment.kernels and kernels_uncompiled(experiment.task):
+        about = f", about {experiment.compile_seconds} s" if experiment.compile_seconds else ""
+        print(f"compiling {experiment.kernels} kernels (first run only{about})...", file=sys.stderr, flush=True)
+        with stage(f"compiling {experiment.kernels} kernels"):
+            experiment.task(plan.params, 0, 1, np.random.SeedSequence(0))
     chunks = run_chunks(experiment.task, plan.params, plan.n_items, seed=plan.seed, chunk_size=plan.chunk_size,
                         workers=workers, description=experiment.description, store=store, backend=scheduler,
                         stage=experiment.stage, rows_dir=store.root / experiment.rows,

@@ -118,3 +118,64 @@ def slug(text: str, taken: dict[str, int]) -> str:
 def file_name(text: str) -> str:
     """``text`` as a safe file name: runs of other characters than letters, digits, ``.`` and ``-`` become ``-``."""
     return re.sub(r"[^\w.-]+", "-", text).strip("-")
+
+
+#: what a user sees for a value that is not defined (a rate of no cases, an interval of one sample)
+MISSING = "–"
+
+
+def _is_rate(name: str) -> bool:
+    return name.endswith(("rate", "success"))
+
+
+def _interval_triplets(columns: list[str]) -> list[tuple[str, str, str]]:
+    """``(value, lo, hi)`` column triplets: a ``lo``/``<x>_lo``/``low`` column right after the value it
+    bounds and followed by its ``hi``/``<x>_hi``/``high``."""
+    triplets = []
+    for i in range(1, len(columns) - 1):
+        low, high = columns[i], columns[i + 1]
+        prefix = low[:-2] if low.endswith("lo") else low[:-3] if low.endswith("low") else None
+        if prefix is not None and high in (prefix + "hi", prefix + "high"):
+            triplets.append((columns[i - 1], low, high))
+    return triplets
+
+
+def _percent_interval(value: float, low: float, high: float) -> str:
+    """``59.2% [59.0, 59.3]``: the rate as :func:`format_percent` writes it, its bounds with as many decimals."""
+    text = format_percent(value) if value != 0 else "0.0%"
+    decimals = len(text.rstrip("%").partition(".")[2])
+    return f"{text} [{100 * low:.{decimals}f}, {100 * high:.{decimals}f}]"
+
+
+def console_table(frame: pd.DataFrame) -> str:
+    """A table as every command prints it: a rate with its 95% interval as one cell ``59.2% [59.0, 59.3]``
+    (a ``*rate`` or ``*success`` column followed by its ``lo`` and ``hi`` columns), any other value with
+    its interval as ``0.242 [0.205, 0.278]`` (value and bounds to the same decimals), whole numbers as
+    integers, others in fixed notation with three significant digits, and an undefined value as ``–``."""
+    if frame.empty:
+        return frame.to_string(index=False)
+    columns = list(frame.columns)
+    triplets = _interval_triplets(columns)
+    texts = dict(zip(columns, formatted_columns(frame), strict=True))
+    shown: dict[str, list[str]] = {}
+    bounds = {column for _, low, high in triplets for column in (low, high)}
+    starts = {value: (low, high) for value, low, high in triplets}
+    for column in columns:
+        if column in bounds:
+            continue
+        cells = [MISSING if text == "" and pd.isna(raw) else text for text, raw in zip(texts[column], frame[column],
+                                                                                       strict=True)]
+        if column in starts:
+            low, high = starts[column]
+            rows = zip(frame[column], frame[low], frame[high], cells, texts[low], texts[high], strict=True)
+            if _is_rate(column):
+                cells = [MISSING if pd.isna(v) else v_text if pd.isna(lo) or pd.isna(hi)
+                         else _percent_interval(v, lo, hi) for v, lo, hi, v_text, _, _ in rows]
+            else:
+                pooled = frame[[column, low, high]].to_numpy(dtype=np.float64).ravel()
+                decimals = column_decimals(pooled) or 0
+                cells = [v_text if v_text == MISSING or pd.isna(lo) or pd.isna(hi)
+                         else "{} [{}, {}]".format(*(_clean_zero(f"{x:,.{decimals}f}") for x in (v, lo, hi)))
+                         for v, lo, hi, v_text, _, _ in rows]
+        shown[column] = cells
+    return pd.DataFrame(shown).to_string(index=False)

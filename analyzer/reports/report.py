@@ -64,6 +64,16 @@ def _setting_text(value) -> str:
     return str(value)
 
 
+def run_settings(run: RunInfo, spec: ReportSpec | None = None) -> str:
+    """The run's settings in words, from its manifest's ``params`` as its experiment's ``spec.settings``
+    shows them (``"policy: heuristic; contracts: all"``); runs without ``params`` give their parameters."""
+    params = run.manifest.get("params") if isinstance(run.manifest.get("params"), dict) else {}
+    if spec is not None and spec.settings is not None:
+        params = spec.settings(params)
+    settings = "; ".join(f"{key.replace('_', ' ')}: {_setting_text(value)}" for key, value in params.items())
+    return settings or " ".join(run.parameters)
+
+
 def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, str]]:
     """What was run, as (label, text) pairs: command, seed, size, settings (as ``spec.settings`` shows
     them), time, status."""
@@ -83,10 +93,6 @@ def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, s
     for unit in ("hands", "rounds"):
         if isinstance(manifest.get(unit), int) and unit not in size:
             size += f" ({manifest[unit]:,} {unit})"
-    params = manifest.get("params") if isinstance(manifest.get("params"), dict) else {}
-    if spec is not None and spec.settings is not None:
-        params = spec.settings(params)
-    settings = "; ".join(f"{key.replace('_', ' ')}: {_setting_text(value)}" for key, value in params.items())
     seconds = sum(float(stage.get("seconds", 0.0)) for stage in stages.values())
     timings = manifest.get("timings") if isinstance(manifest.get("timings"), dict) else {}
     seconds = seconds + sum(float(v) for k, v in timings.items() if isinstance(v, int | float) and "summary" in k)
@@ -95,7 +101,7 @@ def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, s
         when += f" ({format_number(seconds)} s of work)"
     chunks = f", {run.chunks_done}/{run.chunks_total} chunks" if run.chunks_total else ""
     facts = [("command", reproduce_command(run)), ("experiment", run.experiment), ("seed", str(run.seed)),
-             ("size", size), ("settings", settings or " ".join(run.parameters) or "(defaults)"),
+             ("size", size), ("settings", run_settings(run, spec) or "(defaults)"),
              ("started", when), ("status", f"{run.status}{chunks}"),
              ("stored", f"{format_size(run.size_bytes)} in {run.path}"),
              ("analyzer", str(manifest.get("analyzer_version", "")))]

@@ -452,8 +452,17 @@ def _strict_json(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
+def test_version_loads_no_game_numba_or_pandas():
+    """``analyzer --version`` (and the root's help) answer without importing a command's module."""
+    code = ("import sys\nfrom analyzer.cli.app import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'pandas', 'numpy')"
+            " or m.startswith(('analyzer.games', 'analyzer.cli.'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == [f"analyzer {__version__}", "['analyzer.cli.app']"]
+
+
 def test_deal_help_example_is_a_valid_hand():
-    deal = typer.main.get_command(app).commands["rikken"].commands["deal"]
+    deal = typer.main.get_command(app).get_command(None, "rikken").commands["deal"]
     [hand] = [param for param in deal.params if param.name == "hand"]
     example = hand.help.split(": ", 1)[1].rstrip(".")
     build_constraints([example], [], [], [], [])
@@ -501,3 +510,15 @@ def test_result_files_follow_the_umask(umask, mode, tmp_path):
         os.umask(previous)
     assert (tmp_path / "table.csv").stat().st_mode & 0o777 == mode
     assert [path.name for path in tmp_path.iterdir()] == ["table.csv"]
+
+
+@pytest.mark.parametrize("words, count", [(("rikken", "bids"), "--deals"), (("rikken", "play"), "--rounds"),
+                                          (("schnapsen", "match"), "--matches"), (("schnapsen", "closing"), "--deals"),
+                                          (("seconds", "play"), "--games"), (("seconds", "variants"), "--deals"),
+                                          (("runs", "demo"), "--deals")])
+def test_every_experiment_takes_its_count_as_n(words, count):
+    command = typer.main.get_command(app)
+    for word in words:
+        command = command.get_command(None, word)
+    [option] = [param for param in command.params if count in param.opts]
+    assert "-n" in option.opts, (words, option.opts)

@@ -112,10 +112,12 @@ def test_catalog_show_and_report(reference, tmp_path, capsys):
     code, out, _ = cli(capsys, "runs", "--root", str(reference.parent))
     assert code == 0
     assert "runs demo" in out and "complete" in out and "30/30" in out
+    # settings come from the manifest's params, named as the catalog's experiment names them, not from argv
+    assert "threshold: 12" in out and "--seed" not in out
     code, out, _ = cli(capsys, "runs", "show", str(reference))
     summary = pd.read_csv(reference / "summary.csv")
     assert code == 0
-    assert "summary:" in out and str(summary["n"][0]) in out
+    assert "summary:" in out and f"{summary['n'][0]:,}" in out and out.rstrip().endswith(f"results in {reference}")
     report = tmp_path / "r.html"
     code, _, err = cli(capsys, "report", str(reference), str(reference), "--out", str(report))
     assert code == 0, err

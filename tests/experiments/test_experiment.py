@@ -68,3 +68,74 @@ def test_the_catalog_finds_every_experiment_by_the_name_its_manifest_records():
     # Every experiment that keeps rows can be queried; every game's experiment has a report.
     assert set(EXPERIMENTS) <= set(QUERY_SPECS)
     assert set(EXPERIMENTS) - {"runs demo"} <= set(REPORT_SPECS)
+
+
+def test_every_games_plans_record_their_rules_in_one_shape():
+    from analyzer.games.rikken.experiments import Policies, bids_plan
+    from analyzer.games.schnapsen.experiments import closing_plan, match_plan
+    from analyzer.games.seconds.experiments import play_plan, variants_plan
+    from analyzer.games.seconds.rules import SecondsRules
+
+    plans = {
+        "rikken": bids_plan(Policies("heuristic", "heuristic"), "random", "all", {}, None, 10, 0, None),
+        "schnapsen": match_plan(("heuristic", "random"), 4, 12, 0, 2),
+        "schnapsen ": closing_plan("heuristic", 2, 4, 0, 1),
+        "seconds": play_plan(SecondsRules(n_players=4), "heuristic", 4, {}, 0, 2),
+        "seconds ": variants_plan(4, "heuristic", 4, {}, 0, 2),
+    }
+    for game, plan in plans.items():
+        rules = plan.manifest["rules"]
+        assert isinstance(rules, dict) and rules["game"] == game.strip(), (game, rules)
+        json.dumps(rules)  # a manifest entry
+
+
+def test_a_plan_refuses_rules_in_another_shape():
+    with pytest.raises(TypeError):
+        Plan({}, 1, 0, 1, manifest={"rules": "docs/rules.md section 2"})
+    with pytest.raises(TypeError):
+        Plan({}, 1, 0, 1, manifest={"rules": {"dealing": "random"}})
+
+
+def test_a_first_run_says_it_compiles_and_compiles_once_before_the_chunks(tmp_path, capsys, monkeypatch):
+    import dataclasses
+
+    import analyzer.experiments.experiment as experiment_module
+
+    calls = []
+
+    def counted(params, start, count, seed_seq):
+        calls.append((start, count))
+        return count_task(params, start, count, seed_seq)
+
+    toy = dataclasses.replace(TOY, task=counted, kernels="Toy", compile_seconds=5)
+    monkeypatch.setattr(experiment_module, "kernels_uncompiled", lambda task: True)
+    plan = Plan({"value": 1}, 4, 0, 4)
+    run_experiment(toy, plan, out=str(tmp_path / "cold"), workers=1, scheduler=None)
+    assert "compiling Toy kernels (first run only, about 5 s)" in capsys.readouterr().err
+    assert calls == [(0, 1), (0, 4)]  # one item to compile, then the chunk
+    monkeypatch.setattr(experiment_module, "kernels_uncompiled", lambda task: False)
+    calls.clear()
+    run_experiment(toy, plan, out=str(tmp_path / "warm"), workers=1, scheduler=None)
+    assert "compiling" not in capsys.readouterr().err and calls == [(0, 4)]
+    assert (tmp_path / "cold" / "toy.csv").read_bytes() == (tmp_path / "warm" / "toy.csv").read_bytes()
+
+
+def test_kernels_count_as_compiled_once_their_package_holds_a_cache_index(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    from analyzer.experiments.experiment import kernels_uncompiled
+
+    module = types.ModuleType("fake_game_kernels")
+    module.__file__ = str(tmp_path / "kernels.py")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+
+    def task():
+        return None
+
+    task.__module__ = module.__name__
+    assert kernels_uncompiled(task)
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "kernels.play-12.py311.nbi").write_bytes(b"")
+    assert not kernels_uncompiled(task)

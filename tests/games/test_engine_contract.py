@@ -78,7 +78,7 @@ class Schnapsen:
         s = np.zeros(SR.STATE_SIZE, dtype=np.int64)
         deck = np.zeros(SR.N_CARDS, dtype=np.int64)
         SK.shuffle_deck(state_from_seed(seed), deck)
-        SK.deal_into(deck, seed % 2, s)
+        SK.init_round(deck, seed % 2, s)
         return {"s": s, "acts": np.zeros(16, dtype=np.int64), "deck": SR.FULL_MASK, "tricks": 0}
 
     def over(self, g) -> bool:
@@ -137,7 +137,7 @@ class Seconds:
     def deal(self, seed: int):
         rules = SecondsRules(n_players=self.n_players)
         arrays = EK.new_state_arrays(self.n_players)
-        EK.start_deal(deal_random(1, seed, self.n_players, rules.deck)[0], seed % self.n_players, *arrays)
+        EK.init_round(deal_random(1, seed, self.n_players, rules.deck)[0], seed % self.n_players, *arrays)
         return {"arrays": arrays, "variant": rules.trump_id, "deck": rules.deck, "tricks": 0}
 
     def over(self, g) -> bool:
@@ -151,11 +151,11 @@ class Seconds:
         return int(g["arrays"][0][player])
 
     def legal(self, g) -> list[tuple[int, int]]:
-        mask = EK.legal_mask(g["arrays"][0][self.to_move(g)], g["arrays"][4][EK.M_LED])
+        mask = EK.legal_actions(g["arrays"][0][self.to_move(g)], g["arrays"][4][EK.M_LED])
         return [(c, c) for c in cards_of(int(mask))]
 
     def play(self, g, action: int) -> None:
-        EK.play_card(*g["arrays"], action, g["variant"], CARD_VALUES)
+        EK.apply_action(*g["arrays"], action, g["variant"], CARD_VALUES)
 
     def tricks_done(self, g) -> int:
         return int(g["arrays"][4][EK.M_TRICK])
@@ -209,3 +209,13 @@ def test_random_legal_play_keeps_the_engine_contract(engine):
             assert taken == expected, (engine.name, seed, moves, taken, expected)
             moves += 1
             assert moves <= 200
+
+
+@pytest.mark.parametrize("module", ["analyzer.games.rikken.play_rules", "analyzer.games.schnapsen.kernels",
+                                    "analyzer.games.seconds.kernels"])
+def test_every_engine_speaks_the_same_verbs(module):
+    import importlib
+
+    engine = importlib.import_module(module)
+    for verb in ("init_round", "legal_actions", "apply_action"):
+        assert callable(getattr(engine, verb, None)), (module, verb)

@@ -268,3 +268,18 @@ def test_report_of_different_experiments_has_no_comparison(sample_runs):
 def test_report_rejects_unknown_format(sample_runs):
     with pytest.raises(InputError):
         build_report(sample_runs[:1], "pdf")
+
+
+def test_console_tables_read_alike_for_every_command():
+    from analyzer.reports.formatting import console_table
+
+    frame = pd.DataFrame({"policy": ["a", "b"], "games": [160.0, 0.0], "win_rate": [0.4375, np.nan],
+                          "win_lo": [0.36325, np.nan], "win_hi": [0.5148, np.nan], "score": [37.6, np.nan],
+                          "score_lo": [36.512, np.nan], "score_hi": [38.7, np.nan], "ratio": [1.0, 1e-5]})
+    lines = console_table(frame).splitlines()
+    assert lines[0].split() == ["policy", "games", "win_rate", "score", "ratio"]
+    # a rate with its interval in percent, a mean with its bounds to the same decimals, counts as integers
+    assert lines[1].split() == ["a", "160", "43.8%", "[36.3,", "51.5]", "37.6", "[36.5,", "38.7]", "1.000"]
+    # an undefined value is a dash, never nan or NaN; no scientific notation
+    assert lines[2].split() == ["b", "0", "–", "–", "0.000010"]
+    assert "e-0" not in console_table(frame) and "nan" not in console_table(frame).lower()

@@ -18,7 +18,7 @@ import pytest
 import skops.io
 from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 
-from analyzer.cards.dealing import ACE_MASK, deal_random
+from analyzer.cards.dealing import ACE_MASK, deal_random, hcp_of
 from analyzer.cards.masks import popcounts
 from analyzer.errors import InputError
 from analyzer.games.rikken.auction import auction_batch, run_auction
@@ -346,3 +346,34 @@ def test_duel_tables_pair_rounds_and_pool_per_deal():
     assert mix.loc["rik", "learned"] == pytest.approx(1 / 3) and mix.loc["rik", "baseline"] == 0
     assert mix.loc["declares anything", "learned"] == pytest.approx(2 / 3)
     assert mix.loc["passed-out", "diff"] == pytest.approx(-1 / 3)
+
+
+def _bids_frame(n_deals: int) -> pd.DataFrame:
+    """Rows shaped like ``read_hands``: every hand of ``n_deals`` deals with Rik made on 12+ HCP."""
+    hands = deal_random(n_deals, np.random.SeedSequence(8)).reshape(-1)
+    hcp = np.array([hcp_of(int(h)) for h in hands])
+    return pd.DataFrame({"deal": np.repeat(np.arange(n_deals), 4), "hand": hands,
+                         "position": np.tile(np.arange(4), n_deals), "tricks_rik": 5 + hcp // 4,
+                         "made_rik": hcp >= 12, "money_rik": np.where(hcp >= 12, 2.0, -3.0) + hcp / 10})
+
+
+def test_the_fit_runs_on_the_threads_asked_and_its_models_do_not_depend_on_them(monkeypatch):
+    from threadpoolctl import threadpool_info
+
+    import analyzer.games.rikken.strategy as learned
+
+    frame, seen = _bids_frame(300), []
+    fit_one = learned._fit_one
+
+    def spy(*args):
+        seen.append({info["num_threads"] for info in threadpool_info() if info["user_api"] == "openmp"})
+        return fit_one(*args)
+
+    monkeypatch.setattr(learned, "_fit_one", spy)
+    done = []
+    one, held = learned.fit_strategy(frame, [int(K.RIK)], max_iter=5, threads=1, fitted=done.append)
+    two, _ = learned.fit_strategy(frame, [int(K.RIK)], max_iter=5, threads=2)
+    assert seen == [{1}, {2}] and done == [int(K.RIK)]
+    hands, position = frame["hand"].to_numpy()[held], frame["position"].to_numpy()[held]
+    for a, b in zip(one.predict(hands, position), two.predict(hands, position), strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -9,8 +9,9 @@ from analyzer.errors import InputError
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams
 from analyzer.games.schnapsen.experiments import check_honest, parse_bot
-from analyzer.games.schnapsen.kernels import deal_into, legal_actions, shuffle_deck
-from analyzer.games.schnapsen.play import BOTS, PlayWorkspace, choose_action
+from analyzer.games.schnapsen.kernels import init_round, legal_actions, shuffle_deck
+from analyzer.games.schnapsen.play import BOTS, choose_action
+from analyzer.games.schnapsen.search import new_workspace
 
 
 def test_names_and_kernel_ids_are_unique():
@@ -25,13 +26,12 @@ def test_names_and_kernel_ids_are_unique():
 def test_every_registered_bot_parses_and_plays_a_legal_action(name):
     bot = parse_bot(name if not BOTS[name].sampling else f"{name}:3")
     assert bot.policy == BOTS[name].policy
-    ws = PlayWorkspace()
+    ws = new_workspace()
     shuffle_deck(state_from_seed(7), ws.deck)
-    deal_into(ws.deck, 0, ws.state)
+    init_round(ws.deck, 0, ws.state)
     legal = np.zeros(16, dtype=np.int64)
     n = legal_actions(ws.state, legal)
-    action = choose_action(ws.state, bot.policy, bot.samples, HeuristicParams().to_array(), state_from_seed(1),
-                           *ws.args())
+    action = choose_action(ws.state, bot.policy, bot.samples, HeuristicParams().to_array(), state_from_seed(1), ws)
     assert action in legal[:n] and ws.state[R.WINNER] < 0
 
 

@@ -14,10 +14,11 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen import search as S
 from analyzer.games.schnapsen.bots import HeuristicParams
 from analyzer.games.schnapsen.bummerl import DEAL_POINT_SHARES, bummerl_win_chances, deal_utility
-from analyzer.games.schnapsen.kernels import apply_action, deal_into, shuffle_deck
+from analyzer.games.schnapsen.kernels import apply_action, init_round, shuffle_deck
 from analyzer.games.schnapsen.pimc_plus import plus_values
-from analyzer.games.schnapsen.play import HEURISTIC, PIMC_PLUS, PlayWorkspace, choose_action, play_match
+from analyzer.games.schnapsen.play import HEURISTIC, PIMC_PLUS, choose_action, play_match
 from analyzer.games.schnapsen.rollout_bot import PLAYOUTS_PER_SAMPLE, rollout_bot_values
+from analyzer.games.schnapsen.search import list_actions, new_workspace
 from analyzer.games.schnapsen.state import SchnapsenState
 
 TABLE = bummerl_win_chances()
@@ -87,12 +88,12 @@ def test_pimc_plus_sums_bummerl_chances(mine, theirs):
     """Inside a Bummerl ``plus_values`` sums each world's chance of winning the Bummerl (its twin maps
     the same worlds' game points through the table) and still counts the worlds won."""
     rnd = random.Random(51 + mine)
-    ws = PlayWorkspace(tt_bits=14)
+    ws = new_workspace(tt_bits=14)
     for i, st in enumerate(open_stock_positions(rnd, 6, 4)):
         s = with_score(st, mine, theirs)
         twin_sums, twin_wins, twin_worlds, _ = staged_twin(s, 8, state_from_seed(i), False,
                                                            lambda v: python_utility(mine, theirs, v))
-        n, worlds = plus_values(s, 8, state_from_seed(i), *ws.args())
+        n, worlds = plus_values(s, 8, state_from_seed(i), ws, list_actions(s, ws))
         assert worlds == twin_worlds
         for a, total, won in zip(ws.acts[:n], ws.sums[:n], ws.wins[:n]):
             assert total == pytest.approx(twin_sums[int(a)]), (st.to_text(), int(a))
@@ -103,15 +104,15 @@ def test_rollout_sums_bummerl_chances():
     """``rollout``'s play-out values inside a Bummerl (2 stock cards, every world enumerated) are its
     twin's play-outs mapped through the table."""
     rnd = random.Random(57)
-    ws = PlayWorkspace(tt_bits=12)
-    twin_ws = S.SearchWorkspace(tt_bits=12)
+    ws = new_workspace(tt_bits=12)
+    twin_ws = S.new_workspace(tt_bits=12)
     world = np.zeros(R.STATE_SIZE, dtype=np.int64)
     pool = np.zeros(R.N_CARDS, dtype=np.int64)
     for mine, theirs in ((2, 1), (5, 3)):
         st = open_stock_position(rnd, 2)
         s = with_score(st, mine, theirs)
         p = st.to_move
-        n, worlds = rollout_bot_values(s, 336 // PLAYOUTS_PER_SAMPLE + 1, state_from_seed(1), *ws.args())
+        n, worlds = rollout_bot_values(s, 336 // PLAYOUTS_PER_SAMPLE + 1, state_from_seed(1), ws, list_actions(s, ws))
         assert worlds == S.world_count(s, p)
         sums = np.zeros(n)
         for w in range(worlds):
@@ -125,14 +126,14 @@ def test_rollout_sums_bummerl_chances():
 def test_match_kernel_hands_the_score_to_the_bots():
     """``play_match`` with ``pimc_plus`` against the heuristic equals a Python loop that deals the same
     cards, writes both players' points to go into each deal's state and asks the same bots."""
-    ws = PlayWorkspace(tt_bits=14)
+    ws = new_workspace(tt_bits=14)
     policy = np.array([PIMC_PLUS, HEURISTIC], dtype=np.int64)
     samples = np.array([2, 1], dtype=np.int64)
     hparams = np.stack([HeuristicParams().to_array()] * 2)
     deck = np.zeros(R.N_CARDS, dtype=np.int64)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
     for seed in range(3):
-        got = play_match(policy, samples, hparams, state_from_seed(seed), state_from_seed(50 + seed), 1, *ws.args())
+        got = play_match(policy, samples, hparams, state_from_seed(seed), state_from_seed(50 + seed), 1, ws)
         deal_rng, bot_rng = state_from_seed(seed), state_from_seed(50 + seed)
         left = [R.MATCH_POINTS, R.MATCH_POINTS]
         gp = [0, 0]
@@ -140,11 +141,11 @@ def test_match_kernel_hands_the_score_to_the_bots():
         deals = 0
         while min(left) > 0:
             shuffle_deck(deal_rng, deck)
-            deal_into(deck, dealer, s)
+            init_round(deck, dealer, s)
             s[R.TO_GO0:R.TO_GO0 + 2] = left
             while s[R.WINNER] < 0:
                 p = int(s[R.TO_MOVE])
-                apply_action(s, choose_action(s, policy[p], samples[p], hparams[p], bot_rng, *ws.args()))
+                apply_action(s, choose_action(s, policy[p], samples[p], hparams[p], bot_rng, ws))
             left[int(s[R.WINNER])] -= int(s[R.GAME_POINTS])
             gp[int(s[R.WINNER])] += int(s[R.GAME_POINTS])
             dealer = 1 - dealer

@@ -67,7 +67,7 @@ def test_kernel_deal_matches_python_deal():
         rnd.shuffle(order)
         from analyzer.games.schnapsen import kernels as K
         s = np.zeros(R.STATE_SIZE, dtype=np.int64)
-        K.deal_into(np.array(order, dtype=np.int64), dealer, s)
+        K.init_round(np.array(order, dtype=np.int64), dealer, s)
         assert s.tolist() == SchnapsenState.deal(order, dealer).to_array().tolist()
 
 

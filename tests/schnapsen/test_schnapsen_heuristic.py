@@ -12,7 +12,7 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action, sure_points
 from analyzer.games.schnapsen.experiments import match_task, parse_bot
-from analyzer.games.schnapsen.kernels import deal_into, shuffle_deck
+from analyzer.games.schnapsen.kernels import init_round, shuffle_deck
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.games.schnapsen.summary import match_sums, summarize_matches
 
@@ -135,7 +135,7 @@ def test_sure_points_of_66_win_against_every_hand_and_every_defence():
     deal = 0
     while checked < 25:
         shuffle_deck(rng, deck)
-        deal_into(deck, deal % 2, s)
+        init_round(deck, deal % 2, s)
         deal += 1
         st = SchnapsenState.from_array(s)
         while not st.is_over:
@@ -291,7 +291,7 @@ def test_the_heuristic_decides_only_from_what_its_player_sees():
     positions = 0
     for deal in range(60):
         shuffle_deck(rng, deck)
-        deal_into(deck, deal % 2, s)
+        init_round(deck, deal % 2, s)
         st = SchnapsenState.from_array(s)
         while not st.is_over:
             p = st.to_move

@@ -22,8 +22,14 @@ from analyzer.games.schnapsen.experiments import (
     honest_outcomes,
     parse_bot,
 )
-from analyzer.games.schnapsen.play import PlayWorkspace
-from analyzer.games.schnapsen.search import pimc_values, sample_world, world_at, world_count
+from analyzer.games.schnapsen.search import (
+    list_actions,
+    new_workspace,
+    pimc_values,
+    sample_world,
+    world_at,
+    world_count,
+)
 from analyzer.games.schnapsen.state import SchnapsenState
 
 runner = CliRunner()
@@ -127,8 +133,8 @@ def test_exhausted_stock_makes_both_hands_known(engine):
     assert not st.stock and st.shown == st.hands
     s = st.to_array()
     assert world_count(s, st.to_move) == 1
-    ws = PlayWorkspace(tt_bits=10)
-    _, worlds = pimc_values(s, 12, state_from_seed(0), *ws.args())
+    ws = new_workspace(tt_bits=10)
+    _, worlds = pimc_values(s, 12, state_from_seed(0), ws, list_actions(s, ws))
     assert worlds == 1  # one world solved, not 12 copies of it
 
 
@@ -192,19 +198,19 @@ STOCK_TWO = ("hand0=CA CT CK HJ HQ; hand1=?; stock=? SJ; leader=0; points=62,45;
 def test_closing_with_one_losing_world_in_six_is_worth_half_a_game_point():
     s = SchnapsenState.from_text(STOCK_TWO).to_array()
     assert world_count(s, 0) == 6
-    heuristic = closing_row(s, parse_bot("heuristic:classic"), 12, state_from_seed(1), PlayWorkspace(tt_bits=12))
+    heuristic = closing_row(s, parse_bot("heuristic:classic"), 12, state_from_seed(1), new_workspace(tt_bits=12))
     assert heuristic["exact"] and heuristic["worlds"] == 6
     assert heuristic["close_win"] == pytest.approx(5 / 6) and heuristic["close_gp"] == pytest.approx(0.5)
     assert heuristic["playon_action"] == "HJ" and heuristic["playon_gp"] == pytest.approx(2 / 3)
     assert heuristic["playon_win"] == pytest.approx(5 / 6)
     assert heuristic["gain"] == pytest.approx(-1 / 6)
     assert heuristic["gain_lo"] == heuristic["gain_hi"] == heuristic["gain"]  # exact: no sampling error
-    pimc = closing_row(s, parse_bot("pimc:6"), 12, state_from_seed(2), PlayWorkspace(tt_bits=12))
+    pimc = closing_row(s, parse_bot("pimc:6"), 12, state_from_seed(2), new_workspace(tt_bits=12))
     assert pimc["exact"] and pimc["worlds"] == 6
     assert pimc["close_win"] == pytest.approx(5 / 6) and pimc["close_gp"] == pytest.approx(0.5)
     # whatever the hidden cards were named as, the evaluation only sees what player 0 sees
     named = SchnapsenState.from_text(STOCK_TWO.replace("hand1=?", "hand1=SA ST SK SQ HA").replace("? SJ", "CJ SJ"))
-    again = closing_row(named.to_array(), parse_bot("heuristic:classic"), 12, state_from_seed(1), PlayWorkspace(tt_bits=12))
+    again = closing_row(named.to_array(), parse_bot("heuristic:classic"), 12, state_from_seed(1), new_workspace(tt_bits=12))
     assert {k: v for k, v in again.items() if k != "position"} == {k: v for k, v in heuristic.items()
                                                                    if k != "position"}
 
@@ -233,7 +239,7 @@ def python_rollouts(st: SchnapsenState, sequences, params) -> list[tuple]:
 
 def test_rollouts_match_the_python_twin_on_every_world():
     bot = parse_bot("heuristic")
-    ws = PlayWorkspace(tt_bits=10)
+    ws = new_workspace(tt_bits=10)
     checked = 0
     for st in random_positions(7, 25, max_worlds=400):
         sequences = [[a] for a in st.legal_actions()]

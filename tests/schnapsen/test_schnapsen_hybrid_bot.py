@@ -13,14 +13,14 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import paired_deals, parse_bot
 from analyzer.games.schnapsen.hybrid_bot import hybrid_values
 from analyzer.games.schnapsen.pimc_plus import plus_values
-from analyzer.games.schnapsen.play import PlayWorkspace
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values
+from analyzer.games.schnapsen.search import list_actions, new_workspace
 from analyzer.reports.stats import mean_interval, wilson_interval
 
 
 def per_world_means(values, s, samples, rng, ws) -> dict:
     """``{action: (mean game points, share of worlds won)}`` of one value kernel."""
-    n, worlds = values(s, samples, rng, *ws.args())
+    n, worlds = values(s, samples, rng, ws, list_actions(s, ws))
     return {int(a): (ws.sums[i] / worlds, ws.wins[i] / worlds) for i, a in enumerate(ws.acts[:n])}
 
 
@@ -30,7 +30,7 @@ def test_hybrid_averages_the_two_judgements_action_by_action(package):
     the mean of ``rollout``'s (half the samples) and ``pimc_plus``'s (twice the samples), drawn in that
     order from one random state, matched by action (the two list the actions in different orders)."""
     rnd = random.Random(51 + package)
-    ws = PlayWorkspace(tt_bits=12, package_rules=package)
+    ws = new_workspace(tt_bits=12, package_rules=package)
     reordered = 0
     for stock in (6, 4, 6, 4, 6):
         s = open_stock_position(rnd, stock).to_array()
@@ -39,7 +39,7 @@ def test_hybrid_averages_the_two_judgements_action_by_action(package):
         rollout = per_world_means(rollout_bot_values, s, 3, expected_rng, ws)
         order = list(rollout)
         plus = per_world_means(plus_values, s, 12, expected_rng, ws)
-        n, worlds = hybrid_values(s, 6, rng, *ws.args())
+        n, worlds = hybrid_values(s, 6, rng, ws, list_actions(s, ws))
         assert worlds == 1 and sorted(int(a) for a in ws.acts[:n]) == sorted(plus)
         for i, a in enumerate(ws.acts[:n]):
             a = int(a)
@@ -54,7 +54,7 @@ def test_hybrid_decides_as_rollout_at_the_first_two_tricks(package):
     """Ten or eight stock cards, the leader's and the follower's decisions: ``rollout``'s judgement with all
     the samples."""
     rnd = random.Random(71 + package)
-    ws = PlayWorkspace(tt_bits=12, package_rules=package)
+    ws = new_workspace(tt_bits=12, package_rules=package)
     for deal, stock in enumerate((10, 10, 8, 8)):
         st = open_stock_position(rnd, stock)
         if deal % 2:
@@ -67,7 +67,7 @@ def test_hybrid_decides_as_rollout_at_the_first_two_tricks(package):
 @pytest.mark.parametrize("kind", ["closed", "exhausted"])
 def test_hybrid_decides_as_pimc_plus_once_the_stock_is_closed_or_exhausted(kind):
     rnd = random.Random(61)
-    ws = PlayWorkspace(tt_bits=12)
+    ws = new_workspace(tt_bits=12)
     for _ in range(4):
         s = random_ending(rnd, kind).to_array()
         expected = per_world_means(plus_values, s, 3, state_from_seed(4), ws)

@@ -6,7 +6,8 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import shuffle_deck
-from analyzer.games.schnapsen.play import HEURISTIC, PlayWorkspace, play_match
+from analyzer.games.schnapsen.play import HEURISTIC, play_match
+from analyzer.games.schnapsen.search import new_workspace
 from analyzer.games.schnapsen.state import SchnapsenState
 
 
@@ -45,14 +46,14 @@ def python_bummerl(seed, params_a, params_b):
 def test_match_kernel_matches_python_bummerl():
     a = HeuristicParams()
     b = HeuristicParams(close_points=30, close_trumps=2, trump_min=4)
-    ws = PlayWorkspace(tt_bits=10)
+    ws = new_workspace(tt_bits=10)
     policy = np.array([HEURISTIC, HEURISTIC], dtype=np.int64)
     samples = np.array([1, 1], dtype=np.int64)
     hparams = np.stack([a.to_array(), b.to_array()])
     outcomes = set()
     closings = 0
     for seed in range(12):
-        got = play_match(policy, samples, hparams, state_from_seed(seed), state_from_seed(99), 1, *ws.args())
+        got = play_match(policy, samples, hparams, state_from_seed(seed), state_from_seed(99), 1, ws)
         want = python_bummerl(seed, a, b)
         assert tuple(int(x) for x in got) == want
         assert want[2 + want[0]] >= 7 > want[3 - want[0]]  # the winner counted 7 down to 0

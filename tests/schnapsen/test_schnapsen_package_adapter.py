@@ -22,7 +22,7 @@ from schnapsen_package_adapter import (
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import package_decider, parse_bot
-from analyzer.games.schnapsen.play import PlayWorkspace
+from analyzer.games.schnapsen.search import new_workspace
 
 
 class CheckingBot(RandBot):
@@ -89,7 +89,7 @@ def test_our_bot_plays_whole_package_games(name):
     offers are the package's valid moves; a search bot should win most of them."""
     engine = SchnapsenGamePlayEngine()
     rng = random.Random(7)
-    ours = AnalyzerBot(package_decider(parse_bot(name), state_from_seed(3), PlayWorkspace(tt_bits=12, package_rules=True)))
+    ours = AnalyzerBot(package_decider(parse_bot(name), state_from_seed(3), new_workspace(tt_bits=12, package_rules=True)))
     wins = 0
     for i in range(8):
         first, second = (ours, RandBot(rng)) if i % 2 == 0 else (RandBot(rng), ours)

@@ -22,7 +22,7 @@ from analyzer.games.schnapsen.pimc_plus import (
     plus_values,
     worlds_for,
 )
-from analyzer.games.schnapsen.play import PlayWorkspace
+from analyzer.games.schnapsen.search import list_actions, new_workspace
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval
 
@@ -55,8 +55,8 @@ def test_package_rules_search_matches_brute_force():
     """Endings with two stock cards left (closing legal for the leader): the flagged search equals the
     package-rules minimax, action by action; on some of them it differs from our rules' value."""
     rnd = random.Random(21)
-    ws = S.SearchWorkspace(tt_bits=12, package_rules=True)
-    ours = S.SearchWorkspace(tt_bits=12)
+    ws = S.new_workspace(tt_bits=12, package_rules=True)
+    ours = S.new_workspace(tt_bits=12)
     acts = np.zeros(16, dtype=np.int64)
     vals = np.zeros(16, dtype=np.int64)
     differ = 0
@@ -81,8 +81,8 @@ def test_package_marriage_needs_a_trick():
     st = SchnapsenState.from_text("hand0=HQ HK CJ; hand1=HA ST DJ; stock=; trump=S; leader=0; points=50,40; "
                                   "tricks=2,2")
     s = st.to_array()
-    package = S.SearchWorkspace(tt_bits=10, package_rules=True)
-    ours = S.SearchWorkspace(tt_bits=10)
+    package = S.new_workspace(tt_bits=10, package_rules=True)
+    ours = S.new_workspace(tt_bits=10)
     assert S.solve_value(s, ours.stack, ours.moves, ours.tt, ours.gen) == 1
     assert S.solve_value(s, package.stack, package.moves, package.tt, package.gen) == -1
     assert package_brute_force(st) == -1
@@ -93,7 +93,7 @@ def test_signs_in_world_are_the_brute_force_winners(package):
     """Each root action's +1/-1 is the sign of its full-minimax value for the mover (ours, or the
     package's rules), on endings of all three kinds."""
     rnd = random.Random(23 + package)
-    ws = S.SearchWorkspace(tt_bits=12, package_rules=package)
+    ws = S.new_workspace(tt_bits=12, package_rules=package)
     acts = np.zeros(16, dtype=np.int64)
     vals = np.zeros(16, dtype=np.int64)
     oracle = package_brute_force if package else brute_force
@@ -121,7 +121,7 @@ def test_heuristic_first_and_the_package_king_marriage():
     assert h == R.MARRIAGE_OFFSET + R.card_of(2, R.QUEEN)
     for package, expected in ((False, h), (True, h + 1)):
         acts = np.zeros(16, dtype=np.int64)
-        n = S.search_actions(s, acts, S.SearchWorkspace(tt_bits=4, package_rules=package).moves[0])
+        n = S.search_actions(s, acts, S.new_workspace(tt_bits=4, package_rules=package).moves[0])
         before = [int(a) for a in acts[:n]]
         at = heuristic_first(s, acts, n, package)
         assert before[at] == expected and int(acts[0]) == expected
@@ -132,7 +132,7 @@ def test_ties_go_to_the_heuristic():
     """Exhausted endings (one world) where every action has the same brute-force value and the heuristic's
     action is not the first legal one: pimc_plus plays the heuristic's action."""
     rnd = random.Random(29)
-    ws = PlayWorkspace(tt_bits=12)
+    ws = new_workspace(tt_bits=12)
     params = HeuristicParams().to_array()
     found = 0
     while found < 6:
@@ -148,7 +148,7 @@ def test_ties_go_to_the_heuristic():
         if len(values) > 1 or h == legal[0]:
             continue
         found += 1
-        assert plus_action(s, 4, state_from_seed(1), *ws.args()) == h, st.to_text()
+        assert plus_action(s, 4, state_from_seed(1), ws) == h, st.to_text()
 
 
 def staged_twin(s: np.ndarray, samples: int, rng: np.ndarray, package: bool, utility=float):
@@ -156,7 +156,7 @@ def staged_twin(s: np.ndarray, samples: int, rng: np.ndarray, package: bool, uti
     returns ``(sums, wins, worlds, stage)`` with sums (of ``utility`` of each world's value) and wins keyed
     by action and stage "stop" (one action other than closing best in every world of the first stage),
     "close" (closing's extra worlds) or "plain"."""
-    ws = S.SearchWorkspace(tt_bits=14, package_rules=package)
+    ws = S.new_workspace(tt_bits=14, package_rules=package)
     acts = np.zeros(16, dtype=np.int64)
     vals = np.zeros(16, dtype=np.int64)
     pool = np.zeros(R.N_CARDS, dtype=np.int64)
@@ -219,14 +219,14 @@ def test_two_stages_match_their_twin(package):
     twin of its two stages, on positions with four and six cards to draw (some with a strong leader);
     every stage occurs."""
     rnd = random.Random(37 + package)
-    ws = PlayWorkspace(tt_bits=14, package_rules=package)
+    ws = new_workspace(tt_bits=14, package_rules=package)
     stages = set()
     positions = open_stock_positions(rnd, 16, 4) + open_stock_positions(rnd, 8, 6) + open_stock_positions(rnd, 8, 6, 30)
     for i, st in enumerate(positions):
         s = st.to_array()
         twin_sums, twin_wins, twin_worlds, stage = staged_twin(s, 8, state_from_seed(i), package)
         stages.add(stage)
-        n, worlds = plus_values(s, 8, state_from_seed(i), *ws.args())
+        n, worlds = plus_values(s, 8, state_from_seed(i), ws, list_actions(s, ws))
         assert worlds == twin_worlds, (st.to_text(), stage)
         for a, total, won in zip(ws.acts[:n], ws.sums[:n], ws.wins[:n]):
             assert (total, won) == (twin_sums[int(a)], twin_wins[int(a)]), (st.to_text(), int(a))

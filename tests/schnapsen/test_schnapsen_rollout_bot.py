@@ -14,9 +14,8 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen import search as S
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.experiments import paired_deals, parse_bot
-from analyzer.games.schnapsen.kernels import deal_into, shuffle_deck
+from analyzer.games.schnapsen.kernels import init_round, shuffle_deck
 from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values
-from analyzer.games.schnapsen.play import PlayWorkspace
 from analyzer.games.schnapsen.rollout_bot import (
     PLAYOUTS_PER_SAMPLE,
     play_out_value,
@@ -24,11 +23,12 @@ from analyzer.games.schnapsen.rollout_bot import (
     rollout_bot_values,
     rollout_pick,
 )
+from analyzer.games.schnapsen.search import list_actions, new_workspace
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval
 
 
-def twin_play_out(st: SchnapsenState, player: int, package: bool, ws: S.SearchWorkspace, led_kings: list) -> int:
+def twin_play_out(st: SchnapsenState, player: int, package: bool, ws: S.Workspace, led_kings: list) -> int:
     """Plain-Python play-out: the heuristic in both seats (never closing, king-led marriages and marriage
     points only with a trick under the package's rules) until the stock is exhausted at a trick's
     start, then the exact value; ``player``'s signed game points. Counts in ``led_kings[0]`` the queen-led
@@ -72,8 +72,8 @@ def test_rollout_values_match_a_plain_python_twin(package):
     C(8, 5) * 3! = 336 worlds): summed play-out values and worlds won, action by action, equal the
     twin's over the same worlds."""
     rnd = random.Random(31 + package)
-    ws = PlayWorkspace(tt_bits=12, package_rules=package)
-    twin_ws = S.SearchWorkspace(tt_bits=12, package_rules=package)
+    ws = new_workspace(tt_bits=12, package_rules=package)
+    twin_ws = S.new_workspace(tt_bits=12, package_rules=package)
     world = np.zeros(R.STATE_SIZE, dtype=np.int64)
     pool = np.zeros(R.N_CARDS, dtype=np.int64)
     rng = state_from_seed(1)
@@ -83,7 +83,7 @@ def test_rollout_values_match_a_plain_python_twin(package):
         st = open_stock_position(rnd, stock)
         s = st.to_array()
         p = st.to_move
-        n, worlds = rollout_bot_values(s, samples, rng, *ws.args())
+        n, worlds = rollout_bot_values(s, samples, rng, ws, list_actions(s, ws))
         assert worlds == S.world_count(s, p) <= samples * PLAYOUTS_PER_SAMPLE
         sums = np.zeros(n)
         wins = np.zeros(n)
@@ -113,7 +113,7 @@ def test_package_play_outs_lead_the_marriage_with_the_king():
     params = HeuristicParams(close_points=OFF).to_array()
     buf = np.zeros(16, dtype=np.int64)
     assert heuristic_action(s, params, buf) == R.MARRIAGE_OFFSET + R.parse_card("HQ")
-    ws = PlayWorkspace(tt_bits=12, package_rules=True)
+    ws = new_workspace(tt_bits=12, package_rules=True)
     assert play_out_value(s, 0, params, True, buf, ws.stack, ws.moves, ws.tt, ws.gen) < 0
 
 
@@ -121,7 +121,7 @@ def test_rollout_decides_only_from_what_its_player_sees():
     """Positions from heuristic play with the stock open: dealing the cards the player to move cannot
     see differently never changes ``rollout``'s action, given the same random state."""
     rnd = np.random.default_rng(14)
-    ws = PlayWorkspace(tt_bits=12)
+    ws = new_workspace(tt_bits=12)
     deck = np.zeros(R.N_CARDS, dtype=np.int64)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
     params = HeuristicParams().to_array()
@@ -129,14 +129,14 @@ def test_rollout_decides_only_from_what_its_player_sees():
     positions = 0
     for deal in range(8):
         shuffle_deck(state_from_seed(100 + deal), deck)
-        deal_into(deck, deal % 2, s)
+        init_round(deck, deal % 2, s)
         st = SchnapsenState.from_array(s)
         while not st.is_over and st.stock and st.closer < 0:
             p = st.to_move
             rng = state_from_seed(deal)
-            action = int(rollout_bot_action(st.to_array(), 1, rng.copy(), *ws.args()))
+            action = int(rollout_bot_action(st.to_array(), 1, rng.copy(), ws))
             for world in redealt(st, p, rnd, 3):
-                assert int(rollout_bot_action(world.to_array(), 1, rng.copy(), *ws.args())) == action, st.to_text()
+                assert int(rollout_bot_action(world.to_array(), 1, rng.copy(), ws)) == action, st.to_text()
             positions += 1
             st.apply(int(heuristic_action(st.to_array(), params, buf)))
     assert positions > 30
@@ -145,12 +145,12 @@ def test_rollout_decides_only_from_what_its_player_sees():
 @pytest.mark.parametrize("kind", ["closed", "exhausted"])
 def test_rollout_decides_as_pimc_plus_once_the_stock_is_closed_or_exhausted(kind):
     rnd = random.Random(41)
-    ws = PlayWorkspace(tt_bits=12)
+    ws = new_workspace(tt_bits=12)
     for _ in range(5):
         s = random_ending(rnd, kind).to_array()
-        n, worlds = rollout_bot_values(s, 3, state_from_seed(2), *ws.args())
+        n, worlds = rollout_bot_values(s, 3, state_from_seed(2), ws, list_actions(s, ws))
         acts, sums, wins = ws.acts[:n].copy(), ws.sums[:n].copy(), ws.wins[:n].copy()
-        assert (n, worlds) == plus_values(s, 3, state_from_seed(2), *ws.args())
+        assert (n, worlds) == plus_values(s, 3, state_from_seed(2), ws, list_actions(s, ws))
         np.testing.assert_array_equal(acts, ws.acts[:n])
         np.testing.assert_array_equal(sums, ws.sums[:n])
         np.testing.assert_array_equal(wins, ws.wins[:n])

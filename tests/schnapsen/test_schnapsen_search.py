@@ -47,7 +47,7 @@ def random_ending(rnd: random.Random, kind: str) -> SchnapsenState:
 def test_perfect_matches_brute_force(kind, count, seed):
     """The search's exact value of each ending, and of each action in it, equals full minimax."""
     rnd = random.Random(seed)
-    ws = S.SearchWorkspace(tt_bits=12)
+    ws = S.new_workspace(tt_bits=12)
     acts = np.zeros(16, dtype=np.int64)
     vals = np.zeros(16, dtype=np.int64)
     for _ in range(count):
@@ -76,7 +76,7 @@ def test_best_case_allows_the_closers_three_points():
     55 + 11 + 2 >= 66, which scores 3: the bound must let player 0 reach 3, and the search finds it."""
     st = SchnapsenState.from_text("hand0=HA HT; hand1=SJ DJ; stock=CJ HJ; leader=0; points=55,0; tricks=3,0; "
                                   "closed=0,0,0")
-    ws = S.SearchWorkspace(tt_bits=8)
+    ws = S.new_workspace(tt_bits=8)
     value = S.solve_value(st.to_array(), ws.stack, ws.moves, ws.tt, ws.gen)
     assert value == brute_force(st) == 3
     assert_bounds_hold(st, value)

@@ -203,12 +203,12 @@ def test_standings_table_matches_the_totals_after_every_card(n):
     rng = state_from_seed(n)
     for deal in deal_random(6, 40 + n, n, rules.deck):
         arrays = kernels.new_state_arrays(n)
-        kernels.start_deal(deal, 0, *arrays)
+        kernels.init_round(deal, 0, *arrays)
         ref = reference.DealState(deal.tolist(), 0, rules.trump_id)
         while not ref.done:
             card = reference.random_choice(ref, rng)
             ref.play(card)
-            kernels.play_card(*arrays, card, rules.trump_id, CARD_VALUES)
+            kernels.apply_action(*arrays, card, rules.trump_id, CARD_VALUES)
             taken, meta = arrays[1], arrays[4]
             for me in range(n):
                 for other in [-1, *range(n)]:

@@ -16,10 +16,10 @@ def play_both(hands_text, plays_text, variant, leader=0):
     hands = [mask_of(parse_card_list(h)) for h in hands_text]
     ref = DealState(hands, leader, variant)
     arrays = kernels.new_state_arrays(len(hands))
-    kernels.start_deal(np.array(hands, np.int64), leader, *arrays)
+    kernels.init_round(np.array(hands, np.int64), leader, *arrays)
     for card in parse_card_list(plays_text):
         ref.play(card)
-        kernels.play_card(*arrays, card, variant, CARD_VALUES)
+        kernels.apply_action(*arrays, card, variant, CARD_VALUES)
     _, taken, voids, _, meta = arrays
     assert taken.tolist() == ref.taken
     assert voids.tolist() == ref.voids

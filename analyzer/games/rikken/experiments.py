@@ -33,7 +33,7 @@ from analyzer.cards.masks import cards_of, popcounts
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.experiment import Experiment, Plan, Summary, records
+from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, records
 from analyzer.experiments.progress import report_items
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
@@ -504,7 +504,7 @@ DEALINGS = ("random", "packets")
 
 def rules_entry(dealing: str) -> dict:
     """The manifest's ``rules`` of a Rikken run."""
-    return {"game": "rikken", "dealing": dealing, "scoring": ["points", "money"]}
+    return game_rules("rikken", dealing=dealing, scoring=["points", "money"])
 
 
 def constraint_params(dealing: str, seed: int, *texts: list[str] | None) -> dict:
@@ -621,8 +621,10 @@ def _play_summary(plan: Plan, chunks: list) -> Summary:
 
 
 BIDS = Experiment("rikken-bids", bids_chunk, bids_moments, rows="hands", description="rikken bids",
-                  summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY)
+                  summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY,
+                  kernels="Rikken")
 PLAY = Experiment("rikken-play", play_chunk, rounds_moments, rows="rounds", description="rikken rounds",
-                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY)
+                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY,
+                  kernels="Rikken")
 #: the Rikken experiments declared here (``advice_experiment.ADVISE`` is declared beside its task)
 EXPERIMENTS = (BIDS, PLAY)

@@ -16,6 +16,7 @@ import hashlib
 import io
 import json
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -23,6 +24,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from analyzer.cards.dealing import ACE_MASK, JACK_MASK, KING_MASK, QUEEN_MASK
 from analyzer.cards.deck import N_RANKS
@@ -423,7 +425,8 @@ def _fit_one(features: np.ndarray, made: np.ndarray, money: np.ndarray, seed: in
 
 
 def fit_strategy(frame: pd.DataFrame, contracts, seed: int = 0, max_iter: int = 200,
-                 source: dict | None = None) -> tuple[Strategy, np.ndarray]:
+                 source: dict | None = None, threads: int = 1,
+                 fitted: Callable[[int], None] | None = None) -> tuple[Strategy, np.ndarray]:
     """Fit every contract's models on the hands not held out.
 
     Parameters
@@ -438,6 +441,11 @@ def fit_strategy(frame: pd.DataFrame, contracts, seed: int = 0, max_iter: int = 
         Boosting iterations per model (early stopping applies above 10,000 hands).
     source : dict, optional
         Recorded in ``Strategy.source``.
+    threads : int
+        OpenMP threads of scikit-learn's boosting (the models do not depend on it): more threads than
+        idle cores spin against other work and make the fit slower than one thread.
+    fitted : callable, optional
+        Called with each contract once its models are fitted (progress).
 
     Returns
     -------
@@ -449,12 +457,15 @@ def fit_strategy(frame: pd.DataFrame, contracts, seed: int = 0, max_iter: int = 
     held = holdout_deals(frame["deal"].to_numpy(), seed)
     features = strategy_features(frame["hand"].to_numpy(), frame["position"].to_numpy())
     classifiers, regressors = {}, {}
-    for contract in sorted(int(c) for c in contracts):
-        name = CONTRACT_CLI_NAMES[contract]
-        rows = ~held & (frame[f"tricks_{name}"].to_numpy() >= 0)
-        classifiers[contract], regressors[contract] = _fit_one(
-            features[rows], frame[f"made_{name}"].to_numpy()[rows].astype(bool),
-            frame[f"money_{name}"].to_numpy()[rows].astype(np.float64), seed, max_iter)
+    with threadpool_limits(limits=threads, user_api="openmp"):
+        for contract in sorted(int(c) for c in contracts):
+            name = CONTRACT_CLI_NAMES[contract]
+            rows = ~held & (frame[f"tricks_{name}"].to_numpy() >= 0)
+            classifiers[contract], regressors[contract] = _fit_one(
+                features[rows], frame[f"made_{name}"].to_numpy()[rows].astype(bool),
+                frame[f"money_{name}"].to_numpy()[rows].astype(np.float64), seed, max_iter)
+            if fitted is not None:
+                fitted(contract)
     info = {**(source or {}), "fit_seed": seed, "hands_fitted": int((~held).sum()), "hands_held_out": int(held.sum())}
     return Strategy(sorted(classifiers), classifiers, regressors, FEATURES, info), held
 

@@ -314,7 +314,14 @@ def _deal_winner(s, p, lead, legal, trump):
 @njit(cache=True)
 def heuristic_action(s, params, buf):
     """Return the heuristic bot's action in state ``s`` (``buf`` is scratch int64[>=16])."""
-    n = legal_actions(s, buf)
+    return heuristic_pick(s, params, buf, legal_actions(s, buf))
+
+
+@njit(cache=True, inline="always")
+def heuristic_pick(s, params, buf, n):
+    """The heuristic bot's action in state ``s`` among the ``n`` legal actions listed in ``buf`` (in the
+    order :func:`kernels.legal_actions` lists them). Inlined: a call per decision cost the heuristic's
+    play-outs 6-10% of their speed."""
     p = s[R.TO_MOVE]
     hand = s[R.HAND0 + p]
     trump = s[R.TRUMP]

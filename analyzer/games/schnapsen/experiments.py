@@ -18,7 +18,7 @@ import pandas as pd
 
 from analyzer.cards.rng import bounded, state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.experiment import Experiment, Plan, Summary, records
+from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, records
 from analyzer.experiments.progress import report_items
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
@@ -26,7 +26,7 @@ from analyzer.games.schnapsen.findings import CLOSING_REPORT, MATCH_REPORT
 from analyzer.games.schnapsen.hybrid_bot import hybrid_values
 from analyzer.games.schnapsen.kernels import (
     apply_action,
-    deal_into,
+    init_round,
     legal_actions,
     random_action,
     shuffle_deck,
@@ -42,14 +42,21 @@ from analyzer.games.schnapsen.play import (
     PIMC_PLUS,
     POLICIES,
     ROLLOUT,
-    PlayWorkspace,
     play_deals,
     play_match,
     rollout_values,
 )
 from analyzer.games.schnapsen.queries import CLOSING_QUERY, MATCH_QUERY
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
-from analyzer.games.schnapsen.search import DEFAULT_SAMPLES, perfect_values, pimc_values, world_count
+from analyzer.games.schnapsen.search import (
+    DEFAULT_SAMPLES,
+    Workspace,
+    list_actions,
+    new_workspace,
+    perfect_values,
+    pimc_values,
+    world_count,
+)
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.games.schnapsen.summary import (
     closing_positions,
@@ -149,14 +156,14 @@ def match_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSeq
     """
     a = Bot.from_dict(params["a"])
     b = Bot.from_dict(params["b"])
-    ws = PlayWorkspace()
+    ws = new_workspace()
     rows = []
     for i, child in enumerate(seed_seq.spawn(count)):
         deal_ss, bot_ss = child.spawn(2)
         for seating, seats in enumerate(([a, b], [b, a])):
             policy, samples, hparams = _seat_arrays(seats)
             winner, deals, gp0, gp1, c0, c1, cw0, cw1 = play_match(
-                policy, samples, hparams, state_from_seed(deal_ss), state_from_seed(bot_ss), 1, *ws.args())
+                policy, samples, hparams, state_from_seed(deal_ss), state_from_seed(bot_ss), 1, ws)
             a_seat = seating
             gp, closes, close_wins = (gp0, gp1), (c0, c1), (cw0, cw1)
             rows.append({"pair": start + i, "seating": seating, "a_seat": a_seat,
@@ -174,14 +181,13 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
     Returns one row per deal with A's signed game points in each seating (``a_seat0``, ``a_seat1``) and
     their mean ``a_gp`` (B's result is its negative: every deal has one winner).
     """
-    ws = PlayWorkspace()
+    ws = new_workspace()
     deal_ss, bot_ss = np.random.SeedSequence(seed).spawn(2)
     out = np.zeros((n_deals, 6), dtype=np.int64)
     results = []
     for seats in ([a, b], [b, a]):
         policy, samples, hparams = _seat_arrays(seats)
-        play_deals(n_deals, policy, samples, hparams, state_from_seed(deal_ss), state_from_seed(bot_ss), out,
-                   *ws.args())
+        play_deals(n_deals, policy, samples, hparams, state_from_seed(deal_ss), state_from_seed(bot_ss), out, ws)
         results.append(np.where(out[:, 0] == 0, out[:, 1], -out[:, 1]))
     a0, a1 = results[0], -results[1]
     return pd.DataFrame({"deal": np.arange(n_deals), "a_seat0": a0, "a_seat1": a1, "a_gp": (a0 + a1) / 2})
@@ -198,7 +204,7 @@ def _values_and_pick(bot: Bot):
 DEAL_ONLY_WIN_WEIGHT = 100.0
 
 
-def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
+def package_decider(bot: Bot, rng: np.ndarray, ws: Workspace):
     """A decision function ``decide(s, allowed) -> action`` for playing ``bot`` in another engine that
     offers only the actions ``allowed`` (a subset of ours in ``s``, e.g. no closing): the bot's choice
     among them. ``pimc_plus``, ``rollout`` and ``hybrid`` there play for the deal alone (worlds won first; with a
@@ -216,10 +222,10 @@ def package_decider(bot: Bot, rng: np.ndarray, ws: PlayWorkspace):
     def decide(s: np.ndarray, allowed: list[int]) -> int:
         if bot.policy != PIMC:
             values, pick = _values_and_pick(bot)
-            n, worlds = values(s, bot.samples, rng, *ws.args())
+            n, worlds = values(s, bot.samples, rng, ws, list_actions(s, ws))
             flags = np.array([int(a) in allowed for a in ws.acts[:n]])
             return int(ws.acts[pick(ws.acts, ws.sums, ws.wins, n, worlds, flags, DEAL_ONLY_WIN_WEIGHT)])
-        n, _ = pimc_values(s, bot.samples, rng, *ws.args())
+        n, _ = pimc_values(s, bot.samples, rng, ws, list_actions(s, ws))
         options = [i for i in range(n) if int(ws.acts[i]) in allowed]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
 
@@ -244,7 +250,7 @@ def check_honest(bot: Bot) -> None:
 
 
 def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
-                    ws: PlayWorkspace) -> tuple[np.ndarray, bool]:
+                    ws: Workspace) -> tuple[np.ndarray, bool]:
     """Play every action sequence forward from ``s`` with ``bot`` in both seats, world by world.
 
     The worlds are every deal the player to move cannot tell apart (:func:`search.world_count`) when the
@@ -261,8 +267,7 @@ def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples
     for i, q in enumerate(sequences):
         seqs[i, :len(q)] = q
     out = np.zeros((n_worlds, len(sequences)), dtype=np.int64)
-    rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(), exact, n_worlds, rng, out,
-                   *ws.args())
+    rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(), exact, n_worlds, rng, out, ws)
     return out, exact
 
 
@@ -279,17 +284,17 @@ def outcome_stats(values: np.ndarray, exact: bool) -> tuple[float, float, float]
     return mean, mean - half, mean + half
 
 
-def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: PlayWorkspace,
+def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Workspace,
                 allow_close: bool) -> int:
     """The bot's own action in ``s`` (pimc: best average over its sampled worlds), never closing unless
     ``allow_close``."""
     if bot.policy == PIMC:
-        n, _ = pimc_values(s, bot.samples, rng, *ws.args())
+        n, _ = pimc_values(s, bot.samples, rng, ws, list_actions(s, ws))
         options = [i for i in range(n) if allow_close or ws.acts[i] != R.CLOSE]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
     if bot.policy in (PIMC_PLUS, ROLLOUT, HYBRID):
         values, pick = _values_and_pick(bot)
-        n, worlds = values(s, bot.samples, rng, *ws.args())
+        n, worlds = values(s, bot.samples, rng, ws, list_actions(s, ws))
         flags = np.array([allow_close or a != R.CLOSE for a in ws.acts[:n]])
         return int(ws.acts[pick(ws.acts, ws.sums, ws.wins, n, worlds, flags, WIN_WEIGHT)])
     if bot.policy == HEURISTIC:
@@ -302,7 +307,7 @@ def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Pl
     return options[int(bounded(rng, len(options)))]
 
 
-def play_on_sequence(s: np.ndarray, bot: Bot, rng: np.ndarray, ws: PlayWorkspace) -> list[int]:
+def play_on_sequence(s: np.ndarray, bot: Bot, rng: np.ndarray, ws: Workspace) -> list[int]:
     """"Play on" at a position where closing is legal: the bot's own choice among the other actions,
     decided once from what the mover sees; after an exchange (the mover is still on lead and could close
     now) also its next choice, again without closing, so the sequence ends with a card led."""
@@ -323,7 +328,7 @@ CLOSING_COLUMNS = ["deal", "position", "player", "stock_size", "own_points", "op
                    "gain_hi", "bot_action"]
 
 
-def closing_row(s: np.ndarray, bot: Bot, samples: int, rng: np.ndarray, ws: PlayWorkspace) -> dict:
+def closing_row(s: np.ndarray, bot: Bot, samples: int, rng: np.ndarray, ws: Workspace) -> dict:
     """Honest "close now" against "play on" at ``s`` (closing legal there): both played forward by
     ``bot`` on the same worlds; the position's features, each choice's win rate and game points, and
     the paired gain with its 95% interval."""
@@ -361,7 +366,7 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
     check_honest(bot)
     samples = int(params.get("samples", DEFAULT_SAMPLES))
     hp = bot.params.to_array()
-    ws = PlayWorkspace()
+    ws = new_workspace()
     rows = []
     s = ws.state
     for i, child in enumerate(seed_seq.spawn(count)):
@@ -369,7 +374,7 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
         deal_rng = state_from_seed(deal_ss)
         rng = state_from_seed(bot_ss)
         shuffle_deck(deal_rng, ws.deck)
-        deal_into(ws.deck, (start + i) % 2, s)
+        init_round(ws.deck, (start + i) % 2, s)
         while s[R.WINNER] < 0:
             n = legal_actions(s, ws.acts)
             can_close = R.CLOSE in ws.acts[:n]
@@ -402,7 +407,7 @@ def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = 50) -> tup
         raise InputError("the deal is already over")
     if state.hidden_filled and bot.policy == PERFECT:
         raise InputError("the perfect bot needs every card: name the opponent's hand and the stock")
-    ws = PlayWorkspace()
+    ws = new_workspace()
     rng = state_from_seed(seed)
     s = state.to_array()
     if bot.policy == PERFECT:
@@ -427,7 +432,7 @@ def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = 50) -> tup
 
 
 # ---------------------------------------------------------------------------------------- declarations
-RULES = "docs/rules.md section 2"
+RULES = game_rules("schnapsen", source="docs/rules.md section 2")
 
 
 def match_plan(bots: tuple[str, str], matches: int, samples: int, seed: int, chunk_size: int) -> Plan:
@@ -479,9 +484,10 @@ def _closing_summary(plan: Plan, chunks: list) -> Summary:
 
 
 MATCH = Experiment("schnapsen-match", match_task, match_sums, rows="matches", description="schnapsen matches",
-                   summarize=_match_summary, report=MATCH_REPORT, query=MATCH_QUERY)
+                   summarize=_match_summary, report=MATCH_REPORT, query=MATCH_QUERY,
+                   kernels="Schnapsen", compile_seconds=40)
 CLOSING = Experiment("schnapsen-closing", closing_task, closing_sums, rows="closing_positions",
                      description="schnapsen closing", summarize=_closing_summary, report=CLOSING_REPORT,
-                     query=CLOSING_QUERY)
+                     query=CLOSING_QUERY, kernels="Schnapsen", compile_seconds=40)
 #: every Schnapsen experiment, for the catalog
 EXPERIMENTS = (MATCH, CLOSING)

@@ -22,31 +22,33 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.kernels import legal_actions, stock_closed_or_exhausted
+from analyzer.games.schnapsen.kernels import stock_closed_or_exhausted
 from analyzer.games.schnapsen.pimc_plus import plus_values, win_weight_at
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
+from analyzer.games.schnapsen.search import list_actions
 
 #: ``hybrid`` decides as ``rollout`` alone while at most this many stock cards are drawn (the first two tricks)
 ROLLOUT_ONLY_DRAWN = 2
 
 
 @njit(cache=True)
-def hybrid_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Fill ``acts`` (in ``pimc_plus``'s order), ``sums`` and ``wins`` with each action's mean of the
-    two per-world means (game points, share of worlds won) of :func:`rollout_bot.rollout_bot_values`
-    (``samples // 2``) and :func:`pimc_plus.plus_values` (``2 * samples``), so that they count for one
-    world; return ``(n_actions, 1)``. At the first two tricks return what ``rollout_bot_values`` returns with
+def hybrid_values(s, samples, rng, ws, n):
+    """For the ``n`` actions listed in ``ws.acts`` (:func:`search.list_actions`; left in ``pimc_plus``'s
+    order), fill ``ws.sums`` and ``ws.wins`` with each action's mean of the two per-world means (game
+    points, share of worlds won) of :func:`rollout_bot.rollout_bot_values` (``samples // 2``) and
+    :func:`pimc_plus.plus_values` (``2 * samples``), so that they count for one world; return
+    ``(n_actions, 1)``. At the first two tricks return what ``rollout_bot_values`` returns with
     ``samples``, once the stock is closed or exhausted what ``plus_values`` returns with ``samples``."""
     if stock_closed_or_exhausted(s):
-        return plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+        return plus_values(s, samples, rng, ws, n)
     if s[R.DRAWN] <= ROLLOUT_ONLY_DRAWN:
-        return rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
-    n, played = rollout_bot_values(s, max(1, samples // 2), rng, stack, moves, tt, gen, pool, world, acts, sums,
-                                   wins, vals)
+        return rollout_bot_values(s, samples, rng, ws, n)
+    n, played = rollout_bot_values(s, max(1, samples // 2), rng, ws, n)
+    acts, sums, wins = ws.acts, ws.sums, ws.wins
     rollout_acts = acts[:n].copy()
     rollout_sums = sums[:n] / played
     rollout_wins = wins[:n] / played
-    m, solved = plus_values(s, 2 * samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+    m, solved = plus_values(s, 2 * samples, rng, ws, n)
     for i in range(m):
         for j in range(n):
             if rollout_acts[j] == acts[i]:
@@ -56,10 +58,16 @@ def hybrid_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sum
 
 
 @njit(cache=True)
-def hybrid_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Return ``hybrid``'s action for the player to move (forced moves without search)."""
-    if legal_actions(s, acts) == 1:
-        return acts[0]
-    n, worlds = hybrid_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+def hybrid_choice(s, samples, rng, ws, n):
+    """``hybrid``'s action among the ``n`` listed in ``ws.acts`` (a forced move without search)."""
+    if n == 1:
+        return ws.acts[0]
+    n, worlds = hybrid_values(s, samples, rng, ws, n)
     allowed = np.ones(n, dtype=np.bool_)
-    return acts[rollout_pick(acts, sums, wins, n, worlds, allowed, win_weight_at(s))]
+    return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
+
+
+@njit(cache=True)
+def hybrid_action(s, samples, rng, ws):
+    """Return ``hybrid``'s action for the player to move: :func:`hybrid_choice` over the listed actions."""
+    return hybrid_choice(s, samples, rng, ws, list_actions(s, ws))

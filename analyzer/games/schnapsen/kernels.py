@@ -63,7 +63,7 @@ def shuffle_deck(rng, deck):
 
 
 @njit(cache=True)
-def deal_into(order, dealer, s):
+def init_round(order, dealer, s):
     """Deal ``order`` (20 cards, top first) into state ``s``; see ``SchnapsenState.deal``."""
     other = 1 - dealer
     for i in range(R.STATE_SIZE):

@@ -21,7 +21,7 @@ Against plain ``pimc`` (:func:`search.pimc_action`, the same perfect-information
   worlds: after closing the closer plays blind (strict play, no more draws) while the per-world
   values let him see the opponent's hand, so a closing that loses in a tenth of the worlds is usually
   worse than it looks;
-* under the package's rules (``SearchWorkspace(package_rules=True)``: an engine that counts deals won)
+* under the package's rules (``new_workspace(package_rules=True)``: an engine that counts deals won)
   each world tells only whether an action wins the deal (:func:`search.signs_in_world`, one zero-window
   test instead of the exact game points).
 """
@@ -30,11 +30,10 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action, heuristic_pick
 from analyzer.games.schnapsen.bummerl import deal_utility, in_bummerl
-from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
-from analyzer.games.schnapsen.kernels import legal_actions
 from analyzer.games.schnapsen.search import (
-    search_actions,
+    list_actions,
     signs_in_world,
     uses_package_rules,
     values_in_world,
@@ -72,11 +71,14 @@ def worlds_for(s, samples, can_close):
 def heuristic_first(s, acts, n, package):
     """Move the ``heuristic`` bot's action to ``acts[0]`` (the others keep their order) so that ties go
     to it; under the package's rules its queen-led marriage is the king-led one. Returns its index before
-    the move, -1 if it is not among ``acts[:n]``."""
-    buf = np.empty(16, dtype=np.int64)
-    h = heuristic_action(s, _HEURISTIC, buf)
-    if package and R.MARRIAGE_OFFSET <= h < R.EXCHANGE and h % 5 == R.QUEEN:
-        h += 1
+    the move, -1 if it is not among ``acts[:n]``. The heuristic picks from ``acts[:n]`` as listed; under
+    the package's rules, whose list lacks closing and queen-led marriages, it lists our rules' actions."""
+    if package:
+        h = heuristic_action(s, _HEURISTIC, np.empty(16, dtype=np.int64))
+        if R.MARRIAGE_OFFSET <= h < R.EXCHANGE and h % 5 == R.QUEEN:
+            h += 1
+    else:
+        h = heuristic_pick(s, _HEURISTIC, acts, n)
     for i in range(n):
         if acts[i] == h:
             for j in range(i, 0, -1):
@@ -87,58 +89,59 @@ def heuristic_first(s, acts, n, package):
 
 
 @njit(cache=True)
-def _add_worlds(s, first, last, exact, rng, stack, moves, tt, gen, pool, world, acts, n, sums, wins, vals, best_in):
+def _add_worlds(s, first, last, exact, rng, ws, n, best_in):
     """Solve worlds ``first..last-1`` (the ``exact`` enumeration, else fresh samples) and add each action's
-    value (:func:`bummerl.deal_utility`) to ``sums``, its wins to ``wins`` and, where it is among the best
-    of the world, 1 to ``best_in``."""
+    value (:func:`bummerl.deal_utility`) to ``ws.sums``, its wins to ``ws.wins`` and, where it is among the
+    best of the world, 1 to ``best_in``."""
     player = s[R.TO_MOVE]
-    package = uses_package_rules(moves)
+    package = uses_package_rules(ws.moves)
+    vals = ws.vals
     for w in range(first, last):
-        world_into(s, player, w, exact, rng, pool, world)
+        world_into(s, player, w, exact, rng, ws.pool, ws.world)
         if package:
-            signs_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
+            signs_in_world(ws.world, player, ws.stack, ws.moves, ws.tt, ws.gen, ws.acts, n, vals)
         else:
-            values_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
+            values_in_world(ws.world, player, ws.stack, ws.moves, ws.tt, ws.gen, ws.acts, n, vals)
         top = vals[0]
         for i in range(1, n):
             top = max(top, vals[i])
         for i in range(n):
-            sums[i] += deal_utility(s, player, vals[i])
+            ws.sums[i] += deal_utility(s, player, vals[i])
             if vals[i] > 0:
-                wins[i] += 1.0
+                ws.wins[i] += 1.0
             if vals[i] == top:
                 best_in[i] += 1
 
 
 @njit(cache=True)
-def plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Fill ``acts`` (the heuristic's action first), ``sums`` (summed values for the mover: game points,
-    +-1 per deal won or lost under the package's rules, chances of winning the Bummerl inside one) and
-    ``wins`` (worlds won) over the worlds of :func:`worlds_for`, in the two stages of the module notes;
-    return ``(n_actions, n_worlds)``."""
-    n = search_actions(s, acts, moves[0])
-    heuristic_first(s, acts, n, uses_package_rules(moves))
+def plus_values(s, samples, rng, ws, n):
+    """For the ``n`` actions listed in ``ws.acts`` (:func:`search.list_actions`; the heuristic's action is
+    moved first), fill ``ws.sums`` (summed values for the mover: game points, +-1 per deal won or lost
+    under the package's rules, chances of winning the Bummerl inside one) and ``ws.wins`` (worlds won)
+    over the worlds of :func:`worlds_for`, in the two stages of the module notes; return
+    ``(n_actions, n_worlds)``."""
+    acts = ws.acts
+    heuristic_first(s, acts, n, uses_package_rules(ws.moves))
     close_at = -1
     for i in range(n):
-        sums[i] = 0.0
-        wins[i] = 0.0
+        ws.sums[i] = 0.0
+        ws.wins[i] = 0.0
         if acts[i] == R.CLOSE:
             close_at = i
     best_in = np.zeros(n, dtype=np.int64)
-    args = (rng, stack, moves, tt, gen, pool, world, acts, n, sums, wins, vals, best_in)
     most = worlds_for(s, samples, close_at >= 0)
     total = world_count(s, s[R.TO_MOVE])
     if total <= most:
-        _add_worlds(s, 0, total, True, *args)
+        _add_worlds(s, 0, total, True, rng, ws, n, best_in)
         return n, total
     first = max(1, samples // 2)
-    _add_worlds(s, 0, first, False, *args)
+    _add_worlds(s, 0, first, False, rng, ws, n, best_in)
     for i in range(n):
         if best_in[i] == first and i != close_at:
             return n, first
-    plausible = close_at >= 0 and wins[close_at] >= PLAUSIBLE_CLOSE_WINS * first
+    plausible = close_at >= 0 and ws.wins[close_at] >= PLAUSIBLE_CLOSE_WINS * first
     last = min(worlds_for(s, samples, plausible), most)
-    _add_worlds(s, first, last, False, *args)
+    _add_worlds(s, first, last, False, rng, ws, n, best_in)
     return n, last
 
 
@@ -162,13 +165,19 @@ def plus_pick(acts, sums, wins, n, worlds, allowed, win_weight=WIN_WEIGHT, close
 
 
 @njit(cache=True)
-def plus_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Return ``pimc_plus``'s action for the player to move (forced moves without search)."""
-    if legal_actions(s, acts) == 1:
-        return acts[0]
-    n, worlds = plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+def plus_choice(s, samples, rng, ws, n):
+    """``pimc_plus``'s action among the ``n`` listed in ``ws.acts`` (a forced move without search)."""
+    if n == 1:
+        return ws.acts[0]
+    n, worlds = plus_values(s, samples, rng, ws, n)
     allowed = np.ones(n, dtype=np.bool_)
-    return acts[plus_pick(acts, sums, wins, n, worlds, allowed, win_weight_at(s))]
+    return ws.acts[plus_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
+
+
+@njit(cache=True)
+def plus_action(s, samples, rng, ws):
+    """Return ``pimc_plus``'s action for the player to move: :func:`plus_choice` over the listed actions."""
+    return plus_choice(s, samples, rng, ws, list_actions(s, ws))
 
 
 @njit(cache=True)

@@ -1,8 +1,9 @@
 """Playing whole deals and Bummerl matches between bots inside numba.
 
-A bot is a registered kind (``BOTS``: name, kernel id, whether it samples and whether it is honest) plus a PIMC sample count and a heuristic parameter row; a seat
-pair is given as ``policy[2]``, ``samples[2]`` and ``hparams[2, :]`` arrays. ``perfect`` sees every
-card (both hands and the stock order): it is an oracle, not a fair player.
+A bot is a registered kind (``BOTS``: name, kernel id, whether it samples and whether it is honest) plus a
+PIMC sample count and a heuristic parameter row; a seat pair is given as ``policy[2]``, ``samples[2]`` and
+``hparams[2, :]`` arrays. Every kernel works in one :class:`search.Workspace` (``search.new_workspace()``).
+``perfect`` sees every card (both hands and the stock order): it is an oracle, not a fair player.
 """
 
 from dataclasses import dataclass
@@ -13,21 +14,20 @@ from numba import njit
 from analyzer.cards.rng import next_u64
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
-from analyzer.games.schnapsen.hybrid_bot import hybrid_action
+from analyzer.games.schnapsen.hybrid_bot import hybrid_choice
 from analyzer.games.schnapsen.kernels import (
     apply_action,
-    deal_into,
+    init_round,
     random_action,
     shuffle_deck,
     signed_result,
 )
-from analyzer.games.schnapsen.pimc_plus import plus_action
-from analyzer.games.schnapsen.rollout_bot import rollout_bot_action
+from analyzer.games.schnapsen.pimc_plus import plus_choice
+from analyzer.games.schnapsen.rollout_bot import rollout_choice
 from analyzer.games.schnapsen.search import (
-    TT_BITS,
-    SearchWorkspace,
-    perfect_action,
-    pimc_action,
+    list_actions,
+    perfect_pick,
+    pimc_pick,
     world_into,
 )
 
@@ -62,45 +62,28 @@ BOTS = {kind.name: kind for kind in (
 POLICIES = {name: kind.policy for name, kind in BOTS.items()}
 
 
-class PlayWorkspace(SearchWorkspace):
-    """Search buffers plus the small per-decision arrays the bots share (``package_rules``: see
-    :class:`search.SearchWorkspace`)."""
-
-    def __init__(self, tt_bits: int = TT_BITS, package_rules: bool = False):
-        super().__init__(tt_bits, package_rules)
-        self.state = np.zeros(R.STATE_SIZE, dtype=np.int64)
-        self.deck = np.zeros(R.N_CARDS, dtype=np.int64)
-        self.acts = np.zeros(16, dtype=np.int64)
-        self.vals = np.zeros(16, dtype=np.int64)
-        self.sums = np.zeros(16, dtype=np.float64)
-        self.wins = np.zeros(16, dtype=np.float64)
-
-    def args(self):
-        """The buffers in the order the kernels below take them."""
-        return (self.stack, self.moves, self.tt, self.gen, self.pool, self.world, self.acts, self.sums,
-                self.wins, self.vals)
-
-
 @njit(cache=True)
-def choose_action(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Return the action of bot ``policy`` (id) for the player to move in ``s``."""
+def choose_action(s, policy, samples, hparams, rng, ws):
+    """Return the action of bot ``policy`` (id) for the player to move in ``s``, working in the
+    :class:`search.Workspace` ``ws``; the searching bots share one listing of the legal actions."""
     if policy == RANDOM:
-        return random_action(s, rng, acts)
+        return random_action(s, rng, ws.acts)
     if policy == HEURISTIC:
-        return heuristic_action(s, hparams, acts)
+        return heuristic_action(s, hparams, ws.acts)
+    n = list_actions(s, ws)
     if policy == PERFECT:
-        return perfect_action(s, stack, moves, tt, gen, acts, vals)
+        return perfect_pick(s, ws, n)
     if policy == PIMC_PLUS:
-        return plus_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+        return plus_choice(s, samples, rng, ws, n)
     if policy == ROLLOUT:
-        return rollout_bot_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+        return rollout_choice(s, samples, rng, ws, n)
     if policy == HYBRID:
-        return hybrid_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
-    return pimc_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+        return hybrid_choice(s, samples, rng, ws, n)
+    return pimc_pick(s, samples, rng, ws, n)
 
 
 @njit(cache=True)
-def play_out(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
+def play_out(s, policy, samples, hparams, rng, ws):
     """Play ``s`` to the end of the deal with the seat bots ``policy[p]``; return the number of actions."""
     n = 0
     while s[R.WINNER] < 0:
@@ -108,29 +91,26 @@ def play_out(s, policy, samples, hparams, rng, stack, moves, tt, gen, pool, worl
         pol = policy[p]
         # the cheap bots are called directly: going through the full dispatcher costs 4x their run time
         if pol == RANDOM:
-            a = random_action(s, rng, acts)
+            a = random_action(s, rng, ws.acts)
         elif pol == HEURISTIC:
-            a = heuristic_action(s, hparams[p], acts)
+            a = heuristic_action(s, hparams[p], ws.acts)
         else:
-            a = choose_action(s, pol, samples[p], hparams[p], rng, stack, moves, tt, gen, pool, world, acts, sums,
-                              wins, vals)
+            a = choose_action(s, pol, samples[p], hparams[p], rng, ws)
         apply_action(s, a)
         n += 1
     return n
 
 
 @njit(cache=True)
-def play_deals(n_deals, policy, samples, hparams, deal_rng, bot_rng, out, stack, moves, tt, gen, pool, world,
-               acts, sums, wins, vals):
+def play_deals(n_deals, policy, samples, hparams, deal_rng, bot_rng, out, ws):
     """Play ``n_deals`` random deals (dealer alternating, starting with 1); row i of ``out`` gets
     (winner, game points, points0, points1, closer, actions)."""
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
     deck = np.zeros(R.N_CARDS, dtype=np.int64)
     for i in range(n_deals):
         shuffle_deck(deal_rng, deck)
-        deal_into(deck, 1 - i % 2, s)
-        k = play_out(s, policy, samples, hparams, bot_rng, stack, moves, tt, gen, pool, world, acts, sums, wins,
-                     vals)
+        init_round(deck, 1 - i % 2, s)
+        k = play_out(s, policy, samples, hparams, bot_rng, ws)
         out[i, 0] = s[R.WINNER]
         out[i, 1] = s[R.GAME_POINTS]
         out[i, 2] = s[R.POINTS0]
@@ -140,8 +120,7 @@ def play_deals(n_deals, policy, samples, hparams, deal_rng, bot_rng, out, stack,
 
 
 @njit(cache=True)
-def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack, moves, tt, gen, pool, world,
-               acts, sums, wins, vals):
+def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, ws):
     """Play one Bummerl (both start at 7, the deal winner counts down by his game points, first to 0 wins).
 
     Returns ``(winner, deals, game_points_0, game_points_1, closings_0, closings_1, closings_won_0,
@@ -159,10 +138,10 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack,
     dealer = first_dealer
     while left0 > 0 and left1 > 0:
         shuffle_deck(deal_rng, deck)
-        deal_into(deck, dealer, s)
+        init_round(deck, dealer, s)
         s[R.TO_GO0] = left0
         s[R.TO_GO0 + 1] = left1
-        play_out(s, policy, samples, hparams, bot_rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+        play_out(s, policy, samples, hparams, bot_rng, ws)
         if s[R.WINNER] == 0:
             left0 -= s[R.GAME_POINTS]
             gp0 += s[R.GAME_POINTS]
@@ -180,8 +159,7 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, stack,
 
 
 @njit(cache=True)
-def rollout_values(s, seqs, policy, samples, hparams, exact, n_worlds, rng, out, stack, moves, tt, gen, pool, world,
-                   acts, sums, wins, vals):
+def rollout_values(s, seqs, policy, samples, hparams, exact, n_worlds, rng, out, ws):
     """Honest evaluation: play each action sequence forward with one bot in both seats, world by world.
 
     For each of ``n_worlds`` worlds of the player to move (the ``exact`` enumeration of ``world_at``,
@@ -202,7 +180,7 @@ def rollout_values(s, seqs, policy, samples, hparams, exact, n_worlds, rng, out,
     start = np.empty(4, dtype=np.uint64)
     bot_rng = np.empty(4, dtype=np.uint64)
     for w in range(n_worlds):
-        world_into(s, player, w, exact, rng, pool, base)
+        world_into(s, player, w, exact, rng, ws.pool, base)
         for j in range(4):
             start[j] = next_u64(rng)
         for i in range(seqs.shape[0]):
@@ -212,6 +190,5 @@ def rollout_values(s, seqs, policy, samples, hparams, exact, n_worlds, rng, out,
                     break
                 apply_action(child, seqs[i, j])
             bot_rng[:] = start
-            play_out(child, seats, seat_samples, seat_params, bot_rng, stack, moves, tt, gen, pool, world, acts,
-                     sums, wins, vals)
+            play_out(child, seats, seat_samples, seat_params, bot_rng, ws)
             out[w, i] = signed_result(child, player)

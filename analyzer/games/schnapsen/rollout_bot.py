@@ -16,7 +16,7 @@ played, so the other five are the opponent's), and the rest of the deal is solve
   the chance of winning it instead, as ``pimc_plus`` (:mod:`bummerl`).
 * Once the stock is closed or exhausted at the decision itself the bot decides as ``pimc_plus`` with
   ``samples``: few cards are unknown then (none once it is exhausted).
-* Under the package's rules (``SearchWorkspace(package_rules=True)``) the play-outs follow them too: no
+* Under the package's rules (``new_workspace(package_rules=True)``) the play-outs follow them too: no
   closing, a marriage led with the king (the heuristic's queen-led one becomes it) and credited only
   with a trick won (:func:`search.search_apply`).
 """
@@ -25,12 +25,12 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.bummerl import deal_utility
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
-from analyzer.games.schnapsen.kernels import legal_actions, signed_result, stock_closed_or_exhausted
+from analyzer.games.schnapsen.bummerl import deal_utility
+from analyzer.games.schnapsen.kernels import signed_result, stock_closed_or_exhausted
 from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values, win_weight_at
 from analyzer.games.schnapsen.search import (
-    search_actions,
+    list_actions,
     search_apply,
     solve_value,
     uses_package_rules,
@@ -62,16 +62,17 @@ def play_out_value(s, player, params, package, buf, stack, moves, tt, gen):
 
 
 @njit(cache=True)
-def rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Fill ``acts``, ``sums`` (summed game points for the mover; +-1 per deal under the package's rules;
-    chances of winning the Bummerl inside one) and ``wins`` (worlds won) as :func:`pimc_plus.plus_values`
-    does, by play-outs while the stock is open (module notes); return ``(n_actions, n_worlds)``."""
+def rollout_bot_values(s, samples, rng, ws, n):
+    """For the ``n`` actions listed in ``ws.acts`` (:func:`search.list_actions`), fill ``ws.sums`` (summed
+    game points for the mover; +-1 per deal under the package's rules; chances of winning the Bummerl
+    inside one) and ``ws.wins`` (worlds won) as :func:`pimc_plus.plus_values` does, by play-outs while the
+    stock is open (module notes); return ``(n_actions, n_worlds)``."""
     if stock_closed_or_exhausted(s):
-        return plus_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+        return plus_values(s, samples, rng, ws, n)
     player = s[R.TO_MOVE]
-    package = uses_package_rules(moves)
+    package = uses_package_rules(ws.moves)
     params = _PLAYOUT_PACKAGE if package else _PLAYOUT
-    n = search_actions(s, acts, moves[0])
+    acts, sums, wins = ws.acts, ws.sums, ws.wins
     for i in range(n):
         sums[i] = 0.0
         wins[i] = 0.0
@@ -83,11 +84,11 @@ def rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts
     child = np.empty(R.STATE_SIZE, dtype=np.int64)
     buf = np.empty(16, dtype=np.int64)
     for w in range(worlds):
-        world_into(s, player, w, exact, rng, pool, world)
+        world_into(s, player, w, exact, rng, ws.pool, ws.world)
         for i in range(n):
-            child[:] = world
-            search_apply(child, acts[i], moves[0])
-            v = play_out_value(child, player, params, package, buf, stack, moves, tt, gen)
+            child[:] = ws.world
+            search_apply(child, acts[i], ws.moves[0])
+            v = play_out_value(child, player, params, package, buf, ws.stack, ws.moves, ws.tt, ws.gen)
             if package:
                 v = 1 if v > 0 else -1
             sums[i] += deal_utility(s, player, v)
@@ -97,13 +98,19 @@ def rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts
 
 
 @njit(cache=True)
-def rollout_bot_action(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Return ``rollout``'s action for the player to move (forced moves without search)."""
-    if legal_actions(s, acts) == 1:
-        return acts[0]
-    n, worlds = rollout_bot_values(s, samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+def rollout_choice(s, samples, rng, ws, n):
+    """``rollout``'s action among the ``n`` listed in ``ws.acts`` (a forced move without search)."""
+    if n == 1:
+        return ws.acts[0]
+    n, worlds = rollout_bot_values(s, samples, rng, ws, n)
     allowed = np.ones(n, dtype=np.bool_)
-    return acts[rollout_pick(acts, sums, wins, n, worlds, allowed, win_weight_at(s))]
+    return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
+
+
+@njit(cache=True)
+def rollout_bot_action(s, samples, rng, ws):
+    """Return ``rollout``'s action for the player to move: :func:`rollout_choice` over the listed actions."""
+    return rollout_choice(s, samples, rng, ws, list_actions(s, ws))
 
 
 @njit(cache=True)

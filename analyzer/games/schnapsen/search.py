@@ -4,7 +4,7 @@
 order); the value is the deal's game points from player 0's side (-3..3). A transposition table of
 bounds, keyed at trick starts, is shared by all searches in one "world" (one full deal).
 
-Under the ``schnapsen`` PyPI package's rules (``SearchWorkspace(package_rules=True)``) nobody closes, a marriage
+Under the ``schnapsen`` PyPI package's rules (``new_workspace(package_rules=True)``) nobody closes, a marriage
 leads the king and wins only with a trick taken (:func:`search_actions`, :func:`search_apply`).
 
 ``pimc``: for the player to move, sample the hidden cards consistently with what that player has seen
@@ -16,6 +16,8 @@ the action with the best average; when there are no more distinct worlds than sa
 world (for bots that count deals won). The plain-Python brute-force minimax in the
 tests is this module's independent oracle.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -35,27 +37,62 @@ _MUL1 = np.uint64(0x9E3779B97F4A7C15)
 _MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-class SearchWorkspace:
-    """Preallocated buffers for the search: a state stack, move lists and frames, the transposition table.
+class Workspace(NamedTuple):
+    """The preallocated buffers every Schnapsen search and bot decision works in, passed as one object
+    (numba takes a named tuple of arrays like its arrays: no copies, cached compiles). Make one with
+    :func:`new_workspace`; a decision's legal actions are listed once into ``acts``.
 
-    Parameters
+    Attributes
     ----------
-    tt_bits : int
-        The table holds ``2**tt_bits`` entries (4 int64 each).
-    package_rules : bool
-        Search under the rules of the ``schnapsen`` PyPI package instead of ours: nobody closes the stock
-        and a marriage always leads the king (used when our bots play in that package's engine).
+    stack : ndarray
+        ``(MAX_DEPTH, STATE_SIZE)``: the search's state stack.
+    moves : ndarray
+        ``(MAX_DEPTH, 48)``: each node's move list and frame; column ``_F_PACKAGE`` flags the package's rules.
+    tt : ndarray
+        The transposition table, ``2**tt_bits`` entries of 4 int64.
+    gen : ndarray
+        One int64: the table's generation (a new one per solved world).
+    pool : ndarray
+        Hidden cards while a world is drawn.
+    world : ndarray
+        The world (a full deal) being solved.
+    acts : ndarray
+        The decision's legal actions (16).
+    sums, wins : ndarray
+        Per action: summed values and worlds won (float64, 16).
+    vals : ndarray
+        Per action: its value in the current world (16).
+    state, deck : ndarray
+        A deal state and a shuffled pack for callers that deal.
     """
 
-    def __init__(self, tt_bits: int = TT_BITS, package_rules: bool = False):
-        self.stack = np.zeros((MAX_DEPTH, R.STATE_SIZE), dtype=np.int64)
-        self.moves = np.zeros((MAX_DEPTH, 48), dtype=np.int64)
-        # the flag lives in a column of every frame that the search never writes
-        self.moves[:, _F_PACKAGE] = 1 if package_rules else 0
-        self.tt = np.zeros((1 << tt_bits, 4), dtype=np.int64)
-        self.gen = np.zeros(1, dtype=np.int64)
-        self.world = np.zeros(R.STATE_SIZE, dtype=np.int64)
-        self.pool = np.zeros(R.N_CARDS, dtype=np.int64)
+    stack: np.ndarray
+    moves: np.ndarray
+    tt: np.ndarray
+    gen: np.ndarray
+    pool: np.ndarray
+    world: np.ndarray
+    acts: np.ndarray
+    sums: np.ndarray
+    wins: np.ndarray
+    vals: np.ndarray
+    state: np.ndarray
+    deck: np.ndarray
+
+
+def new_workspace(tt_bits: int = TT_BITS, package_rules: bool = False) -> Workspace:
+    """A zeroed :class:`Workspace` whose table holds ``2**tt_bits`` entries; with ``package_rules`` its
+    searches follow the rules of the ``schnapsen`` PyPI package instead of ours (nobody closes the stock
+    and a marriage always leads the king: used when our bots play in that package's engine)."""
+    moves = np.zeros((MAX_DEPTH, 48), dtype=np.int64)
+    # the flag lives in a column of every frame that the search never writes
+    moves[:, _F_PACKAGE] = 1 if package_rules else 0
+    return Workspace(stack=np.zeros((MAX_DEPTH, R.STATE_SIZE), dtype=np.int64), moves=moves,
+                     tt=np.zeros((1 << tt_bits, 4), dtype=np.int64), gen=np.zeros(1, dtype=np.int64),
+                     pool=np.zeros(R.N_CARDS, dtype=np.int64), world=np.zeros(R.STATE_SIZE, dtype=np.int64),
+                     acts=np.zeros(16, dtype=np.int64), sums=np.zeros(16, dtype=np.float64),
+                     wins=np.zeros(16, dtype=np.float64), vals=np.zeros(16, dtype=np.int64),
+                     state=np.zeros(R.STATE_SIZE, dtype=np.int64), deck=np.zeros(R.N_CARDS, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -348,14 +385,22 @@ def perfect_values(s, stack, moves, tt, gen, acts, vals):
 
 
 @njit(cache=True)
-def perfect_action(s, stack, moves, tt, gen, acts, vals):
-    """Return an optimal action for the mover with every card known (first of equal best)."""
-    n = perfect_values(s, stack, moves, tt, gen, acts, vals)
+def perfect_pick(s, ws, n):
+    """An optimal action for the mover with every card known among the ``n`` listed in ``ws.acts``
+    (first of equal best)."""
+    values_in_world(s, s[R.TO_MOVE], ws.stack, ws.moves, ws.tt, ws.gen, ws.acts, n, ws.vals)
     best = 0
     for i in range(1, n):
-        if vals[i] > vals[best]:
+        if ws.vals[i] > ws.vals[best]:
             best = i
-    return acts[best]
+    return ws.acts[best]
+
+
+@njit(cache=True)
+def perfect_action(s, ws):
+    """Return an optimal action for the mover with every card known: :func:`perfect_pick` over the
+    listed actions."""
+    return perfect_pick(s, ws, list_actions(s, ws))
 
 
 @njit(cache=True)
@@ -528,16 +573,24 @@ def world_into(s, player, index, exact, rng, pool, world):
 
 
 @njit(cache=True)
-def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Average the exact value of each legal action over ``n_samples`` sampled worlds.
+def list_actions(s, ws):
+    """List the legal actions of ``s`` into ``ws.acts`` (under the workspace's rules) and return their
+    number: the one listing of a decision, which the bots' value functions then share."""
+    return search_actions(s, ws.acts, ws.moves[0])
 
-    Fills ``acts`` (actions), ``sums`` (summed game points for the mover) and ``wins`` (worlds in
-    which the action wins the deal) and returns ``(n_actions, n_worlds)``. When the position has at
-    most ``n_samples`` distinct worlds (:func:`world_count`: one once the stock is exhausted, few once
-    it is closed or down to two cards) each is solved once instead of sampling.
+
+@njit(cache=True)
+def pimc_values(s, n_samples, rng, ws, n):
+    """Average the exact value of each of the ``n`` actions listed in ``ws.acts`` (:func:`list_actions`)
+    over ``n_samples`` sampled worlds.
+
+    Fills ``ws.sums`` (summed game points for the mover) and ``ws.wins`` (worlds in which the action wins
+    the deal) and returns ``(n, n_worlds)``. When the position has at most ``n_samples`` distinct worlds
+    (:func:`world_count`: one once the stock is exhausted, few once it is closed or down to two cards)
+    each is solved once instead of sampling.
     """
     player = s[R.TO_MOVE]
-    n = search_actions(s, acts, moves[0])
+    acts, sums, wins, vals = ws.acts, ws.sums, ws.wins, ws.vals
     for i in range(n):
         sums[i] = 0.0
         wins[i] = 0.0
@@ -545,8 +598,8 @@ def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sum
     exact = total <= n_samples
     worlds = total if exact else n_samples
     for w in range(worlds):
-        world_into(s, player, w, exact, rng, pool, world)
-        values_in_world(world, player, stack, moves, tt, gen, acts, n, vals)
+        world_into(s, player, w, exact, rng, ws.pool, ws.world)
+        values_in_world(ws.world, player, ws.stack, ws.moves, ws.tt, ws.gen, acts, n, vals)
         for i in range(n):
             sums[i] += vals[i]
             if vals[i] > 0:
@@ -555,14 +608,20 @@ def pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sum
 
 
 @njit(cache=True)
-def pimc_action(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals):
-    """Return the action with the best average ``perfect`` value over sampled worlds (forced moves
-    are returned without search)."""
-    if legal_actions(s, acts) == 1:
-        return acts[0]
-    n, _ = pimc_values(s, n_samples, rng, stack, moves, tt, gen, pool, world, acts, sums, wins, vals)
+def pimc_pick(s, n_samples, rng, ws, n):
+    """The action with the best average ``perfect`` value over sampled worlds among the ``n`` listed in
+    ``ws.acts`` (a forced move without search)."""
+    if n == 1:
+        return ws.acts[0]
+    pimc_values(s, n_samples, rng, ws, n)
     best = 0
     for i in range(1, n):
-        if sums[i] > sums[best]:
+        if ws.sums[i] > ws.sums[best]:
             best = i
-    return acts[best]
+    return ws.acts[best]
+
+
+@njit(cache=True)
+def pimc_action(s, n_samples, rng, ws):
+    """Return ``pimc``'s action for the player to move: :func:`pimc_pick` over the listed actions."""
+    return pimc_pick(s, n_samples, rng, ws, list_actions(s, ws))

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.cards.dealing import deal_random
-from analyzer.experiments.experiment import Experiment, Plan, Summary, records
+from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, records
 from analyzer.games.seconds.findings import PLAY_REPORT, VARIANTS_REPORT
 from analyzer.games.seconds.play import game_states, simulate_deals, simulate_games
 from analyzer.games.seconds.policies import POLICY_NAMES, params_array, parse_policies
@@ -98,7 +98,7 @@ def play_plan(rules: SecondsRules, policies: str, games: int, policy_params: dic
               "policies": seat_policies, "policy_params": policy_params}
     names = [POLICY_NAMES[p] for p in seat_policies]
     return Plan(params, games, seed, chunk_size, context=names,
-                manifest={"params": {**params, "policy_names": names}, "rules": {"game": "seconds", **rules.as_dict()}})
+                manifest={"params": {**params, "policy_names": names}, "rules": game_rules("seconds", **rules.as_dict())})
 
 
 def _play_summary(plan: Plan, chunks: list) -> Summary:
@@ -126,7 +126,7 @@ def variants_plan(players: int, policy: str, deals: int, policy_params: dict, se
     rule_sets = [SecondsRules(players, t, m).as_dict() for t in TRUMP_VARIANTS for m in MINIMUM_VARIANTS]
     return Plan(params, deals, seed, chunk_size,
                 manifest={"params": {**params, "policy_name": POLICY_NAMES[policy_id]},
-                          "rules": {"game": "seconds", "rule_sets": rule_sets}})
+                          "rules": game_rules("seconds", rule_sets=rule_sets)})
 
 
 def _variants_summary(plan: Plan, chunks: list) -> Summary:
@@ -145,8 +145,10 @@ def _variants_summary(plan: Plan, chunks: list) -> Summary:
 
 
 PLAY = Experiment("seconds-play", play_task, play_sums, rows="games", description="seconds games",
-                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY)
+                  summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY,
+                  kernels="Sloppy Seconds")
 VARIANTS = Experiment("seconds-variants", variants_task, variants_sums, rows="deals", description="seconds variants",
-                      summarize=_variants_summary, report=VARIANTS_REPORT, query=VARIANTS_QUERY)
+                      summarize=_variants_summary, report=VARIANTS_REPORT, query=VARIANTS_QUERY,
+                  kernels="Sloppy Seconds")
 #: every Sloppy Seconds experiment, for the catalog
 EXPERIMENTS = (PLAY, VARIANTS)

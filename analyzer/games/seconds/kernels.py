@@ -13,7 +13,7 @@ stand: the top three distinct totals among them and how many of them hold the fi
 ``pack_view``. It changes only when a trick is settled, so instead of a pass over the table for every suit a
 heuristic decision evaluates (about a third of the heuristic's time), a settled trick marks its suits stale
 (``settle_standings``, bit mask ``M_STALE``) and the first look-up of a stale suit recomputes it for every seat
-(``current_standings``). ``play_card`` always marks; the play loops do so only when a heuristic or sampling
+(``current_standings``). ``apply_action`` always marks; the play loops do so only when a heuristic or sampling
 seat is at the table (random play never reads the table).
 
 Play loops do not work on ``meta`` card by card: they load its scalars once into a tuple
@@ -101,7 +101,7 @@ def unmanaged(arr):
 
 
 @njit(cache=True)
-def start_deal(dealt, leader, hands, taken, voids, trick, meta):
+def init_round(dealt, leader, hands, taken, voids, trick, meta):
     """Reset a deal state to the start of play of the hands ``dealt`` with ``leader`` to lead."""
     n = dealt.shape[0]
     in_hands = np.int64(0)
@@ -161,7 +161,7 @@ def seat_after(seat, steps, n_players):
 
 
 @njit(cache=True, inline="always")
-def legal_mask(hand, led):
+def legal_actions(hand, led):
     """Legal cards of ``hand`` with ``led`` the suit led (-1 on lead): the led suit if it holds any, else all."""
     if led < 0:
         return hand
@@ -306,7 +306,7 @@ def current_standings(taken, meta, seat, suit):
 
 
 @njit(cache=True)
-def play_card(hands, taken, voids, trick, meta, card, variant, values):
+def apply_action(hands, taken, voids, trick, meta, card, variant, values):
     """Play ``card`` for the seat to play, update trump and voids, settle a complete trick (standings included)."""
     scalars = apply_card(hands, taken, voids, trick, values, variant, card, load_scalars(meta))
     store_scalars(meta, scalars)

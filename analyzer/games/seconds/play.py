@@ -19,12 +19,12 @@ from analyzer.games.seconds.kernels import (
     M_TRUMP,
     M_TRUMP_TRICK,
     apply_card,
+    init_round,
     load_scalars,
     new_state_arrays,
     score_deal,
     seat_after,
     settle_standings,
-    start_deal,
     store_scalars,
     unmanaged,
 )
@@ -48,7 +48,7 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     """
     hands, taken, voids, trick, meta = state
     n = dealt.shape[0]
-    start_deal(dealt, leader, hands, taken, voids, trick, meta)
+    init_round(dealt, leader, hands, taken, voids, trick, meta)
     hands, taken, voids, trick, meta = unmanaged(hands), unmanaged(taken), unmanaged(voids), unmanaged(trick), unmanaged(meta)
     seat_policies, values, params = unmanaged(seat_policies), unmanaged(values), unmanaged(params)
     rng, history = unmanaged(rng), unmanaged(history)

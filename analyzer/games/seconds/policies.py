@@ -67,14 +67,14 @@ from analyzer.games.seconds.kernels import (
     M_LEADER,
     M_LED,
     M_POS,
+    apply_action,
     apply_card,
     copy_state,
     current_standings,
-    legal_mask,
+    legal_actions,
     load_scalars,
     new_state_arrays,
     nth_card,
-    play_card,
     score_deal,
     seat_after,
     settle_standings,
@@ -311,7 +311,7 @@ def _choose_heuristic(hands, taken, trick, meta, values, params, variant, floor,
     n = hands.shape[0]
     seat = seat_after(leader, pos, n)
     hand = hands[seat]
-    legal = legal_mask(hand, led)
+    legal = legal_actions(hand, led)
     if legal & (legal - 1) == 0:
         return low_bit(legal)
     last = pos == n - 1
@@ -417,7 +417,7 @@ def _keep_better(card, value, best_card, best_value):
 def choose_random(hands, rng, scalars):
     """A uniform legal card: index ``bounded(rng, count)`` into the legal cards, lowest id first."""
     leader, pos, led = scalars[M_LEADER], scalars[M_POS], scalars[M_LED]
-    legal = legal_mask(hands[seat_after(leader, pos, hands.shape[0])], led)
+    legal = legal_actions(hands[seat_after(leader, pos, hands.shape[0])], led)
     return nth_card(legal, bounded(rng, pop(legal)))
 
 
@@ -501,7 +501,7 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
     n = hands.shape[0]
     scalars = load_scalars(meta)
     seat = seat_after(scalars[M_LEADER], scalars[M_POS], n)
-    legal = legal_mask(hands[seat], scalars[M_LED])
+    legal = legal_actions(hands[seat], scalars[M_LED])
     n_legal = pop(legal)
     if n_legal == 1:
         return nth_card(legal, 0)
@@ -515,7 +515,7 @@ def choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, 
         sample_world(hands, voids, seat, rng, params, world, cards, need)
         for k in range(n_legal):
             copy_state(world, taken, voids, trick, meta, h2, t2, v2, tr2, m2)
-            play_card(h2, t2, v2, tr2, m2, nth_card(legal, k), variant, values)
+            apply_action(h2, t2, v2, tr2, m2, nth_card(legal, k), variant, values)
             heuristic_playout(h2, t2, v2, tr2, m2, values, params, variant, minimum, load_scalars(m2))
             score_deal(t2, minimum, scores)
             totals[k] += scores[seat]
