@@ -50,6 +50,7 @@ from analyzer.errors import InputError
 from analyzer.experiments.progress import report_step
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.calling import call_candidates
+from analyzer.games.rikken.count_bounds import KnownCounts, Side
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import (
     POLICY_IDS,
@@ -120,6 +121,32 @@ def made_targets(team: int) -> list[int]:
                    if rules.KIND[c] == rules.Kind.TRICKS and (rules.SIDE[c] == rules.Side.ALONE) == lone})
 
 
+def count_order(contracts) -> list:
+    """The trick contracts among ``contracts`` (``(trump, team, kind, called_card, blind)``) in the order
+    :func:`contract_bounds` counts them: sides of two or more first (their counts are the cheap ones, and
+    they bound the lone counts after them), otherwise as given."""
+    return sorted((c for c in contracts if c[2] == rules.Kind.TRICKS), key=lambda c: int(c[1]).bit_count() == 1)
+
+
+def made_bounds(hands, leader: int, contract, low: int, high: int, generations) -> tuple[int, int]:
+    """Bounds on a trick contract's count once made or not made is settled exactly: "makes t?" for each
+    target of :func:`made_targets`, lowest first up to the first no, each asked with no budget unless the
+    proved bounds ``low <= count <= high`` already answer it."""
+    trump, team, _, called, blind = contract
+    for target in made_targets(team):
+        if target <= low:
+            continue
+        if target > high:
+            break
+        if solve(hands, trump, leader, team, "ge", target, called_card=called, blind_call=blind,
+                 generations=generations):
+            low = target
+        else:
+            high = target - 1
+            break
+    return low, high
+
+
 def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tuple[int, int]]:
     """Bounds ``(low, high)`` on the count :func:`declarer_count` gives, for several contracts on one deal,
     sharing the solver's table among them; ``low == high`` when the count is exact.
@@ -129,6 +156,10 @@ def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tupl
     probes that refine the count search within ``budget`` completed tricks in all (0: no limit; see
     ``solvers.dd.solve_bounds``); when it runs out, the count is the interval the finished probes proved
     (highest proven yes, lowest proven no - 1). Misery and 1 Alone are yes/no questions: always exact.
+    Sides of two or more are counted before lone hands, and each count starts from the bounds the counts
+    before it prove under the same trump (``count_bounds``: disjoint sides share the tricks, a lone seat
+    takes no more than a side holding it), which settle some made / not made questions and probes
+    without search.
 
     Parameters
     ----------
@@ -165,20 +196,14 @@ def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tupl
         answers = solve_questions(hands, [q for _, q in pairs], generations)
         return {key: answer for (key, _), answer in zip(pairs, answers)}
 
-    for c in unique:
-        if c[2] != rules.Kind.TRICKS:
-            continue
+    known = KnownCounts(hands)
+    for c in count_order(unique):
         trump, team, _, called, blind = c
-        low, high = 0, int(hands[0]).bit_count()
-        for target in made_targets(team):
-            if solve(hands, trump, leader, team, "ge", target, called_card=called, blind_call=blind,
-                     generations=generations):
-                low = target
-            else:
-                high = min(high, target - 1)
-                break
+        side = Side(team, called, blind)
+        low, high = made_bounds(hands, leader, c, *known.bounds(trump, side), generations)
         counts[c] = solve_bounds(hands, trump, leader, team, budget, low, high, called_card=called, blind_call=blind,
                                  generations=generations)
+        known.add(trump, side, *counts[c])
 
     def ask_lone(kind, goal, k):
         # Once per trump and team: a lone contract's calls do not change its question.
