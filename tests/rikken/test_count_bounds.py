@@ -40,23 +40,33 @@ def _count(hands, trump, leader, side):
     return solve(hands, trump, leader, side.team, called_card=side.called_card, blind_call=side.blind)
 
 
+def _random_deal_sides(rng, size, count):
+    """An ending, its trump and leader, a few sides and their exact counts."""
+    hands = _ending(rng, size)
+    trump, leader = int(rng.integers(5)), int(rng.integers(4))
+    sides = list(dict.fromkeys(_random_side(rng, hands) for _ in range(count)))
+    return hands, trump, {side: _count(hands, trump, leader, side) for side in sides}
+
+
+def _bounds_from_the_others(hands, trump, recorded, side):
+    """What the other sides' recorded ``(low, high)`` imply on ``side``'s count."""
+    known = KnownCounts(hands)
+    for other, (low, high) in recorded.items():
+        if other != side:
+            known.add(trump, other, low, high)
+    return known.bounds(trump, side)
+
+
 def test_implied_bounds_hold_on_random_endings():
     """Each side's exact count lies in the bounds the others' exact counts imply, and the bounds bite."""
     rng = np.random.default_rng(36401)
     tight = 0
     for i in range(150):
-        hands = _ending(rng, 3 + i % 3)
-        trump, leader = int(rng.integers(5)), int(rng.integers(4))
-        sides = list(dict.fromkeys(_random_side(rng, hands) for _ in range(5)))
-        exact = {side: _count(hands, trump, leader, side) for side in sides}
-        for side in sides:
-            known = KnownCounts(hands)
-            for other in sides:
-                if other != side:
-                    known.add(trump, other, exact[other], exact[other])
-            low, high = known.bounds(trump, side)
-            assert low <= exact[side] <= high, (i, hands.tolist(), trump, leader, side, exact)
-            tight += (low, high) != (0, known.left) and (low == exact[side] or high == exact[side])
+        hands, trump, exact = _random_deal_sides(rng, 3 + i % 3, 5)
+        for side, count in exact.items():
+            low, high = _bounds_from_the_others(hands, trump, {s: (c, c) for s, c in exact.items()}, side)
+            assert low <= count <= high, (i, hands.tolist(), trump, side, exact)
+            tight += (low, high) != (0, 3 + i % 3) and count in (low, high)
     assert tight > 50, "the bounds must pin some counts, or the test checks nothing"
 
 
@@ -64,18 +74,11 @@ def test_bounds_from_intervals_hold():
     """Recorded intervals (as a budget leaves them) imply bounds as exact counts do."""
     rng = np.random.default_rng(36402)
     for i in range(60):
-        hands = _ending(rng, 4)
-        trump, leader = int(rng.integers(5)), int(rng.integers(4))
-        sides = list(dict.fromkeys(_random_side(rng, hands) for _ in range(4)))
-        exact = {side: _count(hands, trump, leader, side) for side in sides}
-        for side in sides:
-            known = KnownCounts(hands)
-            for other in sides:
-                if other != side:
-                    known.add(trump, other, max(exact[other] - int(rng.integers(2)), 0),
-                              min(exact[other] + int(rng.integers(2)), known.left))
-            low, high = known.bounds(trump, side)
-            assert low <= exact[side] <= high, (i, side, exact)
+        hands, trump, exact = _random_deal_sides(rng, 4, 4)
+        recorded = {s: (max(c - int(rng.integers(2)), 0), min(c + int(rng.integers(2)), 4)) for s, c in exact.items()}
+        for side, count in exact.items():
+            low, high = _bounds_from_the_others(hands, trump, recorded, side)
+            assert low <= count <= high, (i, side, exact)
 
 
 def test_other_trumps_imply_nothing():

@@ -100,12 +100,6 @@ def test_a_budget_bounds_counts_and_keeps_made_exact():
     assert low <= truth <= high
 
 
-@pytest.mark.parametrize("budget", ["lots", "1.5", "-1", "100000000001"])
-def test_a_bad_budget_is_refused(budget):
-    result = CliRunner().invoke(app, ["solve", DEAL, "--dd-budget", budget])
-    assert result.exit_code == 2 and "--dd-budget" in result.output
-
-
 def _run_deal(deal, *args):
     result = CliRunner().invoke(app, ["solve", deal, *args])
     assert result.exit_code == 0, result.output
