@@ -33,7 +33,6 @@ from analyzer.games.rikken.dd import (
     STRAIN_LETTERS,
     check_call,
     dd_table,
-    misery_table,
     parse_goal,
     parse_strain,
     parse_team,
@@ -51,7 +50,7 @@ from analyzer.games.rikken.experiments import (
 from analyzer.games.rikken.strategy import bidding_params
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.store import atomic_write
-from analyzer.solvers.dd import solve
+from analyzer.solvers.dd import solve, solve_bounds
 from analyzer.solvers.dd.api import MAX_BUDGET
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
@@ -86,6 +85,11 @@ DdBudgetOption = Annotated[int | None, typer.Option(
     help="With --policy dd: completed tricks each trick count may search beyond the made / not made questions "
          "(about 2.5 million per CPU-second); when they run out the count is reported as the interval it was "
          "proved to lie in. 0: no limit, every count exact.", show_default=f"{DEFAULT_BUDGET:,}")]
+SolveBudgetOption = Annotated[int, typer.Option(
+    "--dd-budget", min=0, max=MAX_BUDGET,
+    help="Completed tricks each trick count may search beyond the made / not made questions (about 2.5 million "
+         "per CPU-second); a count that runs out is shown as the interval it was proved to lie in. 0: no limit, "
+         "every count exact.")]
 BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
                                                    show_default="20000; 500 with expert, 2 with dd at any seat")]
@@ -298,6 +302,11 @@ def _fmt_interval(frame: pd.DataFrame, measure: str, scale: float, spec: str) ->
     return [f"{d} [{lo}, {hi}]" for d, lo, hi in zip(*parts)]
 
 
+def _count_text(count) -> str:
+    """An exact count, or the interval a budgeted count was proved to lie in ("2-3")."""
+    return f"{count[0]}-{count[1]}" if isinstance(count, list) else str(count)
+
+
 def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
     console = Console()
     table = Table(title=f"Double-dummy tricks for the declaring side ({SEAT_LETTERS[leader]} leads)")
@@ -306,11 +315,11 @@ def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
     table.add_column("alone", justify="right")
     table.add_column("with called card (partner): tricks")
     for row in rows:
-        calls = ", ".join(f"{name}{'*' if c['blind'] else ''} ({c['partner']}): {c['tricks']}"
+        calls = ", ".join(f"{name}{'*' if c['blind'] else ''} ({c['partner']}): {_count_text(c['tricks'])}"
                           for name, c in row["calls"].items()) or "-"
-        table.add_row(row["declarer"], row["trump"], str(row["alone"]), calls)
+        table.add_row(row["declarer"], row["trump"], _count_text(row["alone"]), calls)
     console.print(table)
-    console.print("* blind call")
+    console.print("* blind call; a-b: a count the --dd-budget left as the interval it was proved to lie in")
     second = Table(title="Misery / 1 Alone at no trump (makeable?)")
     for name in ("declarer", "Misery", "1 Alone"):
         second.add_column(name)
@@ -332,6 +341,7 @@ def solve_command(
     goal: Annotated[str, typer.Option("--goal", help="One question: max, ge:K, le:K (Misery: le:0) or eq:K.")] = "max",
     called: Annotated[str | None, typer.Option("--called", help="One question: the called card, e.g. HA.")] = None,
     blind: Annotated[bool, typer.Option("--blind", help="One question: the call was blind.")] = False,
+    dd_budget: SolveBudgetOption = DEFAULT_BUDGET,
     json_out: JsonOut = False,
 ) -> None:
     """Double-dummy table for a Rikken deal, or the answer to one question (with --trump and --team)."""
@@ -347,8 +357,7 @@ def solve_command(
     if trump is None and team is None:
         if called is not None or blind or goal != "max":
             raise InputError("--goal, --called and --blind need a single question: give --trump and --team")
-        rows = dd_table(hands, lead)
-        misery = misery_table(hands, lead)
+        rows, misery = dd_table(hands, lead, dd_budget)
         if json_out:
             typer.echo(json_dumps({"leader": SEAT_LETTERS[lead], "contracts": rows, "misery": misery}))
         else:
@@ -362,12 +371,13 @@ def solve_command(
     called_card = parse_card(called) if called is not None else -1
     if called is not None:
         check_call(hands, strain, side, called_card, blind)
-    answer = solve(hands, strain, lead, side, goal=goal_name, k=count, called_card=called_card, blind_call=blind)
     result = {"trump": STRAIN_LETTERS[strain], "leader": SEAT_LETTERS[lead], "team": team_name(side), "goal": goal}
     if goal_name == "max":
-        result["tricks"] = answer
-        text = f"{team_name(side)} take {answer} trick(s) with best play"
+        low, high = solve_bounds(hands, strain, lead, side, dd_budget, called_card=called_card, blind_call=blind)
+        result["tricks"] = low if low == high else [low, high]
+        text = f"{team_name(side)} take {_count_text(result['tricks'])} trick(s) with best play"
     else:
+        answer = solve(hands, strain, lead, side, goal=goal_name, k=count, called_card=called_card, blind_call=blind)
         result["makes"] = answer
         text = f"{team_name(side)} {'can' if answer else 'cannot'} make {goal}"
     typer.echo(json_dumps(result) if json_out else text)

@@ -70,7 +70,12 @@ def test_dd_table_matches_single_solves():
     for size in (8, 9, 10):
         _, masks = _deal(rng, size)
         leader = size % 4
-        for row in dd_table(masks, leader):
+        rows, misery = dd_table(masks, leader)
+        for row in misery:
+            seat = 1 << "NESW".index(row["declarer"])
+            assert row["misery"] == solve(masks, 4, leader, seat, "le", 0)
+            assert row["one_alone"] == solve(masks, 4, leader, seat, "eq", 1)
+        for row in rows:
             declarer = "NESW".index(row["declarer"])
             trump = "CDHS".index(row["trump"])
             assert row["alone"] == solve(masks, trump, leader, 1 << declarer)

@@ -72,3 +72,35 @@ def test_calls_follow_the_calling_rules():
     # All four aces: kings are called instead.
     aces = parse_hand("A.A.A.A")
     assert (parse_card("SK"), False) in calls_for(aces, 4)
+
+
+# A made-up full deal: North strong, a budget of 20 completed tricks cannot settle most counts.
+FULL = "N:AKQJ2.AK2.AK2.A2 T98.QJT9.QJT9.KQ 7654.876.876.876 3.543.543.JT9543"
+
+
+def test_a_budget_bounds_counts_and_keeps_made_exact():
+    """With a tiny budget every count is an int or an interval around the exact count (--dd-budget 0)."""
+    exact = json.loads(_run_deal(FULL, "--dd-budget", "0", "--json"))
+    tight = json.loads(_run_deal(FULL, "--dd-budget", "20", "--json"))
+    assert exact["misery"] == tight["misery"]
+    bounded = 0
+    for row, truth in zip(tight["contracts"], exact["contracts"]):
+        pairs = [(row["alone"], truth["alone"])] + [(row["calls"][c]["tricks"], truth["calls"][c]["tricks"])
+                                                     for c in truth["calls"]]
+        for got, count in pairs:
+            assert isinstance(count, int)
+            low, high = got if isinstance(got, list) else (got, got)
+            assert low <= count <= high and (low < high) == isinstance(got, list)
+            assert (low >= 8) == (count >= 8), "made or not made stays exact"
+            bounded += low < high
+    assert bounded > 0, "a budget of 20 completed tricks must leave some count bounded"
+    one = json.loads(_run_deal(FULL, "--trump", "S", "--team", "NS", "--dd-budget", "20", "--json"))
+    truth = json.loads(_run_deal(FULL, "--trump", "S", "--team", "NS", "--dd-budget", "0", "--json"))["tricks"]
+    low, high = one["tricks"] if isinstance(one["tricks"], list) else (one["tricks"], one["tricks"])
+    assert low <= truth <= high
+
+
+def _run_deal(deal, *args):
+    result = CliRunner().invoke(app, ["solve", deal, *args])
+    assert result.exit_code == 0, result.output
+    return result.output

@@ -50,6 +50,7 @@ from analyzer.errors import InputError
 from analyzer.experiments.progress import report_step
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.calling import call_candidates
+from analyzer.games.rikken.count_bounds import KnownCounts, Side
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import (
     POLICY_IDS,
@@ -120,15 +121,46 @@ def made_targets(team: int) -> list[int]:
                    if rules.KIND[c] == rules.Kind.TRICKS and (rules.SIDE[c] == rules.Side.ALONE) == lone})
 
 
+def count_order(contracts) -> list:
+    """The trick contracts among ``contracts`` (``(trump, team, kind, called_card, blind)``) in the order
+    :func:`contract_bounds` counts them: sides of two or more first (their counts are the cheap ones, and
+    they bound the lone counts after them), otherwise as given."""
+    return sorted((c for c in contracts if c[2] == rules.Kind.TRICKS), key=lambda c: int(c[1]).bit_count() == 1)
+
+
+def made_bounds(hands, leader: int, contract, low: int, high: int, generations) -> tuple[int, int]:
+    """Bounds on a trick contract's count once made or not made is settled exactly: "makes t?" for each
+    target of :func:`made_targets`, lowest first up to the first no, each asked with no budget unless the
+    proved bounds ``low <= count <= high`` already answer it."""
+    trump, team, _, called, blind = contract
+    for target in made_targets(team):
+        if target <= low:
+            continue
+        if target > high:
+            break
+        if solve(hands, trump, leader, team, "ge", target, called_card=called, blind_call=blind,
+                 generations=generations):
+            low = target
+        else:
+            high = target - 1
+            break
+    return low, high
+
+
 def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tuple[int, int]]:
     """Bounds ``(low, high)`` on the count :func:`declarer_count` gives, for several contracts on one deal,
     sharing the solver's table among them; ``low == high`` when the count is exact.
 
-    Made or not made is always exact: for a trick contract the questions "makes t?" for every target
-    of :func:`made_targets` (lowest first, up to the first no) run with no budget. Only the further
+    Made or not made is always exact: with a budget, for a trick contract the questions "makes t?" for
+    every target of :func:`made_targets` (lowest first, up to the first no) run with no budget (without one
+    the count itself is exact, and says it). Only the further
     probes that refine the count search within ``budget`` completed tricks in all (0: no limit; see
     ``solvers.dd.solve_bounds``); when it runs out, the count is the interval the finished probes proved
     (highest proven yes, lowest proven no - 1). Misery and 1 Alone are yes/no questions: always exact.
+    Sides of two or more are counted before lone hands, and each count starts from the bounds the counts
+    before it prove under the same trump (``count_bounds``: disjoint sides share the tricks, a lone seat
+    takes no more than a side holding it), which settle some made / not made questions and probes
+    without search.
 
     Parameters
     ----------
@@ -165,20 +197,16 @@ def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tupl
         answers = solve_questions(hands, [q for _, q in pairs], generations)
         return {key: answer for (key, _), answer in zip(pairs, answers)}
 
-    for c in unique:
-        if c[2] != rules.Kind.TRICKS:
-            continue
+    known = KnownCounts(hands)
+    for c in count_order(unique):
         trump, team, _, called, blind = c
-        low, high = 0, int(hands[0]).bit_count()
-        for target in made_targets(team):
-            if solve(hands, trump, leader, team, "ge", target, called_card=called, blind_call=blind,
-                     generations=generations):
-                low = target
-            else:
-                high = min(high, target - 1)
-                break
+        side = Side(team, called, blind)
+        low, high = known.bounds(trump, side)
+        if budget:
+            low, high = made_bounds(hands, leader, c, low, high, generations)
         counts[c] = solve_bounds(hands, trump, leader, team, budget, low, high, called_card=called, blind_call=blind,
                                  generations=generations)
+        known.add(trump, side, *counts[c])
 
     def ask_lone(kind, goal, k):
         # Once per trump and team: a lone contract's calls do not change its question.
@@ -478,39 +506,45 @@ def _holder(hands, card: int) -> int:
     return next((s for s in range(4) if int(hands[s]) >> card & 1), -1)
 
 
-def dd_table(hands, leader: int) -> list[dict]:
-    """Every seat as declarer under every trump suit: tricks alone and with each callable partner,
-    plus Misery (no tricks) and 1 Alone (exactly one) at no trump.
+def dd_table(hands, leader: int, budget: int = 0) -> tuple[list[dict], list[dict]]:
+    """The double-dummy table of ``rikken solve``: every seat as declarer under every trump suit, its tricks
+    alone and with each callable partner; and per seat whether Misery (no tricks) and 1 Alone (exactly
+    one) are makeable at no trump.
 
-    One :func:`solve_questions` call: the calls of one pair and trump share the solver's table."""
+    One :func:`contract_bounds` call for the whole deal: the counts of one trump bound each other and the
+    calls of one pair and trump share the solver's table. A count is an int when exact, else ``[low,
+    high]``, the interval its probes proved within ``budget`` completed tricks (0: no limit, always exact).
+
+    Returns
+    -------
+    (list of dict, list of dict)
+        The rows (declarer, trump, ``alone`` count, ``calls`` by card name: partner, blind, tricks) and the
+        Misery / 1 Alone row of each seat.
+    """
     rows = []
-    questions = []
+    contracts = []
+    tricks = int(rules.Kind.TRICKS)
     for declarer in range(4):
         alone_bit = 1 << declarer
         for trump in range(4):
-            row = {"declarer": SEAT_LETTERS[declarer], "trump": STRAIN_LETTERS[trump], "alone": len(questions),
+            row = {"declarer": SEAT_LETTERS[declarer], "trump": STRAIN_LETTERS[trump], "alone": len(contracts),
                    "calls": {}}
-            questions.append(Question(trump, leader, alone_bit))
+            contracts.append((trump, alone_bit, tricks, -1, False))
             for card, blind in calls_for(int(hands[declarer]), trump):
                 partner = _holder(hands, card)
                 if partner < 0:
                     continue
                 row["calls"][card_name(card)] = {"partner": SEAT_LETTERS[partner], "blind": blind,
-                                                 "tricks": len(questions)}
-                questions.append(Question(trump, leader, alone_bit | 1 << partner, called_card=card, blind_call=blind))
+                                                 "tricks": len(contracts)}
+                contracts.append((trump, alone_bit | 1 << partner, tricks, card, blind))
             rows.append(row)
-    answers = solve_questions(hands, questions)
+    lone = len(contracts)
+    contracts += [(NO_TRUMP, 1 << d, kind, -1, False) for d in range(4) for kind in (rules.Kind.MISERY, rules.Kind.ONE)]
+    answers = [low if low == high else [low, high] for low, high in contract_bounds(hands, leader, contracts, budget)]
     for row in rows:
         row["alone"] = answers[row["alone"]]
         for call in row["calls"].values():
             call["tricks"] = answers[call["tricks"]]
-    return rows
-
-
-def misery_table(hands, leader: int) -> list[dict]:
-    """Per seat: whether Misery (0 tricks) and 1 Alone (exactly 1) are makeable at no trump (one
-    :func:`contract_counts` call)."""
-    contracts = [(NO_TRUMP, 1 << d, kind, -1, False) for d in range(4) for kind in (rules.Kind.MISERY, rules.Kind.ONE)]
-    counts = contract_counts(hands, leader, contracts)
-    return [{"declarer": SEAT_LETTERS[d], "misery": counts[2 * d] == 0, "one_alone": counts[2 * d + 1] == 1}
-            for d in range(4)]
+    misery = [{"declarer": SEAT_LETTERS[d], "misery": answers[lone + 2 * d] == 0,
+               "one_alone": answers[lone + 2 * d + 1] == 1} for d in range(4)]
+    return rows, misery
