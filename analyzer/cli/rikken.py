@@ -24,10 +24,10 @@ from analyzer.cli.options import (
 )
 from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
+from analyzer.games.rikken.bots import BOTS, help_text
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
     DEFAULT_BUDGET,
-    PLAY_POLICY_IDS,
     STRAIN_LETTERS,
     check_call,
     dd_table,
@@ -54,9 +54,8 @@ from analyzer.solvers.dd.api import MAX_BUDGET
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
 
 
-#: Card-play policies by name, from the policy registry (``dd.PLAY_POLICY_IDS``): ``expert`` searches sampled
-#: hidden hands with heuristic rollouts; ``dd`` is perfect play by both sides (double dummy).
-Policy = Enum("Policy", {name: name for name in PLAY_POLICY_IDS}, type=str)
+#: Card-play policies by name, from the bot registry (``bots.BOTS``), as are their help texts.
+Policy = Enum("Policy", {name: name for name in BOTS}, type=str)
 
 
 #: Dealing models (docs/rules.md: ``random`` uniform deals, ``packets`` traditional gather-cut-deal).
@@ -68,9 +67,7 @@ MAX_PRINTED_DEALS = 10**6
 
 
 PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of the seats no other policy option "
-                                                                 "names; expert = sampled hidden hands and "
-                                                                 "rollouts (about 60x heuristic time); dd = "
-                                                                 "perfect play (seconds per deal).")]
+                                                                 f"names: {help_text()}.")]
 DeclarerPolicy = Annotated[Policy | None, typer.Option(
     "--declarer-policy", help="Policy of the declaring side (bidder and partner); dd seats assume perfect play "
                               "by everyone else.", show_default="--policy")]
@@ -86,9 +83,7 @@ BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MA
                                                    show_default="20000; 500 with expert, 2 with dd at any seat")]
 PlayPolicyOption = Annotated[Policy | None, typer.Option("--policy", show_default="heuristic",
                                                              help="Card-play policy of the seats no other policy "
-                                                                  "option names; expert = sampled hidden hands "
-                                                                  "and rollouts; dd = perfect play (seconds per "
-                                                                  "round).")]
+                                                                  f"option names: {help_text()}.")]
 PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Rounds per chunk; results depend on it.",
                                                    show_default="20000; 500 with expert, 2 with dd at any seat")]
