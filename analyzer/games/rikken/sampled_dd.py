@@ -78,15 +78,20 @@ from analyzer.games.rikken.round_layout import (
     PARTNER,
     PARTNER_PUBLIC,
     TRICK,
+    TRICK_NO,
     TRICKS,
     TRUMP,
     TURN,
 )
-from analyzer.solvers.dd.api import best_moves, solve
+from analyzer.solvers.dd.api import best_moves
 
 NAME = "sampled-dd"
 POLICY_SAMPLED_DD = 4
 WORLDS = 8  # worlds drawn per searched decision
+# The first trick (1-based) searched, by the kind of the round's contracts: before it the heuristic's card
+# is played. 1 Alone's "exactly one" question from a full deal can take the solver minutes (100 CPU-s on
+# one decision of trick 1), so its defence is searched from the fourth trick on.
+FIRST_TRICK = {KIND_TRICKS: 1, KIND_MISERY: 1, KIND_ONE: 4}
 
 
 class _Goal:
@@ -140,26 +145,26 @@ def _has(masks, action):
 def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goals, actions, generations):
     """Value of each action (list, parallel to ``actions``) for ``seat`` in one fully known world.
 
-    Per open contract: 1 when the seat's side wins it after the action under perfect play by all, plus
-    ``TRICK_WEIGHT`` when the action keeps the side's double-dummy trick count of a trick contract.
-    ``hands``: the world's four hands, ``trick``: the current trick's cards in play order.
+    Per open contract, 1 when the action keeps the result the seat's side can force under perfect play
+    by all (declarers: made; the others: beaten), plus ``TRICK_WEIGHT`` when it keeps the side's
+    double-dummy trick count of a trick contract. Where every action is alike (all keep the result, or
+    none can) they all score 0: a constant per world changes no choice, and it spares the solve that
+    would tell the two apart. ``hands``: the world's four hands, ``trick``: the current trick's cards in
+    play order.
     """
     values = [0.0] * len(actions)
     kwargs = dict(trick=trick, called_card=called_card, blind_call=blind, trick_blind=trick_blind,
                   generations=generations)
     for g in goals:
-        ours = bool(g.team >> seat & 1)
-        if g.goal is not None:
-            reachable = solve(hands, trump, seat, g.team, g.goal, g.k, **kwargs)
-            best = best_moves(hands, trump, seat, g.team, g.goal, g.k, **kwargs)
-            for i, action in enumerate(actions):
-                # The side that can force its result keeps it exactly with the solver's best cards.
-                made = (reachable and _has(best, action)) if ours else (reachable or not _has(best, action))
-                values[i] += 1.0 if made == ours else 0.0
+        asked = [(g.goal, g.k, 1.0)] if g.goal is not None else []
         if g.tricks:
-            keep = best_moves(hands, trump, seat, g.team, "max", 0, **kwargs)
-            for i, action in enumerate(actions):
-                values[i] += TRICK_WEIGHT if _has(keep, action) else 0.0
+            asked.append(("max", 0, TRICK_WEIGHT))
+        for goal, k, score in asked:
+            best = best_moves(hands, trump, seat, g.team, goal, k, **kwargs)
+            keeps = [_has(best, action) for action in actions]
+            if not all(keeps):
+                for i, keep in enumerate(keeps):
+                    values[i] += score if keep else 0.0
     return values
 
 
@@ -203,6 +208,9 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
         return int(reps[0])
     own = int(choose_heuristic(st, seat, np.int64(up), np.int64(fd), params))
     if int(st[KIND + seat]) in (KIND_MISERY, KIND_ONE):
+        return own
+    first_trick = max(FIRST_TRICK[int(st[KIND + s])] for s in range(4) if st[KIND + s] >= 0)
+    if int(st[TRICK_NO]) + 1 < first_trick:
         return own
     allowed = np.empty(52, dtype=np.int64)
     counts = np.empty(5, dtype=np.int64)
