@@ -24,7 +24,7 @@ from analyzer.cli.options import (
 )
 from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
-from analyzer.games.rikken.bots import BOTS, help_text
+from analyzer.games.rikken.bots import BOTS, check_table, help_text
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
     DEFAULT_BUDGET,
@@ -115,7 +115,9 @@ def policies_from_options(policy: Policy, declarer: Policy | None, defender: Pol
                           policy_given: bool = False) -> Policies:
     """The run's card-play policies from the policy options; a mix of them that contradicts itself is an error."""
     if seats is None:
-        return Policies((declarer or policy).value, (defender or policy).value)
+        policies = Policies((declarer or policy).value, (defender or policy).value)
+        check_table(policies.names())
+        return policies
     if declarer is not None or defender is not None or policy_given:
         raise InputError("--seat-policies names every seat's policy: drop --policy, --declarer-policy and "
                          "--defender-policy")
@@ -123,6 +125,7 @@ def policies_from_options(policy: Policy, declarer: Policy | None, defender: Pol
     known = [p.value for p in Policy]
     if len(names) != 4 or not set(names) <= set(known):
         raise InputError(f"--seat-policies needs four of {', '.join(known)} for N,E,S,W, got {seats!r}")
+    check_table(names)
     return Policies(None, None, tuple(names))
 
 

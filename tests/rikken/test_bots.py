@@ -31,6 +31,11 @@ def test_command_choices_and_help_come_from_the_registry():
     assert all(f"{name} = {bot.help}" in text for name, bot in bots.BOTS.items())
     assert policies_from_options(Policy.heuristic, None, None, "sampled-dd,heuristic,sampled-dd,heuristic") == \
         Policies(None, None, ("sampled-dd", "heuristic", "sampled-dd", "heuristic"))
+    # Two Python bots at one table are refused when the options are read, before any run starts.
+    with pytest.raises(InputError, match="cannot play at one table"):
+        policies_from_options(Policy.heuristic, Policy.dd, Policy["sampled-dd"])
+    with pytest.raises(InputError, match="cannot play at one table"):
+        policies_from_options(Policy.heuristic, None, None, "dd,sampled-dd,dd,heuristic")
 
 
 def test_ids_chunk_sizes_and_shared_play_follow_the_entries():

@@ -122,6 +122,19 @@ def plays_for_target(names) -> bool:
     return any(BOTS[name].plays_for_target for name in names)
 
 
+def check_table(names) -> None:
+    """Refuse bots ``names`` that cannot share a table: more than one kind of Python bot (see :func:`driver_of`).
+
+    Raises
+    ------
+    InputError
+        Naming them.
+    """
+    python = sorted({name for name in names if BOTS[name].driver is not None})
+    if len(python) > 1:
+        raise InputError(f"{' and '.join(python)} cannot play at one table: each plays rounds with its own driver")
+
+
 def driver_of(policy_of_seat: np.ndarray) -> Driver | None:
     """The Python driver the table(s) ``policy_of_seat`` need, or None when kernel bots play every seat.
 
@@ -134,9 +147,9 @@ def driver_of(policy_of_seat: np.ndarray) -> Driver | None:
     unknown = ids - set(_BY_ID)
     if unknown:
         raise InputError(f"unknown policy ids {sorted(unknown)}: ids are {({b.name: b.policy for b in BOTS.values()})}")
-    python = sorted({_BY_ID[i].name for i in ids if _BY_ID[i].driver is not None})
-    if len(python) > 1:
-        raise InputError(f"{' and '.join(python)} cannot play at one table: each plays rounds with its own driver")
+    names = {_BY_ID[i].name for i in ids}
+    check_table(names)
+    python = [name for name in names if BOTS[name].driver is not None]
     return BOTS[python[0]].driver if python else None
 
 

@@ -44,7 +44,6 @@ deterministic, so the same seed plays the same cards whatever the workers.
 import numpy as np
 
 from analyzer.errors import InputError
-from analyzer.experiments.progress import report_step
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.expert import (
     PILE,
@@ -291,8 +290,10 @@ def playout_one_sampled(hands, leader, contract_of, partner, trump, called_card,
 
 def playout_batch_sampled(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
                           rng_state, tricks_out):
-    """Play out a batch of rounds with :func:`playout_one_sampled`; arrays as in ``kernels.playout_batch``."""
+    """Play out a batch of rounds with :func:`playout_one_sampled`; arrays as in ``kernels.playout_batch``.
+
+    No progress within the batch (a bot does not import the runner): chunks of 2 rounds by default
+    (its speed class) move the bar often enough."""
     for d in range(hands.shape[0]):
         tricks_out[d], _ = playout_one_sampled(hands[d], leader[d], contract_of[d], partner[d], trump[d],
                                                called_card[d], blind[d], policy_of_seat[d], params, rng_state)
-        report_step(d + 1, hands.shape[0])
