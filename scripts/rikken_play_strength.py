@@ -81,10 +81,12 @@ def outcome(setups: dict, tricks: np.ndarray, contract: int) -> tuple[np.ndarray
 
 
 def interval(mean: float, low: float, high: float, spec: str) -> str:
+    """``mean [low, high]`` formatted with ``spec``."""
     return f"{mean:{spec}} [{low:{spec}}, {high:{spec}}]"
 
 
 def main() -> None:
+    """Parse the options and print one table row per contract and bot pair."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=None)
@@ -103,7 +105,8 @@ def main() -> None:
     print(f"seed {args.seed}; {args.deals} deals per contract"
           + (f" (screened: made by heuristic play, among {args.screen}x as many)" if args.screen else "")
           + f"; declarer {args.declarer}"
-          + (f"; hand {args.hand}" if args.hand else "") + (f"; leader {args.leader}" if args.leader is not None else ""))
+          + (f"; hand {args.hand}" if args.hand else "")
+          + (f"; leader {args.leader}" if args.leader is not None else ""))
     print("| contract | declarer / defenders | made % [95%] | declarer money / deal [95%] | "
           f"made - {defenders[0]} (pp) | money - {defenders[0]} | CPU s / deal |")
     print("|---|---|---|---|---|---|---|")
