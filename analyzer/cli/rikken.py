@@ -26,10 +26,10 @@ from analyzer.cli.options import (
 )
 from analyzer.cli.running import print_table, run_and_print
 from analyzer.errors import InputError
+from analyzer.games.rikken.bots import BOTS, check_table, help_text
 from analyzer.games.rikken.compare import compare_runs
 from analyzer.games.rikken.dd import (
     DEFAULT_BUDGET,
-    PLAY_POLICY_IDS,
     STRAIN_LETTERS,
     check_call,
     dd_table,
@@ -58,9 +58,8 @@ app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", n
 DEFAULT_DEALER = "W"
 
 
-#: Card-play policies by name, from the policy registry (``dd.PLAY_POLICY_IDS``): ``expert`` searches sampled
-#: hidden hands with heuristic rollouts; ``dd`` is perfect play by both sides (double dummy).
-Policy = Enum("Policy", {name: name for name in PLAY_POLICY_IDS}, type=str)
+#: Card-play policies by name, from the bot registry (``bots.BOTS``), as are their help texts.
+Policy = Enum("Policy", {name: name for name in BOTS}, type=str)
 
 
 #: Dealing models (docs/rules.md: ``random`` uniform deals, ``packets`` traditional gather-cut-deal).
@@ -72,9 +71,7 @@ MAX_PRINTED_DEALS = 10**6
 
 
 PolicyOption = Annotated[Policy, typer.Option("--policy", help="Card-play policy of the seats no other policy option "
-                                                                 "names; expert = sampled hidden hands and "
-                                                                 "rollouts (about 60x heuristic time); dd = "
-                                                                 "perfect play (seconds per deal).")]
+                                                                 f"names: {help_text()}.")]
 DeclarerPolicy = Annotated[Policy | None, typer.Option(
     "--declarer-policy", help="Policy of the declaring side (bidder and partner); dd seats assume perfect play "
                               "by everyone else.", show_default="--policy")]
@@ -95,9 +92,7 @@ BidsChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MA
                                                    show_default="20000; 500 with expert, 2 with dd at any seat")]
 PlayPolicyOption = Annotated[Policy | None, typer.Option("--policy", show_default="heuristic",
                                                              help="Card-play policy of the seats no other policy "
-                                                                  "option names; expert = sampled hidden hands "
-                                                                  "and rollouts; dd = perfect play (seconds per "
-                                                                  "round).")]
+                                                                  f"option names: {help_text()}.")]
 PlayChunkSize = Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Rounds per chunk; results depend on it.",
                                                    show_default="20000; 500 with expert, 2 with dd at any seat")]
@@ -129,7 +124,9 @@ def policies_from_options(policy: Policy, declarer: Policy | None, defender: Pol
                           policy_given: bool = False) -> Policies:
     """The run's card-play policies from the policy options; a mix of them that contradicts itself is an error."""
     if seats is None:
-        return Policies((declarer or policy).value, (defender or policy).value)
+        policies = Policies((declarer or policy).value, (defender or policy).value)
+        check_table(policies.names())
+        return policies
     if declarer is not None or defender is not None or policy_given:
         raise InputError("--seat-policies names every seat's policy: drop --policy, --declarer-policy and "
                          "--defender-policy")
@@ -137,6 +134,7 @@ def policies_from_options(policy: Policy, declarer: Policy | None, defender: Pol
     known = [p.value for p in Policy]
     if len(names) != 4 or not set(names) <= set(known):
         raise InputError(f"--seat-policies needs four of {', '.join(known)} for N,E,S,W, got {seats!r}")
+    check_table(names)
     return Policies(None, None, tuple(names))
 
 

@@ -39,11 +39,11 @@ from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_batch
 from analyzer.games.rikken.calling import choose_call_batch
-from analyzer.games.rikken.dd import DEFAULT_BUDGET, PLAY_POLICY_IDS, POLICY_DD, play_setups_dd, playout_batch_dd, playout_one_dd
+from analyzer.games.rikken import bots
+from analyzer.games.rikken.dd import DEFAULT_BUDGET, play_setups_dd
 from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
 from analyzer.games.rikken.findings import BIDS_REPORT, PLAY_REPORT
 from analyzer.games.rikken.heuristic import default_params
-from analyzer.games.rikken.kernels import playout_batch, playout_one
 from analyzer.games.rikken.queries import BIDS_QUERY, PLAY_QUERY
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.rules import Contract as K
@@ -101,7 +101,7 @@ def declaring_seats(contract_of: np.ndarray, partner: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Policies:
-    """Card-play policy names (``PLAY_POLICY_IDS``): by role in the contract, or by seat when ``seats``
+    """Card-play bot names (``bots.BOTS``): by role in the contract, or by seat when ``seats``
     (N E S W) is given."""
 
     declarer: str | None
@@ -148,27 +148,26 @@ class Policies:
     def ids(self, contract_of: np.ndarray, partner: np.ndarray) -> np.ndarray:
         """Policy id per round and seat (``int64[n, 4]``) for the rounds' contracts and partners."""
         if self.seats:
-            row = np.array([PLAY_POLICY_IDS[name] for name in self.seats], dtype=np.int64)
+            row = np.array([bots.policy_id(name) for name in self.seats], dtype=np.int64)
             return np.tile(row, (contract_of.shape[0], 1))
-        return np.where(declaring_seats(contract_of, partner), PLAY_POLICY_IDS[self.declarer],
-                        PLAY_POLICY_IDS[self.defender]).astype(np.int64)
+        return np.where(declaring_seats(contract_of, partner), bots.policy_id(self.declarer),
+                        bots.policy_id(self.defender)).astype(np.int64)
 
 
-# Rounds or deals per chunk by default. A double-dummy round or deal takes seconds, not microseconds:
-# small chunks keep every worker busy and checkpoint often. The chunk size decides each item's seed.
-# An expert deal takes about a hundredth of a second.
-CHUNK_SIZE = {"heuristic": 20_000, "random": 20_000, "expert": 500, "dd": 2}
+# Rounds or deals per chunk by default, per speed class (``bots.Bot.speed``). A double-dummy round or
+# deal takes seconds, not microseconds: small chunks keep every worker busy and checkpoint often. The
+# chunk size decides each item's seed. An expert deal takes about a hundredth of a second.
+CHUNK_SIZE = {"heuristic": 20_000, "expert": 500, "dd": 2}
 
 
 def speed_class(policies: Policies) -> str:
-    """The slowest policy that plays a card: ``dd``, ``expert`` or ``heuristic`` (heuristic and random alike)."""
-    names = policies.names()
-    return next((name for name in ("dd", "expert") if name in names), "heuristic")
+    """The slowest speed class of the bots that play a card: ``dd``, ``expert`` or ``heuristic``."""
+    return bots.speed_class(policies.names())
 
 
 def default_chunk_size(policies: Policies) -> int:
-    """The chunk size of ``rikken bids`` and ``rikken play`` without ``--chunk-size``: 2 with dd at any seat,
-    500 with an expert seat."""
+    """The chunk size of ``rikken bids`` and ``rikken play`` without ``--chunk-size``: 2 with a bot of the dd
+    speed class at any seat, 500 with an expert seat."""
     return CHUNK_SIZE[speed_class(policies)]
 
 
@@ -177,22 +176,16 @@ _SETUP_KEYS = ("leader", "contract_of", "partner", "trump", "called_card", "blin
 
 def _play_batch(hands: np.ndarray, setup: dict, policy_of_seat: np.ndarray, rng_state: np.ndarray) -> np.ndarray:
     """Tricks per seat (``int64[n, 4]``) of rounds ``hands`` set up by ``setup`` (the other
-    ``playout_batch`` arrays), card by card: the kernels, or the double-dummy driver when a seat plays dd."""
-    args = [hands, *(setup[key] for key in _SETUP_KEYS)]
+    ``playout_batch`` arrays), card by card by the bots ``policy_of_seat`` (``bots.play_batch``)."""
     tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
-    if (policy_of_seat == POLICY_DD).any():
-        playout_batch_dd(*args, rng_state, tricks, policy_of_seat, default_params())
-    else:
-        playout_batch(*args, policy_of_seat, default_params(), rng_state, tricks)
+    bots.play_batch(hands, *(setup[key] for key in _SETUP_KEYS), policy_of_seat, default_params(), rng_state, tricks)
     return tricks
 
 
 def _play_one(hands: np.ndarray, setup: dict, policy_of_seat: np.ndarray, rng_state: np.ndarray):
     """``(tricks, trace)`` of the one round in ``setup`` (arrays of length 1), as ``_play_batch`` plays it."""
-    args = [hands, *(setup[key][0] for key in _SETUP_KEYS)]
-    if (policy_of_seat == POLICY_DD).any():
-        return playout_one_dd(*args, rng_state, policy_of_seat[0], default_params())
-    return playout_one(*args, policy_of_seat[0], default_params(), rng_state)
+    return bots.play_one(hands, *(setup[key][0] for key in _SETUP_KEYS), policy_of_seat[0], default_params(),
+                         rng_state)
 
 
 def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, dealing: str,
@@ -285,8 +278,9 @@ SHARED_PLAY = {K.ALONE_9: K.ALONE_8, K.ALONE_10: K.ALONE_8, K.ALONE_11: K.ALONE_
 
 
 def shared_play(policies: Policies) -> dict:
-    """``SHARED_PLAY``, or no sharing when an expert seat plays (it plays for each contract's own target)."""
-    return {} if "expert" in policies.names() else SHARED_PLAY
+    """``SHARED_PLAY``, or no sharing when a bot that plays for each contract's own target plays a card
+    (``bots.Bot.plays_for_target``: expert, sampled-dd)."""
+    return {} if bots.plays_for_target(policies.names()) else SHARED_PLAY
 
 
 def played_for(contracts, shared=SHARED_PLAY) -> list[int]:

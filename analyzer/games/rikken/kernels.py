@@ -7,11 +7,12 @@ exploratory code) use these same three functions, so a policy can be called one 
 exactly the decisions the batch kernel makes.
 
 Actions are card ids 0..51, or ``52 + card`` for leading ``card`` face down after a blind call.
-Policies, chosen per deal and seat: 0 random (uniform over the legal actions in card-id order, face-down
+The kernel bots, chosen per deal and seat by id (``POLICY_IDS``; the names, help and Python bots are
+in the registry ``bots.py``): 0 random (uniform over the legal actions in card-id order, face-down
 leads after them, one ``bounded`` draw per decision even when forced), 1 heuristic (deterministic, no
 draw), 3 expert (sampled worlds and heuristic rollouts, ``expert.py``); the random and expert seats of a
-batch share one xoshiro stream, drawn in move order. The double-dummy
-policy (``analyzer.games.rikken.dd``) is a Python driver over the same three functions.
+batch share one xoshiro stream, drawn in move order. :func:`choose_action` is their one dispatch: the
+batch loop, ``play_round`` and the Python drivers all call it.
 """
 
 import numpy as np
@@ -29,7 +30,8 @@ from analyzer.raw_memory import int64_view
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICY_EXPERT = 3  # 2 is the double-dummy driver's (``dd.POLICY_DD``)
+POLICY_EXPERT = 3  # 2 and 4 are Python bots' (``bots.BOTS``)
+#: The kernel bots' ids by name (the registry of every bot is ``bots.BOTS``).
 POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "expert": POLICY_EXPERT}
 
 _N_CONTRACTS = rules.N_CONTRACTS
@@ -51,11 +53,11 @@ def choose_card_heuristic(st, seat, up, fd, params):
     return choose_heuristic(st, seat, up, fd, params)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_action(st, seat, up, fd, policy, params, rng_state):
-    """Action chosen by policy id ``policy`` for ``seat`` among the legal masks ``up`` and ``fd``.
+    """Action chosen by kernel bot ``policy`` for ``seat`` among the legal masks ``up`` and ``fd``.
 
-    The one-move entry for Python drivers; ``play_round`` and the batch kernel dispatch the same way.
+    The one dispatch of the kernel bots: the batch loop, ``play_round`` and Python drivers call it.
     """
     if policy == POLICY_HEURISTIC:
         return choose_heuristic(st, seat, up, fd, params)
@@ -75,12 +77,7 @@ def play_round(st, policy_of_seat, params, rng_state, trace):
     for i in range(52):
         seat = st[TURN]
         up, fd = legal_actions(st, seat)
-        if policy_of_seat[seat] == POLICY_HEURISTIC:
-            action = choose_heuristic(st, seat, up, fd, params)
-        elif policy_of_seat[seat] == POLICY_EXPERT:
-            action = choose_expert(st, seat, up, fd, params, rng_state)
-        else:
-            action = choose_card_random(up, fd, rng_state)
+        action = choose_action(st, seat, up, fd, policy_of_seat[seat], params, rng_state)
         apply_action(st, seat, action)
         trace[i, 0] = seat
         trace[i, 1] = action
@@ -102,13 +99,7 @@ def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, bli
         for _ in range(52):
             seat = st[TURN]
             up, fd = legal_actions(st, seat)
-            if policy_of_seat[d, seat] == POLICY_HEURISTIC:
-                action = choose_heuristic(st, seat, up, fd, params)
-            elif policy_of_seat[d, seat] == POLICY_EXPERT:
-                action = choose_expert(st, seat, up, fd, params, rng_state)
-            else:
-                action = choose_card_random(up, fd, rng_state)
-            apply_action(st, seat, action)
+            apply_action(st, seat, choose_action(st, seat, up, fd, policy_of_seat[d, seat], params, rng_state))
         for s in range(4):
             tricks_out[d, s] = st[TRICKS + s]
     owner[0] = st[0]
@@ -160,11 +151,15 @@ def _check_batch(hands, leader, contract_of, partner, trump, called_card, blind,
     for name, (array, shape) in arrays.items():
         if not isinstance(array, np.ndarray) or array.dtype != np.int64 or array.shape != shape:
             raise InputError(f"{name} must be an int64 array of shape {shape}")
-    if not np.isin(policy_of_seat, list(POLICY_IDS.values())).all():
-        raise InputError(f"policy ids must be among {POLICY_IDS}")
+    _check_policies(policy_of_seat)
     error, deal = _first_bad_setup(hands, leader, contract_of, partner, trump, called_card, blind)
     if error >= 0:
         raise InputError(f"deal {deal}: {_SETUP_ERRORS[error]}")
+
+
+def _check_policies(policy_of_seat):
+    if not np.isin(policy_of_seat, list(POLICY_IDS.values())).all():
+        raise InputError(f"policy ids must be among {POLICY_IDS} (Python bots play through bots.play_batch)")
 
 
 def playout_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
@@ -214,8 +209,10 @@ def new_round(hands, leader, contract_of, partner, trump, called_card, blind) ->
 
 def playout_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
     """Play out one round; return ``(tricks int64[4], trace int64[52, 4])``, trace rows as in ``play_round``."""
+    policy_of_seat = np.asarray(policy_of_seat, dtype=np.int64)
+    _check_policies(policy_of_seat)
     st = new_round(hands, leader, contract_of, partner, trump, called_card, blind)
     trace = np.empty((52, 4), dtype=np.int64)
-    play_round(st, np.asarray(policy_of_seat, dtype=np.int64), np.asarray(params, dtype=np.float64), rng_state,
+    play_round(st, policy_of_seat, np.asarray(params, dtype=np.float64), rng_state,
                trace)
     return st[TRICKS:TRICKS + 4].copy(), trace

@@ -1,0 +1,169 @@
+"""The Rikken card-play bots: one registry (``BOTS``) and the one dispatch of a table of them.
+
+A bot is a name on the command line and an id in the ``policy_of_seat`` arrays the play-outs take.
+Kernel bots (``driver`` None) are chosen inside the numba kernels by id (``kernels.choose_action``);
+a Python bot brings a driver that plays whole rounds card by card, its own seats by itself and every
+other seat through ``kernels.choose_action``. A table holds kernel bots and at most one kind of Python
+bot (:func:`driver_of`).
+
+Adding a bot: its code (a kernel function dispatched in ``kernels.choose_action``, or a Python driver
+with the two entry points of :class:`Driver`), one ``Bot`` entry below, and its tests. The command's
+choices and help (``cli/rikken.py``), the experiments' ids, chunk sizes and shared play-outs
+(``experiments.py``) all read this registry.
+"""
+
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from analyzer.errors import InputError
+from analyzer.games.rikken import dd, sampled_dd
+from analyzer.games.rikken.kernels import POLICY_EXPERT, POLICY_HEURISTIC, POLICY_RANDOM, playout_batch, playout_one
+
+
+class Driver(NamedTuple):
+    """A Python bot's play-outs, with ``kernels.playout_batch``'s arrays and ``kernels.playout_one``'s results.
+
+    ``batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
+    tricks_out)`` and ``one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat,
+    params, rng_state) -> (tricks, trace)``.
+    """
+
+    batch: Callable
+    one: Callable
+
+
+@dataclass(frozen=True)
+class Bot:
+    """One card-play bot.
+
+    Attributes
+    ----------
+    name : str
+        The name commands take (``--policy NAME``).
+    policy : int
+        Its id in ``policy_of_seat`` arrays (unique).
+    honest : bool
+        Decides only from what its seat may see (False: it reads hidden hands, an oracle).
+    speed : str
+        Speed class, for default chunk sizes: ``heuristic`` (microseconds a round), ``expert``
+        (hundredths of a second), ``dd`` (seconds).
+    plays_for_target : bool
+        Plays for each contract's own trick target, so 8 to 13 Alone cannot share one play-out.
+    driver : Driver or None
+        Python play-outs; None for a kernel bot.
+    help : str
+        One phrase for the command's help.
+    """
+
+    name: str
+    policy: int
+    honest: bool
+    speed: str
+    plays_for_target: bool
+    driver: Driver | None
+    help: str
+
+
+def _dd_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
+              tricks_out):
+    dd.playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, tricks_out,
+                        policy_of_seat, params)
+
+
+def _dd_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
+    return dd.playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
+                             policy_of_seat, params)
+
+
+#: The Rikken bots by name (module notes).
+BOTS = {bot.name: bot for bot in (
+    Bot("random", POLICY_RANDOM, True, "heuristic", False, None, "a uniformly random legal card"),
+    Bot("heuristic", POLICY_HEURISTIC, True, "heuristic", False, None, "hand-written rules"),
+    Bot("expert", POLICY_EXPERT, True, "expert", True, None,
+        "sampled hidden hands, each card played on by the heuristic (about 60x heuristic time)"),
+    Bot("dd", dd.POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one),
+        "perfect play seeing every hand (double dummy; seconds per round): an oracle, not a fair player"),
+    Bot(sampled_dd.NAME, sampled_dd.POLICY_SAMPLED_DD, True, "dd", True,
+        Driver(sampled_dd.playout_batch_sampled, sampled_dd.playout_one_sampled),
+        "sampled hidden hands, each solved double dummy (defence; seconds per round)"),
+)}
+
+_BY_ID = {bot.policy: bot for bot in BOTS.values()}
+_SPEEDS = ("heuristic", "expert", "dd")
+
+
+def policy_id(name: str) -> int:
+    """The id of bot ``name``.
+
+    Raises
+    ------
+    InputError
+        For a name not in ``BOTS``.
+    """
+    if name not in BOTS:
+        raise InputError(f"unknown card-play policy {name!r}: use one of {', '.join(BOTS)}")
+    return BOTS[name].policy
+
+
+def help_text() -> str:
+    """``name: help; ...`` for every bot, for a command's ``--policy`` help."""
+    return "; ".join(f"{bot.name} = {bot.help}" for bot in BOTS.values())
+
+
+def speed_class(names) -> str:
+    """The slowest speed class among the bots ``names`` (see :class:`Bot`)."""
+    return max((BOTS[name].speed for name in names), key=_SPEEDS.index)
+
+
+def plays_for_target(names) -> bool:
+    """True when one of the bots ``names`` plays for each contract's own target."""
+    return any(BOTS[name].plays_for_target for name in names)
+
+
+def check_table(names) -> None:
+    """Refuse bots ``names`` that cannot share a table: more than one kind of Python bot (see :func:`driver_of`).
+
+    Raises
+    ------
+    InputError
+        Naming them.
+    """
+    python = sorted({name for name in names if BOTS[name].driver is not None})
+    if len(python) > 1:
+        raise InputError(f"{' and '.join(python)} cannot play at one table: each plays rounds with its own driver")
+
+
+def driver_of(policy_of_seat: np.ndarray) -> Driver | None:
+    """The Python driver the table(s) ``policy_of_seat`` need, or None when kernel bots play every seat.
+
+    Raises
+    ------
+    InputError
+        For an unknown id, or two kinds of Python bot in one batch (no driver plays another's seats).
+    """
+    ids = {int(i) for i in np.unique(policy_of_seat)}
+    unknown = ids - set(_BY_ID)
+    if unknown:
+        raise InputError(f"unknown policy ids {sorted(unknown)}: ids are {({b.name: b.policy for b in BOTS.values()})}")
+    names = {_BY_ID[i].name for i in ids}
+    check_table(names)
+    python = [name for name in names if BOTS[name].driver is not None]
+    return BOTS[python[0]].driver if python else None
+
+
+def play_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
+               tricks_out) -> None:
+    """Play out a batch of rounds with the bots ``policy_of_seat`` (``int64[n, 4]``), arrays as in
+    ``kernels.playout_batch``: the kernels, or the Python driver a seat's bot needs."""
+    driver = driver_of(policy_of_seat)
+    play = playout_batch if driver is None else driver.batch
+    play(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state, tricks_out)
+
+
+def play_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
+    """``(tricks int64[4], trace)`` of one round, drawing from ``rng_state`` exactly as :func:`play_batch` does."""
+    driver = driver_of(np.asarray(policy_of_seat))
+    play = playout_one if driver is None else driver.one
+    return play(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state)

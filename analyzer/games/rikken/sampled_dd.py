@@ -1,0 +1,299 @@
+"""The ``sampled-dd`` card-play policy for Rikken: sampled hidden hands, each solved double dummy.
+
+The bridge programs' way (GIB and its successors) applied to Rikken. At a decision with more than one
+distinct card (``expert.distinct_actions``) the seat draws ``WORLDS`` worlds - hidden hands
+consistent with what it has seen, with the expert's sampler (``expert.information_set`` and
+``expert.draw_world``, importance weights included) - and solves each world exactly with the
+double-dummy solver, for every contract still open, from the seat's side:
+
+- a trick contract: can the declaring side still reach its target (``ge``) after each card, and does
+  the card keep the side's double-dummy trick count (``max``: a trick given up or not taken);
+- Misery: can the declarer still take no trick (``le 0``); 1 Alone: exactly one (``eq``).
+
+In each world a card scores 1 per contract its side wins (declarers: made; the others: beaten) plus
+``TRICK_WEIGHT`` (1/32) when it costs its side no trick of a trick contract; the card with the best
+weighted mean over the worlds is played, the heuristic's card when it ties for best. A contract made
+or failed beyond repair asks nothing more; when nothing is open the heuristic's card is played.
+
+Open contracts need nothing special: an exposed hand is part of what the seat sees, so the worlds
+only deal the unseen hands (in the "All" contracts after trick 1 every hand is seen: one world,
+exact play). The seat reads the round only through the sampler and the cards on the table: the
+current trick's face-down card (a blind lead), which it has not seen, is one of the world's unseen
+face-down cards (it never wins a trick, so which one changes nothing).
+
+Scope. A Misery or 1 Alone declarer plays the heuristic's card: proving such a contract from the
+opening lead can take the solver minutes (90 CPU-s on one deal of docs/rikken-play-strength.md),
+where a defender's question takes about a second. Every other decision is searched, defenders'
+opening leads included. Each solve is exact (the solver's card-by-card questions have no budget), so
+the cost per deal is measured, not bounded (docs/rikken-play-strength.md).
+
+Known weaknesses, those of every sampled double-dummy player:
+
+- strategy fusion: each world is solved as if the seat would know the hidden cards from then on, so a
+  card that keeps a guess open ("I will know later") is valued as if the guess were always right;
+  finesses and safety plays are overvalued, discovery plays undervalued;
+- no signalling and no inference from the others' play: the worlds use what was seen (cards, voids,
+  the called card's rules), not why a card was chosen, and the partner is modelled as double dummy;
+- the other seats are modelled as perfect players, who in each world see every card;
+- few worlds (``WORLDS``): close decisions carry sampling noise.
+
+Reproducible: the worlds come from the run's xoshiro stream (``draw_world``), the solves are
+deterministic, so the same seed plays the same cards whatever the workers.
+"""
+
+import numpy as np
+
+from analyzer.errors import InputError
+from analyzer.games.rikken import rules
+from analyzer.games.rikken.expert import (
+    PILE,
+    TRICK_WEIGHT,
+    deal_order,
+    distinct_actions,
+    draw_world,
+    information_set,
+    visible_seats,
+)
+from analyzer.games.rikken.heuristic import choose_heuristic, default_params
+from analyzer.games.rikken.kernels import (
+    POLICY_IDS,
+    apply_action,
+    choose_action,
+    legal_actions,
+    new_round,
+)
+from analyzer.games.rikken.round_layout import (
+    BLIND,
+    CALLED,
+    CONTRACT,
+    FACE_DOWN_OFFSET,
+    HAND,
+    KIND,
+    KIND_MISERY,
+    KIND_ONE,
+    KIND_TRICKS,
+    LEADER,
+    N_IN_TRICK,
+    PARTNER,
+    PARTNER_PUBLIC,
+    TRICK,
+    TRICK_NO,
+    TRICKS,
+    TRUMP,
+    TURN,
+)
+from analyzer.solvers.dd.api import best_moves
+
+NAME = "sampled-dd"
+POLICY_SAMPLED_DD = 4
+WORLDS = 8  # worlds drawn per searched decision
+# The first trick (1-based) searched, by the kind of the round's contracts: before it the heuristic's card
+# is played. 1 Alone's "exactly one" question from a full deal can take the solver minutes (100 CPU-s on
+# one decision of trick 1), so its defence is searched from the fourth trick on.
+FIRST_TRICK = {KIND_TRICKS: 1, KIND_MISERY: 1, KIND_ONE: 4}
+
+
+class _Goal:
+    """One open contract in one world, as the solver is asked about it."""
+
+    __slots__ = ("team", "goal", "k", "tricks")
+
+    def __init__(self, team, goal, k, tricks):
+        self.team, self.goal, self.k, self.tricks = team, goal, k, tricks
+
+
+def open_goals(won, contract_of, kind_of, partner, tricks_left):
+    """The questions a world still asks: one :class:`_Goal` per contract not yet decided.
+
+    Parameters
+    ----------
+    won : sequence of 4 int
+        Tricks each seat has won.
+    contract_of, kind_of : sequence of 4 int
+        Contract id and ``rules.Kind`` per seat, -1 for non-declarers.
+    partner : int
+        The world's partner seat (holder of the called card / Troela partner), -1 if none.
+    tricks_left : int
+        Tricks still to be completed, the one in progress included.
+    """
+    goals = []
+    for d in range(4):
+        contract = int(contract_of[d])
+        if contract < 0:
+            continue
+        team = 1 << d
+        if partner >= 0 and rules.SIDE[contract] != rules.Side.ALONE:
+            team |= 1 << partner
+        taken = sum(int(won[s]) for s in range(4) if team >> s & 1)
+        kind = int(kind_of[d])
+        if kind == KIND_TRICKS:
+            need = int(rules.TARGET[contract]) - taken
+            goals.append(_Goal(team, "ge", need, True) if 0 < need <= tricks_left else _Goal(team, None, 0, True))
+        elif kind == KIND_MISERY and taken == 0:
+            goals.append(_Goal(team, "le", 0, False))
+        elif kind == KIND_ONE and taken <= 1:
+            goals.append(_Goal(team, "eq", 1 - taken, False))
+    return goals
+
+
+def _has(masks, action):
+    up, fd = masks
+    return bool(fd >> (action - FACE_DOWN_OFFSET) & 1) if action >= FACE_DOWN_OFFSET else bool(up >> action & 1)
+
+
+def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goals, actions, generations):
+    """Value of each action (list, parallel to ``actions``) for ``seat`` in one fully known world.
+
+    Per open contract, 1 when the action keeps the result the seat's side can force under perfect play
+    by all (declarers: made; the others: beaten), plus ``TRICK_WEIGHT`` when it keeps the side's
+    double-dummy trick count of a trick contract. Where every action is alike (all keep the result, or
+    none can) they all score 0: a constant per world changes no choice, and it spares the solve that
+    would tell the two apart. ``hands``: the world's four hands, ``trick``: the current trick's cards in
+    play order.
+    """
+    values = [0.0] * len(actions)
+    kwargs = dict(trick=trick, called_card=called_card, blind_call=blind, trick_blind=trick_blind,
+                  generations=generations)
+    for g in goals:
+        asked = [(g.goal, g.k, 1.0)] if g.goal is not None else []
+        if g.tricks:
+            asked.append(("max", 0, TRICK_WEIGHT))
+        for goal, k, score in asked:
+            best = best_moves(hands, trump, seat, g.team, goal, k, **kwargs)
+            keeps = [_has(best, action) for action in actions]
+            if not all(keeps):
+                for i, keep in enumerate(keeps):
+                    values[i] += score if keep else 0.0
+    return values
+
+
+def _trick_cards(st, pile):
+    """The current trick's cards in play order and whether it was led face down (the card: lowest of ``pile``)."""
+    cards = []
+    blind = False
+    leader = int(st[LEADER])
+    for i in range(int(st[N_IN_TRICK])):
+        card = int(st[TRICK + (leader + i) % 4])
+        if card == FACE_DOWN_OFFSET:
+            card = (pile & -pile).bit_length() - 1
+            blind = True
+        cards.append(card)
+    return cards, blind
+
+
+def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORLDS):
+    """The ``sampled-dd`` action for ``seat`` among the legal masks ``up`` and ``fd`` (module notes).
+
+    Parameters
+    ----------
+    st : int64[STATE_SIZE]
+        Round state; read only through what ``seat`` may see.
+    seat : int
+        Seat to play.
+    up, fd : int
+        Legal face-up cards and face-down leads.
+    params : float64 array
+        Heuristic parameters (the fallback and ties).
+    rng_state : uint64[4]
+        xoshiro256** state for the worlds, advanced in place (not at all when the decision is forced).
+    generations : dict
+        The solver's table generations, kept for one round (``solvers.dd.solve_questions``).
+    worlds : int
+        Worlds drawn.
+    """
+    reps = np.empty(26, dtype=np.int64)
+    n_actions = distinct_actions(st, seat, np.int64(up), np.int64(fd), reps)
+    if n_actions == 1:
+        return int(reps[0])
+    own = int(choose_heuristic(st, seat, np.int64(up), np.int64(fd), params))
+    if int(st[KIND + seat]) in (KIND_MISERY, KIND_ONE):
+        return own
+    first_trick = max(FIRST_TRICK[int(st[KIND + s])] for s in range(4) if st[KIND + s] >= 0)
+    if int(st[TRICK_NO]) + 1 < first_trick:
+        return own
+    allowed = np.empty(52, dtype=np.int64)
+    counts = np.empty(5, dtype=np.int64)
+    pool, troela_partner, partner_rule = information_set(st, seat, allowed, counts)
+    order = np.empty(52, dtype=np.int64)
+    n = deal_order(pool, allowed, order)
+    hidden = 15 & ~int(visible_seats(st, seat))
+    actions = [int(a) for a in reps[:n_actions]]
+    contract_of = [int(st[CONTRACT + s]) for s in range(4)]
+    kind_of = [int(st[KIND + s]) for s in range(4)]
+    won = [int(st[TRICKS + s]) for s in range(4)]
+    tricks_left = int(st[HAND + seat]).bit_count()
+    trump, called = int(st[TRUMP]), int(st[CALLED])
+    blind = bool(st[BLIND])
+    slots = np.empty(5, dtype=np.int64)
+    totals = np.zeros(n_actions)
+    weight_sum = 0.0
+    for _ in range(worlds if n > 0 else 1):
+        weight = draw_world(allowed, counts, order, n, troela_partner, partner_rule, rng_state, slots) if n > 0 else 1.0
+        if weight < 0:
+            return own
+        hands = np.array([int(slots[s]) if hidden >> s & 1 else int(st[HAND + s]) for s in range(4)], dtype=np.int64)
+        partner = int(st[PARTNER]) if st[PARTNER_PUBLIC] != 0 or called < 0 else \
+            next((s for s in range(4) if int(hands[s]) >> called & 1), -1)
+        goals = open_goals(won, contract_of, kind_of, partner, tricks_left)
+        if not goals:
+            return own
+        trick, trick_blind = _trick_cards(st, int(slots[PILE]))
+        values = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions, generations)
+        totals += weight * np.asarray(values)
+        weight_sum += weight
+    return best_action(actions, totals, own, weight_sum)
+
+
+def best_action(actions, totals, own, weight_sum):
+    """The action of highest total (the first in ``actions`` order among equals), or ``own`` (the heuristic's
+    card, a member of one of the classes ``actions`` represents) when its class ties for best up to rounding.
+
+    ``actions``: one representative per class of equivalent actions, ascending (``expert.distinct_actions``);
+    ``totals``: their weighted sums over the worlds, whose weights add up to ``weight_sum``.
+    """
+    best = int(np.argmax(totals))
+    mine = max(i for i in range(len(actions)) if actions[i] <= own)
+    if totals[mine] >= totals[best] - 1e-9 * weight_sum:
+        return own
+    return actions[best]
+
+
+def playout_one_sampled(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
+                        rng_state, worlds=WORLDS):
+    """Play one round card by card: ``sampled-dd`` seats by :func:`choose_sampled`, the others by their kernel bot.
+
+    Arguments and results as ``kernels.playout_one``: ``(tricks int64[4], trace int64[4 * cards, 4])``
+    (hands of fewer than 13 cards play an ending). Every seat draws from ``rng_state`` in move order (the
+    worlds, the random and expert seats' draws).
+    """
+    policies = np.asarray(policy_of_seat, dtype=np.int64)
+    kernel_ids = set(POLICY_IDS.values())
+    if not all(int(p) == POLICY_SAMPLED_DD or int(p) in kernel_ids for p in policies):
+        raise InputError(f"{NAME} plays with the kernel bots {sorted(POLICY_IDS)} only, got ids {policies.tolist()}")
+    params = default_params() if params is None else np.asarray(params, dtype=np.float64)
+    st = new_round(hands, int(leader), np.asarray(contract_of, dtype=np.int64), int(partner), int(trump),
+                   int(called_card), int(blind))
+    moves = 4 * int(np.asarray(hands, dtype=np.int64)[0]).bit_count()
+    trace = np.empty((moves, 4), dtype=np.int64)
+    generations = {}
+    for i in range(moves):
+        seat = int(st[TURN])
+        up, fd = legal_actions(st, seat)
+        if policies[seat] == POLICY_SAMPLED_DD:
+            action = choose_sampled(st, seat, int(up), int(fd), params, rng_state, generations, worlds)
+        else:
+            action = int(choose_action(st, seat, up, fd, policies[seat], params, rng_state))
+        trace[i] = seat, action, up, fd
+        apply_action(st, seat, action)
+    return st[TRICKS:TRICKS + 4].copy(), trace
+
+
+def playout_batch_sampled(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
+                          rng_state, tricks_out):
+    """Play out a batch of rounds with :func:`playout_one_sampled`; arrays as in ``kernels.playout_batch``.
+
+    No progress within the batch (a bot does not import the runner): chunks of 2 rounds by default
+    (its speed class) move the bar often enough."""
+    for d in range(hands.shape[0]):
+        tricks_out[d], _ = playout_one_sampled(hands[d], leader[d], contract_of[d], partner[d], trump[d],
+                                               called_card[d], blind[d], policy_of_seat[d], params, rng_state)

@@ -1,0 +1,139 @@
+"""Defence strength of the Rikken bots on the same deals: heuristic, expert, sampled-dd and perfect (dd).
+
+For each contract, ``--deals`` random deals; on deal ``d`` the hand of seat ``d mod 4`` is set up for the
+contract as ``rikken bids`` sets it up (trump and call of the bidding policy), the seat left of the
+dealer leading. The declaring side plays ``--declarer`` (default heuristic) and the defenders each bot
+of ``--defenders`` in turn, on the same setups, each with its own play stream of the run's seed. Per
+defender bot: the make rate (95% Wilson interval), the declarer's money per deal (95% interval), the
+paired difference of both against the first defender bot on the same deals, and the CPU seconds per
+deal. ``dd`` defenders see every card and assume perfect play (an oracle: the bound the honest bots
+aim at); ``--both-dd`` adds a row with dd on both sides. Random hands rarely make Misery or an Alone
+contract, so ``--screen K`` keeps, among ``K * --deals`` deals, those whose contract heuristic declarers
+make against heuristic defenders: the contracts ordinary defence lets through (the first row is then
+100% by construction, and the others say how many of them a stronger defence beats).
+
+``--hand N=7532.6432.752.42 --leader N`` fixes the declarer's hand and the leader (the targeted case of
+issue 39: Open Misery All with N leading).
+
+Usage: ``python scripts/rikken_play_strength.py [--deals N] [--seed S] [--contracts misery,open-misery]
+[--defenders heuristic,expert,sampled-dd,dd] [--declarer heuristic] [--hand N=...] [--leader N] [--both-dd]
+[--screen K]``.
+A fresh seed is drawn (and printed) unless ``--seed`` is given; times are CPU seconds of this process.
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+from analyzer.cards.constraints import build_constraints
+from analyzer.cards.dealing import deal_constrained, deal_random
+from analyzer.cards.pbn import parse_seat
+from analyzer.cards.rng import state_from_seed
+from analyzer.games.rikken import bots, rules
+from analyzer.games.rikken.experiments import build_setups, declaring_seats, result_columns
+from analyzer.games.rikken.heuristic import default_params
+from analyzer.reports.stats import mean_interval, paired_difference, wilson_interval
+
+_KEYS = ("hands", "leader", "contract_of", "partner", "trump", "called_card", "blind")
+
+
+def setups_for(args, contract: int) -> dict:
+    """The contract's setups (module notes): one hand per deal; with ``--screen``, the first ``--deals`` of
+    ``--screen`` times as many whose contract heuristic declarers make against heuristic defenders."""
+    seq = np.random.SeedSequence([args.seed, contract])
+    count = args.deals * (args.screen or 1)
+    if args.hand:
+        seat = parse_seat(args.hand.split("=")[0])
+        deals = deal_constrained(count, seq, build_constraints([args.hand], [], [], [], []))
+        seats = np.full(count, seat)
+    else:
+        deals = deal_random(count, seq)
+        seats = np.arange(count) % 4
+    leader = np.full(count, args.leader) if args.leader is not None else (np.arange(count) + 1) % 4
+    rows = [build_setups(deals[d:d + 1], leader[d:d + 1], [contract], [int(seats[d])], shared={})
+            for d in range(count)]
+    setups = {key: np.concatenate([r[key] for r in rows]) for key in rows[0]}
+    keep = np.arange(len(rows))
+    if args.screen:
+        made, _ = outcome(setups, play(setups, "heuristic", "heuristic", args.seed)[0], contract)
+        keep = np.flatnonzero(made)
+    return {key: value[keep[:args.deals]] for key, value in setups.items()}
+
+
+def play(setups: dict, declarer: str, defender: str, seed: int) -> tuple[np.ndarray, float]:
+    """Tricks per seat of every setup row and the CPU seconds it took."""
+    ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id(declarer),
+                   bots.policy_id(defender)).astype(np.int64)
+    tricks = np.zeros((setups["hands"].shape[0], 4), dtype=np.int64)
+    start = time.process_time()
+    bots.play_batch(*(setups[key] for key in _KEYS), ids, default_params(), state_from_seed(seed), tricks)
+    return tricks, time.process_time() - start
+
+
+def outcome(setups: dict, tricks: np.ndarray, contract: int) -> tuple[np.ndarray, np.ndarray]:
+    """Made (bool) and the declarer's money per setup row, as ``rikken bids`` scores them."""
+    # Rows renumbered as hands 4 * row + bidder seat, so repeated deals (a fixed hand) stay apart.
+    hand = 4 * np.arange(setups["hand"].size) + setups["hand"] % 4
+    columns = result_columns({**setups, "hand": hand}, tricks, 4 * hand.size, [contract], shared={})
+    name = rules.CONTRACT_CLI_NAMES[contract]
+    return columns[f"made_{name}"][hand], columns[f"money_{name}"][hand].astype(float)
+
+
+def interval(mean: float, low: float, high: float, spec: str) -> str:
+    """``mean [low, high]`` formatted with ``spec``."""
+    return f"{mean:{spec}} [{low:{spec}}, {high:{spec}}]"
+
+
+def main() -> None:
+    """Parse the options and print one table row per contract and bot pair."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--contracts", default="misery,open-misery,1-alone,9-alone")
+    parser.add_argument("--defenders", default="heuristic,expert,sampled-dd,dd")
+    parser.add_argument("--declarer", default="heuristic")
+    parser.add_argument("--hand", default=None)
+    parser.add_argument("--leader", default=None, type=parse_seat)
+    parser.add_argument("--both-dd", action="store_true")
+    parser.add_argument("--screen", type=int, default=0,
+                        help="keep deals whose contract heuristic play makes, from this many times --deals")
+    args = parser.parse_args()
+    if args.seed is None:
+        args.seed = int(np.random.SeedSequence().entropy % 10**6)
+    defenders = args.defenders.split(",")
+    print(f"seed {args.seed}; {args.deals} deals per contract"
+          + (f" (screened: made by heuristic play, among {args.screen}x as many)" if args.screen else "")
+          + f"; declarer {args.declarer}"
+          + (f"; hand {args.hand}" if args.hand else "")
+          + (f"; leader {args.leader}" if args.leader is not None else ""))
+    print("| contract | declarer / defenders | made % [95%] | declarer money / deal [95%] | "
+          f"made - {defenders[0]} (pp) | money - {defenders[0]} | CPU s / deal |")
+    print("|---|---|---|---|---|---|---|")
+    for text in args.contracts.split(","):
+        contract = int(rules.parse_contract(text))
+        setups = setups_for(args, contract)
+        n = setups["hand"].size
+        if n == 0:
+            print(f"| {text} | no deal passed the screen |")
+            continue
+        pairs = [(args.declarer, d) for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
+        base = None
+        for declarer, defender in pairs:
+            tricks, seconds = play(setups, declarer, defender, args.seed)
+            made, money = outcome(setups, tricks, contract)
+            low, high = wilson_interval(int(made.sum()), n)
+            row = [text, f"{declarer} / {defender}", f"{100 * made.mean():.1f} [{100 * low:.1f}, {100 * high:.1f}]",
+                   interval(*mean_interval(money), "+.2f")]
+            if base is None:
+                base = made, money
+                row += ["", ""]
+            else:
+                diff = paired_difference(100.0 * made, 100.0 * base[0])
+                row += [interval(*diff, "+.1f"), interval(*paired_difference(money, base[1]), "+.2f")]
+            row.append(f"{seconds / n:.2f}")
+            print("| " + " | ".join(row) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The Rikken bot registry: one entry per bot, the one dispatch of a table, the command's choices from it."""
+
+import numpy as np
+import pytest
+
+from analyzer.cards.rng import state_from_seed
+from analyzer.cli.rikken import Policy, policies_from_options
+from analyzer.errors import InputError
+from analyzer.games.rikken import bots, kernels
+from analyzer.games.rikken.dd import PLAY_POLICY_IDS
+from analyzer.games.rikken.experiments import CHUNK_SIZE, Policies, default_chunk_size, shared_play
+from analyzer.games.rikken.heuristic import default_params
+
+from .test_contract_invariants import as_arrays, random_setups
+
+
+def test_every_bot_has_one_id_and_the_kernel_ids_are_the_kernel_bots():
+    ids = [bot.policy for bot in bots.BOTS.values()]
+    assert len(set(ids)) == len(ids)
+    kernel_bots = {name: bot.policy for name, bot in bots.BOTS.items() if bot.driver is None}
+    assert kernel_bots == kernels.POLICY_IDS
+    # The solver driver's own list (dd.py) agrees with the registry on every name it knows.
+    assert all(bots.BOTS[name].policy == i for name, i in PLAY_POLICY_IDS.items())
+    assert {bot.speed for bot in bots.BOTS.values()} <= set(CHUNK_SIZE)
+    assert [name for name, bot in bots.BOTS.items() if not bot.honest] == ["dd"]
+
+
+def test_command_choices_and_help_come_from_the_registry():
+    assert [p.value for p in Policy] == list(bots.BOTS)
+    text = bots.help_text()
+    assert all(f"{name} = {bot.help}" in text for name, bot in bots.BOTS.items())
+    assert policies_from_options(Policy.heuristic, None, None, "sampled-dd,heuristic,sampled-dd,heuristic") == \
+        Policies(None, None, ("sampled-dd", "heuristic", "sampled-dd", "heuristic"))
+    # Two Python bots at one table are refused when the options are read, before any run starts.
+    with pytest.raises(InputError, match="cannot play at one table"):
+        policies_from_options(Policy.heuristic, Policy.dd, Policy["sampled-dd"])
+    with pytest.raises(InputError, match="cannot play at one table"):
+        policies_from_options(Policy.heuristic, None, None, "dd,sampled-dd,dd,heuristic")
+
+
+def test_ids_chunk_sizes_and_shared_play_follow_the_entries():
+    contract_of = np.array([[3, -1, -1, -1]], dtype=np.int64)
+    ids = Policies("heuristic", "sampled-dd").ids(contract_of, np.array([-1]))
+    assert ids.tolist() == [[kernels.POLICY_HEURISTIC] + [bots.BOTS["sampled-dd"].policy] * 3]
+    assert default_chunk_size(Policies("heuristic", "random")) == 20_000
+    assert default_chunk_size(Policies("expert", "heuristic")) == 500
+    assert default_chunk_size(Policies("heuristic", "sampled-dd")) == 2
+    assert shared_play(Policies.everywhere("heuristic")) and not shared_play(Policies("heuristic", "sampled-dd"))
+    with pytest.raises(InputError, match="unknown card-play policy"):
+        bots.policy_id("oracle")
+
+
+def test_one_dispatch_per_table():
+    setups = random_setups(4, 5)
+    arrays = as_arrays(setups)
+    out_registry = np.zeros((4, 4), dtype=np.int64)
+    out_kernel = np.zeros((4, 4), dtype=np.int64)
+    seats = np.tile(np.array([1, 0, 3, 1], dtype=np.int64), (4, 1))
+    bots.play_batch(**arrays, policy_of_seat=seats, params=default_params(), rng_state=state_from_seed(2),
+                    tricks_out=out_registry)
+    kernels.playout_batch(**arrays, policy_of_seat=seats, params=default_params(), rng_state=state_from_seed(2),
+                          tricks_out=out_kernel)
+    assert (out_registry == out_kernel).all()
+    assert bots.driver_of(seats) is None
+    assert bots.driver_of(np.array([[1, 2, 1, 1]])) is bots.BOTS["dd"].driver
+    with pytest.raises(InputError, match="cannot play at one table"):
+        bots.driver_of(np.array([[2, 4, 1, 1]]))
+    with pytest.raises(InputError, match="unknown policy ids"):
+        bots.driver_of(np.array([[9, 1, 1, 1]]))
+    # The kernels refuse a Python bot's id rather than play it as random.
+    with pytest.raises(InputError, match="Python bots"):
+        kernels.playout_one(**setups[0], policy_of_seat=[1, 4, 1, 1], params=default_params(),
+                            rng_state=state_from_seed(2))

@@ -1,0 +1,178 @@
+"""The sampled-dd policy: per-world values against a brute-force oracle, the choice over worlds, honesty,
+legality and reproducibility."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from analyzer.cards.masks import cards_of
+from analyzer.cards.rng import state_from_seed
+from analyzer.cards.tricks import NO_TRUMP
+from analyzer.games.rikken import round_layout as L
+from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, legal_actions, new_round
+from analyzer.games.rikken.rules import Contract
+from analyzer.games.rikken.sampled_dd import (
+    POLICY_SAMPLED_DD,
+    best_action,
+    choose_sampled,
+    open_goals,
+    playout_batch_sampled,
+    playout_one_sampled,
+    world_values,
+)
+from analyzer.games.rikken.state import RoundSetup, RoundState
+
+from tests.solvers.reference_minimax import Rules, can_force, max_tricks
+from .test_contract_invariants import as_arrays, cut_to_ending, random_setups
+from .test_expert_policy import _swapped
+
+SD = POLICY_SAMPLED_DD
+FD = L.FACE_DOWN_OFFSET
+
+
+def _oracle_values(hands, trump, seat, team, goal, k, actions):
+    """What ``world_values`` must give for one question, by plain minimax (``reference_minimax``)."""
+    rules = Rules(trump, [s for s in range(4) if team >> s & 1])
+    tuples = [tuple(cards_of(int(h))) for h in hands]
+    ours = bool(team >> seat & 1)
+
+    def after(card):
+        left = [tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(tuples)]
+        return left, (seat + 1) % 4, ((seat, card, False),)
+
+    if goal == "max":
+        root = max_tricks(rules, tuples, seat)
+        keeps = [max_tricks(rules, *after(card)) == root for card in actions]
+    else:
+        lo, hi = {"le": (0, k), "eq": (k, k), "ge": (k, 99)}[goal]
+        keeps = []
+        for card in actions:
+            left, mover, trick = after(card)
+            keeps.append(can_force(rules, left, mover, lo, hi, trick) == ours)
+    return [0.0] * len(actions) if all(keeps) or not any(keeps) else [1.0 * keep for keep in keeps]
+
+
+@pytest.mark.parametrize("kind", ["misery", "one", "tricks"])
+def test_world_values_agree_with_brute_force(kind):
+    rng = np.random.default_rng(11)
+    differing = 0
+    for _ in range(40):
+        size = 3 if kind == "tricks" else 4  # the oracle's trick counts cost one minimax per count
+        cards = rng.permutation(52)[:4 * size]
+        hands = np.array([sum(1 << int(c) for c in cards[size * s:size * (s + 1)]) for s in range(4)], dtype=np.int64)
+        seat, declarer = int(rng.integers(4)), int(rng.integers(4))
+        team = 1 << declarer
+        trump = NO_TRUMP if kind != "tricks" else int(rng.integers(4))
+        goal, k = {"misery": ("le", 0), "one": ("eq", 1), "tricks": ("ge", int(rng.integers(1, size + 1)))}[kind]
+        won, tricks_left = [0, 0, 0, 0], size
+        contract = {"misery": Contract.MISERY, "one": Contract.ONE_ALONE, "tricks": Contract.ALONE_9}[kind]
+        contract_of = [int(contract) if s == declarer else -1 for s in range(4)]
+        kind_of = [int({"misery": L.KIND_MISERY, "one": L.KIND_ONE, "tricks": L.KIND_TRICKS}[kind])
+                   if s == declarer else -1 for s in range(4)]
+        goals = open_goals(won, contract_of, kind_of, -1, tricks_left)
+        assert len(goals) == 1
+        if kind == "tricks":
+            goals[0].goal, goals[0].k = "ge", k  # any target: the contract's own (9) is out of reach of an ending
+        actions = cards_of(int(hands[seat]))
+        got = world_values(hands, trump, seat, [], False, -1, False, goals, actions, {})
+        want = _oracle_values(hands, trump, seat, team, goal, k, actions)
+        if kind == "tricks":
+            extra = _oracle_values(hands, trump, seat, team, "max", 0, actions)
+            want = [a + b / 32 for a, b in zip(want, extra)]
+        assert got == pytest.approx(want), (hands, seat, declarer, trump)
+        differing += len(set(want)) > 1
+    assert differing >= 5
+
+
+def test_best_action_takes_the_best_total_and_the_heuristics_card_on_ties():
+    actions = [3, 7, 20]
+    assert best_action(actions, np.array([1.0, 2.0, 2.0]), own=7, weight_sum=4.0) == 7
+    assert best_action(actions, np.array([1.0, 2.0, 2.0]), own=3, weight_sum=4.0) == 7
+    assert best_action(actions, np.array([1.0, 2.0, 2.0]), own=21, weight_sum=4.0) == 21  # 21 is in 20's class
+    assert best_action(actions, np.array([1.0, 2.0, 3.0]), own=3, weight_sum=4.0) == 20
+
+
+def test_with_every_hand_seen_it_plays_a_card_that_beats_an_open_misery_all():
+    rng = np.random.default_rng(4)
+    checked = 0
+    while checked < 6:
+        cards = rng.permutation(52)[:12]
+        hands = [sum(1 << int(c) for c in cards[3 * s:3 * s + 3]) for s in range(4)]
+        st = new_round(hands, 1, [int(Contract.OPEN_MISERY_ALL), -1, -1, -1], -1, NO_TRUMP, -1, 0)
+        st[L.TRICK_NO] = 1  # after trick 1 every hand is on the table: one world, the real one
+        up, fd = legal_actions(st, 1)
+        rules = Rules(NO_TRUMP, [0])
+        tuples = [tuple(cards_of(h)) for h in hands]
+        beats = {c: not can_force(rules, [tuple(x for x in h if x != c) if s == 1 else h for s, h in enumerate(tuples)],
+                                  2, 0, 0, ((1, c, False),)) for c in cards_of(int(up))}
+        if all(beats.values()) or not any(beats.values()):
+            continue
+        # Every hand is seen, so every world is the real one (the cards dealt to no hand of this made-up
+        # ending are drawn to the pile of unseen cards, which no trick reaches).
+        assert beats[choose_sampled(st, 1, int(up), int(fd), default_params(), state_from_seed(1), {})]
+        checked += 1
+
+
+def _endings(n, seed, size, families=("trick", "blind", "king", "troela", "misery", "nocall")):
+    rng = np.random.default_rng(seed)
+    return [cut_to_ending(s, size, rng) for s in random_setups(n, seed, families)]
+
+
+def test_decisions_do_not_depend_on_hidden_cards():
+    rng = np.random.default_rng(8)
+    compared = searched = 0
+    for setup in _endings(12, 41, 5):
+        st = new_round(setup["hands"], setup["leader"], setup["contract_of"], setup["partner"], setup["trump"],
+                       setup["called_card"], setup["blind"])
+        stream = state_from_seed(9)
+        for _ in range(20):
+            seat = int(st[L.TURN])
+            up, fd = legal_actions(st, seat)
+            other = _swapped(st, seat, rng)
+            before = stream.copy()
+            action = choose_sampled(st, seat, int(up), int(fd), default_params(), stream, {})
+            if other is not None:
+                again = before.copy()
+                assert choose_sampled(other, seat, int(up), int(fd), default_params(), again, {}) == action
+                assert (again == stream).all()
+                compared += 1
+                searched += int((before != stream).any())
+            apply_action(st, seat, action)
+    assert compared > 60 and searched > 20
+
+
+def test_rounds_are_legal_reproducible_and_batch_equals_one_by_one():
+    setups = _endings(10, 52, 5)
+    seats = np.array([SD, POLICY_HEURISTIC, SD, 0], dtype=np.int64)
+    one_by_one, traces = [], []
+    stream = state_from_seed(6)
+    for setup in setups:
+        tricks, trace = playout_one_sampled(**setup, policy_of_seat=seats, params=default_params(), rng_state=stream)
+        state = RoundState(RoundSetup(tuple(setup["hands"]), setup["leader"], tuple(setup["contract_of"]),
+                                      setup["partner"], setup["trump"], setup["called_card"], bool(setup["blind"])))
+        for _seat, action, _up, _fd in trace:
+            state.play(int(action) % FD, bool(action >= FD))  # refuses an illegal card
+        assert state.tricks == list(tricks)
+        one_by_one.append(tricks)
+        traces.append(trace)
+    again = [playout_one_sampled(**s, policy_of_seat=seats, params=default_params(), rng_state=state_from_seed(6))
+             for s in setups[:1]]
+    assert (again[0][1] == traces[0]).all()
+    arrays = as_arrays(setups)
+    out = np.zeros((len(setups), 4), dtype=np.int64)
+    playout_batch_sampled(**arrays, policy_of_seat=np.tile(seats, (len(setups), 1)), params=default_params(),
+                          rng_state=state_from_seed(6), tricks_out=out)
+    assert (out == np.array(one_by_one)).all()
+
+
+def test_a_seat_with_one_distinct_card_draws_nothing():
+    hands = [0b111 << 13 * s for s in range(4)]  # each seat holds three touching cards of its own suit
+    st = new_round(hands, 0, [int(Contract.ALONE_9), -1, -1, -1], -1, 0, -1, 0)
+    apply_action(st, 0, 0)
+    up, fd = legal_actions(st, 1)
+    stream = state_from_seed(3)
+    assert choose_sampled(st, 1, int(up), int(fd), default_params(), stream, {}) in cards_of(int(up))
+    assert (stream == state_from_seed(3)).all()
+    assert list(itertools.islice(cards_of(int(up)), 1)) == [13]
