@@ -21,16 +21,20 @@ import sys
 import numpy as np
 
 WORKER = r"""
-import json, sys, time
+import json, os, sys, time
 import numpy as np
 sys.path.insert(0, sys.argv[3])
+# The tree first: ``python -c`` puts the working directory ahead of PYTHONPATH, which would load one
+# tree in both workers when the bench runs from a tree's root.
+sys.path.insert(0, sys.argv[4])
 from bench_dd import random_deals
 from analyzer.solvers.dd import solve
 from analyzer.solvers.dd.api import last_tricks
 
 deals = random_deals(np.random.default_rng(int(sys.argv[1])), int(sys.argv[2]))
 solve(deals[0], 0, 0, 0b0101)
-print("ready", flush=True)
+import analyzer
+print("ready", os.path.dirname(os.path.dirname(os.path.abspath(analyzer.__file__))), flush=True)
 for line in sys.stdin:
     i = int(line)
     leader = (i // 5) % 4
@@ -53,10 +57,11 @@ def main() -> None:
     workers = {}
     for name, tree in (("old", args.old), ("new", args.new)):
         env = {**os.environ, "PYTHONPATH": os.path.abspath(tree)}
-        workers[name] = subprocess.Popen([sys.executable, "-c", WORKER, str(seed), str(args.deals), here],
+        workers[name] = subprocess.Popen([sys.executable, "-c", WORKER, str(seed), str(args.deals), here,
+                                          os.path.abspath(tree)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-        if workers[name].stdout.readline().strip() != "ready":
-            raise SystemExit(f"the {name} worker did not start")
+        if workers[name].stdout.readline().strip() != f"ready {os.path.abspath(tree)}":
+            raise SystemExit(f"the {name} worker did not start from {tree}")
     cpu = {"old": 0.0, "new": 0.0}
     tricks = {"old": 0, "new": 0}
     ratios = []
