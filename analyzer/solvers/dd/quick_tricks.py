@@ -271,7 +271,7 @@ def _cash_hand(hand, friends, present, opp_lens, safe, one_partner):
 
 
 @njit(cache=True)
-def _sure_trumps(hands, trump, team):
+def _sure_trumps(hands, trump, team, called):
     """Tricks each side's trumps must win whatever anyone plays, and the trumps that make it so.
 
     Take a seat's top ``i`` trumps and the ``h`` trumps of the other side above the lowest of them:
@@ -279,6 +279,16 @@ def _sure_trumps(hands, trump, team):
     that trick unless an opponent's higher trump falls on it; each higher trump beats only one of
     them, so the side wins at least ``i - h`` tricks.  Two seats of a side may win in the same
     trick, so a side counts its best seat only.
+
+    But a side whose two seats hold the top two trumps, one each, with three trumps or more between
+    them, takes two tricks (DDS's later tricks count the same).  Look at the first trick where
+    either seat plays a trump.  Both tops are still out; each wins the trick it falls in unless the
+    other falls there too, and once one has won, the other is the top trump and wins when played.
+    If only one of the two seats plays a trump there, it may play its top: a seat that may play a
+    small trump may play any trump (it follows trumps or is void in the suit led).  If both
+    play trumps, they hold three or more between them, so one of them holds a small trump and
+    plays it under the other's top.  With the called card among the trumps still out its holder
+    may have to play it instead, so the rule then stays off.  The top two trumps decide it.
 
     Returns (team's sure tricks, others' sure tricks, relevant trumps).
     """
@@ -309,6 +319,24 @@ def _sure_trumps(hands, trump, team):
     relevant = np.int64(0)
     if lowest < 13:
         relevant = np.int64(present >> lowest << lowest) << (13 * trump)
+    if COUNT[present] >= 3 and (called < 0 or called // 13 != trump or not (present >> (called % 13)) & 1):
+        top = HIGHEST[present]
+        second = HIGHEST[present ^ (1 << top)]
+        top_seat = -1
+        second_seat = -1
+        for seat in range(4):
+            if (hands[seat] >> (13 * trump + top)) & 1:
+                top_seat = seat
+            if (hands[seat] >> (13 * trump + second)) & 1:
+                second_seat = seat
+        pair = COUNT[(hands[top_seat] >> (13 * trump)) & SUIT_BITS] + COUNT[(hands[second_seat] >> (13 * trump)) & SUIT_BITS]
+        if top_seat != second_seat and (team >> top_seat) & 1 == (team >> second_seat) & 1 and pair >= 3:
+            if (team >> top_seat) & 1 and best_team < 2:
+                best_team = 2
+                relevant |= np.int64((1 << top) | (1 << second)) << (13 * trump)
+            elif not (team >> top_seat) & 1 and best_other < 2:
+                best_other = 2
+                relevant |= np.int64((1 << top) | (1 << second)) << (13 * trump)
     return best_team, best_other, relevant
 
 
