@@ -50,7 +50,7 @@ def _endings():
         hands = tuple(tuple(sorted(h)) for h in hands)
         others = tuple(s for s in range(4) if s not in team)
         leader = int(rng.integers(4))
-        ours, theirs, _ = _sure_trumps(_masks(hands), trump, sum(1 << s for s in team), -1)
+        ours, theirs, _ = _sure_trumps(_masks(hands), trump, sum(1 << s for s in team), -1, True)
         true_team = max_tricks(Rules(trump, team), hands, leader)
         true_others = max_tricks(Rules(trump, others), hands, leader)
         trumps = sorted((c for h in hands for c in h if c // 13 == trump), reverse=True)

@@ -271,7 +271,7 @@ def _cash_hand(hand, friends, present, opp_lens, safe, one_partner):
 
 
 @njit(cache=True)
-def _sure_trumps(hands, trump, team, called):
+def _sure_trumps(hands, trump, team, called, for_tricks):
     """Tricks each side's trumps must win whatever anyone plays, and the trumps that make it so.
 
     Take a seat's top ``i`` trumps and the ``h`` trumps of the other side above the lowest of them:
@@ -280,8 +280,10 @@ def _sure_trumps(hands, trump, team, called):
     them, so the side wins at least ``i - h`` tricks.  Two seats of a side may win in the same
     trick, so a side counts its best seat only.
 
-    But a side whose two seats hold the top two trumps, one each, with three trumps or more between
-    them, takes two tricks (DDS's later tricks count the same).  Look at the first trick where
+    When both sides play for tricks (``for_tricks``: the team maximises its count), a side whose two
+    seats hold the top two trumps, one each, with three trumps or more between them, can take two
+    tricks (DDS's later tricks count the same); a side that wants to lose tricks may crash the two,
+    so the rule is off otherwise.  Look at the first trick where
     either seat plays a trump.  Both tops are still out; each wins the trick it falls in unless the
     other falls there too, and once one has won, the other is the top trump and wins when played.
     If only one of the two seats plays a trump there, it may play its top: a seat that may play a
@@ -319,7 +321,7 @@ def _sure_trumps(hands, trump, team, called):
     relevant = np.int64(0)
     if lowest < 13:
         relevant = np.int64(present >> lowest << lowest) << (13 * trump)
-    if COUNT[present] >= 3 and (called < 0 or called // 13 != trump or not (present >> (called % 13)) & 1):
+    if for_tricks and COUNT[present] >= 3 and (called < 0 or called // 13 != trump or not (present >> (called % 13)) & 1):
         top = HIGHEST[present]
         second = HIGHEST[present ^ (1 << top)]
         top_seat = -1

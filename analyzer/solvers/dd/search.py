@@ -118,7 +118,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             return _answer(lo <= final <= hi, relevant)
         if trump != NO_TRUMP:
             # Whatever anyone plays, the team ends with a count in [least, most].
-            ours, theirs, used = _sure_trumps(hands, trump, team, called)
+            ours, theirs, used = _sure_trumps(hands, trump, team, called, mode == MODE_MAX)
             least = won + ours
             most = won + left - theirs
             if lo <= least and most <= hi:
