@@ -5,9 +5,10 @@ Each version runs in its own worker process with ``PYTHONPATH`` set to its sourc
 strain and leader cycled as in ``bench_dd.py``), alternating which goes first, so load on a shared
 machine falls on both alike.  The answers and the completed tricks searched must be identical (a
 change meant to keep the tree); the CPU ratio new / old is printed, over all deals and as the median
-of the per-deal ratios.
+of the per-deal ratios.  With ``--tree-may-change`` (a change meant to shrink the tree) only the
+answers must be identical, and the ratio of completed tricks new / old is printed too.
 
-Usage: python scripts/bench_dd_versions.py OLD_TREE NEW_TREE [--deals 200] [--seed S]
+Usage: python scripts/bench_dd_versions.py OLD_TREE NEW_TREE [--deals 200] [--seed S] [--tree-may-change]
 """
 
 import argparse
@@ -20,16 +21,20 @@ import sys
 import numpy as np
 
 WORKER = r"""
-import json, sys, time
+import json, os, sys, time
 import numpy as np
 sys.path.insert(0, sys.argv[3])
+# The tree first: ``python -c`` puts the working directory ahead of PYTHONPATH, which would load one
+# tree in both workers when the bench runs from a tree's root.
+sys.path.insert(0, sys.argv[4])
 from bench_dd import random_deals
 from analyzer.solvers.dd import solve
 from analyzer.solvers.dd.api import last_tricks
 
 deals = random_deals(np.random.default_rng(int(sys.argv[1])), int(sys.argv[2]))
 solve(deals[0], 0, 0, 0b0101)
-print("ready", flush=True)
+import analyzer
+print("ready", os.path.dirname(os.path.dirname(os.path.abspath(analyzer.__file__))), flush=True)
 for line in sys.stdin:
     i = int(line)
     leader = (i // 5) % 4
@@ -45,35 +50,43 @@ def main() -> None:
     parser.add_argument("new")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=None, help="default: a fresh seed, printed")
+    parser.add_argument("--tree-may-change", action="store_true", help="compare answers only, print the tree ratio")
     args = parser.parse_args()
     seed = secrets.randbits(31) if args.seed is None else args.seed
     here = os.path.dirname(os.path.abspath(__file__))
     workers = {}
     for name, tree in (("old", args.old), ("new", args.new)):
         env = {**os.environ, "PYTHONPATH": os.path.abspath(tree)}
-        workers[name] = subprocess.Popen([sys.executable, "-c", WORKER, str(seed), str(args.deals), here],
+        workers[name] = subprocess.Popen([sys.executable, "-c", WORKER, str(seed), str(args.deals), here,
+                                          os.path.abspath(tree)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-        if workers[name].stdout.readline().strip() != "ready":
-            raise SystemExit(f"the {name} worker did not start")
+        if workers[name].stdout.readline().strip() != f"ready {os.path.abspath(tree)}":
+            raise SystemExit(f"the {name} worker did not start from {tree}")
     cpu = {"old": 0.0, "new": 0.0}
-    tricks = 0
+    tricks = {"old": 0, "new": 0}
     ratios = []
+    compared = 1 if args.tree_may_change else 2
     for i in range(args.deals):
         got = {}
         for name in ("old", "new") if i % 2 == 0 else ("new", "old"):
             workers[name].stdin.write(f"{i}\n")
             workers[name].stdin.flush()
             got[name] = json.loads(workers[name].stdout.readline())
-        if got["old"][:2] != got["new"][:2]:
+        if got["old"][:compared] != got["new"][:compared]:
             raise SystemExit(f"deal {i}: old (tricks, completed tricks) {got['old'][:2]}, new {got['new'][:2]}")
-        tricks += got["old"][1]
         for name in cpu:
+            tricks[name] += got[name][1]
             cpu[name] += got[name][2]
         if got["old"][2] > 0:
             ratios.append(got["new"][2] / got["old"][2])
-    print(f"seed {seed}, {args.deals} deals, one thread each: answers and completed tricks identical ({tricks:,}); "
-          f"CPU old {cpu['old']:.2f} s, new {cpu['new']:.2f} s: ratio {cpu['new'] / cpu['old']:.3f}, median per-deal "
-          f"ratio {float(np.median(ratios)):.3f}")
+    if args.tree_may_change:
+        same = (f"answers identical; completed tricks old {tricks['old']:,}, new {tricks['new']:,}: "
+                f"ratio {tricks['new'] / tricks['old']:.4f}")
+    else:
+        same = f"answers and completed tricks identical ({tricks['old']:,})"
+    print(f"seed {seed}, {args.deals} deals, one thread each: {same}; CPU old {cpu['old']:.2f} s, "
+          f"new {cpu['new']:.2f} s: ratio {cpu['new'] / cpu['old']:.3f}, median per-deal ratio "
+          f"{float(np.median(ratios)):.3f}")
 
 
 if __name__ == "__main__":

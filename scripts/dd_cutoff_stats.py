@@ -27,7 +27,7 @@ import numpy as np  # noqa: E402
 from bench_dd import random_deals  # noqa: E402
 
 from analyzer.solvers.dd import solve  # noqa: E402
-from analyzer.solvers.dd import search as kernels  # noqa: E402
+from analyzer.solvers.dd import layout as kernels  # noqa: E402
 from analyzer.solvers.dd.api import _work, last_tricks  # noqa: E402
 
 NS = 0b0101

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.search import _sure_trick_cards, start_winner
+from analyzer.solvers.dd.rules import start_winner
+from analyzer.solvers.dd.sure_trick import _sure_trick_cards
 
 from .reference_minimax import Rules, can_force
 

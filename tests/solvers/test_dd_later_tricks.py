@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.search import _guarded_trump_trick, _tops_fall_short
+from analyzer.solvers.dd.later_tricks import _guarded_trump_trick, _tops_fall_short
 
 from .reference_minimax import Rules, max_tricks
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.search import _lone_ducks
+from analyzer.solvers.dd.later_tricks import _lone_ducks
 
 from .reference_minimax import Rules, can_force
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.search import _lone_winners
+from analyzer.solvers.dd.quick_tricks import _lone_winners
 
 from .reference_minimax import Rules, max_tricks
 

@@ -6,7 +6,7 @@ other windows tries another card first, so ignoring ``duck_all`` fails every cas
 
 import numpy as np
 
-from analyzer.solvers.dd.search import _order_score
+from analyzer.solvers.dd.moves import _order_score
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.solvers.dd.tables import MODE_MIN
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.search import _partner_ruffs, _quick_tricks
+from analyzer.solvers.dd.quick_tricks import _partner_ruffs, _quick_tricks
 
 from .reference_minimax import Rules, max_tricks
 

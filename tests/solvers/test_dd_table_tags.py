@@ -8,8 +8,9 @@
 
 import numpy as np
 
-from analyzer.solvers.dd.search import (
-    _keep_masks, _position, _smear_down, _tag_admits, _tag_query, _tag_word, _top_owner_bits,
+from analyzer.solvers.dd.moves import _smear_down
+from analyzer.solvers.dd.transposition import (
+    _keep_masks, _position, _tag_admits, _tag_query, _tag_word, _top_owner_bits,
 )
 
 

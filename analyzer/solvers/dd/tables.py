@@ -1,10 +1,11 @@
-"""Constants and lookup tables shared by the double-dummy kernels.
+"""Constants and lookup tables shared by the double-dummy kernels, and the gather that reads two of them.
 
 Tables are indexed by a 13-bit suit holding (bit r = rank r, 2 = 0 ... A = 12); numba
 freezes module-level arrays as constants, which is what we want for fixed lookup tables.
 """
 
 import numpy as np
+from numba import njit
 
 SUIT_BITS = 0x1FFF
 
@@ -85,3 +86,10 @@ COMPRESS_HIGH = _compress_table(6)
 SPREAD = _spread_table()
 SURE_BEST, SURE_AT = _sure_tables()
 SELECT = _select_table()
+
+
+@njit(cache=True, inline="always")
+def _gather(x, mask):
+    """The bits of the 13-bit ``x`` at the set positions of ``mask``, packed from bit 0 up."""
+    return (np.int64(COMPRESS_LOW[mask & 127, x & 127])
+            | (np.int64(COMPRESS_HIGH[mask >> 7, (x >> 7) & 63]) << COUNT[mask & 127]))

@@ -1,0 +1,115 @@
+"""The work array of the double-dummy search: its slots, the solve's context, the statistics switch.
+
+State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (changed and restored in
+place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
+facts (``C_*`` slots), the move buffers and killer leads per depth, the counters of a counting
+build, then the transposition table (:mod:`analyzer.solvers.dd.transposition`).  A node answers in
+one int64 (:func:`_answer`): the yes/no bit and the cards whose ranks decided it.
+"""
+
+import os
+import tempfile
+
+import numba
+import numpy as np
+from numba import njit
+
+# Slots of the one work array ``mem``: the hands, the trick in progress, the solve's context,
+# the move buffers per depth, then the transposition table.  A single array keeps the recursion
+# cheap: numba reference-counts every array argument on every call.
+M_HANDS = 0  # four seat masks, changed and restored in place
+M_TRICK = 4  # the current trick's cards in play order (a blind lead is ``card + BLIND``)
+M_CTX = 8
+C_TRUMP = 0
+C_TEAM = 1
+C_MODE = 2
+C_CALLED = 3  # called card id, -1 for none
+C_BIDDER = 4  # seat allowed a blind lead, -1 for none
+C_GEN = 5  # transposition-table generation: entries of older generations are empty
+C_NODES = 6  # node counter: spreads table replacements over a bucket
+C_TRICKS = 11  # completed tricks searched: fourth-hand card plays (statistics; DDS reports this count as its nodes)
+C_TT_MASK = 7  # table buckets - 1
+C_MOVES = 8  # number of root moves written by a collecting search
+C_TAGS = 9  # where the entries' tags start
+C_ENTRIES = 10  # where the entries start
+C_LIMIT = 12  # the C_TRICKS count at which the search gives up (0: none); see ``solve_bounded``
+C_ABORTED = 13  # 1 once the limit was reached: every node returns at once and stores nothing
+CTX_SIZE = 16
+MAX_DEPTH = 56
+MAX_MOVES = 32
+M_OUT = M_CTX + CTX_SIZE  # per root move: its answer (collecting search)
+M_MOVES = M_OUT + MAX_MOVES
+M_KILLERS = M_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the lead that last cut off there, -1 for none
+M_STATS = M_KILLERS + MAX_DEPTH
+# Cut-off statistics (scripts/dd_cutoff_stats.py): a build switch read once at import, compiled into
+# the kernels, so the plain build carries no counting code.  A counting build keeps numba's on-disk
+# cache apart: the switch and the layout below are compiled in, and must never reach plain runs.
+STATS = os.environ.get("ANALYZER_DD_STATS") == "1"
+if STATS:
+    numba.config.CACHE_DIR = tempfile.mkdtemp(prefix="dd-stats-numba-")
+# Per kind, one counter per depth (cards played from the root): how nodes ended, then the move loops.
+S_DECIDED = 0  # window already decided at a trick's start
+S_LAST = 1  # the last trick scored without search
+S_SURE_TRUMPS = 2
+S_LONE_WINNERS = 3
+S_LONE_DUCKS = 4
+S_LATER = 5  # the side on lead needs every trick and loses one (later tricks)
+S_TABLE = 6  # transposition-table hit
+S_QUICK = 7  # quick tricks of the side on lead
+S_SECOND = 8  # second hand's sure tricks
+S_SURE_TRICK = 9  # third or fourth hand's side surely takes the trick
+S_NODES = 10  # nodes entered
+S_TRIED = 11  # moves searched
+S_CUT_AT = 12  # move loops cut off at the first move; + 1 the second ... S_CUT_AT + 6: the seventh or later
+S_NO_CUT = 19  # move loops where no move cut off
+S_PROBES = 20  # table lookups
+STATS_KINDS = 21
+M_TT = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
+ENTRY = 8  # words per table entry
+BUCKET = 32  # table entries per bucket (a power of two)
+RESULT_SHIFT = 62
+RELEVANT_BITS = (1 << 52) - 1
+
+
+def new_mem(bits):
+    """Allocate the work array with a transposition table of ``2**bits`` entries."""
+    entries = 1 << bits
+    return np.zeros(M_TT + entries // BUCKET + entries * (1 + ENTRY), dtype=np.int64)
+
+
+@njit(cache=True)
+def set_context(mem, trump, team, mode, called, bidder, generation):
+    """Start a solve: its constant facts, a fresh table generation, zeroed statistics."""
+    ctx = mem[M_CTX:M_CTX + CTX_SIZE]
+    ctx[:] = 0
+    ctx[C_TRUMP] = trump
+    ctx[C_TEAM] = team
+    ctx[C_MODE] = mode
+    ctx[C_CALLED] = called
+    ctx[C_BIDDER] = bidder
+    ctx[C_GEN] = generation
+    mem[M_KILLERS:M_KILLERS + MAX_DEPTH] = -1
+    entries = (mem.shape[0] - M_TT) * BUCKET // (1 + BUCKET * (1 + ENTRY))
+    ctx[C_TT_MASK] = entries // BUCKET - 1
+    ctx[C_TAGS] = M_TT + entries // BUCKET
+    ctx[C_ENTRIES] = ctx[C_TAGS] + entries
+
+
+@njit(cache=True)
+def set_position(mem, hands, trick):
+    """Copy the hands and the trick in progress into the work array."""
+    for i in range(4):
+        mem[M_HANDS + i] = hands[i]
+        mem[M_TRICK + i] = trick[i]
+
+
+@njit(cache=True, inline="always")
+def _answer(result, relevant):
+    """Pack a node's answer and the cards whose ranks decided it into one int64."""
+    return relevant | (np.int64(1 if result else 0) << RESULT_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def _stat(mem, kind, depth):
+    """Count one event of ``kind`` at ``depth`` (only in a counting build, see ``STATS``)."""
+    mem[M_STATS + kind * MAX_DEPTH + depth] += 1
