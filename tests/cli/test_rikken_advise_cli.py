@@ -41,7 +41,11 @@ def test_advise_writes_its_run_and_answers_best_first(advised):
     rows = pd.read_parquet(run / "deals")
     assert (rows["cards_s"] == parse_hand(HAND)).all()
     # E deals, so S leads: the stored deals are the ones summarised, option by option.
+    assert "pass" in [o["option"] for o in options] and payload["advice"]["advice"] in \
+        [o["option"] for o in options] + ["close"]
     for option in options:
+        if option["option"] == "pass":
+            continue
         chosen = rows[rows["option_name"] == option["option"]]
         assert len(chosen) == 120 and option["made"] == int(chosen["made"].sum())
     manifest = json.loads((run / "manifest.json").read_text())
@@ -70,7 +74,7 @@ def test_dd_policy_plays_few_deals_by_default_and_stays_paired(tmp_path):
                      "--workers", "1", "--out", str(tmp_path / "dd"), "--json")
     assert result.returncode == 0, result.stderr
     options = {o["option"]: o for o in json.loads(result.stdout)["options"]}
-    assert set(options) == {"rik-S", "8-alone-S", "9-alone-S"}
+    assert set(options) == {"rik-S", "8-alone-S", "9-alone-S", "pass"}
     # Perfect play is deterministic: 9 Alone makes exactly where 8 Alone takes nine tricks or more.
     eight = options["8-alone-S"]
     assert options["9-alone-S"]["made"] == round(2 * sum(eight[f"p_tricks_{k}"] for k in range(9, 14)))
