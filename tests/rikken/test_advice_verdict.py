@@ -108,3 +108,28 @@ def test_bracket_quotas_add_up_to_the_bracket(bracket, total, chunk):
     assert all(0 <= q <= min(chunk, total - start) for q, start in zip(quotas, range(0, total, chunk)))
     if (bracket, total, chunk) == (40, 50_000, 10_000):
         assert quotas == [8] * 5
+
+
+def test_the_bracket_replays_the_same_deals_perfectly_and_leaves_the_ordinary_play_alone():
+    """Chunk of 4 deals, 2 of them in the bracket: the ordinary columns equal those of the run without the
+    bracket, and the perfect-play tricks are the solver's count for 8 Alone in spades on each deal."""
+    from analyzer.cards.pbn import parse_hand
+    from analyzer.games.rikken import rules
+    from analyzer.games.rikken.advice import advice_chunk, hand_options, option_params
+    from analyzer.games.rikken.dd import declarer_count
+
+    hand = "AKQT86.A2.K73.95"
+    options = hand_options(parse_hand(hand), [K.ALONE_8])
+    params = {"policy": "heuristic", "declarer_policy": "heuristic", "defender_policy": "heuristic",
+              "dealing": "random", "seat": 0, "dealer": 3, "options": option_params(options),
+              "constraints": {"hand": [f"N={hand}"]}}
+    plain = advice_chunk(params, 4, 4, np.random.SeedSequence(9))
+    bracketed = advice_chunk({**params, "bracket": {"deals": 4, "of": 8, "budget": 0}}, 4, 4,
+                             np.random.SeedSequence(9))
+    pd.testing.assert_frame_equal(bracketed[plain.columns], plain)
+    assert bracketed["perfect"].tolist() == [True, True, False, False]
+    for row in bracketed[bracketed["perfect"]].itertuples():
+        hands = [row.cards_n, row.cards_e, row.cards_s, row.cards_w]
+        tricks = declarer_count(hands, 0, SPADES, 1 << 0, rules.Kind.TRICKS)
+        assert row.perfect_tricks == tricks and row.perfect_made == (tricks >= 8)
+        assert row.perfect_money == (3 * (tricks - 7) if tricks >= 8 else -3 * (1 + 8 - tricks))
