@@ -113,13 +113,15 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
                               "flagged": flagged, "options": records(bracket)}
         bounded = int(bracket["bounded"].sum())
         note = f", {bounded:,} of {int(bracket['n'].sum()):,} perfect-play rows bounded" if bounded else ""
-        shown_bracket = [(f"Bracket: {_play_name(policies)} play against perfect play on both sides (double "
-                          f"dummy), the same {params['bracket']['deals']:,} deals{note}", bracket_shown(bracket))]
+        shown_bracket = [(textwrap.fill(f"Bracket: {_play_name(policies)} play against perfect play on both sides "
+                                        f"(double dummy), the same {params['bracket']['deals']:,} deals{note}",
+                                        CONSOLE_WIDTH), bracket_shown(bracket))]
     headline = "\n".join(textwrap.fill(sentence, CONSOLE_WIDTH) for sentence in [verdict["sentence"], *flagged])
     return Summary(
         tables=tables, figures={"tricks_per_option": lambda: trick_distribution_chart(table, title)},
         manifest={"deals": plan.n_items},
-        shown=[(f"{headline}\n\n{title} (best expected money first; 95% intervals)", shown_table(table)),
+        shown=[(f"{headline}\n\n" + textwrap.fill(f"{title} (best expected money first; 95% intervals)", CONSOLE_WIDTH),
+                shown_table(table)),
                *shown_bracket],
         payload=payload)
 
@@ -134,16 +136,18 @@ def bracket_shown(bracket: pd.DataFrame) -> pd.DataFrame:
     """The console view of the bracket: per option the make rate and money under each play on the same
     deals (money ``[low, high]`` with bounded rows), the paired change in money, and the flag."""
     def rate(prefix: str) -> list[str]:
-        return [f"{100 * r:.0f} [{100 * lo:.0f}, {100 * hi:.0f}]"
+        return [f"{100 * r:.0f} [{100 * lo:.0f},{100 * hi:.0f}]"
                 for r, lo, hi in zip(bracket[f"{prefix}rate"], bracket[f"{prefix}rate_lo"], bracket[f"{prefix}rate_hi"])]
 
-    def interval(mean: str, low: str, high: str) -> list[str]:
-        return [f"{m:+.1f} [{lo:+.1f},{hi:+.1f}]" for m, lo, hi in zip(bracket[mean], bracket[low], bracket[high])]
+    def interval(mean: str, low: str, high: str, bounded) -> list[str]:
+        return [(f"{m:+.1f} [{lo:+.1f},{hi:+.1f}]" if some else f"{m:+.1f} ±{(hi - lo) / 2:.1f}") if hi == hi
+                else f"{m:+.1f}" for m, lo, hi, some in zip(bracket[mean], bracket[low], bracket[high], bounded)]
 
     return pd.DataFrame({
         "option": bracket["option"], "made %": rate(""),
-        "money": interval("mean_money", "money_lo", "money_hi"), "perfect made %": rate("perfect_"),
-        "perfect money": interval("perfect_money", "perfect_money_lo", "perfect_money_hi"),
+        "money": interval("mean_money", "money_lo", "money_hi", [0] * len(bracket)),
+        "perfect made %": rate("perfect_"),
+        "perfect money": interval("perfect_money", "perfect_money_lo", "perfect_money_hi", bracket["bounded"]),
         "flag": bracket["flag"]})
 
 
