@@ -107,15 +107,15 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
     if "bracket" in params:
         ordinary = table[table["option"] != advice.PASS]
         bracket = advice_verdict.bracket_table(moments, options, ordinary)
-        flagged = advice_verdict.bracket_sentences(bracket, ordinary, _play_name(policies))
+        flagged = advice_verdict.bracket_sentences(bracket, ordinary, advice_verdict.play_name(policies))
         tables["bracket"] = bracket
         payload["bracket"] = {"deals": params["bracket"]["deals"], "budget": params["bracket"]["budget"],
                               "flagged": flagged, "options": records(bracket)}
         bounded = int(bracket["bounded"].sum())
         note = f", {bounded:,} of {int(bracket['n'].sum()):,} perfect-play rows bounded" if bounded else ""
-        shown_bracket = [(textwrap.fill(f"Bracket: {_play_name(policies)} play against perfect play on both sides "
-                                        f"(double dummy), the same {params['bracket']['deals']:,} deals{note}",
-                                        CONSOLE_WIDTH), bracket_shown(bracket))]
+        heading = (f"Bracket: {advice_verdict.play_name(policies)} play against perfect play on both sides "
+                   f"(double dummy), the same {params['bracket']['deals']:,} deals{note}")
+        shown_bracket = [(textwrap.fill(heading, CONSOLE_WIDTH), bracket_shown(bracket))]
     headline = "\n".join(textwrap.fill(sentence, CONSOLE_WIDTH) for sentence in [verdict["sentence"], *flagged])
     return Summary(
         tables=tables, figures={"tricks_per_option": lambda: trick_distribution_chart(table, title)},
@@ -126,18 +126,12 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
         payload=payload)
 
 
-def _play_name(policies: Policies) -> str:
-    """The ordinary play in a sentence: ``heuristic``, or ``declarers expert, defenders heuristic``."""
-    label = policies.label()
-    return label.removeprefix("policy ")
-
-
 def bracket_shown(bracket: pd.DataFrame) -> pd.DataFrame:
     """The console view of the bracket: per option the make rate and money under each play on the same
     deals (money ``[low, high]`` with bounded rows), the paired change in money, and the flag."""
     def rate(prefix: str) -> list[str]:
-        return [f"{100 * r:.0f} [{100 * lo:.0f},{100 * hi:.0f}]"
-                for r, lo, hi in zip(bracket[f"{prefix}rate"], bracket[f"{prefix}rate_lo"], bracket[f"{prefix}rate_hi"])]
+        rates = zip(bracket[f"{prefix}rate"], bracket[f"{prefix}rate_lo"], bracket[f"{prefix}rate_hi"])
+        return [f"{100 * r:.0f} [{100 * lo:.0f},{100 * hi:.0f}]" for r, lo, hi in rates]
 
     def interval(mean: str, low: str, high: str, bounded) -> list[str]:
         return [(f"{m:+.1f} [{lo:+.1f},{hi:+.1f}]" if some else f"{m:+.1f} ±{(hi - lo) / 2:.1f}") if hi == hi

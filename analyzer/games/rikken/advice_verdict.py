@@ -126,6 +126,12 @@ def _flag(row) -> str:
     return ""
 
 
+def play_name(policies) -> str:
+    """The ordinary play of an ``experiments.Policies`` in a sentence: ``heuristic``, or ``declarers expert,
+    defenders heuristic``."""
+    return policies.label().removeprefix("policy ")
+
+
 def bracket_sentences(bracket: pd.DataFrame, ordinary: pd.DataFrame, policy: str) -> list[str]:
     """One sentence a player understands per flagged option of :func:`bracket_table`; ``ordinary`` is the
     advice table (every deal of the run), ``policy`` names the ordinary play (``heuristic``)."""
