@@ -20,6 +20,7 @@ from analyzer.cards.masks import popcounts
 from analyzer.cards.pbn import format_hand
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import rules
+from analyzer.games.rikken.advice_verdict import PASS
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch
 from analyzer.games.rikken.calling import choose_call_batch
 from analyzer.games.rikken.experiments import (
@@ -38,8 +39,6 @@ MIN_ALTERNATIVE_LENGTH = 4
 # Troela's trump is named by the partner, deal by deal.
 PARTNER_NAMES_TRUMP = -1
 MAX_TRICKS = 13
-# The name of the row of not declaring at all (money 0 on every deal, the baseline).
-PASS = "pass"
 
 
 @dataclass(frozen=True)

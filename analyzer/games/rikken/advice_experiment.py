@@ -107,19 +107,19 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
     if "bracket" in params:
         ordinary = table[table["option"] != advice.PASS]
         bracket = advice_verdict.bracket_table(moments, options, ordinary)
-        flagged = advice_verdict.bracket_sentences(bracket, ordinary, advice_verdict.play_name(policies))
+        flagged = advice_verdict.bracket_sentences(bracket, ordinary, advice_verdict.play_name(policies.label()))
         tables["bracket"] = bracket
         payload["bracket"] = {"deals": params["bracket"]["deals"], "budget": params["bracket"]["budget"],
                               "flagged": flagged, "options": records(bracket)}
         bounded = int(bracket["bounded"].sum())
         note = f", {bounded:,} of {int(bracket['n'].sum()):,} perfect-play rows bounded" if bounded else ""
-        heading = (f"Bracket: {advice_verdict.play_name(policies)} play against perfect play on both sides "
+        heading = (f"Bracket: {advice_verdict.play_name(policies.label())} play against perfect play on both sides "
                    f"(double dummy), the same {params['bracket']['deals']:,} deals{note}")
         shown_bracket = [(textwrap.fill(heading, CONSOLE_WIDTH), bracket_shown(bracket))]
     headline = "\n".join(textwrap.fill(sentence, CONSOLE_WIDTH) for sentence in [verdict["sentence"], *flagged])
     return Summary(
         tables=tables, figures={"tricks_per_option": lambda: trick_distribution_chart(table, title)},
-        manifest={"deals": plan.n_items},
+        manifest={"deals": plan.n_items, "policies": policies.label()},
         shown=[(f"{headline}\n\n" + textwrap.fill(f"{title} (best expected money first; 95% intervals)", CONSOLE_WIDTH),
                 shown_table(table)),
                *shown_bracket],

@@ -2,15 +2,16 @@
 noise of each other) and the bracket from ordinary to perfect play, with the options whose verdict
 changes between them.
 
-Both read the tables of :mod:`advice`; neither plays a card.
+Both read the tables of :mod:`advice` (which takes ``PASS`` from here); neither plays a card.
 """
 
 import numpy as np
 import pandas as pd
 
-from analyzer.games.rikken.advice import PASS, Option
 from analyzer.reports.stats import moments_interval, wilson_interval
 
+# The name of the row of not declaring at all (money 0 on every deal, the baseline).
+PASS = "pass"
 PAYS, LOSES, UNCLEAR = "pays", "loses", "unclear"
 # Bracket flags: the verdicts are opposite (one money interval above zero, the other below); perfect play
 # makes the option less (more) often on the same deals, the paired difference's interval clear of zero.
@@ -73,9 +74,10 @@ def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def bracket_table(moments: dict, options: list[Option], ordinary: pd.DataFrame) -> pd.DataFrame:
+def bracket_table(moments: dict, options: list, ordinary: pd.DataFrame) -> pd.DataFrame:
     """Each option under ordinary play and under perfect play on both sides, on the same deals, in the
-    order of ``ordinary`` (:func:`advice.advice_table`, without its pass row).
+    order of ``ordinary`` (:func:`advice.advice_table`, without its pass row); ``options`` are the
+    ``advice.Option`` rows the moments index.
 
     Columns: ``option``, ``n`` (deals played both ways); ``rate`` with ``rate_lo``/``rate_hi`` and
     ``mean_money`` with ``money_lo``/``money_hi`` under ordinary play on those deals; the same with the
@@ -126,10 +128,10 @@ def _flag(row) -> str:
     return ""
 
 
-def play_name(policies) -> str:
-    """The ordinary play of an ``experiments.Policies`` in a sentence: ``heuristic``, or ``declarers expert,
-    defenders heuristic``."""
-    return policies.label().removeprefix("policy ")
+def play_name(label: str) -> str:
+    """The ordinary play in a sentence, from ``experiments.Policies.label()``: ``heuristic``, or
+    ``declarers expert, defenders heuristic``."""
+    return label.removeprefix("policy ")
 
 
 def bracket_sentences(bracket: pd.DataFrame, ordinary: pd.DataFrame, policy: str) -> list[str]:

@@ -255,8 +255,6 @@ def advise_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str
         One sentence per finding.
     """
     from analyzer.games.rikken.advice_verdict import bracket_sentences, headline, play_name
-    from analyzer.games.rikken.experiments import Policies
-
     advice = tables.get("advice")
     if advice is None or advice.empty:
         return ["The run has no advice table."]
@@ -273,7 +271,7 @@ def advise_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str
                          f"same deals (95% {format_number(-row.vs_best_hi)} to {format_number(-row.vs_best_lo)}).")
     bracket = tables.get("bracket")
     if bracket is not None and not bracket.empty:
-        flagged = bracket_sentences(bracket.fillna({"flag": ""}), options, play_name(Policies.from_params(params)))
+        flagged = bracket_sentences(bracket.fillna({"flag": ""}), options, play_name(manifest.get("policies", "")))
         sentences.append(f"The bracket played {int(bracket['n'].iloc[0]):,} of the deals again with perfect play on "
                          "both sides. " + (" ".join(flagged) if flagged else
                                            "No option's verdict changes between the two ways of playing."))
