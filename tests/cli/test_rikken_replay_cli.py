@@ -128,3 +128,27 @@ def test_dd_round_of_a_run(tmp_path, capsys):
     payload = _strict_json(_run(capsys, "replay", "--seed", "5", "--index", "2", "--policy", "dd", "--json"))
     assert payload["source"]["chunk"] == 1 and payload["source"]["chunk_size"] == 2
     assert [payload["scores"][seat]["money"] for seat in SEAT_LETTERS] == [row[f"money_{s}"] for s in range(4)]
+
+
+def test_every_card_is_marked_with_its_cost_and_no_judge_leaves_them_out(stored, capsys):
+    """The text marks each card as its JSON cost says ((-n) tricks, ! the contract), the summary line adds
+    the tricks per seat, and --no-judge drops costs, marks and the summary."""
+    index = int(stored.index[~stored["passed_out"]][3])
+    text, payload = _replay(capsys, index)
+    [contract] = payload["contracts"]
+    lines = [line for line in text.splitlines() if re.match(r"\s+\d+\. [NESW] leads:", line)]
+    given = {seat: 0 for seat in SEAT_LETTERS}
+    for line, trick in zip(lines, payload["tricks"]):
+        for card in trick["cards"]:
+            [cost] = card["cost"]
+            assert cost["tricks"] == cost["tricks_high"]  # this round's counts are exact within the budget
+            mark = (f"-{cost['tricks']}" if cost["tricks"] else "") + ("!" if cost["contract"] else "")
+            shown = f"{card['seat']} {card['card']}" + (f" ({mark})" if mark else "")
+            assert re.search(re.escape(shown) + r"(  |$)", line), (shown, line)
+            given[card["seat"]] += cost["tricks"]
+    if any(given.values()):
+        assert (f"{contract['seat']} {contract['contract']}: tricks given up "
+                + ", ".join(f"{s} {n}" for s, n in given.items())) in text.replace("\n  ", " ")
+    plain, bare = _replay(capsys, index, "--no-judge")
+    assert "cost" not in bare["tricks"][0]["cards"][0] and "judge_budget" not in bare["source"]
+    assert "judged" not in plain and "(-" not in plain
