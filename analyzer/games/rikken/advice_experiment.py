@@ -76,6 +76,9 @@ def _bracket_budget(policies: Policies, bracket: int, deals: int, dd_budget: int
     """The solver's budget of the bracket's perfect play (None without a bracket), after checking the
     bracket fits the run."""
     if not bracket:
+        if dd_budget is not None and policies.names() != {"dd"}:
+            raise InputError("--dd-budget needs --policy dd at every seat or --bracket: only perfect play's trick "
+                             "counts have a budget")
         return None
     if policies.names() == {"dd"}:
         raise InputError("--bracket compares the chosen play with perfect play: with --policy dd every deal is "
