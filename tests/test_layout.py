@@ -17,7 +17,7 @@ GAME_ROOMS = ("rules", "state", "kernels", "experiments", "summary", "charts")
 # A game's run code: experiments and what they write, read and compare. Every other module of a game is
 # its engine or a bot, which never imports run code, the experiments machinery, reports or the CLI.
 RUN_ROOMS = {"experiments", "summary", "charts", "findings", "queries", "advice", "advice_chart", "advice_experiment",
-             "compare",
+             "advice_verdict", "compare",
              "replay", "strategy", "strategy_charts", "strategy_duel"}
 # Known exceptions, each with its reason: the dd policy moves the progress bar per solved deal.
 ENGINE_EXCEPTIONS = {("analyzer.games.rikken.dd", "analyzer.experiments.progress")}

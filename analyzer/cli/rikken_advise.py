@@ -8,7 +8,6 @@ from analyzer.cli.options import MAX_CHUNK_SIZE, MAX_ITEMS, JsonOut, OutDir, Sch
 from analyzer.cli.rikken import (
     AcesOption,
     CardsOption,
-    DdBudgetOption,
     DeclarerPolicy,
     DefenderPolicy,
     HcpOption,
@@ -19,6 +18,19 @@ from analyzer.cli.rikken import (
 )
 from analyzer.cli.running import run_and_print
 from analyzer.games.rikken.advice_experiment import ADVISE, advise_plan
+from analyzer.games.rikken.dd import DEFAULT_BUDGET
+from analyzer.solvers.dd.api import MAX_BUDGET
+
+BracketOption = Annotated[int, typer.Option(
+    "--bracket", min=0, max=MAX_ITEMS,
+    help="Also play this many of the deals with perfect play on both sides (double dummy) and show every option "
+         "both ways, side by side, flagging those whose verdict changes; 0: no bracket. Perfect play takes "
+         "seconds a deal: 40 is a quick look, 200 a firmer one.")]
+AdviseDdBudget = Annotated[int | None, typer.Option(
+    "--dd-budget", min=0, max=MAX_BUDGET,
+    help="With --policy dd or --bracket: completed tricks each perfect-play trick count may search beyond the made "
+         "/ not made questions (about 2.5 million per CPU-second); a count that runs out is reported as the "
+         "interval it was proved to lie in. 0: no limit.", show_default=f"{DEFAULT_BUDGET:,}")]
 
 
 def advise(
@@ -43,18 +55,23 @@ def advise(
     chunk_size: Annotated[int | None, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
                                                    help="Deals per chunk; results depend on it.",
                                                    show_default="10000; 500 with expert, 2 with dd")] = None,
-    dd_budget: DdBudgetOption = None,
+    bracket: BracketOption = 0,
+    dd_budget: AdviseDdBudget = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
     """What to declare with HAND: every contract it could bid, played out on the same random deals.
 
     Each option (a contract with its trump and called card; other long suits as alternative trumps)
-    is played out on every deal, best expected money score first: make rate, points and money scores
-    with 95% intervals, the paired difference to the best option, and the chance of each trick count.
+    is played out on every deal, best expected money score first, beside passing (money 0): make rate,
+    points and money scores with 95% intervals, the paired difference to the best row, and the chance of
+    each trick count. The headline says what to do: the best option, "pass" when no option's money
+    interval lies above zero, or the options within noise of each other. --bracket N plays N of the
+    same deals again with perfect play on both sides and flags the options whose verdict changes.
     Further constraints (--cards, --hcp, --aces, --length) apply to the other seats.
     """
     policies = policies_from_options(policy, declarer_policy, defender_policy)
     constraints = {"cards": cards, "hcp": hcp, "aces": aces, "length": length}
-    plan = advise_plan(hand, seat, dealer, policies, contracts, constraints, deals, seed, chunk_size, dd_budget)
+    plan = advise_plan(hand, seat, dealer, policies, contracts, constraints, deals, seed, chunk_size, dd_budget,
+                       bracket)
     run_and_print(ADVISE, plan, out=out, workers=workers, scheduler=scheduler, json_out=json_out)

@@ -1,5 +1,6 @@
 """``analyzer rikken replay``: one round card by card, from a ``rikken play`` run or a given deal."""
 
+import textwrap
 from typing import Annotated
 
 import typer
@@ -24,9 +25,22 @@ from analyzer.cli.rikken import (
     policies_from_options,
 )
 from analyzer.errors import InputError
+from analyzer.games.rikken.dd import DEFAULT_BUDGET
 from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS
 from analyzer.games.rikken.replay import replay_deal, replay_payload, replay_run_round
 from analyzer.games.rikken.strategy import bidding_params
+from analyzer.solvers.dd.api import MAX_BUDGET
+
+# The judged cards' legend and summary are wrapped to a terminal's width.
+CONSOLE_WIDTH = 80
+JudgeOption = Annotated[bool, typer.Option(
+    "--judge/--no-judge", help="Mark every card with its double-dummy cost: the tricks (or the contract) its side "
+                               "gives up against the best card at that moment.")]
+JudgeBudget = Annotated[int | None, typer.Option(
+    "--dd-budget", min=0, max=MAX_BUDGET,
+    help="Completed tricks each judged trick count may search (about 2.5 million per CPU-second); a cost whose "
+         "count runs out is shown as bounds. Made or not made is always exact. 0: no limit.",
+    show_default=f"{DEFAULT_BUDGET:,}")]
 
 
 def replay(
@@ -56,16 +70,22 @@ def replay(
     length: LengthOption = None,
     dealer: Annotated[str | None, typer.Option("--dealer", help="With a PBN deal: the dealer; his left bids "
                                                "first and leads.", show_default="N")] = None,
+    judge: JudgeOption = True,
+    dd_budget: JudgeBudget = None,
     json_out: JsonOut = False,
 ) -> None:
     """One round card by card: round --index of `rikken play --seed S` (same options), or a PBN deal.
 
     Shows the deal, the auction bid by bid, trump and call, the 13 tricks (leader, cards, winner, the
-    declaring side's running count against what the contract needs) and each seat's scores.
+    declaring side's running count against what the contract needs) and each seat's scores. Every card
+    is marked with its double-dummy cost against the best card at that moment (--no-judge: not).
     """
     policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy,
                                      seat_policies, policy_given=policy is not None)
     auction = bidding_params(bidding, seat_bidding, bidding_margin)
+    if dd_budget is not None and not judge:
+        raise InputError("--dd-budget is the budget of judging the cards: it goes without --no-judge")
+    judge_budget = (DEFAULT_BUDGET if dd_budget is None else dd_budget) if judge else None
     constraints = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, (hand, cards, hcp, aces, length))
                    if values}
     if deal is not None:
@@ -75,7 +95,8 @@ def replay(
             raise InputError("--dealing, --chunk-size and deal constraints describe a rikken play run: they go "
                              "with --seed S --index I, not with a PBN deal")
         hands = parse_deal(deal)
-        result = replay_deal(hands, parse_seat(dealer) if dealer is not None else 0, seed or 0, policies, auction)
+        result = replay_deal(hands, parse_seat(dealer) if dealer is not None else 0, seed or 0, policies, auction,
+                             judge_budget)
     else:
         if index is None:
             raise InputError("give --seed S --index I (round I of rikken play --seed S) or a PBN deal "
@@ -88,7 +109,8 @@ def replay(
         if constraints and dealing_name == "packets":
             raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
                              "round's tricks")
-        result = replay_run_round(seed, index, policies, dealing_name, chunk_size, constraints or None, auction)
+        result = replay_run_round(seed, index, policies, dealing_name, chunk_size, constraints or None, auction,
+                                  judge_budget)
     payload = replay_payload(result)
     typer.echo(json_dumps(payload) if json_out else "\n".join(text_lines(payload)))
 
@@ -107,17 +129,61 @@ def text_lines(payload: dict) -> list[str]:
     lines.append("Policies: " + ", ".join(f"{seat} {name}" for seat, name in payload["policies"].items()))
     needs = {c["seat"]: c["needs"] for c in payload["contracts"]}
     sides = {c["seat"]: "+".join(c["side"]) for c in payload["contracts"]}
+    several = len(payload["contracts"]) > 1
     for trick in payload["tricks"]:
         cards = "  ".join(f"{c['seat']} {'face down ' + c['card'] if c['face_down'] else c['card']}"
-                          for c in trick["cards"])
+                          f"{cost_mark(c.get('cost', []), several)}" for c in trick["cards"])
         counts = ", ".join(f"{sides[seat]} {n} (need {needs[seat]})" for seat, n in trick["side_tricks"].items())
         lines.append(f"  {trick['number']:>2}. {trick['leader']} leads: {cards}  -> {trick['winner']} wins; {counts}")
+    if "judge_budget" in payload["source"]:
+        lines += _judged_lines(payload)
     for c in payload["contracts"]:
         lines.append(f"Result: {c['seat']} {c['contract']} {'made' if c['made'] else 'failed'}: "
                      f"{'+'.join(c['side'])} took {c['side_tricks']}, needed {c['needs']}.")
     lines.append("Scores: " + "; ".join(f"{seat} {s['tricks']} tricks, points {s['points']:+d}, money {s['money']:+d}"
                                         for seat, s in payload["scores"].items()))
     return lines
+
+
+def cost_mark(costs: list[dict], several: bool = False) -> str:
+    """A card's double-dummy cost as bridge viewers mark it: ``(-1)`` one trick given up, ``(-0..2)``
+    bounds, ``!`` the contract given up; prefixed by the declarer's seat when ``several`` contracts are
+    in play; empty for a card that gave up nothing."""
+    marks = []
+    for cost in costs:
+        low, high = cost["tricks"], cost["tricks_high"]
+        tricks = "" if not high else f"-{low}" if low == high else f"-{low}..{high}"
+        mark = tricks + ("!" if cost["contract"] else "")
+        if mark:
+            marks.append(f"{cost['declarer']}{mark}" if several else mark)
+    return f" ({', '.join(marks)})" if marks else ""
+
+
+def _judged_lines(payload: dict) -> list[str]:
+    """The legend of the cost marks, and per contract who gave up tricks and where its fate turned."""
+    lines = [f"Each card judged double dummy (budget {payload['source']['judge_budget']:,} completed tricks per "
+             "count): (-n) its side gave up n tricks against the best card at that moment, (-a..b) between a and "
+             "b, ! it gave up the contract."]
+    for contract in payload["contracts"]:
+        seat = contract["seat"]
+        given: dict[str, list[int]] = {s: [0, 0] for s in SEAT_LETTERS}
+        turns = []
+        for trick in payload["tricks"]:
+            for card in trick["cards"]:
+                cost = next(c for c in card["cost"] if c["declarer"] == seat)
+                if cost["tricks"] is not None:
+                    given[card["seat"]][0] += cost["tricks"]
+                    given[card["seat"]][1] += cost["tricks_high"]
+                if cost["contract"]:
+                    deed = "gave it up" if card["seat"] in contract["side"] else "let it make"
+                    turns.append(f"trick {trick['number']}, {card['seat']} {card['card']} {deed}")
+        if any(high for _, high in given.values()):
+            lines.append(f"{seat} {contract['contract']}: tricks given up " + ", ".join(
+                f"{s} {low}" if low == high else f"{s} {low}..{high}" for s, (low, high) in given.items()) + ".")
+        lines.append(f"{seat} {contract['contract']}: " + (
+            "its fate turned at " + "; ".join(turns) + "." if turns
+            else "no card turned its fate: it went as perfect play from the deal says."))
+    return [textwrap.fill(line, CONSOLE_WIDTH, subsequent_indent="  ") for line in lines]
 
 
 def _title(source: dict) -> str:

@@ -13,6 +13,7 @@ import pytest
 from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import SEAT_LETTERS, format_hand
 from analyzer.cli.app import main
+from analyzer.games.rikken.dd import DEFAULT_BUDGET
 
 DEAL_COLUMNS = ("cards_n", "cards_e", "cards_s", "cards_w")
 # N holds every spade, E every heart, S every diamond, W every club.
@@ -56,7 +57,8 @@ def test_json_and_text_show_the_stored_round(stored, capsys):
     row = stored.loc[index]
     text, payload = _replay(capsys, index)
     assert payload["source"] == {"seed": 4, "index": index, "chunk": 0, "chunk_size": 500, "dealing": "random",
-                                 "policies": "policy heuristic", "bidding": "bidding rules"}
+                                 "policies": "policy heuristic", "bidding": "bidding rules",
+                                 "judge_budget": DEFAULT_BUDGET}
     hands = [format_hand(row[c]) for c in DEAL_COLUMNS]
     assert [payload["deal"][seat] for seat in SEAT_LETTERS] == hands
     for seat, hand in zip(SEAT_LETTERS, hands):
@@ -68,7 +70,8 @@ def test_json_and_text_show_the_stored_round(stored, capsys):
     assert len(lines) == len(payload["tricks"]) == 13
     for line, trick in zip(lines, payload["tricks"]):
         cards = "  ".join(f"{c['seat']} {c['card']}" for c in trick["cards"])
-        assert f"{trick['leader']} leads: {cards}  -> {trick['winner']} wins" in line
+        # Without the cost marks (their own test checks them).
+        assert f"{trick['leader']} leads: {cards}  -> {trick['winner']} wins" in re.sub(r" \([^)]*\)", "", line)
     # Thirteen tricks of four different cards: the whole pack, each seat its own hand.
     played = {seat: 0 for seat in SEAT_LETTERS}
     for trick in payload["tricks"]:
@@ -106,7 +109,8 @@ def test_a_given_deal_under_dd_play(capsys):
     """S bids first (E deals) with all thirteen diamonds: Open 13 Alone, every trick, P = 20."""
     text = _run(capsys, "replay", FULL, "--dealer", "E", "--policy", "dd")
     payload = _strict_json(_run(capsys, "replay", FULL, "--dealer", "E", "--policy", "dd", "--json"))
-    assert payload["source"] == {"deal": FULL, "seed": 0, "policies": "policy dd", "bidding": "bidding rules"}
+    assert payload["source"] == {"deal": FULL, "seed": 0, "policies": "policy dd", "bidding": "bidding rules",
+                                 "judge_budget": DEFAULT_BUDGET}
     assert payload["contracts"] == [{"seat": "S", "contract": "Open 13 Alone", "side": ["S"],
                                      "needs": "all 13 tricks", "side_tricks": 13, "made": True}]
     assert text.count("-> S wins") == 13 and "S 13 (need all 13 tricks)" in text
@@ -124,3 +128,27 @@ def test_dd_round_of_a_run(tmp_path, capsys):
     payload = _strict_json(_run(capsys, "replay", "--seed", "5", "--index", "2", "--policy", "dd", "--json"))
     assert payload["source"]["chunk"] == 1 and payload["source"]["chunk_size"] == 2
     assert [payload["scores"][seat]["money"] for seat in SEAT_LETTERS] == [row[f"money_{s}"] for s in range(4)]
+
+
+def test_every_card_is_marked_with_its_cost_and_no_judge_leaves_them_out(stored, capsys):
+    """The text marks each card as its JSON cost says ((-n) tricks, ! the contract), the summary line adds
+    the tricks per seat, and --no-judge drops costs, marks and the summary."""
+    index = int(stored.index[~stored["passed_out"]][3])
+    text, payload = _replay(capsys, index)
+    [contract] = payload["contracts"]
+    lines = [line for line in text.splitlines() if re.match(r"\s+\d+\. [NESW] leads:", line)]
+    given = {seat: 0 for seat in SEAT_LETTERS}
+    for line, trick in zip(lines, payload["tricks"]):
+        for card in trick["cards"]:
+            [cost] = card["cost"]
+            assert cost["tricks"] == cost["tricks_high"]  # this round's counts are exact within the budget
+            mark = (f"-{cost['tricks']}" if cost["tricks"] else "") + ("!" if cost["contract"] else "")
+            shown = f"{card['seat']} {card['card']}" + (f" ({mark})" if mark else "")
+            assert re.search(re.escape(shown) + r"(  |$)", line), (shown, line)
+            given[card["seat"]] += cost["tricks"]
+    if any(given.values()):
+        assert (f"{contract['seat']} {contract['contract']}: tricks given up "
+                + ", ".join(f"{s} {n}" for s, n in given.items())) in text.replace("\n  ", " ")
+    plain, bare = _replay(capsys, index, "--no-judge")
+    assert "cost" not in bare["tricks"][0]["cards"][0] and "judge_budget" not in bare["source"]
+    assert "judged" not in plain and "(-" not in plain

@@ -169,6 +169,13 @@ def test_the_summary_equals_a_direct_computation_from_the_rows(strong_hand_rows)
         shares = chosen["tricks"].value_counts(normalize=True)
         for tricks, share in shares.items():
             assert entry[f"p_tricks_{tricks}"] == pytest.approx(share)
-    probabilities = table[[f"p_tricks_{k}" for k in range(14)]].sum(axis=1)
+    probabilities = table.drop(index="pass")[[f"p_tricks_{k}" for k in range(14)]].sum(axis=1)
     assert np.allclose(probabilities, 1.0)
     assert pd.Series(table["mean_money"]).is_monotonic_decreasing
+    # Pass scores 0 on every deal: its difference to the best is minus the best's money, paired.
+    passing = table.loc["pass"]
+    assert (passing["mean_money"], passing["money_lo"], passing["money_hi"]) == (0, 0, 0)
+    assert np.isnan(passing["rate"]) and passing["made"] == 0
+    difference, low, high = paired_difference(money[best] * 0, money[best])
+    assert (passing["money_vs_best"], passing["vs_best_lo"], passing["vs_best_hi"]) == \
+        pytest.approx((difference, low, high), abs=1e-9)

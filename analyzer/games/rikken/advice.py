@@ -20,6 +20,7 @@ from analyzer.cards.masks import popcounts
 from analyzer.cards.pbn import format_hand
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import rules
+from analyzer.games.rikken.advice_verdict import PASS
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch
 from analyzer.games.rikken.calling import choose_call_batch
 from analyzer.games.rikken.experiments import (
@@ -139,28 +140,18 @@ def _setup_groups(options: list[Option]) -> list[tuple[int | None, list[int]]]:
     return list(groups.items())
 
 
-def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
-    """One chunk of advice: ``count`` deals with the hand at ``params["seat"]``, every option played out.
-
-    Returns one row per (deal, option), option-major: ``deal``, ``option`` (index into the options),
-    ``option_name`` (``Option.name``), ``contract``, ``trump`` (the suit played, 4 for none), ``partner`` (seat, -1 for none),
-    ``tricks`` (the declaring side's), ``made``, ``money`` and ``points`` (the declarer's score in
-    each mode), and the deal's four card masks. Under dd at every seat (each trick count searched
-    within ``params["dd_budget"]`` completed tricks) also ``exact``, ``tricks_high``, ``money_high`` and
-    ``points_high``: ``tricks``, ``money`` and ``points`` are then the low ends of each row's bounds.
-    """
-    deal_seed, play_seed = seed_seq.spawn(2)
-    seat = int(params["seat"])
-    options = options_from_params(params["options"])
-    deals = random_deals(count, deal_seed, params["constraints"])
-    leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
+def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: list[Option], policies: Policies,
+                    rng_state: np.ndarray, budget: int) -> tuple[dict[int, dict], bool]:
+    """Every option played out on ``deals`` by ``policies``: per option index its per-deal ``trump``,
+    ``partner``, ``tricks``, ``made``, ``money`` and ``points`` (and, when dd plays every seat, ``exact``,
+    ``tricks_high``, ``money_high`` and ``points_high``), and whether those bounds are there."""
+    count = deals.shape[0]
     groups = _setup_groups(options)
-    policies = Policies.from_params(params)
     shared = shared_play(policies)
     setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump, shared=shared)
               for trump, indices in groups]
     merged = {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
-    tricks, high_tricks = play_setups(merged, policies, state_from_seed(play_seed), params.get("dd_budget", 0))
+    tricks, high_tricks = play_setups(merged, policies, rng_state, budget)
     hand_rows = 4 * np.arange(count) + seat
     keys = ["tricks", "made", "money", "points"]
     if high_tricks is not None:
@@ -179,6 +170,42 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
             columns[index] = {key: results[f"{key}_{name}"][hand_rows] for key in keys}
             columns[index].update(trump=group["trump"][played], partner=group["partner"][played])
         offset += size
+    return columns, high_tricks is not None
+
+
+def bracket_quota(bracket_deals: int, total: int, start: int, count: int) -> int:
+    """How many of the deals ``start .. start + count - 1`` (a chunk of a run of ``total`` deals) are also
+    played with perfect play for the bracket: the chunk's first ones, spread so that every chunk takes its
+    share of the ``bracket_deals`` and the shares add up to exactly that many."""
+    return bracket_deals * (start + count) // total - bracket_deals * start // total
+
+
+def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
+    """One chunk of advice: ``count`` deals with the hand at ``params["seat"]``, every option played out.
+
+    Returns one row per (deal, option), option-major: ``deal``, ``option`` (index into the options),
+    ``option_name`` (``Option.name``), ``contract``, ``trump`` (the suit played, 4 for none), ``partner`` (seat, -1 for none),
+    ``tricks`` (the declaring side's), ``made``, ``money`` and ``points`` (the declarer's score in
+    each mode), and the deal's four card masks. Under dd at every seat (each trick count searched
+    within ``params["dd_budget"]`` completed tricks) also ``exact``, ``tricks_high``, ``money_high`` and
+    ``points_high``: ``tricks``, ``money`` and ``points`` are then the low ends of each row's bounds.
+
+    With ``params["bracket"]`` (``deals``: perfect-play deals of the run, ``of``: the run's deals,
+    ``budget``: the solver's budget) the chunk's first :func:`bracket_quota` deals are also solved with
+    perfect play on both sides: ``perfect`` marks them, and ``perfect_tricks``, ``perfect_made``,
+    ``perfect_money``, ``perfect_money_high`` and ``perfect_exact`` hold the double-dummy results (the low and
+    high ends of bounded counts); the other rows hold 0 there. The perfect play draws nothing, so the
+    ordinary columns are those of the same run without the bracket.
+    """
+    deal_seed, play_seed = seed_seq.spawn(2)
+    seat = int(params["seat"])
+    options = options_from_params(params["options"])
+    deals = random_deals(count, deal_seed, params["constraints"])
+    leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
+    policies = Policies.from_params(params)
+    columns, _ = _option_columns(deals, leader, seat, options, policies, state_from_seed(play_seed),
+                                 params.get("dd_budget", 0))
+    keys = [key for key in columns[0] if key not in ("trump", "partner")]
     frame = pd.DataFrame({
         "deal": np.tile(start + np.arange(count), len(options)),
         "option": np.repeat(np.arange(len(options)), count).astype(np.int16),
@@ -188,9 +215,34 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
     })
     frame["trump"] = frame["trump"].astype(np.int8)
     frame["partner"] = frame["partner"].astype(np.int8)
+    bracket = params.get("bracket")
+    if bracket:
+        frame = frame.assign(**_perfect_columns(deals, leader, seat, options, bracket, start, count))
     for column_seat, column in enumerate(DEAL_COLUMNS):
         frame[column] = np.tile(deals[:, column_seat], len(options))
     return frame
+
+
+PERFECT = Policies.everywhere("dd")
+
+
+def _perfect_columns(deals, leader, seat, options, bracket: dict, start: int, count: int) -> dict[str, np.ndarray]:
+    """The bracket's columns of one chunk (option-major, as the chunk's rows): see :func:`advice_chunk`."""
+    quota = bracket_quota(int(bracket["deals"]), int(bracket["of"]), start, count)
+    out = {"perfect": np.zeros((len(options), count), dtype=bool),
+           "perfect_exact": np.zeros((len(options), count), dtype=bool),
+           "perfect_made": np.zeros((len(options), count), dtype=bool),
+           **{f"perfect_{key}": np.zeros((len(options), count), dtype=np.int16)
+              for key in ("tricks", "money", "money_high")}}
+    if quota:
+        # dd at every seat solves each setup outright: no draws, so any stream will do.
+        columns, _ = _option_columns(deals[:quota], leader[:quota], seat, options, PERFECT,
+                                     state_from_seed(0), int(bracket["budget"]))
+        for index in range(len(options)):
+            out["perfect"][index, :quota] = True
+            for key in ("tricks", "made", "money", "money_high", "exact"):
+                out[f"perfect_{key}"][index, :quota] = columns[index][key]
+    return {key: value.reshape(-1) for key, value in out.items()}
 
 
 def advice_moments(rows: pd.DataFrame, n_options: int) -> dict[str, np.ndarray]:
@@ -219,6 +271,36 @@ def advice_moments(rows: pd.DataFrame, n_options: int) -> dict[str, np.ndarray]:
         out[f"{score}_high_sum"] = high.sum(axis=1)
         out[f"{score}_high_cross"] = high @ high.T
         out[f"{score}_mixed"] = low @ high.T
+    if "perfect" in rows:
+        out.update(_bracket_moments(rows, n_options))
+    return out
+
+
+def _bracket_moments(rows: pd.DataFrame, n_options: int) -> dict[str, np.ndarray]:
+    """Per option, over the deals also played with perfect play (``bracket_`` sums): their count, makes and
+    money under each play, the perfect play's bounded rows, and the paired differences perfect minus
+    ordinary (money at both ends of the bounds, and made) with their squares."""
+    on = rows["perfect"].to_numpy()
+    option = rows["option"].to_numpy().astype(np.int64)[on]
+
+    def total(values):
+        return np.bincount(option, weights=np.asarray(values, dtype=np.float64)[on], minlength=n_options)
+
+    made, perfect_made = rows["made"].to_numpy().astype(np.float64), rows["perfect_made"].to_numpy().astype(np.float64)
+    money = rows["money"].to_numpy().astype(np.float64)
+    perfect = {"low": rows["perfect_money"].to_numpy().astype(np.float64),
+               "high": rows["perfect_money_high"].to_numpy().astype(np.float64)}
+    out = {"bracket_n": total(np.ones(len(rows))), "bracket_made": total(made),
+           "bracket_perfect_made": total(perfect_made),
+           "bracket_bounded": total(~rows["perfect_exact"].to_numpy()),
+           "bracket_money_sum": total(money), "bracket_money_squares": total(money ** 2),
+           "bracket_made_diff_sum": total(perfect_made - made),
+           "bracket_made_diff_squares": total((perfect_made - made) ** 2)}
+    for end, values in perfect.items():
+        out[f"bracket_perfect_{end}_sum"] = total(values)
+        out[f"bracket_perfect_{end}_squares"] = total(values ** 2)
+        out[f"bracket_diff_{end}_sum"] = total(values - money)
+        out[f"bracket_diff_{end}_squares"] = total((values - money) ** 2)
     return out
 
 
@@ -228,9 +310,11 @@ def merge_advice_moments(parts: list[dict]) -> dict[str, np.ndarray]:
 
 
 def advice_table(moments: dict, options: list[Option]) -> pd.DataFrame:
-    """Per option, best expected money score first: make rate with its 95% Wilson interval, mean
-    points and money scores with 95% intervals, the paired difference in money to the best option
-    (same deals) with its interval, and the probability of each trick count of the declaring side.
+    """Per option and for passing (the row ``pass``: money 0 on every deal, no make rate, no tricks), best
+    expected money score first: make rate with its 95% Wilson interval, mean points and money scores
+    with 95% intervals, the paired difference in money to the best row (same deals; when every option
+    loses, pass is the best row) with its interval, and the probability of each trick count of the
+    declaring side.
 
     Rows whose count the search left bounded (``bounded``) widen the score intervals: ``mean_<score>``
     and the interval's low end come from each row's low score, ``mean_<score>_high`` and the high end
@@ -249,13 +333,17 @@ def advice_table(moments: dict, options: list[Option]) -> pd.DataFrame:
     -------
     pandas.DataFrame
     """
+    moments = _with_pass(moments)
     n = moments["n"]
+    is_pass = np.arange(len(n)) == len(options)
     rate_lo, rate_hi = wilson_interval(moments["made"], n)
     table = pd.DataFrame({
-        "option": [o.name for o in options], "contract": [rules.CONTRACT_NAMES[o.contract] for o in options],
-        "play": [o.describe() for o in options], "n": n.astype(np.int64), "made": moments["made"].astype(np.int64),
-        "rate": moments["made"] / n, "rate_lo": rate_lo, "rate_hi": rate_hi,
-        "bounded": moments["bounded"].astype(np.int64)})
+        "option": [o.name for o in options] + [PASS],
+        "contract": [rules.CONTRACT_NAMES[o.contract] for o in options] + ["Pass"],
+        "play": [o.describe() for o in options] + ["no contract: every seat scores 0"],
+        "n": n.astype(np.int64), "made": moments["made"].astype(np.int64),
+        "rate": np.where(is_pass, np.nan, moments["made"] / n), "rate_lo": np.where(is_pass, np.nan, rate_lo),
+        "rate_hi": np.where(is_pass, np.nan, rate_hi), "bounded": moments["bounded"].astype(np.int64)})
     for score in ("points", "money"):
         mean, low, _ = moments_interval(n, moments[f"{score}_sum"], np.diag(moments[f"{score}_cross"]))
         mean_high, _, high = moments_interval(n, moments[f"{score}_high_sum"], np.diag(moments[f"{score}_high_cross"]))
@@ -270,15 +358,34 @@ def advice_table(moments: dict, options: list[Option]) -> pd.DataFrame:
     _, _, high = moments_interval(n, high_sum - low_sum[best],
                                   np.diag(high_cross) - 2 * mixed[best, :] + low_cross[best, best])
     # The best option against itself is the same count on every deal: no difference at all.
-    itself = np.arange(len(options)) == best
+    itself = np.arange(len(n)) == best
     table["money_vs_best"] = np.where(itself, 0.0, mean)
     table["vs_best_lo"], table["vs_best_hi"] = np.where(itself, 0.0, low), np.where(itself, 0.0, high)
     probabilities = moments["tricks"] / n[:, None]
     for tricks in range(MAX_TRICKS + 1):
         table[f"p_tricks_{tricks}"] = probabilities[:, tricks]
-    table["target"] = [_target_text(o.contract) for o in options]
+    table.loc[is_pass, [f"p_tricks_{tricks}" for tricks in range(MAX_TRICKS + 1)]] = np.nan
+    table["target"] = [_target_text(o.contract) for o in options] + ["-"]
     order = np.lexsort((-table["rate"].to_numpy(), -table["mean_money"].to_numpy()))
     return table.iloc[order].reset_index(drop=True)
+
+
+def _with_pass(moments: dict) -> dict:
+    """``moments`` with one more option last: pass, which scores 0 on every deal (and is never "made"),
+    so that the paired differences to it are the options' own scores."""
+    out = dict(moments)
+    for key, value in moments.items():
+        if key.startswith("bracket_"):
+            continue
+        if key == "n":
+            out[key] = np.append(value, value[0] if len(value) else 0.0)
+        elif key == "tricks":
+            out[key] = np.vstack([value, np.zeros((1, value.shape[1]))])
+        elif value.ndim == 2:
+            out[key] = np.pad(value, ((0, 1), (0, 1)))
+        else:
+            out[key] = np.append(value, 0.0)
+    return out
 
 
 def bounded_note(table: pd.DataFrame) -> str:

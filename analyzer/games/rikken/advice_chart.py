@@ -8,7 +8,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from analyzer.games.rikken import rules  # noqa: E402
-from analyzer.games.rikken.advice import MAX_TRICKS  # noqa: E402
+from analyzer.games.rikken.advice import MAX_TRICKS, PASS  # noqa: E402
 
 # Cells below this share stay unlabelled: the eye reads the colour, the number would be noise.
 LABEL_MIN_PERCENT = 1.0
@@ -21,7 +21,8 @@ def trick_distribution_chart(table: pd.DataFrame, title: str):
     Parameters
     ----------
     table : pandas.DataFrame
-        ``advice.advice_table`` (best first), with its ``contract`` names and ``p_tricks_<k>`` columns.
+        ``advice.advice_table`` (best first), with its ``contract`` names and ``p_tricks_<k>`` columns; its
+        pass row, which takes no tricks, is left out.
     title : str
         The chart's title (the hand and the run).
 
@@ -29,6 +30,7 @@ def trick_distribution_chart(table: pd.DataFrame, title: str):
     -------
     matplotlib.figure.Figure
     """
+    table = table[table["option"] != PASS]
     percent = 100 * table[[f"p_tricks_{k}" for k in range(MAX_TRICKS + 1)]].to_numpy()
     rows = len(table)
     figure, axes = plt.subplots(figsize=(11, 1.2 + 0.42 * rows), layout="constrained")

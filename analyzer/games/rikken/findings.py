@@ -255,21 +255,27 @@ def advise_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str
     list of str
         One sentence per finding.
     """
+    from analyzer.games.rikken.advice_verdict import bracket_sentences, headline, play_name
     advice = tables.get("advice")
     if advice is None or advice.empty:
         return ["The run has no advice table."]
     params = manifest.get("params", {})
-    best = advice.iloc[0]
+    options = advice[advice["option"] != "pass"]
     sentences = [f"The hand {params.get('hand', '')} at seat {'NESW'[params['seat']] if 'seat' in params else '?'} "
-                 f"was played out in {len(advice)} ways on the same {int(best['n']):,} deals of the other cards.",
-                 f"Best on average: {best['option']} ({best['play']}), made {format_percent(best['rate'])} "
-                 f"(95% {format_percent(best['rate_lo'])} to {format_percent(best['rate_hi'])}), money "
-                 f"{format_number(best['mean_money'])} a deal (95% {format_number(best['money_lo'])} to "
-                 f"{format_number(best['money_hi'])})."]
-    for row in advice.iloc[1:1 + LISTED - 1].itertuples():
+                 f"was played out in {len(options)} ways on the same {int(advice.iloc[0]['n']):,} deals of the other "
+                 "cards, beside passing (money 0).", headline(advice)["sentence"]]
+    for row in advice.iloc[1:LISTED].itertuples():
+        if row.option == "pass":
+            continue
         sentences.append(f"{row.option}: made {format_percent(row.rate)}, money {format_number(row.mean_money)}, "
-                         f"{format_number(-row.money_vs_best)} a deal less than the best on the same deals (95% "
-                         f"{format_number(-row.vs_best_hi)} to {format_number(-row.vs_best_lo)}).")
+                         f"{format_number(-row.money_vs_best)} a deal less than {advice.iloc[0]['option']} on the "
+                         f"same deals (95% {format_number(-row.vs_best_hi)} to {format_number(-row.vs_best_lo)}).")
+    bracket = tables.get("bracket")
+    if bracket is not None and not bracket.empty:
+        flagged = bracket_sentences(bracket.fillna({"flag": ""}), options, play_name(manifest.get("policies", "")))
+        sentences.append(f"The bracket played {int(bracket['n'].iloc[0]):,} of the deals again with perfect play on "
+                         "both sides. " + (" ".join(flagged) if flagged else
+                                           "No option's verdict changes between the two ways of playing."))
     return sentences
 
 
@@ -282,6 +288,15 @@ ADVICE_GLOSSARY = {
     "money_vs_best": "mean money per deal minus the best option's, paired on the same deals",
     "mean_money_high": "mean money score with every bounded row at its high end (equals mean_money when none is)",
     "target": "what the declaring side needs",
+    "perfect_rate": "make rate with perfect play on both sides (double dummy), on the bracket's deals",
+    "perfect_money": "mean money with perfect play on both sides (low ends of bounded counts)",
+    "perfect_money_high": "mean money with perfect play, bounded counts at their high ends",
+    "money_change": "perfect-play money minus ordinary-play money, paired on the same deals",
+    "rate_change": "perfect-play make rate minus ordinary-play make rate, paired on the same deals",
+    "verdict": "pays (money interval above zero), loses (below zero) or unclear, under ordinary play",
+    "perfect_verdict": "pays, loses or unclear under perfect play on the bracket's deals",
+    "flag": "differs: pays one way and loses the other; made less / made more: perfect play makes it less / "
+            "more often on the same deals",
     **{f"p_tricks_{k}": f"share of the deals on which the declaring side took {k} trick{'s' if k != 1 else ''}"
        for k in range(14)},
 }
@@ -338,9 +353,15 @@ ADVISE_REPORT = ReportSpec(
     findings=advise_findings, glossary={**GLOSSARY, **ADVICE_GLOSSARY}, settings=settings_as_read,
     captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
                                    "declaring side took each number of tricks; outlined cells make the contract."},
-    tables={"advice": TableSpec("One row per option, best mean money score first.", keys=("option",),
+    tables={"advice": TableSpec("One row per option and pass (money 0), best mean money score first.",
+                                keys=("option",),
                                 measures=(RateMeasure("rate", "n"),
-                                          MeanMeasure("mean_money", "money_lo", "money_hi", "n")))})
+                                          MeanMeasure("mean_money", "money_lo", "money_hi", "n"))),
+            "bracket": TableSpec("One row per option: ordinary play against perfect play on both sides, on the "
+                                 "same deals; flag names a changed verdict or make rate.", keys=("option",),
+                                 measures=(RateMeasure("perfect_rate", "n"),
+                                           MeanMeasure("perfect_money", "perfect_money_lo", "perfect_money_hi",
+                                                       "n")))})
 PLAY_REPORT = ReportSpec(
     findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
     settings=settings_as_read,

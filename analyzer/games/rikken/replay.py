@@ -38,6 +38,7 @@ from analyzer.games.rikken.experiments import (
 )
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import apply_action, new_round, playout_one
+from analyzer.games.rikken.replay_judge import card_costs
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, TRICKS
 from analyzer.games.rikken.strategy import bidders_from_params, bidding_label
 
@@ -74,13 +75,15 @@ class Trick:
 @dataclass(frozen=True)
 class RoundReplay:
     """A replayed round: the stored row of ``rikken play`` (``experiments.round_table``), the auction
-    bid by bid, the card-play policy of each seat, and the tricks card by card (empty when passed out)."""
+    bid by bid, the card-play policy of each seat, the tricks card by card (empty when passed out) and,
+    when judged, each card's double-dummy cost (``replay_judge.card_costs``, in play order; else None)."""
 
     row: pd.Series
     bids: list
     seat_policies: tuple
     tricks: list
     source: dict
+    costs: list | None = None
 
 
 def check_index(index: int, chunk_size: int) -> None:
@@ -98,7 +101,8 @@ def check_index(index: int, chunk_size: int) -> None:
 
 
 def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "random", chunk_size: int | None = None,
-                     constraints: dict | None = None, bidding: dict | None = None) -> RoundReplay:
+                     constraints: dict | None = None, bidding: dict | None = None,
+                     judge_budget: int | None = None) -> RoundReplay:
     """Round ``index`` (0-based) of ``rikken play --seed seed`` with these options, card for card.
 
     Parameters
@@ -118,6 +122,9 @@ def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "
     bidding : dict, optional
         The run's auction policies (``strategy.bidding_params``); default the hand-written one at
         every seat.
+    judge_budget : int, optional
+        Judge every card double dummy (``replay_judge.card_costs``), each trick count within this many
+        completed tricks (0: no limit); None: no judging.
 
     Returns
     -------
@@ -143,11 +150,11 @@ def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "
     source = {"seed": seed, "index": index, "chunk": chunk.index, "chunk_size": chunk_size, "dealing": dealing,
               "policies": policies.label(), "bidding": bidding_label(params),
               **({"constraints": constraints} if constraints else {})}
-    return _assemble(row, policies, trace, source, bidders_from_params(params))
+    return _assemble(row, policies, trace, source, bidders_from_params(params), judge_budget)
 
 
 def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None = None,
-                bidding: dict | None = None) -> RoundReplay:
+                bidding: dict | None = None, judge_budget: int | None = None) -> RoundReplay:
     """Bid, set up and play one given deal as ``rikken play`` plays a round.
 
     Parameters
@@ -162,6 +169,8 @@ def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None
         Card-play policies; default heuristic everywhere.
     bidding : dict, optional
         Auction policies (``strategy.bidding_params``); default the hand-written one at every seat.
+    judge_budget : int, optional
+        As in :func:`replay_run_round`.
 
     Returns
     -------
@@ -182,7 +191,7 @@ def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None
     row = round_table(dealer, deals, arrays).iloc[0]
     return _assemble(row, policies, trace, {"deal": format_deal(deals[0]), "seed": seed,
                                             "policies": policies.label(), "bidding": bidding_label(bidding)},
-                     bidders)
+                     bidders, judge_budget)
 
 
 def _fresh(seed_seq: np.random.SeedSequence) -> np.random.SeedSequence:
@@ -255,9 +264,10 @@ def _side_count(tricks, declarer: int, contract: int, partner: int) -> int:
     return int(tricks[declarer]) + (int(tricks[partner]) if paired else 0)
 
 
-def _assemble(row: pd.Series, policies: Policies, trace, source: dict, bidders) -> RoundReplay:
+def _assemble(row: pd.Series, policies: Policies, trace, source: dict, bidders,
+              judge_budget: int | None = None) -> RoundReplay:
     """The replay of ``row``: its auction bid by bid (each seat's ``bidders`` policy) and, when played,
-    its tricks from ``trace``."""
+    its tricks from ``trace``, each card judged when ``judge_budget`` is given."""
     setup = _setup_of(row)
     auction = run_seat_auction(setup["hands"], int(row["dealer"]), bidders)
     # The auction is deterministic; a different outcome would mean the row was bid otherwise.
@@ -270,7 +280,11 @@ def _assemble(row: pd.Series, policies: Policies, trace, source: dict, bidders) 
     else:
         declaring = declaring_seats(setup["contract_of"].reshape(1, 4), np.array([setup["partner"]]))[0]
         seats = tuple(policies.declarer if on else policies.defender for on in declaring)
-    return RoundReplay(row, auction.bids, seats, tricks, source)
+    costs = None
+    if trace is not None and judge_budget is not None:
+        costs = card_costs(setup, trace[:, :2], judge_budget)
+        source = {**source, "judge_budget": judge_budget}
+    return RoundReplay(row, auction.bids, seats, tricks, source, costs)
 
 
 def needs(contract: int) -> str:
@@ -289,11 +303,12 @@ def replay_payload(replay: RoundReplay) -> dict:
     Returns
     -------
     dict
-        ``source``, ``dealer``, ``leader``, ``deal`` (seat -> hand, and ``pbn``), ``policies`` (seat ->
-        card-play policy), ``auction`` (bids in order), ``passed_out``, ``contracts`` (one per declarer:
-        seat, contract, side, what it needs, tricks taken, made), ``trump``, ``call`` (card, holder, blind,
-        king) or None, ``tricks`` (leader, the four cards, winner, side tricks so far) and ``scores`` (per
-        seat: tricks, points, money).
+        ``source`` (with ``judge_budget`` when judged), ``dealer``, ``leader``, ``deal`` (seat -> hand, and
+        ``pbn``), ``policies`` (seat -> card-play policy), ``auction`` (bids in order), ``passed_out``,
+        ``contracts`` (one per declarer: seat, contract, side, what it needs, tricks taken, made),
+        ``trump``, ``call`` (card, holder, blind, king) or None, ``tricks`` (leader, the four cards, each
+        with its double-dummy ``cost`` when judged (:func:`_cost_entry`), winner, side tricks so far) and
+        ``scores`` (per seat: tricks, points, money).
     """
     row = replay.row
     setup = _setup_of(row)
@@ -313,13 +328,24 @@ def replay_payload(replay: RoundReplay) -> dict:
         "trump": None if passed else STRAIN_NAMES[setup["trump"]],
         "call": None if passed else _call_entry(setup),
         "tricks": [{"number": t.number, "leader": SEAT_LETTERS[t.leader],
-                    "cards": [{"seat": SEAT_LETTERS[seat], "card": card_name(card), "face_down": down}
-                              for seat, card, down in t.plays],
+                    "cards": [{"seat": SEAT_LETTERS[seat], "card": card_name(card), "face_down": down,
+                               **_cost_entry(replay.costs, 4 * (t.number - 1) + i)}
+                              for i, (seat, card, down) in enumerate(t.plays)],
                     "winner": SEAT_LETTERS[t.winner],
                     "side_tricks": {SEAT_LETTERS[d]: n for d, n in t.side_tricks.items()}} for t in replay.tricks],
         "scores": {SEAT_LETTERS[s]: {"tricks": int(row[f"tricks_{s}"]), "points": int(row[f"points_{s}"]),
                                      "money": int(row[f"money_{s}"])} for s in range(4)},
     }
+
+
+def _cost_entry(costs: list | None, index: int) -> dict:
+    """``{"cost": [...]}`` of the card played ``index``-th, one entry per contract (none when not judged):
+    the declarer, the tricks given up (``tricks``, and ``tricks_high`` above it when the budget left the
+    count bounded; None in Misery and 1 Alone) and whether the card gave up the contract."""
+    if costs is None:
+        return {}
+    return {"cost": [{"declarer": SEAT_LETTERS[c.declarer], "tricks": c.tricks_low, "tricks_high": c.tricks_high,
+                      "contract": c.contract} for c in costs[index]]}
 
 
 def _contract_entry(row: pd.Series, setup: dict, seat: int) -> dict:
