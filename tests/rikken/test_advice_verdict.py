@@ -133,3 +133,20 @@ def test_the_bracket_replays_the_same_deals_perfectly_and_leaves_the_ordinary_pl
         tricks = declarer_count(hands, 0, SPADES, 1 << 0, rules.Kind.TRICKS)
         assert row.perfect_tricks == tricks and row.perfect_made == (tricks >= 8)
         assert row.perfect_money == (3 * (tricks - 7) if tricks >= 8 else -3 * (1 + 8 - tricks))
+
+
+def test_the_console_shows_a_lopsided_interval_as_its_ends():
+    from analyzer.games.rikken.advice import MAX_TRICKS
+    from analyzer.games.rikken.advice_experiment import shown_table
+
+    # The best option has bounded rows, the other none: the other's difference to the best reaches
+    # further down (the best's high ends) than up. The review's case: -19.00 in [-36.09, -2.87].
+    row = {"rate": 0.5, "rate_lo": 0.4, "rate_hi": 0.6, **{f"p_tricks_{k}": 0.0 for k in range(MAX_TRICKS + 1)}}
+    table = pd.DataFrame([
+        {**row, "option": "best", "mean_money": 5.0, "money_lo": 4.0, "money_hi": 30.0, "money_vs_best": 0.0,
+         "vs_best_lo": 0.0, "vs_best_hi": 0.0, "bounded": 3},
+        {**row, "option": "other", "mean_money": -14.0, "money_lo": -15.0, "money_hi": -13.0,
+         "money_vs_best": -19.0, "vs_best_lo": -36.09, "vs_best_hi": -2.87, "bounded": 0}])
+    shown = shown_table(table)
+    assert list(shown["money"]) == ["+5.00 [+4.00, +30.00]", "-14.00 ±1.00"]
+    assert shown["vs best"].iloc[1] == "-19.00 [-36.09, -2.87]"

@@ -136,28 +136,36 @@ def bracket_shown(bracket: pd.DataFrame) -> pd.DataFrame:
         rates = zip(bracket[f"{prefix}rate"], bracket[f"{prefix}rate_lo"], bracket[f"{prefix}rate_hi"])
         return [f"{100 * r:.0f} [{100 * lo:.0f},{100 * hi:.0f}]" for r, lo, hi in rates]
 
-    def interval(mean: str, low: str, high: str, bounded) -> list[str]:
-        return [(f"{m:+.1f} [{lo:+.1f},{hi:+.1f}]" if some else f"{m:+.1f} ±{(hi - lo) / 2:.1f}") if hi == hi
-                else f"{m:+.1f}" for m, lo, hi, some in zip(bracket[mean], bracket[low], bracket[high], bounded)]
+    def interval(mean: str, low: str, high: str) -> list[str]:
+        return [(f"{m:+.1f} [{lo:+.1f},{hi:+.1f}]" if not symmetric(m, lo, hi) else f"{m:+.1f} ±{(hi - lo) / 2:.1f}")
+                if hi == hi else f"{m:+.1f}" for m, lo, hi in zip(bracket[mean], bracket[low], bracket[high])]
 
     return pd.DataFrame({
         "option": bracket["option"], "made %": rate(""),
-        "money": interval("mean_money", "money_lo", "money_hi", [0] * len(bracket)),
+        "money": interval("mean_money", "money_lo", "money_hi"),
         "perfect made %": rate("perfect_"),
-        "perfect money": interval("perfect_money", "perfect_money_lo", "perfect_money_hi", bracket["bounded"]),
+        "perfect money": interval("perfect_money", "perfect_money_lo", "perfect_money_hi"),
         "flag": bracket["flag"]})
+
+
+def symmetric(mean: float, low: float, high: float) -> bool:
+    """Whether ``[low, high]`` is centred on ``mean`` (sampling error alone), so that ``mean ±half`` says it.
+
+    Bounded rows make an interval reach further up than down, on an option's money or on a difference
+    whose other side is bounded: those are shown as ``[low, high]``."""
+    return abs((high - mean) - (mean - low)) <= 1e-9 * max(1.0, abs(mean))
 
 
 def shown_table(table: pd.DataFrame) -> pd.DataFrame:
     """The console view, narrow enough for 80 columns: one line per option and pass, the make rate,
-    money as ``mean ±half-width`` (``mean [low, high]`` for an option with bounded rows, whose interval is
-    not symmetric), the paired difference to the best row, the two likeliest trick counts, and the
-    bounded rows' count when there are any. Trump, call and points are in the CSV and the JSON."""
+    money as ``mean ±half-width`` (``mean [low, high]`` where bounded rows make the interval lopsided:
+    an option's own, or a difference to a best with bounded rows), the paired difference to the best row,
+    the two likeliest trick counts, and the bounded rows' count when there are any. Trump, call and points
+    are in the CSV and the JSON."""
     def plus_minus(measure: str, mean: str) -> list[str]:
-        return [(f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]" if bounded else f"{m:+.2f} ±{(hi - lo) / 2:.2f}") if hi == hi
-                else f"{m:+.2f}"
-                for m, lo, hi, bounded in zip(table[mean], table[f"{measure}_lo"], table[f"{measure}_hi"],
-                                              table["bounded"])]
+        return [(f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]" if not symmetric(m, lo, hi) else f"{m:+.2f} ±{(hi - lo) / 2:.2f}")
+                if hi == hi else f"{m:+.2f}"
+                for m, lo, hi in zip(table[mean], table[f"{measure}_lo"], table[f"{measure}_hi"])]
 
     bounded = {"bounded": table["bounded"]} if table["bounded"].any() else {}
     return pd.DataFrame({
