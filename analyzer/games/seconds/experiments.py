@@ -149,6 +149,6 @@ PLAY = Experiment("seconds-play", play_task, play_sums, rows="games", descriptio
                   kernels="Sloppy Seconds")
 VARIANTS = Experiment("seconds-variants", variants_task, variants_sums, rows="deals", description="seconds variants",
                       summarize=_variants_summary, report=VARIANTS_REPORT, query=VARIANTS_QUERY,
-                  kernels="Sloppy Seconds")
+                      kernels="Sloppy Seconds")
 #: every Sloppy Seconds experiment, for the catalog
 EXPERIMENTS = (PLAY, VARIANTS)
