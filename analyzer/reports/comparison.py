@@ -26,8 +26,9 @@ def difference_of_proportions(k_a, n_a, k_b, n_b, z: float = Z95):
     return proportion_difference(k_a, n_a, k_b, n_b, z)
 
 
-def difference_of_means(mean_a, low_a, high_a, mean_b, low_b, high_b, z: float = Z95):
-    """``mean_b - mean_a`` for independent samples, each given with its ``z`` interval.
+def difference_of_means(mean_a, low_a, high_a, mean_b, low_b, high_b):
+    """``mean_b - mean_a`` for independent samples, each given with its interval (both of one level, which
+    the difference's interval keeps).
 
     A symmetric interval is sampling error alone. One that reaches further on one side also carries a
     bound (a dd run's stopped counts: the mean is the low end, the interval reaches up to the high
@@ -37,11 +38,11 @@ def difference_of_means(mean_a, low_a, high_a, mean_b, low_b, high_b, z: float =
     mean_a, low_a, high_a, mean_b, low_b, high_b = (np.asarray(v, dtype=np.float64) for v in
                                                     (mean_a, low_a, high_a, mean_b, low_b, high_b))
     below_a, above_a, below_b, above_b = mean_a - low_a, high_a - mean_a, mean_b - low_b, high_b - mean_b
-    se_a, se_b = np.minimum(below_a, above_a) / z, np.minimum(below_b, above_b) / z
+    sampling_a, sampling_b = np.minimum(below_a, above_a), np.minimum(below_b, above_b)
     difference = mean_b - mean_a
-    half = z * np.sqrt(se_a ** 2 + se_b ** 2)
-    low = difference - half - (below_b - z * se_b) - (above_a - z * se_a)
-    high = difference + half + (above_b - z * se_b) + (below_a - z * se_a)
+    half = np.sqrt(sampling_a ** 2 + sampling_b ** 2)
+    low = difference - half - (below_b - sampling_b) - (above_a - sampling_a)
+    high = difference + half + (above_b - sampling_b) + (below_a - sampling_a)
     return difference, low, high
 
 
