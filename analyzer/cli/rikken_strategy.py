@@ -14,7 +14,7 @@ from analyzer.errors import InputError
 from analyzer.games.rikken import strategy as learned
 from analyzer.games.rikken.strategy_charts import calibration_chart, strategy_card
 from analyzer.reports.progress import chunk_progress, stage
-from analyzer.reports.store import atomic_write
+from analyzer.reports.store import atomic_write, user_file
 
 app = typer.Typer(help="Bidding strategies learned from `rikken bids` runs.", no_args_is_help=True)
 
@@ -75,11 +75,7 @@ def fit(
     20% of the deals (all four hands of each) are held out: the calibration (predicted against observed
     make rate by decile of prediction, 95% Wilson intervals) and the strategy card are measured on them.
     """
-    if out is not None and not out.strip():
-        raise InputError("--out is empty: name a strategy file, e.g. --out results/strategy.zip")
-    path = Path(out) if out else Path(run_dir) / "strategy.zip"
-    if path.is_dir():
-        raise InputError(f"--out {path} is a directory: name a strategy file")
+    path = user_file(out, "--out") if out is not None else Path(run_dir) / "strategy.zip"
     started = time.time()
     with stage("reading hands"):
         frame, manifest = learned.read_hands(run_dir, max_hands, seed)
