@@ -25,7 +25,7 @@ from analyzer.reports.progress import stage
 
 #: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
 DEFAULT_BOT = "hybrid"
-DEFAULT_WORLDS = 20
+DEFAULT_WORLDS = 16
 # Chunks per worker: enough for the progress bar to move and the workers to finish together.
 CHUNKS_PER_WORKER = 4
 
