@@ -30,6 +30,8 @@ Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
 
 def _two_bots(bots: tuple[str, str]) -> tuple[str, str]:
     # "--bots heuristic --matches 2" would take "--matches" as the second bot and then stumble on "2".
+    if any("," in bot for bot in bots):
+        raise typer.BadParameter("--bots takes two bots separated by a space, not a comma: --bots heuristic random")
     if any(bot.startswith("-") for bot in bots):
         raise typer.BadParameter("--bots takes two bots, e.g. --bots heuristic pimc")
     return bots
@@ -38,8 +40,8 @@ def _two_bots(bots: tuple[str, str]) -> tuple[str, str]:
 @app.command()
 def match(
     workers: Workers,
-    bots: Annotated[tuple[str, str], typer.Option("--bots", help=f"The two bots A B: {BOT_HELP}.",
-                                                  callback=_two_bots)] = ("heuristic", "random"),
+    bots: Annotated[tuple[str, str], typer.Option("--bots", metavar="A B", callback=_two_bots,
+                                                  help=f"The two bots A B: {BOT_HELP}.")] = ("heuristic", "random"),
     matches: Annotated[int, typer.Option("--matches", "-n", min=1, max=MAX_ITEMS,
                                          help="Match pairs (each played with seats swapped).")] = 100,
     samples: Samples = DEFAULT_SAMPLES,
