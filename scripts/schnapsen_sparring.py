@@ -12,7 +12,8 @@ engine's, action by action. At every move our legal actions must equal the engin
 difference stops the run with the position.
 
 Opponents: ``heuristic`` (its ``HeuristicPlayer``, pure Python), ``random`` (its ``RandomPlayer``) and
-``mcts:N`` (its ``CythonMctsPlayer`` with N iterations; build its Cython extension first, in the checkout:
+``mcts:N`` (its ``CythonMctsPlayer`` with N iterations in all, split over its default 667 permutations, in
+one process; build its Cython extension first, in the checkout:
 ``pip install cython && python setup.py build_ext --inplace``). Bummerls come in pairs on the same deal seeds
 with the seats swapped (the same cards to each seat, the bots exchanged). Prints the seed (fresh unless
 ``--seed``), our Bummerl and deal win rates with 95% Wilson intervals and n, wins per seat, closings won and
@@ -23,7 +24,9 @@ Usage: python scripts/schnapsen_sparring.py --engine DIR/src [--bot hybrid:20] [
 """
 
 import argparse
+import contextlib
 import importlib
+import io
 import secrets
 import sys
 import time
@@ -122,8 +125,12 @@ class Engine:
             except ImportError as exc:
                 raise SystemExit(f"error: the engine's Cython MCTS is not built ({exc}); in its checkout run "
                                  "python setup.py build_ext --inplace") from None
+            # N iterations in all, split as the engine's defaults split 100,000: 667 permutations of the unseen
+            # cards, N // 667 iterations on each (150 for 100,000)
+            defaults = options.MctsPlayerOptions()
+            per_permutation = max(1, int(count or 100_000) // defaults.max_permutations)
             return cython.CythonMctsPlayer(player, False, options.MctsPlayerOptions(
-                num_processes=1, max_iterations=int(count or 100_000)))
+                num_processes=1, max_iterations=per_permutation))
         raise SystemExit(f"error: unknown opponent {spec!r} (heuristic, random or mcts:N)")
 
 
@@ -172,7 +179,8 @@ def play_bummerl(engine: Engine, bot: Bot, opponent: str, our_seat: int, deal_se
                 action = engine.action(code, ours)
             else:
                 started = time.process_time()
-                action = them.request_next_action(state.next_player_view(), bummerl.game_points)
+                with contextlib.redirect_stdout(io.StringIO()):  # its MCTS prints every permutation's scores
+                    action = them.request_next_action(state.next_player_view(), bummerl.game_points)
                 if n > 1:
                     stats["their_ms"].append(1000 * (time.process_time() - started))
                 code = engine.code(action)
