@@ -7,8 +7,9 @@ import typer
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
 from analyzer.cli.running import print_table, run_and_print
 from analyzer.experiments.experiment import records
+from analyzer.games.schnapsen.advice import DEFAULT_BOT, DEFAULT_WORLDS, headline
+from analyzer.games.schnapsen.advice import advise as advise_position
 from analyzer.games.schnapsen.experiments import CLOSING, MATCH, closing_plan, match_plan, parse_bot
-from analyzer.games.schnapsen.experiments import advise as advise_position
 from analyzer.games.schnapsen.play import BOTS, PERFECT
 from analyzer.games.schnapsen.rollout_bot import PLAYOUTS_PER_SAMPLE
 from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
@@ -29,6 +30,8 @@ Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
 
 def _two_bots(bots: tuple[str, str]) -> tuple[str, str]:
     # "--bots heuristic --matches 2" would take "--matches" as the second bot and then stumble on "2".
+    if any("," in bot for bot in bots):
+        raise typer.BadParameter("--bots takes two bots separated by a space, not a comma: --bots heuristic random")
     if any(bot.startswith("-") for bot in bots):
         raise typer.BadParameter("--bots takes two bots, e.g. --bots heuristic pimc")
     return bots
@@ -37,8 +40,8 @@ def _two_bots(bots: tuple[str, str]) -> tuple[str, str]:
 @app.command()
 def match(
     workers: Workers,
-    bots: Annotated[tuple[str, str], typer.Option("--bots", help=f"The two bots A B: {BOT_HELP}.",
-                                                  callback=_two_bots)] = ("heuristic", "random"),
+    bots: Annotated[tuple[str, str], typer.Option("--bots", metavar="A B", callback=_two_bots,
+                                                  help=f"The two bots A B: {BOT_HELP}.")] = ("heuristic", "random"),
     matches: Annotated[int, typer.Option("--matches", "-n", min=1, max=MAX_ITEMS,
                                          help="Match pairs (each played with seats swapped).")] = 100,
     samples: Samples = DEFAULT_SAMPLES,
@@ -91,28 +94,33 @@ def advise(
         "closed=P,PTS,TRICK, shown=A|B, nothold=A|B, history=. Write hand1=? (the hand of the player not "
         "to move) and ? stock cards for what the player to move cannot see; history= then lists the "
         "cards played."))],
+    workers: Workers,
     bot: Annotated[str, typer.Option("--bot", help=(
         f"Bot that plays every action forward for both players: {HONEST_BOTS} (honest); perfect solves the "
-        "position as given, every card known."))] = "pimc",
+        "position as given, every card known."))] = DEFAULT_BOT,
     samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
         "Sampled worlds (hidden cards) the actions are played out on; every world, exactly, once the "
-        "stock is closed or exhausted or when there are no more."))] = 20,
+        "stock is closed or exhausted or when there are no more."))] = DEFAULT_WORLDS,
     seed: Seed = 0,
     json_out: JsonOut = False,
 ) -> None:
     """Every legal action of one position (cards, marriages, exchange, close) with expected game points,
-    win probability and the paired difference to the best action, for the player to move."""
+    win probability and the paired difference to the best action, for the player to move; a headline says
+    which action is best, or which are within noise of each other. The same seed gives the same answer
+    whatever the workers."""
     position = SchnapsenState.from_text(state)
     chosen = parse_bot(bot)
-    table, exact = advise_position(position, chosen, seed, samples)
+    table, exact = advise_position(position, chosen, seed, samples, workers)
     worlds = int(table["worlds"].iloc[0])
     if chosen.policy == PERFECT:
         method = "perfect information (every card as given), 1 world, exact"
     else:
         kind = "exact (every world once)" if exact else "sampled"
         method = f"honest play-outs by {chosen.label}, {worlds} world{'s' if worlds != 1 else ''}, {kind}"
+    verdict = headline(table, exact)
     if json_out:
         typer.echo(json_dumps({"player": position.to_move, "bot": chosen.label, "worlds": worlds, "exact": exact,
-                               "method": method, "actions": records(table)}))
+                               "method": method, "headline": verdict, "actions": records(table)}))
         return
     print_table(table, f"player {position.to_move} to move; {method}")
+    typer.echo(verdict["sentence"])

@@ -97,3 +97,10 @@ def test_hidden_cards_notation_gives_the_same_pimc_advice():
         invoke(["advise", HIDDEN, "--bot", "perfect"])
     with pytest.raises(InputError):  # the cards played must be listed when some are hidden
         invoke(["advise", HIDDEN.replace("history=CQ CJ; ", "")])
+
+
+def test_bots_help_shows_two_names_and_a_comma_gets_a_hint():
+    help_text = runner.invoke(app, ["match", "--help"], env={"COLUMNS": "120"}).output
+    assert "A B" in help_text and "<str,str>" not in help_text.lower()
+    result = runner.invoke(app, ["match", "--bots", "heuristic,random", "--matches", "2", "--workers", "1"])
+    assert result.exit_code == 2 and "--bots heuristic random" in result.output

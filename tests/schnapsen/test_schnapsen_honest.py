@@ -15,8 +15,8 @@ from analyzer.cli.schnapsen import app
 from analyzer.errors import InputError
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
+from analyzer.games.schnapsen.advice import advise
 from analyzer.games.schnapsen.experiments import (
-    advise,
     closing_row,
     closing_task,
     honest_outcomes,

@@ -13,6 +13,7 @@ from analyzer.games.schnapsen.summary import (
     summarize_matches,
 )
 from analyzer.reports.stats import Z95, merge_sums
+from statsmodels.stats.proportion import proportion_confint
 
 # Two pairs of matches. Pair 0: A wins with seat 0 (3 deals, 7-2), loses with seat 1 (4 deals, 5-7).
 # Pair 1: A wins both (2 deals, 7-0; 5 deals, 7-4). A closes 1 + 0 + 2 + 1 = 4 times and wins 3 of them;
@@ -29,9 +30,11 @@ def test_match_summary_on_hand_made_rows():
     assert (overall["matches"], overall["a_wins"], overall["deals"]) == (4, 3, 14)
     assert overall["a_gp_per_deal"] == pytest.approx(26 / 14) and overall["b_gp_per_deal"] == pytest.approx(13 / 14)
     wins, points = summary["paired"].itertuples()
-    # Match wins A - B per pair: 1 - 1 = 0 and 2 - 0 = 2: mean 1, sample sd sqrt(2), half-width z sqrt(2)/sqrt(2).
+    # Match wins A - B per pair: 1 - 1 = 0 and 2 - 0 = 2: mean 1; A's shares of the pairs 1/2 and 1, so the
+    # interval is 4 x the Wilson interval of 1.5 "successes" in 2 pairs, minus 2 (a normal one is 1 +- z).
     assert wins.pairs == 2 and wins.mean == pytest.approx(1.0)
-    assert (wins.lo, wins.hi) == pytest.approx((1 - Z95, 1 + Z95))
+    share_lo, share_hi = proportion_confint(1.5, 2, alpha=0.05, method="wilson")
+    assert (wins.lo, wins.hi) == pytest.approx((4 * share_lo - 2, 4 * share_hi - 2))
     # Game points per deal A - B: 12/7 - 9/7 = 3/7 and 14/7 - 4/7 = 10/7: mean 13/14, sd sqrt(1/2), half z/2.
     assert points.mean == pytest.approx(13 / 14)
     assert (points.lo, points.hi) == pytest.approx((13 / 14 - Z95 / 2, 13 / 14 + Z95 / 2))
@@ -49,6 +52,27 @@ def test_match_summary_on_hand_made_rows():
     by_seat = summary["by_seat"].set_index("a_seat")
     assert by_seat.loc[0, ["matches", "a_wins", "deals", "gp_a", "gp_b"]].tolist() == [2, 2, 5, 14, 2]
     assert by_seat.loc[1, ["matches", "a_wins", "deals", "gp_a", "gp_b"]].tolist() == [2, 1, 9, 12, 11]
+
+
+def test_game_points_per_deal_is_one_number_and_match_wins_stay_possible():
+    # Pair 0 as above (A 12 points in 7 deals, B 9); pair 1 is shorter: A wins both 7-0 in 2 deals each
+    # (14 points in 4 deals). Per pair A makes 12/7 and 14/4 a deal: mean (12/7 + 7/2) / 2 = 73/28, while
+    # the ratio of the totals would be 26/11. B: 9/7 and 0: mean 9/14.
+    rows = MATCHES.assign(deals=[3, 4, 2, 2], gp_b=[2, 7, 0, 0])
+    summary = summarize_matches(merge_sums([match_sums(rows)]), "x", "y")
+    overall = summary["overall"].iloc[0]
+    per_bot = summary["per_bot"].set_index("bot")
+    assert overall["a_gp_per_deal"] == pytest.approx(73 / 28) == per_bot.loc["A", "gp_per_deal"]
+    assert overall["b_gp_per_deal"] == pytest.approx(9 / 14) == per_bot.loc["B", "gp_per_deal"]
+    assert summary["paired"].iloc[1]["mean"] == pytest.approx(73 / 28 - 9 / 14)
+    # 19 pairs won 2-0 and one 1-1: the differences' normal interval would reach past 2 (1.9 + 0.14)
+    pairs = pd.concat([MATCHES.assign(pair=MATCHES["pair"] + 2 * k, winner="A") for k in range(10)])
+    pairs.loc[(pairs["pair"] == 0) & (pairs["seating"] == 1), "winner"] = "B"
+    wins = summarize_matches(merge_sums([match_sums(pairs)]), "x", "y")["paired"].iloc[0]
+    assert wins["pairs"] == 20 and wins["mean"] == pytest.approx(1.9)
+    assert -2 <= wins["lo"] < 1.9 < wins["hi"] <= 2
+    share_lo, share_hi = proportion_confint(19.5, 20, alpha=0.05, method="wilson")
+    assert (wins["lo"], wins["hi"]) == pytest.approx((4 * share_lo - 2, 4 * share_hi - 2))
 
 
 def test_match_chunk_aggregates_add_up_to_the_summary_of_the_whole_table():

@@ -2,8 +2,8 @@
 
 ``match_task``: Bummerl matches between two bots, each match played twice on the same deals with the
 seats swapped. ``closing_task``: at every position where closing is legal, "close now" against
-"play on", each played forward by one honest bot on the same worlds. ``advise``: every legal action of
-one position, evaluated the same way.
+"play on", each played forward by one honest bot on the same worlds (``advice`` evaluates every legal
+action of one position the same way).
 
 Honest evaluation (:func:`honest_outcomes`): the hidden cards are drawn from what the player to move can
 see (or, when there are few enough distinct deals, every one of them is taken once: "exact"), and in each
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from analyzer.cards.rng import bounded, state_from_seed
+from analyzer.cards.rng import bounded, next_u64, state_from_seed
 from analyzer.errors import InputError
 from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, records
 from analyzer.experiments.progress import report_items
@@ -37,7 +37,6 @@ from analyzer.games.schnapsen.play import (
     BOTS,
     HEURISTIC,
     HYBRID,
-    PERFECT,
     PIMC,
     PIMC_PLUS,
     POLICIES,
@@ -53,7 +52,6 @@ from analyzer.games.schnapsen.search import (
     Workspace,
     list_actions,
     new_workspace,
-    perfect_values,
     pimc_values,
     world_count,
 )
@@ -65,7 +63,7 @@ from analyzer.games.schnapsen.summary import (
     summarize_closing,
     summarize_matches,
 )
-from analyzer.reports.stats import Z95, merge_sums
+from analyzer.reports.stats import mean_interval, merge_sums
 
 #: the bots that sample worlds: they take a sample count and can play in another engine
 SAMPLING = tuple(kind.policy for kind in BOTS.values() if kind.sampling)
@@ -249,39 +247,46 @@ def check_honest(bot: Bot) -> None:
                          f"{_and_list([name for name, kind in BOTS.items() if kind.honest], 'or')}")
 
 
-def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
-                    ws: Workspace) -> tuple[np.ndarray, bool]:
-    """Play every action sequence forward from ``s`` with ``bot`` in both seats, world by world.
+def world_plan(s: np.ndarray, samples: int) -> tuple[int, bool]:
+    """How many worlds an honest evaluation of ``s`` takes and whether they are enumerated: every deal the
+    player to move cannot tell apart (:func:`search.world_count`) when the stock is closed or exhausted, or
+    when there are at most ``samples`` of them; else ``samples`` drawn uniformly."""
+    count = int(world_count(s, int(s[R.TO_MOVE])))
+    exact = count <= samples or bool(stock_closed_or_exhausted(s))
+    return (count if exact else samples), exact
 
-    The worlds are every deal the player to move cannot tell apart (:func:`search.world_count`) when the
-    stock is closed or exhausted, or when there are at most ``samples`` of them; else ``samples`` worlds
-    drawn uniformly. Returns ``(outcomes, exact)``: ``outcomes[w, i]`` is the mover's signed game points
-    in world ``w`` after sequence ``i``, and ``exact`` says the worlds were enumerated (each once).
-    """
-    player = int(s[R.TO_MOVE])
-    count = int(world_count(s, player))
-    exact = count <= samples or stock_closed_or_exhausted(s)
-    n_worlds = count if exact else samples
-    width = max(len(q) for q in sequences)
-    seqs = np.full((len(sequences), width), -1, dtype=np.int64)
+
+def sequence_array(sequences: list[list[int]]) -> np.ndarray:
+    """Action sequences as the rows of an int64 array, padded with -1 (``rollout_values``' ``seqs``)."""
+    seqs = np.full((len(sequences), max(len(q) for q in sequences)), -1, dtype=np.int64)
     for i, q in enumerate(sequences):
         seqs[i, :len(q)] = q
+    return seqs
+
+
+def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples: int, rng: np.ndarray,
+                    ws: Workspace) -> tuple[np.ndarray, bool]:
+    """Play every action sequence forward from ``s`` with ``bot`` in both seats, world by world, on the
+    worlds of :func:`world_plan`, each with its own random state drawn from ``rng``.
+
+    Returns ``(outcomes, exact)``: ``outcomes[w, i]`` is the mover's signed game points in world ``w``
+    after sequence ``i``, and ``exact`` says the worlds were enumerated (each once).
+    """
+    n_worlds, exact = world_plan(s, samples)
+    world_rngs = np.array([[next_u64(rng) for _ in range(4)] for _ in range(n_worlds)], dtype=np.uint64)
     out = np.zeros((n_worlds, len(sequences)), dtype=np.int64)
-    rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(), exact, n_worlds, rng, out, ws)
+    rollout_values(s, sequence_array(sequences), bot.policy, bot.samples, bot.params.to_array(), exact, 0,
+                   world_rngs, out, ws)
     return out, exact
 
 
 def outcome_stats(values: np.ndarray, exact: bool) -> tuple[float, float, float]:
     """Mean of per-world values with its 95% interval: none needed when the worlds were enumerated
     (the mean is then the exact average over every world; only the bot's own sampling can move it)."""
-    x = np.asarray(values, dtype=np.float64)
-    mean = float(x.mean())
     if exact:
+        mean = float(np.mean(values))
         return mean, mean, mean
-    if x.size < 2:
-        return mean, float("nan"), float("nan")
-    half = Z95 * float(x.std(ddof=1)) / np.sqrt(x.size)
-    return mean, mean - half, mean + half
+    return mean_interval(values)
 
 
 def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Workspace,
@@ -385,50 +390,6 @@ def closing_task(params: dict, start: int, count: int, seed_seq: np.random.SeedS
             apply_action(s, action)
         report_items()
     return pd.DataFrame(rows, columns=CLOSING_COLUMNS)
-
-
-# ---------------------------------------------------------------------------------------- advise
-def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = 50) -> tuple[pd.DataFrame, bool]:
-    """Evaluate every legal action of ``state`` for the player to move.
-
-    Honest bots (pimc, heuristic, random) play each action forward for both players on the same worlds
-    (:func:`honest_outcomes`: ``samples`` drawn, or all of them when the stock is closed or exhausted or
-    there are at most ``samples``); ``perfect`` solves the position as given, every card known. Returns
-    the table (one row per action, best first: ``action, expected_gp, gp_lo, gp_hi, win_probability,
-    vs_best, vs_best_lo, vs_best_hi, worlds``; ``vs_best`` is the paired difference to the best action
-    with its 95% interval) and whether the worlds were exact (every one taken once).
-
-    Raises
-    ------
-    InputError
-        For a finished deal, or ``perfect`` with hidden cards.
-    """
-    if state.is_over:
-        raise InputError("the deal is already over")
-    if state.hidden_filled and bot.policy == PERFECT:
-        raise InputError("the perfect bot needs every card: name the opponent's hand and the stock")
-    ws = new_workspace()
-    rng = state_from_seed(seed)
-    s = state.to_array()
-    if bot.policy == PERFECT:
-        n = perfect_values(s, ws.stack, ws.moves, ws.tt, ws.gen, ws.acts, ws.vals)
-        actions = [int(a) for a in ws.acts[:n]]
-        outcomes, exact = ws.vals[:n].reshape(1, n).copy(), True
-    else:
-        n = legal_actions(s, ws.acts)
-        actions = [int(a) for a in ws.acts[:n]]
-        outcomes, exact = honest_outcomes(s, [[a] for a in actions], bot, samples, rng, ws)
-    means = outcomes.mean(axis=0)
-    best = int(np.argmax(means))
-    rows = []
-    for i, a in enumerate(actions):
-        gp, lo, hi = outcome_stats(outcomes[:, i], exact)
-        diff, d_lo, d_hi = outcome_stats(outcomes[:, i] - outcomes[:, best], exact)
-        rows.append({"action": R.action_name(a), "expected_gp": gp, "gp_lo": lo, "gp_hi": hi,
-                     "win_probability": float((outcomes[:, i] > 0).mean()), "vs_best": diff, "vs_best_lo": d_lo,
-                     "vs_best_hi": d_hi, "worlds": len(outcomes)})
-    table = pd.DataFrame(rows).sort_values("expected_gp", ascending=False, kind="stable").reset_index(drop=True)
-    return table, exact
 
 
 # ---------------------------------------------------------------------------------------- declarations

@@ -105,8 +105,8 @@ def closing_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[st
 GLOSSARY = {
     "bot_a": "bot A", "bot_b": "bot B", "matches": "Bummerl matches played",
     "a_wins": "matches bot A won", "a_win_rate": "share of the matches bot A won",
-    "deals": "deals played in those matches", "a_gp_per_deal": "bot A's game points per deal",
-    "b_gp_per_deal": "bot B's game points per deal", "gp_a": "bot A's game points", "gp_b": "bot B's game points",
+    "deals": "deals played in those matches", "a_gp_per_deal": "bot A's game points per deal (mean over the pairs of matches)",
+    "b_gp_per_deal": "bot B's game points per deal (mean over the pairs of matches)", "gp_a": "bot A's game points", "gp_b": "bot B's game points",
     "a_seat": "bot A's seat in the first deal (0 or 1)",
     "metric": "the paired difference measured, per pair of matches on the same deals",
     "pairs": "pairs of matches (seats swapped on the same deals)", "mean": "mean paired difference",

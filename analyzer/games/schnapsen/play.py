@@ -159,15 +159,17 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, ws):
 
 
 @njit(cache=True)
-def rollout_values(s, seqs, policy, samples, hparams, exact, n_worlds, rng, out, ws):
+def rollout_values(s, seqs, policy, samples, hparams, exact, first_world, world_rngs, out, ws):
     """Honest evaluation: play each action sequence forward with one bot in both seats, world by world.
 
-    For each of ``n_worlds`` worlds of the player to move (the ``exact`` enumeration of ``world_at``,
-    else drawn by ``sample_world``), every row of ``seqs`` (actions padded with -1) is applied to the same
-    world and the deal is played out by bot ``policy`` (``samples`` and heuristic row ``hparams``) for
-    both players, each deciding from what he can see; ``out[w, i]`` gets the mover's signed game points.
-    The play-outs of one world start from the same bot random state (common random numbers), so the
-    rows of ``out`` are paired across sequences.
+    World ``w`` (``w < len(world_rngs)``) is world ``first_world + w`` of the ``exact`` enumeration of
+    ``world_at``, else a ``sample_world`` draw; it is drawn and played with its own random state
+    ``world_rngs[w]`` alone, so a world's outcomes do not depend on which other worlds are evaluated in the
+    same call (workers may split the worlds any way). Every row of ``seqs`` (actions padded with -1) is
+    applied to the same world and the deal is played out by bot ``policy`` (``samples`` and heuristic row
+    ``hparams``) for both players, each deciding from what he can see; ``out[w, i]`` gets the mover's
+    signed game points. The play-outs of one world start from the same bot random state (common random
+    numbers), so the rows of ``out`` are paired across sequences.
     """
     player = s[R.TO_MOVE]
     seats = np.full(2, policy, dtype=np.int64)
@@ -177,10 +179,12 @@ def rollout_values(s, seqs, policy, samples, hparams, exact, n_worlds, rng, out,
     seat_params[1] = hparams
     base = np.empty(R.STATE_SIZE, dtype=np.int64)
     child = np.empty(R.STATE_SIZE, dtype=np.int64)
+    rng = np.empty(4, dtype=np.uint64)
     start = np.empty(4, dtype=np.uint64)
     bot_rng = np.empty(4, dtype=np.uint64)
-    for w in range(n_worlds):
-        world_into(s, player, w, exact, rng, ws.pool, base)
+    for w in range(world_rngs.shape[0]):
+        rng[:] = world_rngs[w]
+        world_into(s, player, first_world + w, exact, rng, ws.pool, base)
         for j in range(4):
             start[j] = next_u64(rng)
         for i in range(seqs.shape[0]):

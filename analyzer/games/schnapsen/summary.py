@@ -45,8 +45,9 @@ def summarize_matches(sums: dict[str, pd.DataFrame], label_a: str, label_b: str)
     """Win rate with its Wilson interval, game points per deal, and paired differences per deal pair,
     from merged :func:`match_sums`.
 
-    Tables: ``overall`` (A's win rate and both bots' game points per deal), ``paired`` (A - B per pair
-    of matches on the same deals), ``by_seat`` (A's win rate with its Wilson interval in each seat) and
+    Tables: ``overall`` (A's win rate and both bots' game points per deal, the mean over the pairs of
+    matches as in ``per_bot``), ``paired`` (A - B per pair of matches on the same deals; match wins with
+    the interval of :func:`_wins_per_pair`), ``by_seat`` (A's win rate with its Wilson interval in each seat) and
     ``per_bot`` (each bot's match win rate, its game points per deal averaged over the pairs, with the
     95% interval, its closings per deal and the share of its closings that won the deal, with a Wilson
     interval).
@@ -56,13 +57,20 @@ def summarize_matches(sums: dict[str, pd.DataFrame], label_a: str, label_b: str)
     a_wins = int(seats["a_wins"].sum())
     lo, hi = wilson_interval(a_wins, n)
     deals = int(seats["deals"].sum())
+    # One "game points per deal" everywhere: the mean over the pairs of each pair's points per deal, the
+    # quantity the paired difference and the per-bot intervals are taken of.
+    gp = sums["per_bot"].sort_index()
+    gp_per_deal = gp["total"].to_numpy() / gp["n"].to_numpy()
     overall = pd.DataFrame([{
         "bot_a": label_a, "bot_b": label_b, "matches": n, "a_wins": a_wins, "a_win_rate": a_wins / n,
-        "a_win_lo": lo, "a_win_hi": hi, "deals": deals, "a_gp_per_deal": seats["gp_a"].sum() / deals,
-        "b_gp_per_deal": seats["gp_b"].sum() / deals}])
+        "a_win_lo": lo, "a_win_hi": hi, "deals": deals, "a_gp_per_deal": gp_per_deal[0],
+        "b_gp_per_deal": gp_per_deal[1]}])
     diffs = []
     for metric, row in zip(PAIRED_METRICS, sums["paired"].sort_index().itertuples()):
-        mean, low, high = moments_interval(row.n, row.total, row.squares)
+        if metric == PAIRED_METRICS[0]:
+            mean, low, high = _wins_per_pair(row.n, row.total)
+        else:
+            mean, low, high = moments_interval(row.n, row.total, row.squares)
         diffs.append({"metric": metric, "pairs": int(row.n), "mean": mean, "lo": low, "hi": high})
     by_seat = seats.reset_index()
     by_seat["a_win_rate"] = by_seat["a_wins"] / by_seat["matches"]
@@ -83,6 +91,17 @@ def summarize_matches(sums: dict[str, pd.DataFrame], label_a: str, label_b: str)
                         "close_success": close_wins / closes if closes else float("nan"),
                         "close_lo": close_lo, "close_hi": close_hi})
     return {"overall": overall, "paired": pd.DataFrame(diffs), "by_seat": by_seat, "per_bot": pd.DataFrame(per_bot)}
+
+
+def _wins_per_pair(pairs: int, total: float) -> tuple[float, float, float]:
+    """Mean match wins A - B per pair (-2, 0 or 2) with a 95% interval inside the possible [-2, 2].
+
+    A's share of a pair's two matches, ``(difference + 2) / 4``, lies in [0, 1], so its variance is at most
+    ``m (1 - m)`` for its mean ``m``: the Wilson score interval of the mean share over the pairs uses that
+    bound (a normal interval of the differences can pass 2, and is empty when every pair ends alike).
+    """
+    share_lo, share_hi = wilson_interval((total + 2 * pairs) / 4, pairs)
+    return total / pairs, 4 * share_lo - 2, 4 * share_hi - 2
 
 
 POINT_BINS = [0, 1, 20, 33, 45, 55, 66]

@@ -1,0 +1,193 @@
+"""``schnapsen advise``: every legal action of one position, evaluated honestly, and the headline it comes to.
+
+The worlds (:func:`experiments.world_plan`) are split into chunks for ``run_chunks``; world ``w`` is drawn
+and played with a random state from the ``w``-th child of the seed alone (:func:`world_seed`), so the
+table is the same whatever the number of workers or the chunk size.
+"""
+
+import sys
+
+import numpy as np
+import pandas as pd
+
+from analyzer.cards.rng import state_from_seed
+from analyzer.errors import InputError
+from analyzer.experiments.experiment import kernels_uncompiled
+from analyzer.experiments.progress import report_items
+from analyzer.experiments.runner import run_chunks
+from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.experiments import MATCH, Bot, outcome_stats, sequence_array, world_plan
+from analyzer.games.schnapsen.kernels import legal_actions
+from analyzer.games.schnapsen.play import PERFECT, rollout_values
+from analyzer.games.schnapsen.search import new_workspace, perfect_values
+from analyzer.games.schnapsen.state import SchnapsenState
+from analyzer.reports.progress import stage
+
+#: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
+DEFAULT_BOT = "hybrid"
+DEFAULT_WORLDS = 16
+# Chunks per worker: enough for the progress bar to move and the workers to finish together.
+CHUNKS_PER_WORKER = 4
+
+
+def world_seed(seed: int, world: int) -> np.random.SeedSequence:
+    """The seed of world ``world``: the ``world``-th child of ``seed`` (as ``SeedSequence(seed).spawn``
+    makes it), whichever chunk evaluates the world."""
+    return np.random.SeedSequence(seed, spawn_key=(world,))
+
+
+def advise_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSequence) -> np.ndarray:
+    """Worlds ``start .. start + count - 1`` of an honest evaluation (a chunk for ``run_chunks``; the chunk's
+    own ``seed_seq`` is not used: each world is seeded by :func:`world_seed`).
+
+    ``params``: ``state`` (the kernel state as a list), ``sequences`` (``sequence_array`` rows), ``bot``
+    (``Bot.as_dict``), ``exact`` and ``seed``. Returns ``outcomes[w, i]``, the mover's signed game points in
+    world ``start + w`` after sequence ``i``.
+    """
+    s = np.asarray(params["state"], dtype=np.int64)
+    seqs = np.asarray(params["sequences"], dtype=np.int64)
+    bot = Bot.from_dict(params["bot"])
+    ws = new_workspace()
+    out = np.zeros((count, len(seqs)), dtype=np.int64)
+    for w in range(count):
+        rng = state_from_seed(world_seed(params["seed"], start + w)).reshape(1, 4)
+        rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(), params["exact"], start + w, rng,
+                       out[w:w + 1], ws)
+        report_items()
+    return out
+
+
+def advise_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int) -> tuple[dict, int]:
+    """The task parameters and the number of worlds of an honest evaluation of every legal action.
+
+    Raises
+    ------
+    InputError
+        For a finished deal.
+    """
+    if state.is_over:
+        raise InputError("the deal is already over")
+    s = state.to_array()
+    acts = np.zeros(16, dtype=np.int64)
+    n = legal_actions(s, acts)
+    n_worlds, exact = world_plan(s, samples)
+    params = {"state": s.tolist(), "sequences": sequence_array([[int(a)] for a in acts[:n]]).tolist(),
+              "bot": bot.as_dict(), "exact": exact, "seed": seed}
+    return params, n_worlds
+
+
+def chunk_size(n_worlds: int, workers: int) -> int:
+    """Worlds per chunk (the results do not depend on it)."""
+    return max(1, n_worlds // (CHUNKS_PER_WORKER * workers))
+
+
+def perfect_outcomes(state: SchnapsenState) -> tuple[np.ndarray, list[int]]:
+    """The ``perfect`` bot's value of every legal action, every card known: ``(outcomes, actions)`` with one
+    row of outcomes (one world).
+
+    Raises
+    ------
+    InputError
+        For a finished deal, or hidden cards.
+    """
+    if state.is_over:
+        raise InputError("the deal is already over")
+    if state.hidden_filled:
+        raise InputError("the perfect bot needs every card: name the opponent's hand and the stock")
+    ws = new_workspace()
+    n = perfect_values(state.to_array(), ws.stack, ws.moves, ws.tt, ws.gen, ws.acts, ws.vals)
+    return ws.vals[:n].reshape(1, n).copy(), [int(a) for a in ws.acts[:n]]
+
+
+def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = DEFAULT_WORLDS,
+           workers: int = 1) -> tuple[pd.DataFrame, bool]:
+    """Evaluate every legal action of ``state`` for the player to move.
+
+    Honest bots play each action forward for both players on the same worlds (``samples`` drawn, or all of
+    them when the stock is closed or exhausted or there are at most ``samples``: :func:`experiments.world_plan`),
+    in ``workers`` processes with a progress bar; ``perfect`` solves the position as given, every card known.
+    Returns the :func:`advice_table` and whether the worlds were exact (every one taken once).
+
+    Raises
+    ------
+    InputError
+        For a finished deal, or ``perfect`` with hidden cards.
+    """
+    if bot.policy == PERFECT:
+        outcomes, actions = perfect_outcomes(state)
+        return advice_table(actions, outcomes, True), True
+    params, n_worlds = advise_plan(state, bot, seed, samples)
+    if kernels_uncompiled(advise_task):
+        print(f"compiling {MATCH.kernels} kernels (first run only, about {MATCH.compile_seconds} s)...",
+              file=sys.stderr, flush=True)
+        with stage(f"compiling {MATCH.kernels} kernels"):
+            advise_task(params, 0, 1, np.random.SeedSequence(seed))
+    chunks = run_chunks(advise_task, params, n_worlds, seed=seed, chunk_size=chunk_size(n_worlds, workers),
+                        workers=workers, description="worlds")
+    actions = [row[0] for row in params["sequences"]]
+    return advice_table(actions, np.concatenate(chunks), params["exact"]), params["exact"]
+
+
+def advice_table(actions: list[int], outcomes: np.ndarray, exact: bool) -> pd.DataFrame:
+    """One row per action, best mean first: ``action, expected_gp, gp_lo, gp_hi, win_probability, vs_best,
+    vs_best_lo, vs_best_hi, worlds``; ``vs_best`` is the paired difference to the best action on the same
+    worlds with its 95% interval (none when the worlds were enumerated)."""
+    means = outcomes.mean(axis=0)
+    best = int(np.argmax(means))
+    rows = []
+    for i, a in enumerate(actions):
+        gp, lo, hi = outcome_stats(outcomes[:, i], exact)
+        diff, d_lo, d_hi = outcome_stats(outcomes[:, i] - outcomes[:, best], exact)
+        rows.append({"action": R.action_name(a), "expected_gp": gp, "gp_lo": lo, "gp_hi": hi,
+                     "win_probability": float((outcomes[:, i] > 0).mean()), "vs_best": diff, "vs_best_lo": d_lo,
+                     "vs_best_hi": d_hi, "worlds": len(outcomes)})
+    return pd.DataFrame(rows).sort_values("expected_gp", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def headline(table: pd.DataFrame, exact: bool) -> dict:
+    """The advice in one sentence, from :func:`advice_table` (best mean first).
+
+    The best action, unless others are within noise of it: their paired difference to it on the same
+    worlds has an interval reaching zero (with enumerated worlds: no difference at all), and then they are
+    all named, as ``rikken advise`` does for its options.
+
+    Returns
+    -------
+    dict
+        ``clear`` (one action is best), ``actions`` (the actions named, best first) and ``sentence``.
+    """
+    best = table.iloc[0]
+    others = table.iloc[1:]
+    if others.empty:
+        return {"clear": True, "actions": [best["action"]],
+                "sentence": f"Advice: {best['action']}, the only legal action."}
+    # a NaN bound (one sampled world) cannot tell the actions apart either
+    close = others[others["vs_best"] >= 0] if exact else others[~(others["vs_best_hi"] < 0)]
+    if close.empty:
+        runner = others.iloc[0]
+        return {"clear": True, "actions": [best["action"]],
+                "sentence": f"Advice: {best['action']}, {_game_points(best, exact)}, won in "
+                            f"{100 * best['win_probability']:.0f}% of the worlds; {_ahead(runner, exact)}."}
+    names = [best["action"], *close["action"]]
+    why = ("the same expected game points over every world" if exact else
+           "their paired differences to the best on the same worlds include zero")
+    return {"clear": False, "actions": names,
+            "sentence": f"No action is clearly best: {_listed(names)} are within noise of each other ({why}); "
+                        f"{best['action']} has the highest mean, {_game_points(best, exact)}."}
+
+
+def _game_points(row, exact: bool) -> str:
+    if exact:
+        return f"{row['expected_gp']:+.2f} game points (exact)"
+    return f"{row['expected_gp']:+.2f} game points [{row['gp_lo']:+.2f}, {row['gp_hi']:+.2f}]"
+
+
+def _ahead(runner, exact: bool) -> str:
+    gap = f"{-runner['vs_best']:.2f} ahead of the next, {runner['action']}"
+    if exact:
+        return gap + " (exact)"
+    return f"{gap} (95% {-runner['vs_best_hi']:.2f} to {-runner['vs_best_lo']:.2f}, same worlds)"
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,80 @@
+"""``schnapsen advise``: the answer does not depend on workers or chunks, and the headline says when no action
+is clearly best."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from analyzer.cli.schnapsen import app
+from analyzer.games.schnapsen.advice import advise, advise_plan, advise_task, headline
+from analyzer.games.schnapsen.experiments import parse_bot
+from analyzer.games.schnapsen.state import SchnapsenState
+
+FIRST_LEAD = "hand0=HJ SA SK SQ CJ; hand1=?; stock=? ? ? ? ? ? ? ? ? HA; leader=0"
+
+
+def test_each_world_is_the_same_whichever_chunk_evaluates_it():
+    params, n_worlds = advise_plan(SchnapsenState.from_text(FIRST_LEAD), parse_bot("heuristic"), 7, 9)
+    assert n_worlds == 9 and not params["exact"]
+    whole = advise_task(params, 0, 9, np.random.SeedSequence(1))
+    pieces = np.concatenate([advise_task(params, 0, 4, np.random.SeedSequence(2)),
+                             advise_task(params, 4, 5, np.random.SeedSequence(3))])
+    np.testing.assert_array_equal(whole, pieces)
+    assert len({tuple(row) for row in whole}) > 1  # the worlds differ from each other
+
+
+def test_workers_give_the_same_table():
+    state = SchnapsenState.from_text(FIRST_LEAD)
+    one, exact = advise(state, parse_bot("heuristic"), 11, 24, workers=1)
+    two, _ = advise(state, parse_bot("heuristic"), 11, 24, workers=2)
+    assert not exact
+    pd.testing.assert_frame_equal(one, two)
+
+
+def table(rows, exact=False):
+    """An advice table from (action, expected_gp, vs_best, vs_best_lo, vs_best_hi), best first."""
+    return pd.DataFrame([{"action": a, "expected_gp": gp, "gp_lo": gp - 0.5, "gp_hi": gp + 0.5,
+                          "win_probability": 0.5, "vs_best": d, "vs_best_lo": lo, "vs_best_hi": hi, "worlds": 16}
+                         for a, gp, d, lo, hi in rows])
+
+
+def test_headline_names_one_best_action_only_when_every_other_is_clearly_worse():
+    clear = headline(table([("SA", 1.0, 0, 0, 0), ("HJ", 0.4, -0.6, -1.0, -0.2), ("close", -2, -3, -3.5, -2.5)]),
+                     False)
+    assert clear["clear"] and clear["actions"] == ["SA"]
+    assert clear["sentence"].startswith("Advice: SA") and "HJ" in clear["sentence"]
+    # HJ's paired difference reaches zero: SA is not clearly best
+    close = headline(table([("SA", 1.0, 0, 0, 0), ("HJ", 0.8, -0.2, -0.6, 0.0), ("close", -2, -3, -3.5, -2.5)]),
+                     False)
+    assert not close["clear"] and close["actions"] == ["SA", "HJ"]
+    assert close["sentence"].startswith("No action is clearly best: SA and HJ")
+    # one sampled world: no interval, so nothing is clearly best
+    nan = headline(table([("SA", 1.0, 0, np.nan, np.nan), ("HJ", -1.0, -2.0, np.nan, np.nan)]), False)
+    assert not nan["clear"]
+
+
+def test_headline_on_enumerated_worlds_compares_the_exact_means():
+    tie = headline(table([("SA", 1.0, 0, 0, 0), ("HJ", 1.0, 0, 0, 0), ("SK", 0.5, -0.5, -0.5, -0.5)]), True)
+    assert not tie["clear"] and tie["actions"] == ["SA", "HJ"]
+    ahead = headline(table([("SA", 1.0, 0, 0, 0), ("HJ", 0.9, -0.1, -0.1, -0.1)]), True)
+    assert ahead["clear"] and "(exact)" in ahead["sentence"]
+    only = headline(table([("SA", 1.0, 0, 0, 0)]), True)
+    assert only["clear"] and "only legal action" in only["sentence"]
+
+
+def test_advise_prints_the_headline_and_returns_it_as_json():
+    runner = CliRunner()
+    args = ["advise", FIRST_LEAD, "--bot", "heuristic", "--samples", "8", "--workers", "1"]
+    out = json.loads(runner.invoke(app, args + ["--json"]).output)
+    assert out["headline"]["actions"][0] == out["actions"][0]["action"]
+    text = runner.invoke(app, args).output
+    assert text.rstrip().splitlines()[-1] == out["headline"]["sentence"]
+
+
+@pytest.mark.parametrize("workers", ["0", "x"])
+def test_bad_workers_are_refused(workers):
+    result = CliRunner().invoke(app, ["advise", FIRST_LEAD, "--workers", workers])
+    assert result.exit_code == 2
