@@ -25,7 +25,6 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.kernels import stock_closed_or_exhausted
 from analyzer.games.schnapsen.pimc_plus import plus_values, win_weight_at
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
-from analyzer.games.schnapsen.search import list_actions
 
 #: ``hybrid`` decides as ``rollout`` alone while at most this many stock cards are drawn (the first two tricks)
 ROLLOUT_ONLY_DRAWN = 2
@@ -66,8 +65,3 @@ def hybrid_choice(s, samples, rng, ws, n):
     allowed = np.ones(n, dtype=np.bool_)
     return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
 
-
-@njit(cache=True)
-def hybrid_action(s, samples, rng, ws):
-    """Return ``hybrid``'s action for the player to move: :func:`hybrid_choice` over the listed actions."""
-    return hybrid_choice(s, samples, rng, ws, list_actions(s, ws))

@@ -397,13 +397,6 @@ def perfect_pick(s, ws, n):
 
 
 @njit(cache=True)
-def perfect_action(s, ws):
-    """Return an optimal action for the mover with every card known: :func:`perfect_pick` over the
-    listed actions."""
-    return perfect_pick(s, ws, list_actions(s, ws))
-
-
-@njit(cache=True)
 def hidden_pool(s, player):
     """Mask of the cards ``player`` cannot place: the opponent's unshown cards and the face-down stock."""
     opp = 1 - player
