@@ -177,8 +177,9 @@ def _holding(hand, suit):
 
 @lru_cache(maxsize=None)
 def _long_split_endings():
-    """No-trump endings of 4 cards: (hands, team seats, leader, side on lead, claim, whether the side can take
-    the claim (brute force), shared suit).
+    """Endings of 4 cards: (hands, trump, team seats, leader, side on lead, claim, whether the side can take
+    the claim (brute force), shared suit).  A third have trumps (the second suit), which the opponents
+    of a side of two do not hold (the shared suit is counted only then).
 
     When the side on lead has two seats, the leader and its partner hold the first suit's ace and king,
     one each, one of them with one more card of it and the other with two or three more; the opponents
@@ -189,6 +190,7 @@ def _long_split_endings():
     cases = []
     for i in range(200):
         suits = [int(s) for s in rng.permutation(4)[:3]]
+        trump = suits[1] if i % 3 == 2 else 4
         team = TEAMS[i % len(TEAMS)]
         leader = int(rng.integers(4))
         side = team if leader in team else tuple(s for s in range(4) if s not in team)
@@ -212,20 +214,23 @@ def _long_split_endings():
         else:
             others = [13 * s + r for s in suits for r in range(13)]
         rest = [int(c) for c in rng.permutation(others)]
-        for seat in range(4):
+        for seat in [s for s in range(4) if s not in side] + list(side):
             while len(hands[seat]) < 4:
-                hands[seat].append(rest.pop())
+                # With trumps, a side of two's opponents get none.
+                card = next(c for c in reversed(rest) if len(side) != 2 or seat in side or c // 13 != trump)
+                rest.remove(card)
+                hands[seat].append(card)
         hands = [tuple(sorted(h)) for h in hands]
-        claim, _ = _quick_tricks(_masks(hands), leader, 4, sum(1 << s for s in team), -1)
+        claim, _ = _quick_tricks(_masks(hands), leader, trump, sum(1 << s for s in team), -1)
         # One brute-force question per ending (a full count of 4-card endings takes four).
-        reaches = claim == 0 or can_force(Rules(4, side), hands, leader, int(claim), 99)
-        cases.append((hands, team, leader, side, int(claim), reaches, suits[0]))
+        reaches = claim == 0 or can_force(Rules(trump, side), hands, leader, int(claim), 99)
+        cases.append((hands, trump, team, leader, side, int(claim), reaches, suits[0]))
     return cases
 
 
 def test_long_cards_of_a_shared_suit_never_exceed_the_count():
-    for hands, _, leader, side, _, reaches, _ in _long_split_endings():
-        assert reaches, (hands, leader, side)
+    for hands, trump, _, leader, side, _, reaches, _ in _long_split_endings():
+        assert reaches, (hands, trump, leader, side)
 
 
 def _tops_only_the_shared_suit(hands, side, shared):
@@ -243,8 +248,8 @@ def test_long_cards_of_a_shared_suit_count():
     # The side tops only the shared suit, the opponents hold at most two cards of it: the long hand's
     # length is counted, whichever of the two is long (two before the rule).
     by_long_hand = {"leader": [], "partner": []}
-    for hands, _, leader, side, claim, _, shared in _long_split_endings():
-        if len(side) != 2 or not _tops_only_the_shared_suit(hands, side, shared):
+    for hands, trump, _, leader, side, claim, _, shared in _long_split_endings():
+        if trump != 4 or len(side) != 2 or not _tops_only_the_shared_suit(hands, side, shared):
             continue
         partner = sum(side) - leader
         if max(len(_holding(hands[s], shared)) for s in range(4) if s not in side) > 2:
@@ -257,7 +262,7 @@ def test_long_cards_of_a_shared_suit_count():
 
 
 def test_solver_counts_match_reference_on_long_split_endings():
-    for hands, team, leader, side, *_ in _long_split_endings()[:40]:
-        true = max_tricks(Rules(4, side), hands, leader)
+    for hands, trump, team, leader, side, *_ in _long_split_endings()[:40]:
+        true = max_tricks(Rules(trump, side), hands, leader)
         team_true = true if side == team else 4 - true
-        assert solve(_masks(hands), 4, leader, sum(1 << s for s in team)) == team_true
+        assert solve(_masks(hands), trump, leader, sum(1 << s for s in team)) == team_true
