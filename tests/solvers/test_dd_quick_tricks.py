@@ -17,7 +17,7 @@ import numpy as np
 from analyzer.solvers.dd import solve
 from analyzer.solvers.dd.quick_tricks import _partner_ruffs, _quick_tricks
 
-from .reference_minimax import Rules, max_tricks
+from .reference_minimax import Rules, can_force, max_tricks
 
 SIZE = 3
 TEAMS = ((0, 2), (0, 1), (0,), (1, 2, 3))
@@ -168,4 +168,101 @@ def test_a_partners_ruff_is_a_trick():
 def test_solver_counts_match_reference_on_these_endings():
     for hands, trump, team, leader, side, _, true in _endings("split") + _endings("draw") + _ruff_endings():
         team_true = true if side == team else SIZE - true
+        assert solve(_masks(hands), trump, leader, sum(1 << s for s in team)) == team_true
+
+
+def _holding(hand, suit):
+    return [c for c in hand if c // 13 == suit]
+
+
+@lru_cache(maxsize=None)
+def _long_split_endings():
+    """Endings of 4 cards: (hands, trump, team seats, leader, side on lead, claim, whether the side can take
+    the claim (brute force), shared suit).  A third have trumps (the second suit), which the opponents
+    of a side of two do not hold (the shared suit is counted only then).
+
+    When the side on lead has two seats, the leader and its partner hold the first suit's ace and king,
+    one each, one of them with one more card of it and the other with two or three more; the opponents
+    hold at most two cards of it each, but in a quarter of the endings one of them holds three (then
+    the long cards need not be the side's).  Other team shapes are dealt at random from the same suits.
+    """
+    rng = np.random.default_rng(3639)
+    cases = []
+    for i in range(200):
+        suits = [int(s) for s in rng.permutation(4)[:3]]
+        trump = suits[1] if i % 3 == 2 else 4
+        team = TEAMS[i % len(TEAMS)]
+        leader = int(rng.integers(4))
+        side = team if leader in team else tuple(s for s in range(4) if s not in team)
+        hands = [[] for _ in range(4)]
+        if len(side) == 2:
+            partner = sum(side) - leader
+            lows = [13 * suits[0] + int(r) for r in rng.permutation(11)]
+            long_hand, short_hand = (leader, partner) if rng.integers(2) else (partner, leader)
+            top_hand = long_hand if rng.integers(2) else short_hand
+            hands[top_hand].append(13 * suits[0] + 12)
+            hands[long_hand + short_hand - top_hand].append(13 * suits[0] + 11)
+            hands[short_hand].append(lows.pop())
+            for _ in range(int(rng.integers(2, 4))):
+                hands[long_hand].append(lows.pop())
+            for seat in range(4):
+                if seat not in side:
+                    # A quarter of the endings: the first opponent holds three.
+                    count = 3 if (i // 4) % 4 == 3 and seat == min(set(range(4)) - set(side)) else int(rng.integers(3))
+                    hands[seat] += [lows.pop() for _ in range(count)]
+            others = [13 * s + r for s in suits[1:] for r in range(13)]
+        else:
+            others = [13 * s + r for s in suits for r in range(13)]
+        rest = [int(c) for c in rng.permutation(others)]
+        for seat in [s for s in range(4) if s not in side] + list(side):
+            while len(hands[seat]) < 4:
+                # With trumps, a side of two's opponents get none.
+                card = next(c for c in reversed(rest) if len(side) != 2 or seat in side or c // 13 != trump)
+                rest.remove(card)
+                hands[seat].append(card)
+        hands = [tuple(sorted(h)) for h in hands]
+        claim, _ = _quick_tricks(_masks(hands), leader, trump, sum(1 << s for s in team), -1)
+        # One brute-force question per ending (a full count of 4-card endings takes four).
+        reaches = claim == 0 or can_force(Rules(trump, side), hands, leader, int(claim), 99)
+        cases.append((hands, trump, team, leader, side, int(claim), reaches, suits[0]))
+    return cases
+
+
+def test_long_cards_of_a_shared_suit_never_exceed_the_count():
+    for hands, trump, _, leader, side, _, reaches, _ in _long_split_endings():
+        assert reaches, (hands, trump, leader, side)
+
+
+def _tops_only_the_shared_suit(hands, side, shared):
+    """Whether every other suit's top card still out is an opponent's (the side cashes only the shared suit)."""
+    for suit in range(4):
+        out = [c for h in hands for c in h if c // 13 == suit]
+        if suit != shared and out and not any(max(out) in hands[s] for s in side):
+            continue
+        if suit != shared and out:
+            return False
+    return True
+
+
+def test_long_cards_of_a_shared_suit_count():
+    # The side tops only the shared suit, the opponents hold at most two cards of it: the long hand's
+    # length is counted, whichever of the two is long (two before the rule).
+    by_long_hand = {"leader": [], "partner": []}
+    for hands, trump, _, leader, side, claim, _, shared in _long_split_endings():
+        if trump != 4 or len(side) != 2 or not _tops_only_the_shared_suit(hands, side, shared):
+            continue
+        partner = sum(side) - leader
+        if max(len(_holding(hands[s], shared)) for s in range(4) if s not in side) > 2:
+            continue
+        own, theirs = len(_holding(hands[leader], shared)), len(_holding(hands[partner], shared))
+        by_long_hand["leader" if own > theirs else "partner"].append((claim, max(own, theirs)))
+    for long_hand, cases in by_long_hand.items():
+        assert len(cases) >= 10, long_hand
+        assert all(claim >= length for claim, length in cases), long_hand
+
+
+def test_solver_counts_match_reference_on_long_split_endings():
+    for hands, trump, team, leader, side, *_ in _long_split_endings()[:40]:
+        true = max_tricks(Rules(trump, side), hands, leader)
+        team_true = true if side == team else 4 - true
         assert solve(_masks(hands), trump, leader, sum(1 << s for s in team)) == team_true

@@ -154,7 +154,8 @@ def _quick_tricks(hands, leader, trump, team, called):
     best_used = own_used
     if one_partner and not opp_trumps:
         side_seats = team if mine else ~team & 15
-        best, split_used = _split_tops(hands, leader, _partner_of(side_seats, leader), present, opp_lens, own, called)
+        best, split_used = _split_tops(hands, leader, _partner_of(side_seats, leader), present, opp_lens, own, called,
+                                       trump)
         best_used |= split_used
     for hand in range(4):
         if hand == leader or (team >> hand) & 1 != mine:
@@ -218,7 +219,7 @@ def _partner_of(seats, seat):
 
 
 @njit(cache=True)
-def _split_tops(hands, leader, partner, present, opp_lens, own, called):
+def _split_tops(hands, leader, partner, present, opp_lens, own, called, trump):
     """The leader's cash ``own`` (no opponent can ruff) raised by the suits whose top two cards it shares
     with its one partner, and the cards that decide it; (``own``, 0) when no suit adds.
 
@@ -226,16 +227,33 @@ def _split_tops(hands, leader, partner, present, opp_lens, own, called):
     keeps the lead: holding the top card it leads low to the partner's second best (the top card is
     still in its hand, so that card wins), and the partner leads low back to the top card; with the
     partner holding the top card the leader leads low to it and the partner leads low back to the
-    leader's second best.  The suit then counts two instead of its own cash.  The other suits'
-    cash ends with the leader on lead too, so the tricks add up in any order.  The partner keeps
-    two cards of each such suit for it: at a trick's start it holds as many cards as the leader,
-    who spends two of its own on each such suit and one on each other trick, so the partner's other
-    cards cover what it must play to the other tricks.  A suit holding the called card still out
-    is left out (its holder must play that card to the suit).  The top two cards of each counted
-    suit decide it, the suit lengths the rest.
+    leader's second best.  The suit then counts two instead of its own cash.  The side plays these
+    suits' two rounds first, each with cards of that suit only, and the leader is on lead after
+    each; the other suits' cash (which the opponents' cards played meanwhile only shorten) follows,
+    so the tricks add up.  A suit holding the called card still out is left out (its holder must
+    play that card to the suit).
+
+    Long cards after the two rounds (DDS's ``QtricksLeadHandNT``): when no opponent holds more than
+    two cards of the suit, the two rounds exhaust them.  With the leader holding three or more and
+    the partner exactly two, the partner is void after them too, so the leader's other cards of the
+    suit are all that is left of it and each wins when the leader leads it: the suit counts the
+    leader's length, and the leader keeps the lead (at no trump nobody can ruff; with trumps no
+    opponent holds one, and a partner void in the suit discards, or holds only trumps and then
+    takes every trick left by leading them).  With the roles reversed (the leader two cards, the
+    partner three or more) at no trump, the suit played last counts the partner's length: the
+    leader plays its top card in the first round (the partner follows low; the other top card is
+    the partner's, so it wins), then leads its last card to the partner's top card, and the
+    partner, on lead, cashes the rest.  Before it, the partner plays one card to each earlier trick
+    and keeps its cards of the suit while it holds others (at no trump a void hand discards what it
+    likes), so this needs the partner's other cards to number at least the earlier tricks.  The
+    top two cards of each counted suit decide it, the suit lengths the rest.
     """
     tricks = own
     used = np.int64(0)
+    # The suit the partner may cash last: its count, the partner's length there, the count it replaces.
+    last_suit = -1
+    last_count = 0
+    last_before = 0
     for suit in range(4):
         out = (present >> (13 * suit)) & SUIT_BITS
         mine = (hands[leader] >> (13 * suit)) & SUIT_BITS
@@ -246,10 +264,27 @@ def _split_tops(hands, leader, partner, present, opp_lens, own, called):
         pair = (1 << top) | (1 << HIGHEST[out ^ (1 << top)])
         if mine & pair == 0 or theirs & pair == 0:
             continue
-        cash, _, _ = _cash(hands[leader], hands[partner], suit, present, (opp_lens >> (4 * suit)) & 15, True)
-        if cash < 2:
-            tricks += 2 - cash
+        opp_len = (opp_lens >> (4 * suit)) & 15
+        cash, _, _ = _cash(hands[leader], hands[partner], suit, present, opp_len, True)
+        count = 2
+        if opp_len <= 2 and COUNT[theirs] == 2:
+            count = COUNT[mine]
+        if cash < count:
+            tricks += count - cash
             used |= np.int64(pair) << (13 * suit)
+        if (trump == NO_TRUMP and opp_len <= 2 and COUNT[mine] == 2
+                and COUNT[theirs] - max(cash, 2) > last_count - last_before):
+            last_suit = suit
+            last_count = COUNT[theirs]
+            last_before = max(cash, 2)
+    if last_suit >= 0:
+        # Every other trick counted comes first; the partner needs a card outside the suit for each.
+        before = tricks - last_before
+        if popcount(hands[partner]) - last_count >= before:
+            tricks = before + last_count
+            out = (present >> (13 * last_suit)) & SUIT_BITS
+            top = HIGHEST[out]
+            used |= np.int64((1 << top) | (1 << HIGHEST[out ^ (1 << top)])) << (13 * last_suit)
     return tricks, used
 
 
