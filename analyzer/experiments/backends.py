@@ -212,6 +212,8 @@ class DaskBackend:
     def __enter__(self):
         from distributed import Client, LocalCluster
 
+        from analyzer.experiments.dask_worker import WorkerSetup
+
         if self.address is None:
             # One thread per worker: the kernels are CPU-bound and hold the GIL in their Python parts.
             self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
@@ -224,6 +226,7 @@ class DaskBackend:
                 self._client = Client(self.address, timeout=self.connect_timeout)
             except (OSError, TimeoutError) as exc:
                 raise InputError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+        self._client.register_plugin(WorkerSetup(), name="analyzer-worker-setup")
         return self
 
     def __exit__(self, exc_type, exc, traceback):
