@@ -167,6 +167,10 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
             process.join()
 
 
+class SchedulerLost(ConnectionError):
+    """The Dask scheduler went away during a run (the CLI prints it as one line, exit code 2)."""
+
+
 class DaskBackend:
     """Chunks as tasks on a Dask distributed cluster: an existing scheduler or a throw-away LocalCluster.
 
@@ -186,6 +190,7 @@ class DaskBackend:
         self.connect_timeout = connect_timeout
         self._cluster = None
         self._client = None
+        self._logging_disabled = None
 
     def probe(self, timeout: float = 5.0) -> None:
         """Check that the scheduler's address accepts connections (before a run writes anything).
@@ -214,6 +219,10 @@ class DaskBackend:
 
         from analyzer.experiments.dask_worker import WorkerSetup
 
+        # A lost scheduler or worker is the run's to report, in one line: Dask's loggers (each with a level of
+        # its own) would add tracebacks.
+        self._logging_disabled = logging.root.manager.disable
+        logging.disable(logging.CRITICAL)
         if self.address is None:
             # One thread per worker: the kernels are CPU-bound and hold the GIL in their Python parts.
             self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
@@ -237,6 +246,7 @@ class DaskBackend:
                 _close_workers_now(self._cluster)
             self._cluster.close()
         self._client = self._cluster = None
+        logging.disable(self._logging_disabled)
         return False
 
     def run(self, task, params, chunks, progress=None):
@@ -245,6 +255,7 @@ class DaskBackend:
         ``progress`` is accepted for the runner's sake and unused: on Dask the bar moves per chunk.
         """
         from distributed import as_completed
+        from distributed.client import FutureCancelledError
 
         client = self._client
         # Ship the parameters once, not once per chunk.
@@ -256,6 +267,10 @@ class DaskBackend:
         try:
             for future in as_completed([f for f, _ in futures.values()]):
                 yield futures[future.key][1], future.result()
+        except FutureCancelledError as exc:
+            if exc.reason == "scheduler-connection-lost":
+                raise SchedulerLost(f"lost the Dask scheduler at {self.address or 'this process'}") from None
+            raise
         except BaseException:
             client.cancel([f for f, _ in futures.values()])
             raise
