@@ -3,6 +3,7 @@
 import logging
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -85,3 +86,16 @@ def test_dask_workers_reuse_freed_memory_like_a_plain_process():
         [(_, (threshold, faults))] = list(backend.run(page_faults_of_big_arrays, {}, chunk))
     assert threshold == "65536"  # what makes it matter: Dask's default for the workers its nannies start
     assert faults < arrays * 256 // 10
+
+
+def test_rows_written_where_this_machine_cannot_see_them_stop_the_run(tmp_path, monkeypatch):
+    from analyzer.experiments import runner
+    from analyzer.experiments.demo import hcp_sums
+    from analyzer.reports.integrity import PartRecord
+
+    # A worker with a disk of its own reports a part at a path that exists only there.
+    monkeypatch.setattr(runner, "describe_part", lambda path, rows: PartRecord(
+        str(tmp_path / "worker-disk" / Path(path).name), "0" * 64, rows))
+    with pytest.raises(InputError, match=r"chunk 0's rows were written to .*worker-disk.* on a worker's disk"):
+        run_chunks(hcp_chunk, {}, 100, seed=1, chunk_size=50, workers=1, description="test",
+                   rows_dir=tmp_path / "deals", aggregate=hcp_sums)
