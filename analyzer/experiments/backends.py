@@ -4,7 +4,8 @@ A backend is a context manager whose ``run(task, params, chunks, progress)`` yie
 pairs as chunks finish, in any order; the runner puts them back in chunk order. Leaving the
 iteration early (Ctrl-C, SIGTERM, an error) stops the chunks in flight at once: local workers are
 terminated, a LocalCluster's workers closed without waiting, other Dask tasks cancelled. Workers
-this process starts end soon after it dies, even by ``kill -9`` (``lifeline``).
+this process starts end soon after it dies, even by ``kill -9`` (``lifeline``). On Dask a lost worker's
+chunk runs again elsewhere, and a lost scheduler is a ``SchedulerLost`` error.
 """
 
 import asyncio
@@ -167,6 +168,10 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
             process.join()
 
 
+class SchedulerLost(ConnectionError):
+    """The Dask scheduler went away during a run (the CLI prints it as one line, exit code 2)."""
+
+
 class DaskBackend:
     """Chunks as tasks on a Dask distributed cluster: an existing scheduler or a throw-away LocalCluster.
 
@@ -186,6 +191,7 @@ class DaskBackend:
         self.connect_timeout = connect_timeout
         self._cluster = None
         self._client = None
+        self._logging_disabled = None
 
     def probe(self, timeout: float = 5.0) -> None:
         """Check that the scheduler's address accepts connections (before a run writes anything).
@@ -203,6 +209,14 @@ class DaskBackend:
         except (OSError, ValueError) as exc:
             raise InputError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
 
+    def _scheduler_listens(self) -> bool:
+        """Whether the scheduler's address still accepts connections (a LocalCluster's always does)."""
+        try:
+            self.probe(timeout=2.0)
+        except InputError:
+            return False
+        return True
+
     def describe(self) -> str:
         """A short label for manifests and logs."""
         if self.address is not None:
@@ -210,6 +224,22 @@ class DaskBackend:
         return f"dask LocalCluster ({self.n_workers})"
 
     def __enter__(self):
+        from analyzer.experiments.dask_worker import WorkerSetup
+
+        # A lost scheduler or worker is the run's to report, in one line: Dask's loggers (each with a level of
+        # its own) would add tracebacks.
+        self._logging_disabled = logging.root.manager.disable
+        logging.disable(logging.CRITICAL)
+        try:
+            self._connect()
+            self._client.register_plugin(WorkerSetup(), name="analyzer-worker-setup")
+        except BaseException:
+            logging.disable(self._logging_disabled)
+            raise
+        return self
+
+    def _connect(self) -> None:
+        """Start the LocalCluster or reach the scheduler, and set ``self._client``."""
         from distributed import Client, LocalCluster
 
         if self.address is None:
@@ -224,7 +254,6 @@ class DaskBackend:
                 self._client = Client(self.address, timeout=self.connect_timeout)
             except (OSError, TimeoutError) as exc:
                 raise InputError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
-        return self
 
     def __exit__(self, exc_type, exc, traceback):
         if self._client is not None:
@@ -234,6 +263,7 @@ class DaskBackend:
                 _close_workers_now(self._cluster)
             self._cluster.close()
         self._client = self._cluster = None
+        logging.disable(self._logging_disabled)
         return False
 
     def run(self, task, params, chunks, progress=None):
@@ -242,6 +272,8 @@ class DaskBackend:
         ``progress`` is accepted for the runner's sake and unused: on Dask the bar moves per chunk.
         """
         from distributed import as_completed
+        from distributed.client import FutureCancelledError
+        from distributed.comm import CommClosedError
 
         client = self._client
         # Ship the parameters once, not once per chunk.
@@ -253,6 +285,12 @@ class DaskBackend:
         try:
             for future in as_completed([f for f, _ in futures.values()]):
                 yield futures[future.key][1], future.result()
+        except (FutureCancelledError, CommClosedError) as exc:
+            # The loss shows as cancelled futures or, when it cuts a result's transfer, as a closed connection.
+            cancelled = isinstance(exc, FutureCancelledError) and exc.reason == "scheduler-connection-lost"
+            if cancelled or (isinstance(exc, CommClosedError) and not self._scheduler_listens()):
+                raise SchedulerLost(f"lost the Dask scheduler at {self.address or 'this process'}") from None
+            raise
         except BaseException:
             client.cancel([f for f, _ in futures.values()])
             raise

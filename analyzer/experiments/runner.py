@@ -16,13 +16,14 @@ import time
 import weakref
 from contextlib import closing, contextmanager
 from functools import partial
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from analyzer.errors import InputError
-from analyzer.experiments.backends import make_backend
+from analyzer.experiments.backends import SchedulerLost, make_backend
 from analyzer.experiments.checkpoint import (
     ChunkCheckpoint,
     fingerprint,
@@ -132,7 +133,8 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     if (rows_dir is None) != (aggregate is None):
         raise InputError("rows_dir and aggregate go together")
     runner = make_backend(backend, workers)
-    work = task if rows_dir is None else partial(_rows_then_aggregate, task, aggregate, str(rows_dir))
+    # Absolute: a Dask worker resolves a relative folder against its own working directory.
+    work = task if rows_dir is None else partial(_rows_then_aggregate, task, aggregate, str(Path(rows_dir).resolve()))
     chunks = plan_chunks(n_items, chunk_size, seed)
     results: list = [None] * len(chunks)
     done: set[int] = set()
@@ -164,6 +166,7 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
                         part = None
                         if rows_dir is not None:
                             result, part = result
+                            _check_part_visible(chunk, part)
                         results[chunk.index] = result
                         if checkpoint is not None:
                             checkpoint.save(chunk.index, result, part)
@@ -179,10 +182,19 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
             print(f"interrupted: {saved}/{len(chunks)} chunks saved; finish with: analyzer resume {store.root}",
                   file=sys.stderr)
         raise
+    except SchedulerLost as exc:
+        if state is None:
+            raise
+        saved = checkpoint.count(len(chunks))
+        state.stopped(stage, saved, "failed")
+        raise SchedulerLost(f"{exc}: {saved}/{len(chunks)} chunks saved; finish with: analyzer resume {store.root}") \
+            from None
     except BaseException:
         if state is not None:
             state.stopped(stage, checkpoint.count(len(chunks)), "failed")
         raise
+    if rows_dir is not None:
+        remove_leftovers(rows_dir)  # of a part write cut short by a lost Dask worker
     if state is not None:
         state.manifest["stages"][stage].update(checkpoint.seal())
         state.end_stage(stage, time.time() - started)
@@ -245,6 +257,14 @@ def _rows_then_aggregate(task, aggregate, rows_dir: str, params, start: int, cou
     rows = task(params, start, count, seed_seq)
     path = write_part(rows_dir, start, rows)
     return aggregate(rows), describe_part(path, len(rows))
+
+
+def _check_part_visible(chunk: Chunk, part) -> None:
+    """Refuse rows written where this process cannot read them: a Dask worker on a disk of its own."""
+    if not os.path.isfile(part.path):
+        raise InputError(f"chunk {chunk.index}'s rows were written to {part.path} on a worker's disk, which this "
+                         "machine does not see: put the run folder (--out) on a disk that every worker shares "
+                         "at the same path (docs/cluster.md)")
 
 
 def _stage_name(store, stage: str | None) -> str:
