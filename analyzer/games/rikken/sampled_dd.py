@@ -1,7 +1,8 @@
 """The ``sampled-dd`` card-play policy for Rikken: sampled hidden hands, each solved double dummy.
 
 The bridge programs' way (GIB and its successors) applied to Rikken. At a decision with more than one
-distinct card (``expert.distinct_actions``) the seat draws ``WORLDS`` worlds - hidden hands
+distinct card (``expert.distinct_actions``) the seat draws ``worlds`` worlds (``WORLDS`` unless the run's
+``--worlds`` says otherwise) - hidden hands
 consistent with what it has seen, with the expert's sampler (``expert.information_set`` and
 ``expert.draw_world``, importance weights included) - and solves each world exactly with the
 double-dummy solver, for every contract still open, from the seat's side:
@@ -39,7 +40,7 @@ Known weaknesses, those of every sampled double-dummy player:
 - no signalling and no inference from the others' play: the worlds use what was seen (cards, voids,
   the called card's rules), not why a card was chosen, and the partner is modelled as double dummy;
 - the other seats are modelled as perfect players, who in each world see every card;
-- few worlds (``WORLDS``): close decisions carry sampling noise.
+- few worlds (8 by default): close decisions carry sampling noise.
 
 Reproducible: the worlds come from the run's xoshiro stream (``draw_world``), the solves are
 deterministic, so the same seed plays the same cards whatever the workers.
@@ -304,11 +305,11 @@ def playout_one_sampled(hands, leader, contract_of, partner, trump, called_card,
 
 
 def playout_batch_sampled(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
-                          rng_state, tricks_out):
+                          rng_state, tricks_out, worlds=WORLDS):
     """Play out a batch of rounds with :func:`playout_one_sampled`; arrays as in ``kernels.playout_batch``.
 
     No progress within the batch (a bot does not import the runner): chunks of 2 rounds by default
     (its speed class) move the bar often enough."""
     for d in range(hands.shape[0]):
         tricks_out[d], _ = playout_one_sampled(hands[d], leader[d], contract_of[d], partner[d], trump[d],
-                                               called_card[d], blind[d], policy_of_seat[d], params, rng_state)
+                                               called_card[d], blind[d], policy_of_seat[d], params, rng_state, worlds)
