@@ -89,7 +89,7 @@ BOTS = {bot.name: bot for bot in (
         "perfect play seeing every hand (double dummy; seconds per round): an oracle, not a fair player"),
     Bot(sampled_dd.NAME, sampled_dd.POLICY_SAMPLED_DD, True, "dd", True,
         Driver(sampled_dd.playout_batch_sampled, sampled_dd.playout_one_sampled, takes_worlds=True),
-        "sampled hidden hands, each solved double dummy (defence; seconds per round)"),
+        "sampled hidden hands, each solved double dummy within a budget (about a CPU-second per round)"),
 )}
 
 _BY_ID = {bot.policy: bot for bot in BOTS.values()}
