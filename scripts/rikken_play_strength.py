@@ -2,11 +2,11 @@
 
 For each contract, ``--deals`` random deals; on deal ``d`` the hand of seat ``d mod 4`` is set up for the
 contract as ``rikken bids`` sets it up (trump and call of the bidding policy), the seat left of the
-dealer leading. The declaring side plays ``--declarer`` (default heuristic) and the defenders each bot
-of ``--defenders`` in turn, on the same setups, each with its own play stream of the run's seed. Per
-defender bot: the make rate (95% Wilson interval), the declarer's money per deal (95% interval), the
-paired difference of both against the first defender bot on the same deals, and the CPU seconds per
-deal. ``dd`` defenders see every card and assume perfect play (an oracle: the bound the honest bots
+dealer leading. Each pair of a bot of ``--declarers`` (default heuristic) for the declaring side and a bot
+of ``--defenders`` for the others plays the same setups, each pair with the play stream of the run's
+seed. Per pair: the make rate (95% Wilson interval), the declarer's money per deal (95% interval), the
+paired difference of both against the first pair on the same deals, and the CPU seconds per deal.
+``--worlds`` sets sampled-dd's worlds per decision. ``dd`` defenders see every card and assume perfect play (an oracle: the bound the honest bots
 aim at); ``--both-dd`` adds a row with dd on both sides. Random hands rarely make Misery or an Alone
 contract, so ``--screen K`` keeps, among ``K * --deals`` deals, those whose contract heuristic declarers
 make against heuristic defenders: the contracts ordinary defence lets through (the first row is then
@@ -16,8 +16,8 @@ make against heuristic defenders: the contracts ordinary defence lets through (t
 issue 39: Open Misery All with N leading).
 
 Usage: ``python scripts/rikken_play_strength.py [--deals N] [--seed S] [--contracts misery,open-misery]
-[--defenders heuristic,expert,sampled-dd,dd] [--declarer heuristic] [--hand N=...] [--leader N] [--both-dd]
-[--screen K]``.
+[--defenders heuristic,expert,sampled-dd,dd] [--declarers heuristic,expert] [--hand N=...] [--leader N]
+[--both-dd] [--screen K] [--worlds W]``.
 A fresh seed is drawn (and printed) unless ``--seed`` is given; times are CPU seconds of this process.
 """
 
@@ -61,13 +61,14 @@ def setups_for(args, contract: int) -> dict:
     return {key: value[keep[:args.deals]] for key, value in setups.items()}
 
 
-def play(setups: dict, declarer: str, defender: str, seed: int) -> tuple[np.ndarray, float]:
+def play(setups: dict, declarer: str, defender: str, seed: int, worlds: int = bots.DEFAULT_WORLDS
+         ) -> tuple[np.ndarray, float]:
     """Tricks per seat of every setup row and the CPU seconds it took."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id(declarer),
                    bots.policy_id(defender)).astype(np.int64)
     tricks = np.zeros((setups["hands"].shape[0], 4), dtype=np.int64)
     start = time.process_time()
-    bots.play_batch(*(setups[key] for key in _KEYS), ids, default_params(), state_from_seed(seed), tricks)
+    bots.play_batch(*(setups[key] for key in _KEYS), ids, default_params(), state_from_seed(seed), tricks, worlds)
     return tricks, time.process_time() - start
 
 
@@ -92,7 +93,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--contracts", default="misery,open-misery,1-alone,9-alone")
     parser.add_argument("--defenders", default="heuristic,expert,sampled-dd,dd")
-    parser.add_argument("--declarer", default="heuristic")
+    parser.add_argument("--declarers", "--declarer", default="heuristic")
+    parser.add_argument("--worlds", type=int, default=bots.DEFAULT_WORLDS)
     parser.add_argument("--hand", default=None)
     parser.add_argument("--leader", default=None, type=parse_seat)
     parser.add_argument("--both-dd", action="store_true")
@@ -102,13 +104,15 @@ def main() -> None:
     if args.seed is None:
         args.seed = int(np.random.SeedSequence().entropy % 10**6)
     defenders = args.defenders.split(",")
+    declarers = args.declarers.split(",")
     print(f"seed {args.seed}; {args.deals} deals per contract"
           + (f" (screened: made by heuristic play, among {args.screen}x as many)" if args.screen else "")
-          + f"; declarer {args.declarer}"
+          + f"; declarers {args.declarers}; {args.worlds} worlds"
           + (f"; hand {args.hand}" if args.hand else "")
           + (f"; leader {args.leader}" if args.leader is not None else ""))
+    first = f"{declarers[0]} / {defenders[0]}"
     print("| contract | declarer / defenders | made % [95%] | declarer money / deal [95%] | "
-          f"made - {defenders[0]} (pp) | money - {defenders[0]} | CPU s / deal |")
+          f"made - {first} (pp) | money - {first} | CPU s / deal |")
     print("|---|---|---|---|---|---|---|")
     for text in args.contracts.split(","):
         contract = int(rules.parse_contract(text))
@@ -117,10 +121,10 @@ def main() -> None:
         if n == 0:
             print(f"| {text} | no deal passed the screen |")
             continue
-        pairs = [(args.declarer, d) for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
+        pairs = [(a, d) for a in declarers for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
         base = None
         for declarer, defender in pairs:
-            tricks, seconds = play(setups, declarer, defender, args.seed)
+            tricks, seconds = play(setups, declarer, defender, args.seed, args.worlds)
             made, money = outcome(setups, tricks, contract)
             low, high = wilson_interval(int(made.sum()), n)
             row = [text, f"{declarer} / {defender}", f"{100 * made.mean():.1f} [{100 * low:.1f}, {100 * high:.1f}]",

@@ -18,6 +18,7 @@ from analyzer.cli.rikken import (
 )
 from analyzer.cli.running import run_and_print
 from analyzer.games.rikken.advice_experiment import ADVISE, advise_plan
+from analyzer.games.rikken.bots import DEFAULT_WORLDS, MAX_WORLDS
 from analyzer.games.rikken.dd import DEFAULT_BUDGET
 from analyzer.solvers.dd.api import MAX_BUDGET
 
@@ -31,6 +32,11 @@ AdviseDdBudget = Annotated[int | None, typer.Option(
     help="With --policy dd or --bracket: completed tricks each perfect-play trick count may search beyond the made "
          "/ not made questions (about 2.5 million per CPU-second); a count that runs out is reported as the "
          "interval it was proved to lie in. 0: no limit.", show_default=f"{DEFAULT_BUDGET:,}")]
+
+WorldsOption = Annotated[int | None, typer.Option(
+    "--worlds", min=1, max=MAX_WORLDS,
+    help="With sampled-dd at a seat: hidden-hand worlds it draws and solves per decision (more: steadier and "
+         "slower, about linearly).", show_default=str(DEFAULT_WORLDS))]
 
 
 def advise(
@@ -57,6 +63,7 @@ def advise(
                                                    show_default="10000; 500 with expert, 2 with dd")] = None,
     bracket: BracketOption = 0,
     dd_budget: AdviseDdBudget = None,
+    worlds: WorldsOption = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -70,7 +77,7 @@ def advise(
     same deals again with perfect play on both sides and flags the options whose verdict changes.
     Further constraints (--cards, --hcp, --aces, --length) apply to the other seats.
     """
-    policies = policies_from_options(policy, declarer_policy, defender_policy)
+    policies = policies_from_options(policy, declarer_policy, defender_policy).with_worlds(worlds)
     constraints = {"cards": cards, "hcp": hcp, "aces": aces, "length": length}
     plan = advise_plan(hand, seat, dealer, policies, contracts, constraints, deals, seed, chunk_size, dd_budget,
                        bracket)

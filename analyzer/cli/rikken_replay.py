@@ -7,6 +7,7 @@ import typer
 
 from analyzer.cards.pbn import SEAT_LETTERS, parse_deal, parse_seat
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
+from analyzer.cli.rikken_advise import WorldsOption
 from analyzer.cli.rikken import (
     AcesOption,
     BiddingMargin,
@@ -72,6 +73,7 @@ def replay(
                                                "first and leads.", show_default="N")] = None,
     judge: JudgeOption = True,
     dd_budget: JudgeBudget = None,
+    worlds: WorldsOption = None,
     json_out: JsonOut = False,
 ) -> None:
     """One round card by card: round --index of `rikken play --seed S` (same options), or a PBN deal.
@@ -81,7 +83,7 @@ def replay(
     is marked with its double-dummy cost against the best card at that moment (--no-judge: not).
     """
     policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy,
-                                     seat_policies, policy_given=policy is not None)
+                                     seat_policies, policy_given=policy is not None).with_worlds(worlds)
     auction = bidding_params(bidding, seat_bidding, bidding_margin)
     if dd_budget is not None and not judge:
         raise InputError("--dd-budget is the budget of judging the cards: it goes without --no-judge")

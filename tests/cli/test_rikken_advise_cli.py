@@ -100,6 +100,8 @@ def test_report_settings_read_as_given(advised):
     (["--deals", "10", "--bracket", "11"], "more than the run's 10 deals"),
     (["--bracket", "2", "--dd-budget", "-1"], "--dd-budget"),
     (["--policy", "nonsense"], "--policy"),
+    (["--worlds", "4"], "a world count is for sampled-dd"),
+    (["--policy", "sampled-dd", "--worlds", "0"], "--worlds"),
 ])
 def test_bad_advice_options_are_one_line_and_exit_2(args, message, tmp_path):
     result = run_cli("rikken", "advise", HAND, "--out", str(tmp_path / "run"), *args)

@@ -53,10 +53,21 @@ def test_options_of_a_one_suiter_name_its_suit_and_call_the_longest_side_ace():
 
 def test_a_second_long_suit_is_an_alternative_trump_for_rik_and_the_alone_contracts():
     options = _options("AK32.QJ987.K2.32")
-    assert {"rik-H", "rik-S", "8-alone-H", "8-alone-S", "13-alone-S"} <= set(options)
+    assert {"rik-S", "8-alone-H", "8-alone-S", "13-alone-S"} <= set(options)
     assert "rik-C" not in options and "rik-D" not in options
     # Rik Beter's trump is hearts whatever the hand: one option.
     assert [name for name in options if name.startswith("rik-beter")] == ["rik-beter"]
+
+
+def test_rik_in_hearts_is_one_row_with_rik_beter():
+    """Rik in hearts and Rik Beter play and score alike (issue 40 item 8): the Rik Beter row stands for both."""
+    hand = parse_hand("AK32.QJ987.K2.32")
+    both = {o.name: o for o in hand_options(hand, [rules.Contract.RIK, rules.Contract.RIK_BETER])}
+    assert set(both) == {"rik-S", "rik-beter"}
+    assert "Rik in hearts" in both["rik-beter"].describe()
+    rik_only = {o.name: o for o in hand_options(hand, [rules.Contract.RIK])}
+    assert set(rik_only) == {"rik-H", "rik-S"}
+    assert (rik_only["rik-H"].trump, rik_only["rik-H"].called) == (both["rik-beter"].trump, both["rik-beter"].called)
 
 
 def test_three_aces_allow_troela_and_a_void_makes_the_call_blind():

@@ -7,7 +7,6 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.cli.rikken import Policy, policies_from_options
 from analyzer.errors import InputError
 from analyzer.games.rikken import bots, kernels
-from analyzer.games.rikken.dd import PLAY_POLICY_IDS
 from analyzer.games.rikken.experiments import CHUNK_SIZE, Policies, default_chunk_size, shared_play
 from analyzer.games.rikken.heuristic import default_params
 
@@ -19,8 +18,6 @@ def test_every_bot_has_one_id_and_the_kernel_ids_are_the_kernel_bots():
     assert len(set(ids)) == len(ids)
     kernel_bots = {name: bot.policy for name, bot in bots.BOTS.items() if bot.driver is None}
     assert kernel_bots == kernels.POLICY_IDS
-    # The solver driver's own list (dd.py) agrees with the registry on every name it knows.
-    assert all(bots.BOTS[name].policy == i for name, i in PLAY_POLICY_IDS.items())
     assert {bot.speed for bot in bots.BOTS.values()} <= set(CHUNK_SIZE)
     assert [name for name, bot in bots.BOTS.items() if not bot.honest] == ["dd"]
 
@@ -71,3 +68,15 @@ def test_one_dispatch_per_table():
     with pytest.raises(InputError, match="Python bots"):
         kernels.playout_one(**setups[0], policy_of_seat=[1, 4, 1, 1], params=default_params(),
                             rng_state=state_from_seed(2))
+
+
+def test_the_world_count_is_a_run_parameter_only_with_a_sampling_bot():
+    assert "worlds" not in Policies.everywhere("heuristic").params()
+    assert Policies.everywhere("sampled-dd").params()["worlds"] == bots.DEFAULT_WORLDS == 8
+    # A run recorded before the count was a parameter played the default.
+    assert Policies.from_params({"policy": "sampled-dd"}).worlds == 8
+    with pytest.raises(InputError, match="plays no seat here"):
+        Policies.everywhere("dd").with_worlds(4)
+    for bad in (0, bots.MAX_WORLDS + 1, 2.5):
+        with pytest.raises(InputError, match="1..256"):
+            Policies("heuristic", "sampled-dd").with_worlds(bad)

@@ -261,3 +261,25 @@ def test_index_bounds():
     for index, chunk_size in ((-1, 2), (200_000, 2), (10**9, 20_000)):
         with pytest.raises(InputError, match="out of range"):
             check_index(index, chunk_size)
+
+
+def test_a_sampled_dd_round_replays_with_the_run_s_world_count():
+    """Through the bot registry, at the run's own --worlds: a replay that ignored the recorded count would play
+    other cards and take other tricks than the stored row (``_replay_row`` raises then)."""
+    policies = Policies("heuristic", "sampled-dd").with_worlds(2)
+    params = {**policies.params(), "dealing": "random"}
+    assert params["worlds"] == 2 and Policies.from_params(params) == policies
+    chunk = plan_chunks(4, 2, 31)[1]
+    rows = play_chunk(params, chunk.start, 2, chunk.seed_seq)
+    offset = int(np.flatnonzero(~rows["passed_out"].to_numpy())[0])
+    payload = replay_payload(replay_run_round(31, chunk.start + offset, policies, chunk_size=2))
+    assert [payload["scores"][s]["tricks"] for s in SEAT_LETTERS] == \
+        [int(rows.iloc[offset][f"tricks_{s}"]) for s in range(4)]
+    assert "(2 worlds)" in payload["source"]["policies"]
+
+
+def test_replay_refuses_a_world_count_without_a_sampling_bot(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["rikken", "replay", FULL, "--no-judge", "--worlds", "4"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.strip() == "error: a world count is for sampled-dd, which plays no seat here"

@@ -32,8 +32,9 @@ SD = POLICY_SAMPLED_DD
 FD = L.FACE_DOWN_OFFSET
 
 
-def _oracle_values(hands, trump, seat, team, goal, k, actions):
-    """What ``world_values`` must give for one question, by plain minimax (``reference_minimax``)."""
+def _oracle_values(hands, trump, seat, team, goal, k, actions, alike_zero=True):
+    """What ``world_values`` must give for one question, by plain minimax (``reference_minimax``); with
+    ``alike_zero`` False each action's plain value, 1 when it keeps the side's result."""
     rules = Rules(trump, [s for s in range(4) if team >> s & 1])
     tuples = [tuple(cards_of(int(h))) for h in hands]
     ours = bool(team >> seat & 1)
@@ -51,7 +52,9 @@ def _oracle_values(hands, trump, seat, team, goal, k, actions):
         for card in actions:
             left, mover, trick = after(card)
             keeps.append(can_force(rules, left, mover, lo, hi, trick) == ours)
-    return [0.0] * len(actions) if all(keeps) or not any(keeps) else [1.0 * keep for keep in keeps]
+    if alike_zero and (all(keeps) or not any(keeps)):
+        return [0.0] * len(actions)
+    return [1.0 * keep for keep in keeps]
 
 
 @pytest.mark.parametrize("kind", ["misery", "one", "tricks"])
@@ -76,22 +79,62 @@ def test_world_values_agree_with_brute_force(kind):
         if kind == "tricks":
             goals[0].goal, goals[0].k = "ge", k  # any target: the contract's own (9) is out of reach of an ending
         actions = cards_of(int(hands[seat]))
-        got = world_values(hands, trump, seat, [], False, -1, False, goals, actions, {})
+        low, high = world_values(hands, trump, seat, [], False, -1, False, goals, actions, {})
         want = _oracle_values(hands, trump, seat, team, goal, k, actions)
         if kind == "tricks":
             extra = _oracle_values(hands, trump, seat, team, "max", 0, actions)
             want = [a + b / 32 for a, b in zip(want, extra)]
-        assert got == pytest.approx(want), (hands, seat, declarer, trump)
+        assert low == pytest.approx(want) and high == pytest.approx(want), (hands, seat, declarer, trump)
         differing += len(set(want)) > 1
     assert differing >= 5
 
 
+@pytest.mark.parametrize("kind", ["misery", "one"])
+def test_budgeted_world_values_bound_the_true_values(kind):
+    """A finished solve gives the exact values; one stopped by the budget bounds each action's plain value
+    (1 when it keeps the side's result; the finished solve's "all alike scores 0" needs every verdict)."""
+    rng = np.random.default_rng(12)
+    stopped = 0
+    for _ in range(30):
+        cards = rng.permutation(52)[:16]
+        hands = np.array([sum(1 << int(c) for c in cards[4 * s:4 * s + 4]) for s in range(4)], dtype=np.int64)
+        seat, declarer = int(rng.integers(4)), int(rng.integers(4))
+        goal, k = {"misery": ("le", 0), "one": ("eq", 1)}[kind]
+        contract = {"misery": Contract.MISERY, "one": Contract.ONE_ALONE}[kind]
+        goals = open_goals([0] * 4, [int(contract) if s == declarer else -1 for s in range(4)],
+                           [int(L.KIND_MISERY if kind == "misery" else L.KIND_ONE) if s == declarer else -1
+                            for s in range(4)], -1, 4)
+        actions = cards_of(int(hands[seat]))
+        exact = _oracle_values(hands, NO_TRUMP, seat, 1 << declarer, goal, k, actions)
+        plain = _oracle_values(hands, NO_TRUMP, seat, 1 << declarer, goal, k, actions, alike_zero=False)
+        for budget in (1, 2, 4, 8):
+            low, high = world_values(hands, NO_TRUMP, seat, [], False, -1, False, goals, actions, {}, budget)
+            if low == high:
+                assert low == exact, (hands, seat, budget)
+                continue
+            stopped += 1
+            assert all(lo <= want <= hi for lo, want, hi in zip(low, plain, high)), (hands, seat, budget)
+    assert stopped > 10, "the budgets must stop some solves, or the test checks nothing"
+
+
 def test_best_action_takes_the_best_total_and_the_heuristics_card_on_ties():
     actions = [3, 7, 20]
-    assert best_action(actions, np.array([1.0, 2.0, 2.0]), own=7, weight_sum=4.0) == 7
-    assert best_action(actions, np.array([1.0, 2.0, 2.0]), own=3, weight_sum=4.0) == 7
-    assert best_action(actions, np.array([1.0, 2.0, 2.0]), own=21, weight_sum=4.0) == 21  # 21 is in 20's class
-    assert best_action(actions, np.array([1.0, 2.0, 3.0]), own=3, weight_sum=4.0) == 20
+
+    def exact(totals, own):
+        return best_action(actions, np.array(totals), np.array(totals), own=own, weight_sum=4.0)
+
+    assert exact([1.0, 2.0, 2.0], own=7) == 7
+    assert exact([1.0, 2.0, 2.0], own=3) == 7
+    assert exact([1.0, 2.0, 2.0], own=21) == 21  # 21 is in 20's class
+    assert exact([1.0, 2.0, 3.0], own=3) == 20
+
+
+def test_best_action_leaves_the_heuristics_card_only_for_one_proved_better():
+    actions = [3, 7, 20]
+    # 7 may be worth 1 or 3: not proved worse than 20's 2, so the heuristic's 7 stands.
+    assert best_action(actions, np.array([0.0, 1.0, 2.0]), np.array([0.0, 3.0, 2.0]), own=7, weight_sum=4.0) == 7
+    # 3's best case (1) is below 20's worst (2): 20 is proved better; 7 (at least 1.5) is not proved better.
+    assert best_action(actions, np.array([0.0, 1.5, 2.0]), np.array([1.0, 3.0, 2.0]), own=3, weight_sum=4.0) == 20
 
 
 def test_with_every_hand_seen_it_plays_a_card_that_beats_an_open_misery_all():

@@ -4,7 +4,8 @@ The hand sits at a chosen seat, with a chosen dealer (the seat after the dealer 
 cards are dealt uniformly among the deals meeting any further constraints. Each *option* is a
 contract with the trump the hand plays it in and the card it calls: the trump the bidding policy
 would name, and for Rik and the Alone contracts also every other suit of at least
-``MIN_ALTERNATIVE_LENGTH`` cards. Every option is played out on every deal, so options are paired
+``MIN_ALTERNATIVE_LENGTH`` cards (Rik in hearts only when Rik Beter, the same contract bid one step
+higher, is not considered). Every option is played out on every deal, so options are paired
 deal for deal; besides per-option counts and sums, each chunk keeps the sums of products of the
 options' money scores, from which the paired difference of any two options follows.
 """
@@ -73,7 +74,8 @@ class Option:
         if self.called < 0:
             return trump if rules.SIDE[self.contract] != rules.Side.CALLED else f"{trump}, no card to call (alone)"
         blind = " (blind)" if self.blind else ""
-        return f"{trump}, calls {card_name(self.called)}{blind}"
+        same = "; Rik in hearts, bid one step higher" if self.contract == rules.Contract.RIK_BETER else ""
+        return f"{trump}, calls {card_name(self.called)}{blind}{same}"
 
 
 def hand_options(hand: int, contracts) -> list[Option]:
@@ -114,7 +116,16 @@ def hand_options(hand: int, contracts) -> list[Option]:
                 options.append(Option(contract, trump, int(called[0]), bool(blind[0])))
             else:
                 options.append(Option(contract, trump))
-    return options
+    return _without_rik_in_hearts(options)
+
+
+def _without_rik_in_hearts(options: list[Option]) -> list[Option]:
+    """The options without Rik in hearts when Rik Beter is among them: Rik Beter is Rik in hearts bid one step
+    higher (the same trump, call, target and scores), so the two rows would be the same numbers twice; the
+    Rik Beter row stays, the bid that also outranks every other Rik."""
+    if not any(o.contract == rules.Contract.RIK_BETER for o in options):
+        return options
+    return [o for o in options if not (o.contract == rules.Contract.RIK and o.trump == HEARTS)]
 
 
 def option_params(options: list[Option]) -> list[list[int]]:

@@ -27,11 +27,13 @@ class Driver(NamedTuple):
 
     ``batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
     tricks_out)`` and ``one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat,
-    params, rng_state) -> (tricks, trace)``.
+    params, rng_state) -> (tricks, trace)``; with ``takes_worlds`` both also take ``worlds=`` (worlds drawn
+    per decision).
     """
 
     batch: Callable
     one: Callable
+    takes_worlds: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,12 +88,15 @@ BOTS = {bot.name: bot for bot in (
     Bot("dd", dd.POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one),
         "perfect play seeing every hand (double dummy; seconds per round): an oracle, not a fair player"),
     Bot(sampled_dd.NAME, sampled_dd.POLICY_SAMPLED_DD, True, "dd", True,
-        Driver(sampled_dd.playout_batch_sampled, sampled_dd.playout_one_sampled),
-        "sampled hidden hands, each solved double dummy (defence; seconds per round)"),
+        Driver(sampled_dd.playout_batch_sampled, sampled_dd.playout_one_sampled, takes_worlds=True),
+        "sampled hidden hands, each solved double dummy within a budget (about a CPU-second per round)"),
 )}
 
 _BY_ID = {bot.policy: bot for bot in BOTS.values()}
 _SPEEDS = ("heuristic", "expert", "dd")
+#: Worlds a sampling bot draws per decision unless told otherwise, and the most it accepts.
+DEFAULT_WORLDS = sampled_dd.WORLDS
+MAX_WORLDS = 256
 
 
 def policy_id(name: str) -> int:
@@ -120,6 +125,29 @@ def speed_class(names) -> str:
 def plays_for_target(names) -> bool:
     """True when one of the bots ``names`` plays for each contract's own target."""
     return any(BOTS[name].plays_for_target for name in names)
+
+
+def takes_worlds(names) -> bool:
+    """True when one of the bots ``names`` draws worlds (its count is then a run parameter)."""
+    return any(BOTS[name].driver is not None and BOTS[name].driver.takes_worlds for name in names)
+
+
+def check_worlds(names, worlds: int | None) -> int:
+    """The worlds per decision of the sampling bots among ``names``: ``worlds``, or ``DEFAULT_WORLDS`` when None.
+
+    Raises
+    ------
+    InputError
+        For a count given with no sampling bot at the table, or outside 1..``MAX_WORLDS``.
+    """
+    if worlds is None:
+        return DEFAULT_WORLDS
+    sampling = [name for name, bot in BOTS.items() if bot.driver is not None and bot.driver.takes_worlds]
+    if not takes_worlds(names):
+        raise InputError(f"a world count is for {' and '.join(sampling)}, which plays no seat here")
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
+        raise InputError(f"worlds per decision must be a whole number 1..{MAX_WORLDS}, got {worlds!r}")
+    return int(worlds)
 
 
 def check_table(names) -> None:
@@ -153,17 +181,25 @@ def driver_of(policy_of_seat: np.ndarray) -> Driver | None:
     return BOTS[python[0]].driver if python else None
 
 
+def _settings(driver: Driver | None, worlds: int) -> dict:
+    return {"worlds": worlds} if driver is not None and driver.takes_worlds else {}
+
+
 def play_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
-               tricks_out) -> None:
+               tricks_out, worlds: int = DEFAULT_WORLDS) -> None:
     """Play out a batch of rounds with the bots ``policy_of_seat`` (``int64[n, 4]``), arrays as in
-    ``kernels.playout_batch``: the kernels, or the Python driver a seat's bot needs."""
+    ``kernels.playout_batch``: the kernels, or the Python driver a seat's bot needs; ``worlds``: per decision
+    of a sampling bot (:func:`check_worlds`)."""
     driver = driver_of(policy_of_seat)
     play = playout_batch if driver is None else driver.batch
-    play(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state, tricks_out)
+    play(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state, tricks_out,
+         **_settings(driver, worlds))
 
 
-def play_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
+def play_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
+             worlds: int = DEFAULT_WORLDS):
     """``(tricks int64[4], trace)`` of one round, drawing from ``rng_state`` exactly as :func:`play_batch` does."""
     driver = driver_of(np.asarray(policy_of_seat))
     play = playout_one if driver is None else driver.one
-    return play(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state)
+    return play(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
+                **_settings(driver, worlds))

@@ -69,8 +69,6 @@ DEFAULT_BUDGET = 10_000_000
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
 POLICY_DD = 2
-# Policy ids a card-by-card round accepts: the kernels' and the solver's.
-PLAY_POLICY_IDS = {**POLICY_IDS, "dd": POLICY_DD}
 
 
 def declaring_team(bidder: int, contract: int, partner: int) -> int:
@@ -344,7 +342,7 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
     rng_state : numpy.ndarray of uint64[4]
         xoshiro256** state for the choice among equally good cards, advanced in place.
     policy_of_seat : array_like of 4 int64, optional
-        Policy id per seat (``PLAY_POLICY_IDS``); default dd at every seat.
+        Policy id per seat: ``POLICY_DD`` or a kernel bot's (``kernels.POLICY_IDS``); default dd at every seat.
     params : float64[N_PARAMS], optional
         Heuristic parameters for heuristic seats (default ``heuristic.default_params()``).
 
@@ -359,8 +357,8 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
     trump, called_card, blind = int(trump), int(called_card), bool(blind)
     policies = np.full(4, POLICY_DD, dtype=np.int64) if policy_of_seat is None else \
         np.asarray(policy_of_seat, dtype=np.int64)
-    if not np.isin(policies, list(PLAY_POLICY_IDS.values())).all():
-        raise InputError(f"policy ids must be among {PLAY_POLICY_IDS}")
+    if not np.isin(policies, [POLICY_DD, *POLICY_IDS.values()]).all():
+        raise InputError(f"dd plays with the kernel bots {sorted(POLICY_IDS)} only, got ids {policies.tolist()}")
     params = default_params() if params is None else np.asarray(params, dtype=np.float64)
     st = new_round(hands, int(leader), contract_of, int(partner), trump, called_card, int(blind))
     questions = _questions(contract_of, partner)
@@ -400,7 +398,7 @@ def playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, bl
                      policy_of_seat=None, params=None):
     """Play out a batch of rounds with :func:`playout_one_dd`; arrays as in ``kernels.playout_batch``.
 
-    ``policy_of_seat`` is ``int64[n, 4]`` (``PLAY_POLICY_IDS``), default dd at every seat; ``params``
+    ``policy_of_seat`` is ``int64[n, 4]`` (as in :func:`playout_one_dd`), default dd at every seat; ``params``
     as in :func:`playout_one_dd`.
     """
     for d in range(hands.shape[0]):

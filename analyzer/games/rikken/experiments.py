@@ -21,7 +21,7 @@ defender policy; or each seat N E S W plays its own. The choice only selects whi
 seat; what that policy reads stays limited to what the seat may know.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -102,11 +102,12 @@ def declaring_seats(contract_of: np.ndarray, partner: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Policies:
     """Card-play bot names (``bots.BOTS``): by role in the contract, or by seat when ``seats``
-    (N E S W) is given."""
+    (N E S W) is given; ``worlds``: per decision of a sampling bot (``bots.check_worlds``)."""
 
     declarer: str | None
     defender: str | None
     seats: tuple[str, ...] | None = None
+    worlds: int = bots.DEFAULT_WORLDS
 
     @classmethod
     def everywhere(cls, policy: str) -> "Policies":
@@ -117,29 +118,39 @@ class Policies:
     def from_params(cls, params: dict) -> "Policies":
         """The policies of an experiment's parameters; runs recorded with only ``policy`` use it everywhere."""
         seats = params.get("seat_policies")
+        worlds = params.get("worlds", bots.DEFAULT_WORLDS)
         if seats:
-            return cls(None, None, tuple(seats))
-        return cls(params.get("declarer_policy", params["policy"]), params.get("defender_policy", params["policy"]))
+            return cls(None, None, tuple(seats), worlds)
+        return cls(params.get("declarer_policy", params["policy"]), params.get("defender_policy", params["policy"]),
+                   worlds=worlds)
+
+    def with_worlds(self, worlds: int | None) -> "Policies":
+        """These policies with the sampling bots' ``worlds`` per decision (None: the default); checked by
+        ``bots.check_worlds`` (a count with no sampling bot at the table is an error)."""
+        return replace(self, worlds=bots.check_worlds(self.names(), worlds))
 
     def params(self) -> dict:
         """Parameters for a manifest, read back by ``from_params``; ``policy`` is ``mixed`` unless one
-        policy plays everywhere."""
+        policy plays everywhere; ``worlds`` only when a sampling bot plays."""
         names = self.names()
         out = {"policy": next(iter(names)) if len(names) == 1 else "mixed"}
         if self.seats:
             out["seat_policies"] = list(self.seats)
         else:
             out.update(declarer_policy=self.declarer, defender_policy=self.defender)
+        if bots.takes_worlds(names):
+            out["worlds"] = self.worlds
         return out
 
     def label(self) -> str:
         """``policy P``, ``declarers P, defenders Q`` or ``N P, E Q, S P, W Q``."""
         names = self.names()
+        worlds = f" ({self.worlds} worlds)" if bots.takes_worlds(names) else ""
         if len(names) == 1:
-            return f"policy {next(iter(names))}"
+            return f"policy {next(iter(names))}{worlds}"
         if self.seats:
-            return ", ".join(f"{SEAT_LETTERS[seat]} {name}" for seat, name in enumerate(self.seats))
-        return f"declarers {self.declarer}, defenders {self.defender}"
+            return ", ".join(f"{SEAT_LETTERS[seat]} {name}" for seat, name in enumerate(self.seats)) + worlds
+        return f"declarers {self.declarer}, defenders {self.defender}{worlds}"
 
     def names(self) -> set[str]:
         """Every policy that plays a card."""
@@ -174,18 +185,23 @@ def default_chunk_size(policies: Policies) -> int:
 _SETUP_KEYS = ("leader", "contract_of", "partner", "trump", "called_card", "blind")
 
 
-def _play_batch(hands: np.ndarray, setup: dict, policy_of_seat: np.ndarray, rng_state: np.ndarray) -> np.ndarray:
+def _play_batch(hands: np.ndarray, setup: dict, policies: Policies, rng_state: np.ndarray) -> np.ndarray:
     """Tricks per seat (``int64[n, 4]``) of rounds ``hands`` set up by ``setup`` (the other
-    ``playout_batch`` arrays), card by card by the bots ``policy_of_seat`` (``bots.play_batch``)."""
+    ``playout_batch`` arrays), card by card by ``policies`` (``bots.play_batch``)."""
     tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
-    bots.play_batch(hands, *(setup[key] for key in _SETUP_KEYS), policy_of_seat, default_params(), rng_state, tricks)
+    policy_of_seat = policies.ids(setup["contract_of"], setup["partner"])
+    bots.play_batch(hands, *(setup[key] for key in _SETUP_KEYS), policy_of_seat, default_params(), rng_state, tricks,
+                    policies.worlds)
     return tricks
 
 
-def _play_one(hands: np.ndarray, setup: dict, policy_of_seat: np.ndarray, rng_state: np.ndarray):
-    """``(tricks, trace)`` of the one round in ``setup`` (arrays of length 1), as ``_play_batch`` plays it."""
-    return bots.play_one(hands, *(setup[key][0] for key in _SETUP_KEYS), policy_of_seat[0], default_params(),
-                         rng_state)
+def play_one(setup: dict, policies: Policies, rng_state: np.ndarray):
+    """``(tricks, trace)`` of one round, as ``_play_batch`` plays it: ``setup`` maps ``hands`` (``int64[4]``),
+    ``contract_of`` (``int64[4]``) and the other ``playout_one`` arguments (scalars)."""
+    contract_of = np.asarray(setup["contract_of"], dtype=np.int64)
+    policy_of_seat = policies.ids(contract_of.reshape(1, 4), np.array([setup["partner"]], dtype=np.int64))[0]
+    return bots.play_one(setup["hands"], *(setup[key] for key in _SETUP_KEYS), policy_of_seat, default_params(),
+                         rng_state, policies.worlds)
 
 
 def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, dealing: str,
@@ -211,8 +227,7 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
         arrays["tricks"] = np.zeros((count, 4), dtype=np.int64)
         rows = np.flatnonzero(~arrays["passed_out"])
         played = {key: value[rows] for key, value in arrays.items()}
-        policy_of_seat = policies.ids(played["contract_of"], played["partner"])
-        arrays["tricks"][rows] = _play_batch(deals[rows], played, policy_of_seat, rng_state)
+        arrays["tricks"][rows] = _play_batch(deals[rows], played, policies, rng_state)
         return deals, arrays
     cuts = np.random.default_rng(cut_seed)
     pack = np.random.default_rng(deal_seed).permutation(52).astype(np.int64)
@@ -224,8 +239,8 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
         setup["tricks"] = np.zeros((1, 4), dtype=np.int64)
         trace = None
         if not setup["passed_out"][0]:
-            tricks, trace = _play_one(deals[i], setup, policies.ids(setup["contract_of"], setup["partner"]),
-                                      rng_state)
+            one = {"hands": deals[i], **{key: setup[key][0] for key in _SETUP_KEYS}}
+            tricks, trace = play_one(one, policies, rng_state)
             setup["tricks"][0] = tricks
         rounds.append(setup)
         pack = _gathered_pack(deals[i], trace)
@@ -349,7 +364,7 @@ def play_setups(setups: dict, policies: Policies, rng_state: np.ndarray, dd_budg
     """
     if policies.names() == {"dd"}:
         return play_setups_dd(setups, dd_budget)
-    return _play_batch(setups["hands"], setups, policies.ids(setups["contract_of"], setups["partner"]), rng_state), None
+    return _play_batch(setups["hands"], setups, policies, rng_state), None
 
 
 def _side_and_money(setups: dict, tricks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -5,10 +5,11 @@ size, ``plan_chunks``) and depends only on that chunk's seed and on the rounds b
 deals, cuts and card-play draws come from streams consumed in round order. So the replay computes the
 chunk's first ``I % C + 1`` rounds again with ``experiments.play_chunk`` itself, which gives the row
 the run stored for round ``I`` (deal, contracts, tricks, scores), and then plays those rounds again one
-at a time with the traced one-round play-outs (``kernels.playout_one``, ``dd.playout_one_dd``) from the
-same play stream. They draw exactly as the batch play-outs do (the batch kernel repeats
-``play_round``'s loop, ``playout_batch_dd`` calls ``playout_one_dd`` round after round), so the last
-trace is the card sequence the run played; its tricks per seat are checked against the stored row.
+at a time with the traced one-round play-out of the bot registry (``experiments.play_one``, which calls
+``bots.play_one``: any bot, sampled-dd and dd included) from the same play stream. It draws exactly as the
+batch play-outs do (the batch kernel repeats ``play_round``'s loop, each Python driver's batch plays its
+one-round play-out round after round), so the last trace is the card sequence the run played; its tricks
+per seat are checked against the stored row.
 
 A given deal (PBN) is bid, set up and played the same way with a play stream seeded by ``seed``.
 """
@@ -27,17 +28,17 @@ from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch, run_seat_auction
 from analyzer.games.rikken.bidding import PASS
 from analyzer.games.rikken.calling import KING
-from analyzer.games.rikken.dd import playout_one_dd
 from analyzer.games.rikken.experiments import (
     DEAL_COLUMNS,
     Policies,
     declaring_seats,
     default_chunk_size,
     play_chunk,
+    play_one,
     round_table,
 )
 from analyzer.games.rikken.heuristic import default_params
-from analyzer.games.rikken.kernels import apply_action, new_round, playout_one
+from analyzer.games.rikken.kernels import apply_action, new_round
 from analyzer.games.rikken.replay_judge import card_costs
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, TRICKS
 from analyzer.games.rikken.strategy import bidders_from_params, bidding_label
@@ -186,7 +187,7 @@ def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None
     if not arrays["passed_out"][0]:
         setup = {key: value[0] for key, value in arrays.items()}
         setup["hands"] = deals[0]
-        arrays["tricks"][0], trace = _play_traced(setup, policies, state_from_seed(seed))
+        arrays["tricks"][0], trace = play_one(setup, policies, state_from_seed(seed))
     # round_table numbers the dealer as start % 4: starting at the dealer gives this deal's dealer.
     row = round_table(dealer, deals, arrays).iloc[0]
     return _assemble(row, policies, trace, {"deal": format_deal(deals[0]), "seed": seed,
@@ -214,25 +215,11 @@ def _setup_of(row: pd.Series) -> dict:
             "blind": int(bool(row["blind_call"]))}
 
 
-def _play_traced(setup: dict, policies: Policies, rng_state: np.ndarray):
-    """``(tricks int64[4], trace int64[52, 4])`` of one round, drawing from ``rng_state`` as the batch play does.
-
-    The dd driver plays the whole batch as soon as dd plays at some seat (``experiments._play_batch``).
-    """
-    contract_of = setup["contract_of"]
-    seats = policies.ids(contract_of.reshape(1, 4), np.array([setup["partner"]], dtype=np.int64))[0]
-    args = (setup["hands"], setup["leader"], contract_of, setup["partner"], setup["trump"], setup["called_card"],
-            setup["blind"])
-    if "dd" in policies.names():
-        return playout_one_dd(*args, rng_state, seats, default_params())
-    return playout_one(*args, seats, default_params(), rng_state)
-
-
 def _replay_row(row: pd.Series, policies: Policies, rng_state: np.ndarray):
     """Play a stored round again; return its trace (None if passed out) after checking its tricks."""
     if row["passed_out"]:
         return None
-    tricks, trace = _play_traced(_setup_of(row), policies, rng_state)
+    tricks, trace = play_one(_setup_of(row), policies, rng_state)
     stored = [int(row[f"tricks_{s}"]) for s in range(4)]
     if list(tricks) != stored:
         raise RuntimeError(f"replay of round {row['round']} took tricks {list(tricks)}, the run stored {stored}: "

@@ -1,7 +1,8 @@
 """The ``sampled-dd`` card-play policy for Rikken: sampled hidden hands, each solved double dummy.
 
 The bridge programs' way (GIB and its successors) applied to Rikken. At a decision with more than one
-distinct card (``expert.distinct_actions``) the seat draws ``WORLDS`` worlds - hidden hands
+distinct card (``expert.distinct_actions``) the seat draws ``worlds`` worlds (``WORLDS`` unless the run's
+``--worlds`` says otherwise) - hidden hands
 consistent with what it has seen, with the expert's sampler (``expert.information_set`` and
 ``expert.draw_world``, importance weights included) - and solves each world exactly with the
 double-dummy solver, for every contract still open, from the seat's side:
@@ -12,8 +13,12 @@ double-dummy solver, for every contract still open, from the seat's side:
 
 In each world a card scores 1 per contract its side wins (declarers: made; the others: beaten) plus
 ``TRICK_WEIGHT`` (1/32) when it costs its side no trick of a trick contract; the card with the best
-weighted mean over the worlds is played, the heuristic's card when it ties for best. A contract made
-or failed beyond repair asks nothing more; when nothing is open the heuristic's card is played.
+weighted mean over the worlds is played, the expert's card (``expert``: sampled heuristic play-outs, the
+heuristic's card before trick 5) when it ties for best. A contract made or failed beyond repair asks
+nothing more; when nothing is open the expert's card is played. Ties are common where a perfect
+opponent controls the contract in every world (all cards lose alike), and there the expert, which models
+a fallible declarer, still ranks the cards: on 12 screened 1 Alone deals (seed 299987) breaking ties
+with the expert's card instead of the heuristic's cut the makes against sampled-dd defence from 8 to 5.
 
 Open contracts need nothing special: an exposed hand is part of what the seat sees, so the worlds
 only deal the unseen hands (in the "All" contracts after trick 1 every hand is seen: one world,
@@ -21,11 +26,15 @@ exact play). The seat reads the round only through the sampler and the cards on 
 current trick's face-down card (a blind lead), which it has not seen, is one of the world's unseen
 face-down cards (it never wins a trick, so which one changes nothing).
 
-Scope. A Misery or 1 Alone declarer plays the heuristic's card: proving such a contract from the
-opening lead can take the solver minutes (90 CPU-s on one deal of docs/rikken-play-strength.md),
-where a defender's question takes about a second. Every other decision is searched, defenders'
-opening leads included. Each solve is exact (the solver's card-by-card questions have no budget), so
-the cost per deal is measured, not bounded (docs/rikken-play-strength.md).
+Scope and budget. Every decision with a choice is searched, for declarers and defenders of every
+contract kind, opening leads included. Each solver question may search ``QUESTION_BUDGET`` completed
+tricks (``solvers.dd.judge_moves``): exact questions from a full deal can take the solver minutes (a
+misère defence 20 CPU-s, a 1 Alone 100 CPU-s on single decisions), the budget bounds a decision to about
+``worlds x questions x budget`` completed tricks (about 2.5 million a CPU-second). A question the budget
+stops proves what it finished: each action then carries bounds on its value (``world_values``), and the
+expert's card is left only for a card whose worst case over the worlds beats the expert card's
+best (``best_action``). So a stopped search never makes the policy play a card it has not proved
+better, it only makes it fall back to the expert's card more often.
 
 Known weaknesses, those of every sampled double-dummy player:
 
@@ -35,7 +44,7 @@ Known weaknesses, those of every sampled double-dummy player:
 - no signalling and no inference from the others' play: the worlds use what was seen (cards, voids,
   the called card's rules), not why a card was chosen, and the partner is modelled as double dummy;
 - the other seats are modelled as perfect players, who in each world see every card;
-- few worlds (``WORLDS``): close decisions carry sampling noise.
+- few worlds (8 by default): close decisions carry sampling noise.
 
 Reproducible: the worlds come from the run's xoshiro stream (``draw_world``), the solves are
 deterministic, so the same seed plays the same cards whatever the workers.
@@ -54,8 +63,9 @@ from analyzer.games.rikken.expert import (
     information_set,
     visible_seats,
 )
-from analyzer.games.rikken.heuristic import choose_heuristic, default_params
+from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import (
+    POLICY_EXPERT,
     POLICY_IDS,
     apply_action,
     choose_action,
@@ -77,20 +87,18 @@ from analyzer.games.rikken.round_layout import (
     PARTNER,
     PARTNER_PUBLIC,
     TRICK,
-    TRICK_NO,
     TRICKS,
     TRUMP,
     TURN,
 )
-from analyzer.solvers.dd.api import best_moves
+from analyzer.solvers.dd.api import judge_moves
 
 NAME = "sampled-dd"
 POLICY_SAMPLED_DD = 4
 WORLDS = 8  # worlds drawn per searched decision
-# The first trick (1-based) searched, by the kind of the round's contracts: before it the heuristic's card
-# is played. 1 Alone's "exactly one" question from a full deal can take the solver minutes (100 CPU-s on
-# one decision of trick 1), so its defence is searched from the fourth trick on.
-FIRST_TRICK = {KIND_TRICKS: 1, KIND_MISERY: 1, KIND_ONE: 4}
+# Completed tricks each solver question may search (about 0.4 CPU-s): on screened Misery and 1 Alone deals
+# it bounded the slowest decision from 20 CPU-s to 0.25 with the same card played (docs/rikken-bots.md).
+QUESTION_BUDGET = 1_000_000
 
 
 class _Goal:
@@ -141,30 +149,40 @@ def _has(masks, action):
     return bool(fd >> (action - FACE_DOWN_OFFSET) & 1) if action >= FACE_DOWN_OFFSET else bool(up >> action & 1)
 
 
-def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goals, actions, generations):
-    """Value of each action (list, parallel to ``actions``) for ``seat`` in one fully known world.
+def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goals, actions, generations,
+                 budget=0):
+    """Bounds on the value of each action for ``seat`` in one fully known world: ``(low, high)``, lists parallel
+    to ``actions``, equal when every solve finished.
 
     Per open contract, 1 when the action keeps the result the seat's side can force under perfect play
     by all (declarers: made; the others: beaten), plus ``TRICK_WEIGHT`` when it keeps the side's
-    double-dummy trick count of a trick contract. Where every action is alike (all keep the result, or
-    none can) they all score 0: a constant per world changes no choice, and it spares the solve that
-    would tell the two apart. ``hands``: the world's four hands, ``trick``: the current trick's cards in
-    play order.
+    double-dummy trick count of a trick contract. Each question may search ``budget`` completed tricks
+    (``solvers.dd.judge_moves``; 0: no limit): an action the budget left undecided counts 0 in ``low``
+    and the full score in ``high``, so the true value always lies between them. Where every action is
+    alike (all keep the result, or none can) they all score 0: a constant per world changes no choice.
+    ``hands``: the world's four hands, ``trick``: the current trick's cards in play order.
     """
-    values = [0.0] * len(actions)
+    low = [0.0] * len(actions)
+    high = [0.0] * len(actions)
     kwargs = dict(trick=trick, called_card=called_card, blind_call=blind, trick_blind=trick_blind,
-                  generations=generations)
+                  generations=generations, budget=budget)
     for g in goals:
         asked = [(g.goal, g.k, 1.0)] if g.goal is not None else []
         if g.tricks:
             asked.append(("max", 0, TRICK_WEIGHT))
         for goal, k, score in asked:
-            best = best_moves(hands, trump, seat, g.team, goal, k, **kwargs)
-            keeps = [_has(best, action) for action in actions]
-            if not all(keeps):
-                for i, keep in enumerate(keeps):
-                    values[i] += score if keep else 0.0
-    return values
+            verdicts = judge_moves(hands, trump, seat, g.team, goal, k, **kwargs)
+            keeps = [_has((verdicts.keep_up, verdicts.keep_down), action) for action in actions]
+            if verdicts.complete:
+                if all(keeps) or not any(keeps):
+                    continue
+                may_keep = keeps
+            else:
+                may_keep = [not _has((verdicts.fail_up, verdicts.fail_down), action) for action in actions]
+            for i in range(len(actions)):
+                low[i] += score if keeps[i] else 0.0
+                high[i] += score if may_keep[i] else 0.0
+    return low, high
 
 
 def _trick_cards(st, pile):
@@ -181,7 +199,7 @@ def _trick_cards(st, pile):
     return cards, blind
 
 
-def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORLDS):
+def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORLDS, budget=QUESTION_BUDGET):
     """The ``sampled-dd`` action for ``seat`` among the legal masks ``up`` and ``fd`` (module notes).
 
     Parameters
@@ -193,24 +211,22 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     up, fd : int
         Legal face-up cards and face-down leads.
     params : float64 array
-        Heuristic parameters (the fallback and ties).
+        Heuristic parameters of the expert's card (the fallback and ties).
     rng_state : uint64[4]
-        xoshiro256** state for the worlds, advanced in place (not at all when the decision is forced).
+        xoshiro256** state for the expert's card and the worlds, advanced in place (not at all when the
+        decision is forced).
     generations : dict
         The solver's table generations, kept for one round (``solvers.dd.solve_questions``).
     worlds : int
         Worlds drawn.
+    budget : int
+        Completed tricks each solver question may search (``world_values``; 0: no limit).
     """
     reps = np.empty(26, dtype=np.int64)
     n_actions = distinct_actions(st, seat, np.int64(up), np.int64(fd), reps)
     if n_actions == 1:
         return int(reps[0])
-    own = int(choose_heuristic(st, seat, np.int64(up), np.int64(fd), params))
-    if int(st[KIND + seat]) in (KIND_MISERY, KIND_ONE):
-        return own
-    first_trick = max(FIRST_TRICK[int(st[KIND + s])] for s in range(4) if st[KIND + s] >= 0)
-    if int(st[TRICK_NO]) + 1 < first_trick:
-        return own
+    own = int(choose_action(st, seat, np.int64(up), np.int64(fd), POLICY_EXPERT, params, rng_state))
     allowed = np.empty(52, dtype=np.int64)
     counts = np.empty(5, dtype=np.int64)
     pool, troela_partner, partner_rule = information_set(st, seat, allowed, counts)
@@ -225,7 +241,8 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     trump, called = int(st[TRUMP]), int(st[CALLED])
     blind = bool(st[BLIND])
     slots = np.empty(5, dtype=np.int64)
-    totals = np.zeros(n_actions)
+    low_sum = np.zeros(n_actions)
+    high_sum = np.zeros(n_actions)
     weight_sum = 0.0
     for _ in range(worlds if n > 0 else 1):
         weight = draw_world(allowed, counts, order, n, troela_partner, partner_rule, rng_state, slots) if n > 0 else 1.0
@@ -238,22 +255,27 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
         if not goals:
             return own
         trick, trick_blind = _trick_cards(st, int(slots[PILE]))
-        values = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions, generations)
-        totals += weight * np.asarray(values)
+        low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions, generations,
+                                 budget)
+        low_sum += weight * np.asarray(low)
+        high_sum += weight * np.asarray(high)
         weight_sum += weight
-    return best_action(actions, totals, own, weight_sum)
+    return best_action(actions, low_sum, high_sum, own, weight_sum)
 
 
-def best_action(actions, totals, own, weight_sum):
-    """The action of highest total (the first in ``actions`` order among equals), or ``own`` (the heuristic's
-    card, a member of one of the classes ``actions`` represents) when its class ties for best up to rounding.
+def best_action(actions, low, high, own, weight_sum):
+    """``own`` (the expert's card, a member of one of the classes ``actions`` represents) unless another class
+    is proved better over the worlds, else the action of highest ``low`` (the first in ``actions`` order among
+    equals).
 
     ``actions``: one representative per class of equivalent actions, ascending (``expert.distinct_actions``);
-    ``totals``: their weighted sums over the worlds, whose weights add up to ``weight_sum``.
+    ``low``, ``high``: bounds on their weighted sums over the worlds (equal where every solve finished), whose
+    weights add up to ``weight_sum``. Another class is proved better when its ``low`` exceeds the ``high`` of
+    ``own``'s class beyond rounding; with exact sums that is the plain "best total, ``own`` on ties".
     """
-    best = int(np.argmax(totals))
+    best = int(np.argmax(low))
     mine = max(i for i in range(len(actions)) if actions[i] <= own)
-    if totals[mine] >= totals[best] - 1e-9 * weight_sum:
+    if high[mine] >= low[best] - 1e-9 * weight_sum:
         return own
     return actions[best]
 
@@ -289,11 +311,11 @@ def playout_one_sampled(hands, leader, contract_of, partner, trump, called_card,
 
 
 def playout_batch_sampled(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
-                          rng_state, tricks_out):
+                          rng_state, tricks_out, worlds=WORLDS):
     """Play out a batch of rounds with :func:`playout_one_sampled`; arrays as in ``kernels.playout_batch``.
 
     No progress within the batch (a bot does not import the runner): chunks of 2 rounds by default
     (its speed class) move the bar often enough."""
     for d in range(hands.shape[0]):
         tricks_out[d], _ = playout_one_sampled(hands[d], leader[d], contract_of[d], partner[d], trump[d],
-                                               called_card[d], blind[d], policy_of_seat[d], params, rng_state)
+                                               called_card[d], blind[d], policy_of_seat[d], params, rng_state, worlds)

@@ -328,15 +328,51 @@ def _run_of(card, hand, present, called_card):
     return run
 
 
-def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False,
-               generations=None):
-    """Optimal plays for the seat to move: ``(mask of face-up cards, mask of cards to lead face down)``.
+class MoveVerdicts(NamedTuple):
+    """What :func:`judge_moves` proved about the mover's legal moves (each a card mask, face up or led face down).
 
-    A card is optimal when it keeps the best result the mover's side can force (for ``max``: the
-    team's trick count; otherwise the yes/no answer).  When every play loses, every legal play is
-    returned.  See :func:`solve` for the parameters.
+    ``keep_up``/``keep_down``: moves proved to keep the best result the mover's side can force;
+    ``fail_up``/``fail_down``: moves proved not to; ``complete``: every legal move is in one of the two
+    (always so without a budget). A legal move in neither is undecided: the budget ran out first.
+    """
+
+    keep_up: int
+    keep_down: int
+    fail_up: int
+    fail_down: int
+    complete: bool
+
+
+def judge_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False,
+                trick_blind=False, generations=None, budget=0):
+    """Which moves of the seat to move keep its side's best result, searched within a budget.
+
+    A move *keeps* when after it the mover's side can still force the best result it can force now:
+    for ``max`` the team's double-dummy trick count (team members keep it, the others keep the team
+    from exceeding it); otherwise the yes/no answer of the goal (team members keep it reachable, the
+    others keep it unreachable).  When no move keeps, none is better than another.
+
+    The whole call (for ``max`` the count first, then the moves) may search ``budget`` completed tricks
+    (:func:`last_tricks`; 0: no limit).  The moves are searched one after another, and a move's
+    verdict is reported only when its search finished, so every verdict is proved, on any machine,
+    whatever the budget: a budget that runs out leaves the remaining moves undecided, never guessed
+    (the search's abort keeps unfinished answers out of the table, see ``search.solve_bounded``).
+    For ``max`` a count the budget leaves as an interval decides no move.
+
+    Parameters
+    ----------
+    hands, trump, leader, team, goal, k, trick, called_card, blind_call, trick_blind, generations
+        As in :func:`solve`.
+    budget : int
+        Completed tricks the call may search; 0: no limit.
+
+    Returns
+    -------
+    MoveVerdicts
+        Cards extended to their runs of equivalent cards (touching cards of one hand).
     """
     masks, arr, trick_leader, pos = _validate(hands, trump, leader, team, goal, k, trick, called_card, trick_blind)
+    budget = check_budget(budget)
     bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
     mode = _GOAL_MODE[goal]
     mem = _work()
@@ -345,33 +381,59 @@ def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_car
     mover = int(leader)
     on_team = bool(int(team) >> mover & 1)
     if goal == "max":
-        value = _k.solve_max(mem, masks, arr, trick_leader, pos, bool(trick_blind), _k.guess_tricks(masks, int(team), int(trump)))
-        # The team's best moves keep >= value; the others' best moves keep the team below value + 1.
-        lo = value if on_team else value + 1
-        hi = UNBOUNDED
+        guess = _k.guess_tricks(masks, int(team), int(trump))
+        left = int(_k.future_tricks(masks))
+        low, high = _k.solve_bounded(mem, masks, arr, trick_leader, pos, bool(trick_blind), guess, 0, left, budget)
+        if low != high:
+            return MoveVerdicts(0, 0, 0, 0, False)
+        # The team's keeping moves hold >= the count; the others' hold the team below count + 1.
+        lo, hi = (int(low) if on_team else int(low) + 1), UNBOUNDED
     else:
         lo, hi = _window(goal, k)
+    used = int(mem[_k.M_CTX + _k.C_TRICKS])
+    if budget:
+        if used >= budget:
+            return MoveVerdicts(0, 0, 0, 0, False)
+        # The abort fires where the count of completed tricks reaches the limit.
+        mem[_k.M_CTX + _k.C_LIMIT] = budget
+    mem[_k.M_CTX + _k.C_ABORTED] = 0
+    # An answer slot still holding -1 afterwards belongs to a move whose search did not finish.
+    mem[_k.M_OUT:_k.M_OUT + _k.MAX_MOVES] = -1
     _k.solve_window(mem, masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, True)
     n = int(mem[_k.M_CTX + _k.C_MOVES])
-    results = mem[_k.M_OUT:_k.M_OUT + n] != 0
-    candidates = mem[_k.M_MOVES:_k.M_MOVES + n].copy()
-    wanted = on_team
-    if not (results == wanted).any():
-        wanted = not wanted
+    answers = mem[_k.M_OUT:_k.M_OUT + n].copy()
+    mem[_k.M_CTX + _k.C_LIMIT] = 0
+    mem[_k.M_CTX + _k.C_ABORTED] = 0
+    decided = int((answers >= 0).sum())
+    # Root moves are searched in slot order; the slots of finished moves hold the moves themselves.
+    moves = mem[_k.M_MOVES:_k.M_MOVES + decided].copy()
     present = int(masks[0] | masks[1] | masks[2] | masks[3])
     for card in arr[:pos]:
         present |= 1 << int(card % BLIND)
-    face_up = 0
-    face_down = 0
     hand = int(masks[mover])
-    for move, res in zip(candidates, results):
-        if bool(res) != wanted:
-            continue
+    found = [0, 0, 0, 0]  # keep up, keep down, fail up, fail down
+    for move, answer in zip(moves, answers[:decided]):
+        keeps = bool(answer) == on_team
         if move >= BLIND:
-            face_down |= _run_of(int(move) - BLIND, hand, present, -1)
+            found[(0 if keeps else 2) + 1] |= _run_of(int(move) - BLIND, hand, present, -1)
         else:
-            face_up |= _run_of(int(move), hand, present, int(called_card))
-    return face_up, face_down
+            found[0 if keeps else 2] |= _run_of(int(move), hand, present, int(called_card))
+    return MoveVerdicts(*found, decided == n)
+
+
+def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False,
+               generations=None):
+    """Optimal plays for the seat to move: ``(mask of face-up cards, mask of cards to lead face down)``.
+
+    A card is optimal when it keeps the best result the mover's side can force (for ``max``: the
+    team's trick count; otherwise the yes/no answer).  When every play loses, every legal play is
+    returned.  :func:`judge_moves` without a budget; see :func:`solve` for the parameters.
+    """
+    verdicts = judge_moves(hands, trump, leader, team, goal, k, trick, called_card, blind_call, trick_blind,
+                           generations)
+    if verdicts.keep_up or verdicts.keep_down:
+        return verdicts.keep_up, verdicts.keep_down
+    return verdicts.fail_up, verdicts.fail_down
 
 
 def best_cards(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False):
