@@ -45,7 +45,7 @@ def advise(
     seat: Annotated[str, typer.Option("--seat", help="Your seat.")] = "N",
     dealer: Annotated[str | None, typer.Option("--dealer", help="Dealer; the seat on his left leads.",
                                                show_default="the seat on your right: you lead")] = None,
-    deals: Annotated[int | None, typer.Option("--deals", min=1, max=MAX_ITEMS, help="Random deals of the other "
+    deals: Annotated[int | None, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS, help="Random deals of the other "
                                               "39 cards.", show_default="50000; 2000 with expert, 40 with dd")] = None,
     policy: PolicyOption = Policy.heuristic,
     declarer_policy: DeclarerPolicy = None,
