@@ -3,8 +3,9 @@
 State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (changed and restored in
 place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
 facts (``C_*`` slots), the move buffers and killer leads per depth, the counters of a counting
-build, then the transposition table (:mod:`analyzer.solvers.dd.transposition`).  A node answers in
-one int64 (:func:`_answer`): the yes/no bit and the cards whose ranks decided it.
+build, the cut-off card cache, then the transposition table
+(:mod:`analyzer.solvers.dd.transposition`).  A node answers in one int64 (:func:`_answer`): the
+yes/no bit and the cards whose ranks decided it.
 """
 
 import os
@@ -64,7 +65,12 @@ S_CUT_AT = 12  # move loops cut off at the first move; + 1 the second ... S_CUT_
 S_NO_CUT = 19  # move loops where no move cut off
 S_PROBES = 20  # table lookups
 STATS_KINDS = 21
-M_TT = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
+M_CUTOFFS = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
+# The cut-off card cache (see ``moves._cutoff_slot``): one word per slot, the key's hash above the
+# low byte and the card that last cut off there + 1 in it.  Slots belong to no generation: the
+# generation is part of the key, so an older solve's words merely miss.
+CUTOFF_SLOTS = 1 << 15
+M_TT = M_CUTOFFS + CUTOFF_SLOTS
 ENTRY = 8  # words per table entry
 BUCKET = 32  # table entries per bucket (a power of two)
 RESULT_SHIFT = 62
