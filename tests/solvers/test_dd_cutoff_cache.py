@@ -6,13 +6,15 @@
   winning card (at no trump the winning seat).  The twin keys a dict by exactly those facts.
 - ``_remember_cutoff`` / ``_cutoff_card``: a look-up returns the card last remembered under an
   equal key, or -1 where a later key took the slot; never another key's card.
-- ``_gen_moves`` tries the remembered card first, ahead of the table's move and the killer lead.
+- ``_gen_moves`` tries the remembered card first, ahead of the table's move.
 """
 
 import numpy as np
 
 from analyzer.solvers.dd.layout import C_GEN, M_CTX, M_MOVES, new_mem, set_context
-from analyzer.solvers.dd.moves import _cutoff_card, _cutoff_slot, _gen_moves, _next_move, _remember_cutoff
+from analyzer.solvers.dd.moves import (
+    NO_CUTOFF_KEY, _cutoff_card, _cutoff_slot, _gen_moves, _next_move, _remember_cutoff,
+)
 from analyzer.solvers.dd.tables import MODE_MAX
 
 NO_TRUMP = 4
@@ -130,10 +132,14 @@ def test_remembered_card_is_tried_first():
         present = np.int64(hands[0] | hands[1] | hands[2] | hands[3])
         seat = int(rng.integers(4))
         masks = np.array(hands, dtype=np.int64)
-        n, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, -1, -1, 0, trump, 0b0101, MODE_MAX, -1, -1, False)
+        n, _, key = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, -1, 0, trump, 0b0101, MODE_MAX, -1, -1, False)
         candidates = [int(_next_move(mem, M_MOVES, j, n)) for j in range(n)]
+        if n == 1:
+            assert key == NO_CUTOFF_KEY
+            continue
+        assert key == _cutoff_slot(mem, masks, seat, 0, -1, present, -1, -1, trump)
         cutoff = candidates[int(rng.integers(n))]
+        _remember_cutoff(mem, key, cutoff)
         hint = candidates[int(rng.integers(n))]
-        n, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, hint, cutoff, 0, trump, 0b0101, MODE_MAX, -1, -1,
-                          False)
+        n, _, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, hint, 0, trump, 0b0101, MODE_MAX, -1, -1, False)
         assert int(_next_move(mem, M_MOVES, 0, n)) == cutoff, i
