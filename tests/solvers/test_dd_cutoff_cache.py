@@ -6,6 +6,9 @@
   winning card (at no trump the winning seat).  The twin keys a dict by exactly those facts.
 - ``_remember_cutoff`` / ``_cutoff_card``: a look-up returns the card last remembered under an
   equal key, or -1 where a later key took the slot; never another key's card.
+- The generation number does not place entries: the same remembers and look-ups under another
+  generation, or over a cache full of an older generation's words, give the same answers (so a
+  count searched within a budget does not depend on what was solved before it).
 - ``_gen_moves`` tries the remembered card first, ahead of the table's move.
 """
 
@@ -100,8 +103,36 @@ def test_cache_answers_as_a_dict_keyed_by_the_twin_key():
         _remember_cutoff(mem, np.int64(key), card)
         twin[facts] = card
         assert int(_cutoff_card(mem, np.int64(key))) == card
-    # Keys recur often enough for the check to bite, and few are lost to slot sharing.
-    assert hits >= 15000 and misses <= hits // 100, (hits, misses)
+    # Keys recur often enough for the check to bite.  Misses come from the generation variants: the
+    # slot ignores the generation, so the two generations of one node displace each other.
+    assert hits >= 12000 and misses <= hits // 2, (hits, misses)
+
+
+def _replay(mem, gen, nodes, cards):
+    """Remember ``cards`` at ``nodes`` under ``gen``, looking each node up first; the look-ups."""
+    mem[M_CTX + C_GEN] = gen
+    seen = []
+    for (trump, hands, seat, pos, led_suit, present, win_seat, win_card), card in zip(nodes, cards):
+        key = _cutoff_slot(mem, np.array(hands, dtype=np.int64), seat, pos, led_suit, np.int64(present), win_seat,
+                           win_card, trump)
+        seen.append(int(_cutoff_card(mem, key)))
+        _remember_cutoff(mem, key, card)
+    return seen
+
+
+def test_generation_number_does_not_place_entries():
+    rng = np.random.default_rng(38)
+    # More keys than slots, each met about twice, so entries displace each other.
+    distinct = [(int(rng.integers(5)), *_random_node(rng)) for _ in range(40000)]
+    nodes = [distinct[int(i)] for i in rng.integers(len(distinct), size=80000)]
+    cards = [int(c) for c in rng.integers(52, size=len(nodes))]
+    fresh = new_mem(10)
+    first = _replay(fresh, 5, nodes, cards)
+    assert sum(c >= 0 for c in first) >= 10000
+    assert _replay(new_mem(10), 6, nodes, cards) == first
+    older = new_mem(10)
+    _replay(older, 4, nodes[::-1], cards)
+    assert _replay(older, 5, nodes, cards) == first
 
 
 def test_facts_left_out_of_the_key_do_not_change_it():

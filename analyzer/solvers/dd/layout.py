@@ -65,9 +65,9 @@ S_NO_CUT = 19  # move loops where no move cut off
 S_PROBES = 20  # table lookups
 STATS_KINDS = 21
 M_CUTOFFS = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
-# The cut-off card cache (see ``moves._cutoff_slot``): one word per slot, the key's hash above the
-# low byte and the card that last cut off there + 1 in it.  Slots belong to no generation: the
-# generation is part of the key, so an older solve's words merely miss.
+# The cut-off card cache (see ``moves._cutoff_slot``): one word per slot, the key (a hash above bit
+# 32, the table generation below it) with the card that last cut off there + 1 in its low byte.
+# The slot comes from the hash alone; an older generation's words merely miss.
 CUTOFF_SLOTS = 1 << 15
 M_TT = M_CUTOFFS + CUTOFF_SLOTS
 ENTRY = 8  # words per table entry

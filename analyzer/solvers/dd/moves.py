@@ -24,6 +24,8 @@ ALL_CARDS = (1 << 52) - 1
 SCORE_OFFSET = 1 << 16  # keeps ordering weights positive inside move keys
 CUTOFF_BONUS = 2000  # the card that last cut off under the same cut-off key is tried first of all
 NO_CUTOFF_KEY = -1  # cut-off keys have a zero low byte (see _cutoff_slot)
+CUTOFF_TAG_BITS = -(1 << 32)
+CUTOFF_GEN_BITS = (1 << 24) - 1
 HINT_BONUS = 1000  # then the move that last cut off in a matching table entry
 # Lead weights (see _lead_suits): the kinds of suit, and the cost of each answering card.
 LEAD_PLAIN = 0
@@ -290,14 +292,17 @@ def _run_spread(cards, pruned, present):
 
 @njit(cache=True, inline="always")
 def _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, trump):
-    """The cut-off cache's key of a node: a hash whose low byte is free (bridge-solver's cut-off cache).
+    """The cut-off cache's key of a node (bridge-solver's cut-off cache): a hash above bit 32, the
+    table generation in bits 8-31 and a free low byte.
 
     A card that refuted one position is likely to refute a similar one, so it is remembered by what
     its choice mostly depends on: for a lead, the leader's hand; for a card following suit, the led
     suit's cards at the trick's start and the card winning so far; for a discard or a ruff, the hand
     and what it would have to beat (at no trump only the winning seat).  Always with the seat, the
     place in the trick and the table generation (one trump, team and kind of question).  Only the
-    order of moves depends on it, never an answer.
+    order of moves depends on it, never an answer.  The slot comes from the hash alone, never from
+    the generation, so which of a generation's entries displace each other does not depend on the
+    solves before it: a count searched within a budget stays the same whatever was solved earlier.
     """
     hand = hands[seat]
     cards = hand
@@ -308,13 +313,14 @@ def _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, t
             beat = (win_card + 1) | 128
         else:
             beat = (win_seat if trump == NO_TRUMP else win_card) + 1
-    return _hash(cards | (np.int64(seat * 4 + pos) << 52), beat | (mem[M_CTX + C_GEN] << 8)) & ~np.int64(255)
+    tag = _hash(cards | (np.int64(seat * 4 + pos) << 52), beat) & CUTOFF_TAG_BITS
+    return tag | ((mem[M_CTX + C_GEN] & CUTOFF_GEN_BITS) << 8)
 
 
 @njit(cache=True, inline="always")
 def _cutoff_card(mem, key):
     """The card remembered under ``key`` (see :func:`_cutoff_slot`), or -1."""
-    word = mem[M_CUTOFFS + ((key >> 8) & (CUTOFF_SLOTS - 1))]
+    word = mem[M_CUTOFFS + ((key >> 32) & (CUTOFF_SLOTS - 1))]
     if (word ^ key) & ~np.int64(255) != 0:
         return np.int64(-1)
     return (word & 255) - 1
@@ -323,7 +329,7 @@ def _cutoff_card(mem, key):
 @njit(cache=True, inline="always")
 def _remember_cutoff(mem, key, card):
     """Remember ``card`` as the one that cut off under ``key``, in place of what the slot held."""
-    mem[M_CUTOFFS + ((key >> 8) & (CUTOFF_SLOTS - 1))] = key | (card + 1)
+    mem[M_CUTOFFS + ((key >> 32) & (CUTOFF_SLOTS - 1))] = key | (card + 1)
 
 
 @njit(cache=True, inline="always")
