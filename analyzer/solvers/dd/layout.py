@@ -2,9 +2,10 @@
 
 State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (changed and restored in
 place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
-facts (``C_*`` slots), the move buffers and killer leads per depth, the counters of a counting
-build, then the transposition table (:mod:`analyzer.solvers.dd.transposition`).  A node answers in
-one int64 (:func:`_answer`): the yes/no bit and the cards whose ranks decided it.
+facts (``C_*`` slots), the move buffers per depth, the counters of a counting
+build, the cut-off card cache, then the transposition table
+(:mod:`analyzer.solvers.dd.transposition`).  A node answers in one int64 (:func:`_answer`): the
+yes/no bit and the cards whose ranks decided it.
 """
 
 import os
@@ -39,8 +40,7 @@ MAX_DEPTH = 56
 MAX_MOVES = 32
 M_OUT = M_CTX + CTX_SIZE  # per root move: its answer (collecting search)
 M_MOVES = M_OUT + MAX_MOVES
-M_KILLERS = M_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the lead that last cut off there, -1 for none
-M_STATS = M_KILLERS + MAX_DEPTH
+M_STATS = M_MOVES + MAX_DEPTH * MAX_MOVES
 # Cut-off statistics (scripts/dd_cutoff_stats.py): a build switch read once at import, compiled into
 # the kernels, so the plain build carries no counting code.  A counting build keeps numba's on-disk
 # cache apart: the switch and the layout below are compiled in, and must never reach plain runs.
@@ -64,7 +64,12 @@ S_CUT_AT = 12  # move loops cut off at the first move; + 1 the second ... S_CUT_
 S_NO_CUT = 19  # move loops where no move cut off
 S_PROBES = 20  # table lookups
 STATS_KINDS = 21
-M_TT = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
+M_CUTOFFS = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
+# The cut-off card cache (see ``moves._cutoff_slot``): one word per slot, the key (a hash above bit
+# 32, the table generation below it) with the card that last cut off there + 1 in its low byte.
+# The slot comes from the hash alone; an older generation's words merely miss.
+CUTOFF_SLOTS = 1 << 15
+M_TT = M_CUTOFFS + CUTOFF_SLOTS
 ENTRY = 8  # words per table entry
 BUCKET = 32  # table entries per bucket (a power of two)
 RESULT_SHIFT = 62
@@ -88,7 +93,6 @@ def set_context(mem, trump, team, mode, called, bidder, generation):
     ctx[C_CALLED] = called
     ctx[C_BIDDER] = bidder
     ctx[C_GEN] = generation
-    mem[M_KILLERS:M_KILLERS + MAX_DEPTH] = -1
     entries = (mem.shape[0] - M_TT) * BUCKET // (1 + BUCKET * (1 + ENTRY))
     ctx[C_TT_MASK] = entries // BUCKET - 1
     ctx[C_TAGS] = M_TT + entries // BUCKET

@@ -3,7 +3,8 @@
 Only the top card of each run of touching cards is a candidate (the cards below it in the run are
 equivalent and left out).  Each candidate carries an ordering weight that changes the search's
 speed, never its answers: lead weights per suit when the team wants tricks, follow weights by the
-place in the trick, the Misery ordering, the table's best move and the killer lead.
+place in the trick, the Misery ordering, the card that last cut off under the same cut-off key
+first of all (:func:`_cutoff_slot`), then the table's best move.
 """
 
 import numpy as np
@@ -12,22 +13,20 @@ from numba import njit
 from analyzer.cards.masks import popcount
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.cards.tricks import beats as _beats  # the one trick rule; a local ``beats`` is a flag below
-from analyzer.solvers.dd.layout import MAX_MOVES, M_KILLERS, M_MOVES
+from analyzer.solvers.dd.layout import CUTOFF_SLOTS, C_GEN, MAX_MOVES, M_CTX, M_CUTOFFS, M_MOVES
 from analyzer.solvers.dd.rules import _blind_allowed, _holds, _legal
 from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_MAX, SUIT_BITS
+from analyzer.solvers.dd.transposition import _hash
 
 
 ACES = sum(1 << (13 * suit + 12) for suit in range(4))
 ALL_CARDS = (1 << 52) - 1
 SCORE_OFFSET = 1 << 16  # keeps ordering weights positive inside move keys
-HINT_BONUS = 1000  # the move that last cut off in a matching table entry is tried first
-# Then the lead that last cut off at the same depth: first of all at no trump; with a trump only a
-# hint, so a clearly better lead still goes first (completed tricks of 240 solves, partners: -3.7%
-# with a trump, +1.9% had no trump done the same), a weaker one for a lone declarer's side
-# (the bids questions of 8 deals of two seeds: 1 v 3 -35% and -17% at 20 against 50).
-KILLER_BONUS_NO_TRUMP = 500
-KILLER_BONUS_PAIRS = 50
-KILLER_BONUS_LONE = 20
+CUTOFF_BONUS = 2000  # the card that last cut off under the same cut-off key is tried first of all
+NO_CUTOFF_KEY = -1  # cut-off keys have a zero low byte (see _cutoff_slot)
+CUTOFF_TAG_BITS = -(1 << 32)
+CUTOFF_GEN_BITS = (1 << 24) - 1
+HINT_BONUS = 1000  # then the move that last cut off in a matching table entry
 # Lead weights (see _lead_suits): the kinds of suit, and the cost of each answering card.
 LEAD_PLAIN = 0
 LEAD_RUFFED = 1  # an opponent can ruff it
@@ -292,13 +291,56 @@ def _run_spread(cards, pruned, present):
 
 
 @njit(cache=True, inline="always")
+def _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, trump):
+    """The cut-off cache's key of a node (bridge-solver's cut-off cache): a hash above bit 32, the
+    table generation in bits 8-31 and a free low byte.
+
+    A card that refuted one position is likely to refute a similar one, so it is remembered by what
+    its choice mostly depends on: for a lead, the leader's hand; for a card following suit, the led
+    suit's cards at the trick's start and the card winning so far; for a discard or a ruff, the hand
+    and what it would have to beat (at no trump only the winning seat).  Always with the seat, the
+    place in the trick and the table generation (one trump, team and kind of question).  Only the
+    order of moves depends on it, never an answer.  The slot comes from the hash alone, never from
+    the generation, so which of a generation's entries displace each other does not depend on the
+    solves before it: a count searched within a budget stays the same whatever was solved earlier.
+    """
+    hand = hands[seat]
+    cards = hand
+    beat = np.int64(0)
+    if pos > 0:
+        if (hand >> (13 * led_suit)) & SUIT_BITS:
+            cards = present & (np.int64(SUIT_BITS) << (13 * led_suit))
+            beat = (win_card + 1) | 128
+        else:
+            beat = (win_seat if trump == NO_TRUMP else win_card) + 1
+    tag = _hash(cards | (np.int64(seat * 4 + pos) << 52), beat) & CUTOFF_TAG_BITS
+    return tag | ((mem[M_CTX + C_GEN] & CUTOFF_GEN_BITS) << 8)
+
+
+@njit(cache=True, inline="always")
+def _cutoff_card(mem, key):
+    """The card remembered under ``key`` (see :func:`_cutoff_slot`), or -1."""
+    word = mem[M_CUTOFFS + ((key >> 32) & (CUTOFF_SLOTS - 1))]
+    if (word ^ key) & ~np.int64(255) != 0:
+        return np.int64(-1)
+    return (word & 255) - 1
+
+
+@njit(cache=True, inline="always")
+def _remember_cutoff(mem, key, card):
+    """Remember ``card`` as the one that cut off under ``key``, in place of what the slot held."""
+    mem[M_CUTOFFS + ((key >> 32) & (CUTOFF_SLOTS - 1))] = key | (card + 1)
+
+
+@njit(cache=True, inline="always")
 def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called,
                bidder, duck_all):
     """Fill the move buffer of ``depth`` with the candidate plays as keys (see :func:`_move_key`).
 
-    ``present``: the cards still in hands plus those of the trick in progress.  Returns how many,
-    and the legal cards left out because the next higher card of the same hand was tried instead
-    (see :func:`_touching`).
+    ``present``: the cards still in hands plus those of the trick in progress; ``hint``: the table's
+    best move.  Returns how many, the legal cards left out because the next higher card of the same
+    hand was tried instead (see :func:`_touching`), and the node's cut-off key (see
+    :func:`_cutoff_slot`; ``NO_CUTOFF_KEY`` for a single candidate, which needs no ordering).
     """
     hand = hands[seat]
     called_bit = np.int64(0)
@@ -313,7 +355,9 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
     if reps & (reps - 1) == 0 and not blind_lead:
         # A single candidate needs no ordering weight.
         mem[M_MOVES + base] = _move_key(0, popcount(reps - 1))
-        return 1, pruned
+        return 1, pruned, NO_CUTOFF_KEY
+    cutoff_key = _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, trump)
+    cutoff = _cutoff_card(mem, cutoff_key)
     max_lead = pos == 0 and mode == MODE_MAX
     suits = _lead_suits(seat, hands, present, trump, team) if max_lead else np.int64(0)
     friend_holds = (pos > 0 and mode == MODE_MAX and win_seat >= 0 and (team >> win_seat) & 1 == (team >> seat) & 1
@@ -327,13 +371,10 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
         else:
             score = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode,
                                  friend_holds, duck_all)
+        if card == cutoff:
+            score += CUTOFF_BONUS
         if card == hint:
             score += HINT_BONUS
-        if pos == 0 and card == mem[M_KILLERS + depth]:
-            if trump == NO_TRUMP:
-                score += KILLER_BONUS_NO_TRUMP
-            else:
-                score += KILLER_BONUS_PAIRS if popcount(team) == 2 else KILLER_BONUS_LONE
         mem[M_MOVES + base + n] = _move_key(score, card)
         n += 1
     if blind_lead:
@@ -344,7 +385,7 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
             blind_reps ^= low
             mem[M_MOVES + base + n] = _move_key(0, popcount(low - 1) + BLIND)
             n += 1
-    return n, pruned
+    return n, pruned, cutoff_key
 
 
 @njit(cache=True, inline="always")

@@ -28,11 +28,11 @@ from analyzer.raw_memory import int64_view
 from analyzer.solvers.dd.later_tricks import _guarded_trump_trick, _leader_loses_trick, _lone_ducks, _tops_fall_short
 from analyzer.solvers.dd.layout import (
     C_ABORTED, C_BIDDER, C_CALLED, C_LIMIT, C_MODE, C_MOVES, C_NODES, C_TEAM, C_TRICKS, C_TRUMP, MAX_MOVES, M_CTX,
-    M_HANDS, M_KILLERS, M_MOVES, M_OUT, M_TRICK, RELEVANT_BITS, RESULT_SHIFT, STATS, S_CUT_AT, S_DECIDED, S_LAST,
+    M_HANDS, M_MOVES, M_OUT, M_TRICK, RELEVANT_BITS, RESULT_SHIFT, STATS, S_CUT_AT, S_DECIDED, S_LAST,
     S_LATER, S_LONE_DUCKS, S_LONE_WINNERS, S_NODES, S_NO_CUT, S_PROBES, S_QUICK, S_SECOND, S_SURE_TRICK,
     S_SURE_TRUMPS, S_TABLE, S_TRIED, _answer, _stat, new_mem, set_context, set_position,
 )
-from analyzer.solvers.dd.moves import _gen_moves, _next_move, _run_spread
+from analyzer.solvers.dd.moves import NO_CUTOFF_KEY, _gen_moves, _next_move, _remember_cutoff, _run_spread
 from analyzer.solvers.dd.quick_tricks import _lone_winners, _partner_ruffs, _quick_ceiling, _quick_tricks, _sure_trumps
 from analyzer.solvers.dd.rules import (
     _blind_allowed, _called_under_own, _last_trick, _rank_winner, future_tricks, start_winner,
@@ -179,10 +179,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 if STATS:
                     _stat(mem, S_QUICK, depth)
                 return _answer((team >> seat) & 1 == 1, called_rel)
-        # The table's best move helps every search but two against two for tricks, where the
-        # killer lead orders better on its own (measured: 3% fewer nodes without it).
-        if mode != MODE_MAX or popcount(team) != 2:
-            hint = _decode_move(hint_code, present)
+        hint = _decode_move(hint_code, present)
     led_suit = -1
     if pos > 0:
         led_suit = called // 13 if blind else mem[M_TRICK] // 13
@@ -211,8 +208,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     # An exact window the team has not reached yet is fought like a maximising one: the team plays to
     # win tricks and the others to deny them (1 Alone questions of 64 deals: 5.5 against 27.3 CPU-s).
     order_mode = MODE_MAX if mode == MODE_EXACT and won < lo else mode
-    n, pruned = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
-                           trump, team, order_mode, called, bidder, mode == MODE_MIN and hi == 0)
+    n, pruned, cutoff_key = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
+                                       trump, team, order_mode, called, bidder, mode == MODE_MIN and hi == 0)
     if root_collect:
         mem[M_CTX + C_MOVES] = n
     maximiser = (team >> seat) & 1 == 1
@@ -280,8 +277,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             if not root_collect:
                 relevant = (ans & RELEVANT_BITS) | called_rel
                 best = move
-                if pos == 0:
-                    mem[M_KILLERS + depth] = move
+                if cutoff_key != NO_CUTOFF_KEY and move < BLIND:
+                    _remember_cutoff(mem, cutoff_key, move)
                 break
         relevant |= ans & RELEVANT_BITS
         if move < BLIND and not root_collect:
@@ -373,7 +370,7 @@ def solve_bounded(mem, hands, trick, leader, pos, blind, guess, low, high, budge
     out ends the search; the bounds the finished probes proved are returned.
 
     Soundness: the abort flag is set where ``C_TRICKS`` reaches ``C_LIMIT``, and every node checks it
-    after each child search and returns at once, before its own table store, its killer and its
+    after each child search and returns at once, before its own table store, its cut-off card and its
     result.  So each entry stored comes from a node whose children all finished (a finished subtree
     is exact whatever happens later), and no aborted node's made-up answer reaches the table or a
     parent.  The limit counts completed tricks, not time, so the bounds depend only on the position,
