@@ -28,7 +28,13 @@ import pandas as pd
 
 from analyzer.errors import InputError
 from analyzer.reports.catalog import RunInfo, describe_run, figure_files, format_size, summary_tables
-from analyzer.reports.comparison import COMPARISON_GLOSSARY, compare_tables, significant_differences
+from analyzer.reports.comparison import (
+    COMPARISON_GLOSSARY,
+    MIN_SAMPLE,
+    compare_tables,
+    excludes_zero,
+    significant_differences,
+)
 from analyzer.reports.formatting import format_number
 from analyzer.reports.html_writer import HtmlWriter
 from analyzer.reports.markdown_writer import MarkdownWriter
@@ -122,8 +128,8 @@ def _key_text(row: pd.Series, keys: list[str]) -> str:
 
 def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.DataFrame, label: str,
                         headline: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> list[str]:
-    """Sentences on one compared table: how many values differ, and the largest differences per measure
-    (among the headline rows, when the table has them).
+    """Sentences on one compared table: how many values differ, and the best-evidenced differences per
+    measure (among the headline rows, when the table has them).
 
     Parameters
     ----------
@@ -140,12 +146,15 @@ def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.Dat
     """
     keys = [c for c in comparison.columns if c not in COMPARISON_GLOSSARY]
     total = int(comparison["B - A"].notna().sum())
+    small = int(excludes_zero(comparison["lo"], comparison["hi"]).sum()) - len(significant)
+    small_note = (f" {small:,} more exclude zero on fewer than {MIN_SAMPLE} items in a run and are not named."
+                  if small else "")
     if significant.empty:
         return [(f"{name}: none of the {total:,} compared values differs between run A and {label} with a 95% "
-                "interval excluding zero.")]
+                 f"interval excluding zero.{small_note}")]
     sentences = [(f"{name}: {len(significant):,} of {total:,} compared values differ between run A and {label} with "
                  f"a 95% interval excluding zero (about {format_number(0.05 * total, 2)} would by chance alone if "
-                 "nothing differed).")]
+                 f"nothing differed).{small_note}")]
     named = significant if headline is None else headline(significant)
     if headline is not None:
         sentences.append(f"Among the headline rows, {len(named):,} differ"
@@ -243,6 +252,9 @@ def _write_comparison(writer, runs, labels, run_tables, specs, same: bool, gloss
             note = _setting_differences(runs[0], run, label, spec)
             if note:
                 sentences.append(note)
+            shared = spec.shared_deals(runs[0].path, run.path) if spec.shared_deals is not None else None
+            if shared:
+                sentences.append(shared)
             for name in _ordered_tables(run_tables[0], spec):
                 if name not in tables:
                     continue
@@ -261,8 +273,10 @@ def _write_comparison(writer, runs, labels, run_tables, specs, same: bool, gloss
         writer.heading(2, "Differences")
         writer.paragraph("Differences are against run A (B - A), with 95% intervals: differences of proportions by "
                          "Newcombe's hybrid score method, differences of means from the runs' own intervals (runs "
-                         "taken as independent samples). Highlighted: the interval excludes zero (green: B higher, "
-                         "red: B lower). Each table lists those first, largest first within each measure.")
+                         "taken as independent samples). Highlighted: the interval excludes zero and both runs "
+                         f"measured the row on at least {MIN_SAMPLE} items (green: B higher, red: B lower). Each table "
+                         "lists those first, within each measure the difference furthest from zero in units of its "
+                         "interval first.")
         glossary.update(COMPARISON_GLOSSARY)
         for name, label, comparison, significant in comparisons:
             writer.heading(3, f"{name}: {label} against run A")

@@ -283,3 +283,44 @@ def test_console_tables_read_alike_for_every_command():
     # an undefined value is a dash, never nan or NaN; no scientific notation
     assert lines[2].split() == ["b", "0", "–", "–", "0.000010"]
     assert "e-0" not in console_table(frame) and "nan" not in console_table(frame).lower()
+
+
+# Ranked by evidence, named only on enough items. Rates out of n (Wald half-widths, near enough to the
+# score intervals for the order): p 0.50 -> 0.60 of 1,000 each, difference 0.10 +- about 0.043, so about
+# 2.3 half-widths from zero; q 0.50 -> 0.80 of 40 each, 0.30 +- about 0.19 (1.6 half-widths): larger but
+# less sure, so ranked after p; r 0/3 -> 3/3 excludes zero too, but on three items: never named.
+SMALL_A = pd.DataFrame({"item": ["p", "q", "r"], "n": [1000, 40, 3], "rate": [0.5, 0.5, 0.0]})
+SMALL_B = pd.DataFrame({"item": ["p", "q", "r"], "n": [1000, 40, 3], "rate": [0.6, 0.8, 1.0]})
+
+
+def test_differences_are_ranked_by_evidence_and_need_a_minimum_sample():
+    comparison = compare_tables(SMALL_A, SMALL_B)
+    assert comparison.set_index("item").loc["r", "lo"] > 0  # excludes zero, on three items
+    assert list(significant_differences(comparison)["item"]) == ["p", "q"]
+    assert set(significant_differences(comparison, min_sample=1)["item"]) == {"p", "q", "r"}
+
+
+def test_a_comparison_names_no_small_sample_row_and_points_to_a_paired_command(tmp_path, make_run):
+    runs = [make_run(tmp_path / "a", 1, SMALL_A), make_run(tmp_path / "b", 1, SMALL_B)]
+    spec = {"rikken-bids": ReportSpec(shared_deals=lambda a, b: f"same deals: pair {a.name} {b.name}")}
+    text = build_report(runs, "html", spec).text
+    assert "2 of 3 compared values differ" in text and "1 more exclude zero on fewer than 30 items" in text
+    assert "rate for item p: 0.500 in run A" in text and "for item r" not in text
+    assert "same deals: pair a b" in text
+    assert text.count('<tr class="up">') == 4  # p and q, atop the Differences table and among all values
+
+
+def test_report_of_several_runs_is_written_beside_them_not_here(tmp_path, make_run, monkeypatch, capsys):
+    from analyzer.cli.app import main
+
+    runs = tmp_path / "results"
+    runs.mkdir()
+    a, b = (make_run(runs / name, seed, table, "hand-built") for name, seed, table in (("a", 1, SMALL_A), ("b", 2, SMALL_B)))
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    with pytest.raises(SystemExit) as stop:
+        main(["report", str(a), str(b)])
+    assert stop.value.code == 0
+    assert (runs / "compare-a-b.html").is_file() and list(here.iterdir()) == []
+    assert capsys.readouterr().out.strip() == str(runs / "compare-a-b.html")
