@@ -58,6 +58,10 @@ def reproduce_command(run: RunInfo) -> str:
 _SIZE_OPTIONS = {"--deals": "deals", "-n": "", "--rounds": "rounds", "--games": "games", "--matches": "matches"}
 
 
+# Counts a manifest may record, with the unit they count, for a command whose size is not spelled out.
+_COUNTS = ("deals", "rounds", "games", "matches")
+
+
 def _setting_text(value) -> str:
     if isinstance(value, dict):
         name = value.get("name")
@@ -93,9 +97,10 @@ def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, s
             if value.isdigit():
                 size = f"{int(value):,} {_SIZE_OPTIONS[name]}".strip()
                 break
-    if not size:
-        items = sum(int(stage.get("n_items", 0)) for stage in stages.values())
-        size = f"{items:,} items" if items else ""
+    if not size or size.isdigit() or size.replace(",", "").isdigit():  # none given, or -n: name its unit
+        counted = next((unit for unit in _COUNTS if isinstance(manifest.get(unit), int)), None)
+        items = manifest[counted] if counted else sum(int(stage.get("n_items", 0)) for stage in stages.values())
+        size = f"{items:,} {counted or 'items'}" if items else ""
     for unit in ("hands", "rounds"):
         if isinstance(manifest.get(unit), int) and unit not in size:
             size += f" ({manifest[unit]:,} {unit})"
@@ -109,9 +114,16 @@ def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, s
     facts = [("command", reproduce_command(run)), ("experiment", run.experiment), ("seed", str(run.seed)),
              ("size", size), ("settings", run_settings(run, spec) or "(defaults)"),
              ("started", when), ("status", f"{run.status}{chunks}"),
-             ("stored", f"{format_size(run.size_bytes)} in {run.path}"),
+             ("stored", f"{format_size(run.size_bytes - _report_bytes(run.path))} in {run.path}"),
              ("analyzer", str(manifest.get("analyzer_version", "")))]
     return [(label, text) for label, text in facts if text]
+
+
+def _report_bytes(run_dir: Path) -> int:
+    """Bytes of the reports written into a run folder (``report.html``, ``report.md`` and its files): what
+    the run stores is its results, not an earlier report of them."""
+    files = [run_dir / "report.html", run_dir / "report.md", *(run_dir / "report_files").rglob("*")]
+    return sum(path.stat().st_size for path in files if path.is_file())
 
 
 def _labels(runs: list[RunInfo]) -> list[str]:

@@ -324,3 +324,24 @@ def test_report_of_several_runs_is_written_beside_them_not_here(tmp_path, make_r
     assert stop.value.code == 0
     assert (runs / "compare-a-b.html").is_file() and list(here.iterdir()) == []
     assert capsys.readouterr().out.strip() == str(runs / "compare-a-b.html")
+
+
+def test_the_stored_size_leaves_out_earlier_reports(tmp_path, make_run):
+    run = make_run(tmp_path / "a", 1, SMALL_A)
+    before = build_report([run], "html").text
+    write_report(build_report([run], "md"), run / "report.md")
+    (run / "report.html").write_text(before)
+    stored = re.compile(r"<dt>stored</dt><dd>([^<]+)</dd>")
+    assert stored.search(before) and stored.search(build_report([run], "html").text).group(1) == \
+        stored.search(before).group(1)
+
+
+def test_the_size_names_what_the_run_counted(tmp_path, make_run):
+    run = make_run(tmp_path / "a", 1, SMALL_A)
+    manifest = json.loads((run / "manifest.json").read_text())
+    # A command that gave its size by default (advise) or as -n: the unit comes from the manifest's count.
+    for argv, expected in ((["analyzer", "rikken", "advise", "N:AKQ2.T93.K4.J876"], "50,000 deals"),
+                           (["analyzer", "rikken", "advise", "-n", "50000"], "50,000 deals")):
+        (run / "manifest.json").write_text(json.dumps({**manifest, "argv": argv, "deals": 50_000,
+                                                       "stages": {"run": {"n_items": 150_000}}}))
+        assert f"<dt>size</dt><dd>{expected}</dd>" in build_report([run], "html").text
