@@ -97,10 +97,11 @@ def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, s
             if value.isdigit():
                 size = f"{int(value):,} {_SIZE_OPTIONS[name]}".strip()
                 break
-    if not size or size.isdigit() or size.replace(",", "").isdigit():  # none given, or -n: name its unit
+    if not size or size.replace(",", "").isdigit():  # none given, or -n N: name what it counts
         counted = next((unit for unit in _COUNTS if isinstance(manifest.get(unit), int)), None)
-        items = manifest[counted] if counted else sum(int(stage.get("n_items", 0)) for stage in stages.values())
-        size = f"{items:,} {counted or 'items'}" if items else ""
+        items = (manifest[counted] if counted else int(size.replace(",", "")) if size
+                 else sum(int(stage.get("n_items", 0)) for stage in stages.values()))
+        size = f"{items:,} {counted or (spec.unit if spec is not None else 'items')}" if items else ""
     for unit in ("hands", "rounds"):
         if isinstance(manifest.get(unit), int) and unit not in size:
             size += f" ({manifest[unit]:,} {unit})"

@@ -67,6 +67,8 @@ class ReportSpec:
     settings : callable, optional
         ``settings(params) -> params``: the manifest's parameters as a reader reads them (seat numbers
         as letters, say) for the "What was run" line.
+    unit : str
+        What one item of the run is ("deals", "rounds"), for a size given as ``-n N`` or not at all.
     shared_deals : callable, optional
         ``shared_deals(run_a, run_b) -> str | None``: a sentence when two runs hold the same deals (and
         what compares them paired), for a comparison's findings.
@@ -78,6 +80,7 @@ class ReportSpec:
     tables: Mapping[str, TableSpec] = field(default_factory=dict)
     settings: Callable[[dict], dict] | None = None
     shared_deals: Callable[[object, object], str | None] | None = None
+    unit: str = "items"
 
 
 @dataclass

@@ -345,3 +345,6 @@ def test_the_size_names_what_the_run_counted(tmp_path, make_run):
         (run / "manifest.json").write_text(json.dumps({**manifest, "argv": argv, "deals": 50_000,
                                                        "stages": {"run": {"n_items": 150_000}}}))
         assert f"<dt>size</dt><dd>{expected}</dd>" in build_report([run], "html").text
+    # No count recorded: the experiment's unit from its spec.
+    (run / "manifest.json").write_text(json.dumps({**manifest, "argv": ["analyzer", "rikken", "bids", "-n", "400"]}))
+    assert "<dt>size</dt><dd>400 deals</dd>" in build_report([run], "html", {"rikken-bids": ReportSpec(unit="deals")}).text

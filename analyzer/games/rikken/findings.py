@@ -332,7 +332,7 @@ def settings_as_read(params: dict) -> dict:
 
 BIDS_REPORT = ReportSpec(
     findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS, settings=settings_as_read,
-    shared_deals=shared_deals_note,
+    shared_deals=shared_deals_note, unit="deals",
     tables={"summary": TableSpec("One row per contract and bin of a hand feature; the headline rows are each "
                                  "contract over all hands that could declare it.",
                                  headline=lambda t: t[t["feature"] == "all"],
@@ -366,7 +366,7 @@ ADVISE_REPORT = ReportSpec(
                                                        "n")))})
 PLAY_REPORT = ReportSpec(
     findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
-    settings=settings_as_read, shared_deals=shared_deals_note,
+    settings=settings_as_read, shared_deals=shared_deals_note, unit="rounds",
     captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
                                       f"interval (points; a contract declared under {MIN_CELL} times shows its count "
                                       "instead). "
