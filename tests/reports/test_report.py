@@ -16,7 +16,7 @@ from analyzer.reports.comparison import (
     difference_of_proportions,
     significant_differences,
 )
-from analyzer.reports.formatting import format_number, format_percent, formatted_columns
+from analyzer.reports.formatting import console_table, format_number, format_percent, formatted_columns
 from analyzer.reports.report import build_report, write_report
 from analyzer.reports.report_spec import MeanMeasure, ReportSpec, TableSpec
 from analyzer.reports.stats import Z95
@@ -348,3 +348,14 @@ def test_the_size_names_what_the_run_counted(tmp_path, make_run):
     # No count recorded: the experiment's unit from its spec.
     (run / "manifest.json").write_text(json.dumps({**manifest, "argv": ["analyzer", "rikken", "bids", "-n", "400"]}))
     assert "<dt>size</dt><dd>400 deals</dd>" in build_report([run], "html", {"rikken-bids": ReportSpec(unit="deals")}).text
+
+
+def test_a_mean_prints_apart_from_the_ends_of_its_interval():
+    # Three significant digits of the typical magnitude (about 10) give one decimal: 7.4 [7.4, 7.4].
+    money = pd.DataFrame({"option": ["a", "b"], "mean_money": [7.412, -12.5], "money_lo": [7.385, -12.9],
+                          "money_hi": [7.441, -12.1]})
+    assert formatted_columns(money)[1:] == [["7.41", "-12.50"], ["7.38", "-12.90"], ["7.44", "-12.10"]]
+    assert "7.41 [7.38, 7.44]" in console_table(money)
+    # Bounds that already print apart keep the column's decimals.
+    wide = money.assign(money_lo=[5.0, -14.0], money_hi=[9.0, -11.0])
+    assert formatted_columns(wide)[1] == ["7.4", "-12.5"]
