@@ -49,13 +49,20 @@ def bids_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
         return ["The run has no summary of its contracts."]
     overall = summary[summary["feature"] == "all"]
     hands = manifest.get("hands")
-    sentences = [(f"Every hand{f' ({hands:,} hands)' if isinstance(hands, int) else ''} was played out in each of "
-                 f"{len(overall)} contracts it could declare; rates and scores below are over all those hands, "
-                 "so they say how a contract fares on a random hand, not on the hands that would bid it.")]
+    sentences = [(f"Rates are over all {f'{hands:,} ' if isinstance(hands, int) else ''}hands, each played in every "
+                 f"one of the {len(overall)} contracts it could declare: how a contract fares on a random hand, not "
+                 "on the hands that would bid it.")]
     by_rate = overall.sort_values("rate", ascending=False)
-    sentences.append("Made most often: " + "; ".join(_contract_rate(r) for r in by_rate.head(LISTED).itertuples())
-                     + ". Least often: " + "; ".join(_contract_rate(r) for r in by_rate.tail(LISTED).iloc[::-1]
-                                                     .itertuples()) + ".")
+    made = by_rate[by_rate["rate"] > 0]
+    never = by_rate[by_rate["rate"] == 0]
+    text = "Made most often: " + "; ".join(_contract_rate(r) for r in made.head(LISTED).itertuples()) + "."
+    rarest = made.iloc[LISTED:].tail(LISTED).iloc[::-1]
+    if not rarest.empty:
+        text += " Least often made: " + "; ".join(_contract_rate(r) for r in rarest.itertuples()) + "."
+    if not never.empty:
+        text += (f" Never made: {', '.join(never['contract'])} (below {format_percent(never['rate_hi'].max())} "
+                 "with 95% confidence).")
+    sentences.append(text)
     paying = overall[overall["score_lo"] > 0].sort_values("mean_score", ascending=False)
     if paying.empty:
         best = overall.sort_values("mean_score", ascending=False).iloc[0]
@@ -93,6 +100,12 @@ def _where_contracts_pay(summary: pd.DataFrame, overall: pd.DataFrame) -> str:
         rows = binned[binned["contract"] == contract]
         if rows.empty:
             never.append(contract)
+            continue
+        # A bin holding every hand that can declare the contract restates its definition (troela's three aces).
+        hands = int(overall.loc[overall["contract"] == contract, "n"].iloc[0])
+        rows = rows[rows["n"] < hands]
+        if rows.empty:
+            paying.append(f"{contract} on all its {hands:,} hands")
             continue
         feature = rows.groupby("feature")["n"].sum().idxmax()
         bins = rows[rows["feature"] == feature]
