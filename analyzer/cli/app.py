@@ -90,7 +90,8 @@ _COMMANDS: dict[str, tuple[Callable[[], object], str]] = {
     "runs": (_group("runs"), "List and inspect batch runs (under results/ by default)."),
     "resume": (_runs_command("resume"), "Finish an interrupted run or repair a damaged one."),
     "report": (_runs_command("report"), "Write a report of one or several runs."),
-    "query": (_runs_command("query"), "Ask a stored run: count, rates with 95% Wilson intervals and means with intervals.")}
+    "query": (_runs_command("query"),
+              "Ask a stored run: count, rates with 95% Wilson intervals and means with intervals.")}
 
 
 class _LazyRoot(TyperGroup):

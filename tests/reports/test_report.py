@@ -315,7 +315,8 @@ def test_report_of_several_runs_is_written_beside_them_not_here(tmp_path, make_r
 
     runs = tmp_path / "results"
     runs.mkdir()
-    a, b = (make_run(runs / name, seed, table, "hand-built") for name, seed, table in (("a", 1, SMALL_A), ("b", 2, SMALL_B)))
+    a, b = (make_run(runs / name, seed, table, "hand-built")
+            for name, seed, table in (("a", 1, SMALL_A), ("b", 2, SMALL_B)))
     here = tmp_path / "elsewhere"
     here.mkdir()
     monkeypatch.chdir(here)
@@ -347,7 +348,8 @@ def test_the_size_names_what_the_run_counted(tmp_path, make_run):
         assert f"<dt>size</dt><dd>{expected}</dd>" in build_report([run], "html").text
     # No count recorded: the experiment's unit from its spec.
     (run / "manifest.json").write_text(json.dumps({**manifest, "argv": ["analyzer", "rikken", "bids", "-n", "400"]}))
-    assert "<dt>size</dt><dd>400 deals</dd>" in build_report([run], "html", {"rikken-bids": ReportSpec(unit="deals")}).text
+    spec = {"rikken-bids": ReportSpec(unit="deals")}
+    assert "<dt>size</dt><dd>400 deals</dd>" in build_report([run], "html", spec).text
 
 
 def test_a_mean_prints_apart_from_the_ends_of_its_interval():

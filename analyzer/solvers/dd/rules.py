@@ -4,7 +4,7 @@ leads), who takes a trick, and whether a card now winning a trick stays the winn
 import numpy as np
 from numba import njit
 
-from analyzer.cards.called_card import legal_face_up as _legal  # the one called-card rule, the engine's too
+from analyzer.cards.called_card import legal_face_up as _legal  # noqa: F401 (moves.py: the engine's rule too)
 from analyzer.cards.called_card import void_in_called_suit
 from analyzer.cards.masks import popcount
 from analyzer.cards.tricks import NO_TRUMP
