@@ -80,17 +80,22 @@ def parse_pbn(text: str, source: str = "PBN") -> list[dict[str, str]]:
 
 
 def read_pbn(path) -> list[dict[str, str]]:
-    """The games of the PBN file ``path`` (see :func:`parse_pbn`); a missing, unreadable, binary or
-    oversized file is a one-line :class:`InputError`."""
+    """The games of the PBN file ``path`` (see :func:`parse_pbn`), read as UTF-8 or else as Latin-1 (the
+    character set of the PBN standard); a missing, unreadable, binary or oversized file is a one-line
+    :class:`InputError`."""
     path = Path(path)
     try:
         if path.stat().st_size > MAX_PBN_BYTES:
             raise InputError(f"{path}: larger than {MAX_PBN_BYTES >> 20} MiB; is it a PBN file?")
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text file; a PBN file is text") from None
+        data = path.read_bytes()
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+    if b"\x00" in data:
+        raise InputError(f"{path}: not a text file; a PBN file is text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
     return parse_pbn(text, str(path))
 
 

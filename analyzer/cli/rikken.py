@@ -49,7 +49,7 @@ from analyzer.games.rikken.experiments import (
 )
 from analyzer.games.rikken.strategy import bidding_params
 from analyzer.reports.manifest import read_manifest
-from analyzer.reports.store import atomic_write
+from analyzer.reports.store import atomic_write, user_file
 from analyzer.solvers.dd import solve, solve_bounds
 from analyzer.solvers.dd.api import MAX_BUDGET
 
@@ -160,10 +160,9 @@ def deal(
     lines = [format_deal(row) for row in deals]
     if pbn is not None:
         text = format_pbn(deal_games(deals, f"analyzer rikken deal --seed {seed}", parse_seat(DEFAULT_DEALER)))
-        if Path(pbn).is_dir():
-            raise InputError(f"--pbn {pbn} is a directory: name a file, e.g. --pbn deals.pbn")
+        target = user_file(pbn, "--pbn")
         try:
-            atomic_write(Path(pbn), lambda p: Path(p).write_text(text, encoding="utf-8"))
+            atomic_write(target, lambda p: Path(p).write_text(text, encoding="utf-8"))
         except OSError as error:
             raise InputError(f"cannot write {pbn}: {error.strerror or error}") from None
     if json_out:

@@ -34,20 +34,21 @@ def difference_of_means(mean_a, low_a, high_a, mean_b, low_b, high_b):
     """``mean_b - mean_a`` for independent samples, each given with its interval (both of one level, which
     the difference's interval keeps).
 
-    A symmetric interval is sampling error alone. One that reaches further on one side also carries a
-    bound (a dd run's stopped counts: the mean is the low end, the interval reaches up to the high
-    end's): its shorter side is taken as the sampling error and the excess of the longer side is added,
-    not combined in quadrature, to the same side of the difference's interval (A's upper excess to the
-    lower end, B's to the upper end), so the difference is never more certain than its inputs."""
+    A symmetric interval is sampling error alone, and two of them combine in quadrature. One that
+    reaches further on one side also carries a bound (a dd run's stopped counts: the mean is the low
+    end's, the interval reaches up to the high end's), and from the interval alone its sampling part
+    cannot be told from its bound on either side (the high end's sampling error may be the smaller).
+    So where either input carries a bound, the half-widths are added, not combined in quadrature:
+    the sum is at least the bound plus the sampling errors in quadrature, and the difference is never
+    more certain than its inputs."""
     mean_a, low_a, high_a, mean_b, low_b, high_b = (np.asarray(v, dtype=np.float64) for v in
                                                     (mean_a, low_a, high_a, mean_b, low_b, high_b))
     below_a, above_a, below_b, above_b = mean_a - low_a, high_a - mean_a, mean_b - low_b, high_b - mean_b
-    sampling_a, sampling_b = np.minimum(below_a, above_a), np.minimum(below_b, above_b)
+    bounded = ~(np.isclose(below_a, above_a) & np.isclose(below_b, above_b))
     difference = mean_b - mean_a
-    half = np.sqrt(sampling_a ** 2 + sampling_b ** 2)
-    low = difference - half - (below_b - sampling_b) - (above_a - sampling_a)
-    high = difference + half + (above_b - sampling_b) + (below_a - sampling_a)
-    return difference, low, high
+    down = np.where(bounded, below_b + above_a, np.sqrt(below_b ** 2 + above_a ** 2))
+    up = np.where(bounded, above_b + below_a, np.sqrt(above_b ** 2 + below_a ** 2))
+    return difference, difference - down, difference + up
 
 
 def _prefix(column: str, word: str) -> str | None:

@@ -163,9 +163,10 @@ def verified_parts(run_dir, dataset: str, manifest: dict) -> list[Path]:
         if not ledger.path.is_file() or file_sha256(ledger.path) != info["ledger_sha256"]:
             raise InputError(f"{run_dir}: {ledger.path.relative_to(root)} is missing or damaged; {repair}")
         entries = ledger.entries()
-        missing = [index for index in range(total) if index not in entries]
-        if missing:
-            raise InputError(f"{run_dir}: chunk {missing[0]} of stage {stage} has no record; {repair}")
+        # The first gap only: a doctored chunks_total of 10**15 must not walk the whole range.
+        missing = next((index for index in range(total) if index not in entries), None)
+        if missing is not None:
+            raise InputError(f"{run_dir}: chunk {missing} of stage {stage} has no record; {repair}")
         for entry in entries.values():
             if "part" not in entry or not entry["part"].startswith(dataset + "/"):
                 continue

@@ -45,6 +45,30 @@ def atomic_write(path: Path, write) -> None:
         raise
 
 
+def user_file(text: str, option: str) -> Path:
+    """The file a user named with ``option``, checked before any work, for :func:`atomic_write`.
+
+    A symbolic link is followed, so the file it points to is written and the link kept; a missing folder
+    is refused rather than created (a typo must not grow a tree of folders), and so is anything that
+    is not a regular file (a directory, a device such as ``/dev/full``), which a rename would replace.
+
+    Raises
+    ------
+    InputError
+        If the name is empty, names a directory or a file that is not regular, or its folder is missing.
+    """
+    if not text.strip():
+        raise InputError(f"{option} is empty: name a file")
+    path = Path(text).resolve() if Path(text).is_symlink() else Path(text)
+    if path.is_dir():
+        raise InputError(f"{option} {text} is a directory: name a file")
+    if path.exists() and not path.is_file():
+        raise InputError(f"{option} {text} is not a regular file; name a file to write")
+    if not path.parent.is_dir():
+        raise InputError(f"{option} {text}: the folder {path.parent} does not exist")
+    return path
+
+
 class RunStore:
     """A run directory: ``<name>.csv`` summaries, ``manifest.json``, figures, and row datasets (folders
     of Parquet parts written by the workers, see :mod:`analyzer.reports.dataset`).

@@ -1,6 +1,7 @@
 """PBN files: tags read through comments, escapes, ``#`` and sections; files we write read back by endplay's
 PBN parser (an independent oracle); bad files one line; `rikken deal --pbn` and `rikken solve FILE.pbn`."""
 
+import os
 import subprocess
 import sys
 
@@ -82,6 +83,12 @@ def test_malformed_text_is_one_line_with_its_line_number(text, message):
         parse_pbn(text)
 
 
+def test_a_latin1_file_is_read_as_the_pbn_standard_writes_it(tmp_path):
+    latin1 = tmp_path / "l.pbn"
+    latin1.write_bytes('[Event "Café club"]\n[Board "1"]\n'.encode("latin-1"))
+    assert read_pbn(latin1) == [{"Event": "Café club", "Board": "1"}]
+
+
 def test_bad_files_are_one_line(tmp_path):
     binary = tmp_path / "b.pbn"
     binary.write_bytes(b"\xff\xfe\x00[Deal")
@@ -114,3 +121,19 @@ def test_solve_reads_a_board_of_a_file_written_by_deal(tmp_path):
     assert from_file.stdout == from_text.stdout
     several = run_cli("rikken", "solve", str(path))
     assert several.returncode == 2 and several.stderr.strip() == f"error: {path} holds 3 boards: pick one with --board"
+
+
+def test_deal_pbn_writes_through_a_link_and_refuses_missing_folders_and_devices(tmp_path):
+    target, link = tmp_path / "target.pbn", tmp_path / "link.pbn"
+    target.write_text("old")
+    link.symlink_to(target.name)
+    assert run_cli("rikken", "deal", "-n", "1", "--pbn", str(link)).returncode == 0
+    assert link.is_symlink() and target.read_text().startswith("% PBN")
+    typo = run_cli("rikken", "deal", "-n", "1", "--pbn", str(tmp_path / "typo" / "x.pbn"))
+    assert typo.returncode == 2 and "does not exist" in typo.stderr and not (tmp_path / "typo").exists()
+    fifo = tmp_path / "fifo.pbn"  # not a regular file, like a device, and harmless if the check broke
+    os.mkfifo(fifo)
+    refused = run_cli("rikken", "deal", "-n", "1", "--pbn", str(fifo))
+    assert refused.returncode == 2 and refused.stderr.strip() == f"error: --pbn {fifo} is not a regular file; name a file to write"
+    empty = run_cli("rikken", "deal", "-n", "1", "--pbn", "")
+    assert empty.returncode == 2 and empty.stderr.strip() == "error: --pbn is empty: name a file"

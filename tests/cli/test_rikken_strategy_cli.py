@@ -26,6 +26,7 @@ def fitted(tmp_path_factory):
     result = run_cli("rikken", "bids", "--deals", "150", "--workers", "1", "--seed", "2", "--out", str(run), "--json")
     assert result.returncode == 0, result.stderr
     path = root / "fit" / "s.zip"
+    path.parent.mkdir()
     result = run_cli("rikken", "strategy", "fit", str(run), "--out", str(path), "--max-iter", "5", "--json")
     assert result.returncode == 0, result.stderr
     return run, path, json.loads(result.stdout)

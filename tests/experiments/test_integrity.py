@@ -291,6 +291,15 @@ def test_a_manifest_with_corrupt_stages_is_refused_without_reading_outside_the_r
         verified_parts(tmp_path, "rows", manifest)
 
 
+def test_a_huge_chunk_count_names_the_first_gap_at_once(tmp_path):
+    # A doctored chunks_total of 10**15 once walked the whole range before answering.
+    run(tmp_path)
+    manifest = read_manifest(tmp_path)
+    manifest["stages"]["rows"]["chunks_total"] = 10**15
+    with pytest.raises(InputError, match="chunk 6 of stage rows has no record"):
+        verified_parts(tmp_path, "rows", manifest)
+
+
 def test_a_stop_while_a_chunk_is_saved_waits_until_its_ledger_line_is_written(tmp_path, monkeypatch, capsys):
     import os
     import signal

@@ -47,15 +47,24 @@ def test_difference_of_means_adds_standard_errors_in_quadrature():
     assert (low, high) == pytest.approx((3 - Z95 * np.sqrt(5), 3 + Z95 * np.sqrt(5)))
 
 
-def test_difference_of_means_widens_by_a_bounded_side_never_shrinks_it():
-    # B holds bounded rows: low-end mean 1.0, sampling half-width 0.1, high-end mean 2.5 -> [0.9, 2.6].
-    # A is exact: 2.0 [1.9, 2.1]. Sampling: sqrt(0.1^2 + 0.1^2); B's excess 1.5 goes on the upper side.
-    half = np.sqrt(0.02)
+def test_difference_of_means_adds_a_bounded_sides_half_widths():
+    # B holds bounded rows: low-end mean 1.0, interval [0.9, 2.6]; A is exact: 2.0 [1.9, 2.1]. B's
+    # sampling part cannot be told from its bound, so the half-widths add: B - A = -1.0 reaching
+    # 0.1 + 0.1 down and 1.6 + 0.1 up.
     difference, low, high = difference_of_means(2.0, 1.9, 2.1, 1.0, 0.9, 2.6)
-    assert (difference, low, high) == pytest.approx((-1.0, -1.0 - half, -1.0 + half + 1.5))
-    # The same with the runs swapped: A's excess goes on the lower side of B - A.
+    assert (difference, low, high) == pytest.approx((-1.0, -1.2, 0.7))
+    # The same with the runs swapped: A's long side goes on the lower side of B - A.
     difference, low, high = difference_of_means(1.0, 0.9, 2.6, 2.0, 1.9, 2.1)
-    assert (difference, low, high) == pytest.approx((1.0, 1.0 - half - 1.5, 1.0 + half))
+    assert (difference, low, high) == pytest.approx((1.0, -0.7, 1.2))
+
+
+def test_difference_of_means_covers_a_bound_whose_high_end_varies_less():
+    # B: low-end mean 0 with sampling half-width 0.3; high-end mean 0.2 with half-width 0.05, so its
+    # interval [-0.3, 0.25] is longer below although the bound lies above. A: 0 [-0.1, 0.1]. The honest
+    # upper end of B - A is the bound plus the high end's and A's sampling in quadrature.
+    honest_high = 0.2 + np.sqrt(0.05 ** 2 + 0.1 ** 2)
+    _, _, high = difference_of_means(0.0, -0.1, 0.1, 0.0, -0.3, 0.25)
+    assert high >= honest_high
 
 
 def test_compare_tables_matches_rows_on_keys():

@@ -34,11 +34,6 @@ def bin_hcp(hcp) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=HCP_LABELS, ordered=True)
 
 
-def trump_contract_names() -> list[str]:
-    """CLI names of the contracts won by a trick target, in auction order."""
-    return [CONTRACT_CLI_NAMES[c] for c in Contract if KIND[c] == Kind.TRICKS]
-
-
 def contract_rows(table: pd.DataFrame, contract: int) -> pd.DataFrame:
     """Long-format rows of one contract from the per-hand table (hands that can declare it only).
 
