@@ -17,8 +17,8 @@ GAME_ROOMS = ("rules", "state", "kernels", "experiments", "summary", "charts")
 # A game's run code: experiments and what they write, read and compare. Every other module of a game is
 # its engine or a bot, which never imports run code, the experiments machinery, reports or the CLI.
 RUN_ROOMS = {"experiments", "summary", "charts", "findings", "queries", "advice", "advice_chart", "advice_experiment",
-             "advice_verdict", "compare",
-             "replay", "strategy", "strategy_charts", "strategy_duel"}
+             "advice_verdict", "compare", "pairing",
+             "replay", "strategy", "strategy_charts", "strategy_duel", "strategy_fit"}
 # Known exceptions, each with its reason: the dd policy moves the progress bar per solved deal.
 ENGINE_EXCEPTIONS = {("analyzer.games.rikken.dd", "analyzer.experiments.progress")}
 

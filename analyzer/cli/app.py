@@ -6,10 +6,49 @@ from functools import cache
 from typing import Annotated
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from analyzer import __version__
 from analyzer.errors import InputError
+
+
+def _plain(group: typer.Typer) -> object:
+    """The click command of ``group`` with plain help text (click's layout: no boxes, no ``<bool>`` after
+    every flag, paragraphs wrapped to the terminal, which its sub-groups inherit) and each option's value
+    named as click names it (``--seed SEED``, ``--policy [random|heuristic]``) instead of ``<int range>``."""
+    group.rich_markup_mode = None
+    command = typer.main.get_command(group)
+    _name_values(command)
+    return command
+
+
+class _PlainArgument(TyperArgument):
+    """An argument shown as click shows one: ``RUN_DIR`` (``[RUN_DIR]`` when optional, ``RUN_DIR...`` when
+    repeated) in the usage line, without a type after its name in the list."""
+
+    def _usage_display_name(self) -> str:
+        name = self.name.upper() if self.required else f"[{self.name.upper()}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def display_type_rich(self, ctx: object) -> None:
+        return None
+
+
+def _name_values(command) -> None:
+    for sub in getattr(command, "commands", {}).values():
+        _name_values(sub)
+    for param in command.params:
+        if isinstance(param, TyperArgument):
+            param.__class__ = _PlainArgument
+            param.metavar = param.metavar or param.name.upper()
+            continue
+        if param.metavar is not None or getattr(param, "is_flag", False) or getattr(param, "count", False):
+            continue
+        described = getattr(param, "type_descriptor", None)
+        if described is not None and described.is_choice and described.choices:
+            param.metavar = "[" + "|".join(str(getattr(c, "value", c)) for c in described.choices) + "]"
+        else:
+            param.metavar = param.name.upper()
 
 
 @cache
@@ -19,7 +58,7 @@ def _rikken() -> object:
     rikken.app.command("advise")(rikken_advise.advise)
     rikken.app.command("replay")(rikken_replay.replay)
     rikken.app.add_typer(rikken_strategy.app, name="strategy")
-    return typer.main.get_command(rikken.app)
+    return _plain(rikken.app)
 
 
 def _group(module: str) -> Callable[[], object]:
@@ -27,7 +66,7 @@ def _group(module: str) -> Callable[[], object]:
     def load() -> object:
         from importlib import import_module
 
-        return typer.main.get_command(import_module(f"analyzer.cli.{module}").app)
+        return _plain(import_module(f"analyzer.cli.{module}").app)
     return load
 
 
@@ -38,14 +77,21 @@ def _runs_command(name: str) -> Callable[[], object]:
 
         single = typer.Typer(add_completion=False)
         single.command(name)(getattr(runs, name))
-        return typer.main.get_command(single)
+        return _plain(single)
     return load
 
 
-#: the root's commands in the order ``--help`` lists them, each imported only when named
-_COMMANDS: dict[str, Callable[[], object]] = {
-    "rikken": _rikken, "schnapsen": _group("schnapsen"), "seconds": _group("seconds"), "runs": _group("runs"),
-    "resume": _runs_command("resume"), "report": _runs_command("report"), "query": _runs_command("query")}
+#: the root's commands in the order ``--help`` lists them, each imported only when named, with the line
+#: the root's help shows for it (so that help loads no command)
+_COMMANDS: dict[str, tuple[Callable[[], object], str]] = {
+    "rikken": (_rikken, "Rikken: 4 players, auction, called-ace partnerships."),
+    "schnapsen": (_group("schnapsen"), "Schnapsen (2 players, 20 cards): bots, Bummerl matches, closing odds, advice."),
+    "seconds": (_group("seconds"), "Sloppy Seconds: 2-8 players, be second in every suit."),
+    "runs": (_group("runs"), "List and inspect batch runs (under results/ by default)."),
+    "resume": (_runs_command("resume"), "Finish an interrupted run or repair a damaged one."),
+    "report": (_runs_command("report"), "Write a report of one or several runs."),
+    "query": (_runs_command("query"),
+              "Ask a stored run: count, rates with 95% Wilson intervals and means with intervals.")}
 
 
 class _LazyRoot(TyperGroup):
@@ -56,16 +102,19 @@ class _LazyRoot(TyperGroup):
         return list(_COMMANDS)
 
     def get_command(self, ctx: object, name: str) -> object:
-        load = _COMMANDS.get(name)
-        if load is None:
+        if name not in _COMMANDS:
             return None
-        command = load()
+        command = _COMMANDS[name][0]()
         command.name = name  # a sub-app's group is built without the name the root gives it
         return command
 
+    def format_commands(self, ctx: object, formatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, summary) in _COMMANDS.items()])
+
 
 app = typer.Typer(cls=_LazyRoot, help="Monte Carlo strategy analyzer for trick-taking card games.",
-                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
+                  no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 
 def _print_version(value: bool) -> None:

@@ -342,15 +342,7 @@ def solve_command(
     json_out: JsonOut = False,
 ) -> None:
     """Double-dummy table for a Rikken deal, or the answer to one question (with --trump and --team)."""
-    if deal.strip().lower().endswith(".pbn"):
-        hands, file_dealer = board_deal(deal, board)
-    elif board is not None:
-        raise InputError("--board picks a board of a .pbn file; the deal given is not one")
-    else:
-        hands, file_dealer = parse_deal(deal, hand_size=None), None
-    dealer_seat = parse_seat(dealer) if dealer is not None else (
-        file_dealer if file_dealer is not None else parse_seat(DEFAULT_DEALER))
-    lead = parse_seat(leader) if leader is not None else (dealer_seat + 1) % 4
+    hands, lead = _deal_and_leader(deal, board, dealer, leader)
     if trump is None and team is None:
         if called is not None or blind or goal != "max":
             raise InputError("--goal, --called and --blind need a single question: give --trump and --team")
@@ -362,6 +354,26 @@ def solve_command(
         return
     if trump is None or team is None:
         raise InputError("a single question needs both --trump and --team")
+    result, text = _one_question(hands, lead, trump, team, goal, called, blind, dd_budget)
+    typer.echo(json_dumps(result) if json_out else text)
+
+
+def _deal_and_leader(deal: str, board: str | None, dealer: str | None, leader: str | None):
+    """The hands of ``solve``'s deal (a PBN string or a board of a .pbn file) and the seat on lead."""
+    if deal.strip().lower().endswith(".pbn"):
+        hands, file_dealer = board_deal(deal, board)
+    elif board is not None:
+        raise InputError("--board picks a board of a .pbn file; the deal given is not one")
+    else:
+        hands, file_dealer = parse_deal(deal, hand_size=None), None
+    dealer_seat = parse_seat(dealer) if dealer is not None else (
+        file_dealer if file_dealer is not None else parse_seat(DEFAULT_DEALER))
+    return hands, parse_seat(leader) if leader is not None else (dealer_seat + 1) % 4
+
+
+def _one_question(hands, lead: int, trump: str, team: str, goal: str, called: str | None, blind: bool,
+                  dd_budget: int) -> tuple[dict, str]:
+    """``solve``'s answer to one question: its JSON object and its sentence."""
     strain = parse_strain(trump)
     side = parse_team(team)
     goal_name, count = parse_goal(goal)
@@ -372,11 +384,7 @@ def solve_command(
     if goal_name == "max":
         low, high = solve_bounds(hands, strain, lead, side, dd_budget, called_card=called_card, blind_call=blind)
         result["tricks"] = low if low == high else [low, high]
-        text = f"{team_name(side)} take {_count_text(result['tricks'])} trick(s) with best play"
-    else:
-        answer = solve(hands, strain, lead, side, goal=goal_name, k=count, called_card=called_card, blind_call=blind)
-        result["makes"] = answer
-        text = f"{team_name(side)} {'can' if answer else 'cannot'} make {goal}"
-    typer.echo(json_dumps(result) if json_out else text)
-
-
+        return result, f"{team_name(side)} take {_count_text(result['tricks'])} trick(s) with best play"
+    answer = solve(hands, strain, lead, side, goal=goal_name, k=count, called_card=called_card, blind_call=blind)
+    result["makes"] = answer
+    return result, f"{team_name(side)} {'can' if answer else 'cannot'} make {goal}"

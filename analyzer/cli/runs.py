@@ -97,15 +97,16 @@ def resume(ctx: typer.Context, run_dir: RunDir) -> None:
     manifest = read_manifest(run_dir)
     if run_status(manifest, Path(run_dir)) == "running":
         raise InputError(f"{run_dir} is still running (process {manifest.get('pid')} on {manifest.get('host')})")
-    argv = manifest.get("argv")
-    args = rebuilt_arguments(ctx.find_root().command, argv, Path(run_dir).resolve())
+    recorded_cwd = manifest.get("cwd")
+    recorded_cwd = Path(recorded_cwd) if isinstance(recorded_cwd, str) and Path(recorded_cwd).is_dir() else None
+    out = _as_the_run_named_it(run_dir, recorded_cwd)
+    args = rebuilt_arguments(ctx.find_root().command, manifest.get("argv"), out)
     if manifest.get("status") == "complete":
         typer.echo(f"{run_dir} is already complete; re-running it from its chunks", err=True)
-    recorded_cwd = manifest.get("cwd")
     previous_cwd, previous_argv = Path.cwd(), sys.argv
     try:
         # The command's other relative paths meant what they meant where it first ran.
-        if isinstance(recorded_cwd, str) and Path(recorded_cwd).is_dir():
+        if recorded_cwd is not None:
             os.chdir(recorded_cwd)
         sys.argv = ["analyzer", *args]
         code = ctx.find_root().command.main(args=args, standalone_mode=False, prog_name="analyzer")
@@ -115,6 +116,20 @@ def resume(ctx: typer.Context, run_dir: RunDir) -> None:
     # Typer reports an interrupted command (Ctrl-C, SIGTERM) as exit code 130 rather than raising.
     if isinstance(code, int) and code != 0:
         raise typer.Exit(code)
+
+
+def _as_the_run_named_it(run_dir: Path, recorded_cwd: Path | None) -> Path:
+    """The run folder as ``--out`` for the resumed command, which runs in ``recorded_cwd``: relative to it
+    when the folder lies inside it (so the run prints the paths it printed before), else absolute."""
+    folder = Path(run_dir).resolve()
+    if recorded_cwd is not None:
+        try:
+            inside = folder.relative_to(recorded_cwd.resolve())
+        except ValueError:
+            inside = None
+        if inside is not None and inside != Path("."):
+            return inside
+    return folder
 
 
 class ReportFormat(str, Enum):
@@ -129,17 +144,30 @@ def report(
                                                                       "ending in .md, else html).",
                                                      show_default=False)] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Report file (default: report.<format> in the run "
-                                                           "directory, or compare.<format> here for several).")] = None,
+                                                           "directory; for several runs compare-A-B.<format> beside "
+                                                           "the first).")] = None,
 ) -> None:
     """Write a report of one or several runs: what was run and the findings first, then charts, tables
     and a glossary. HTML is one self-contained file; Markdown links its images and CSVs, written into a
-    folder beside it (``report_files/`` for ``report.md``)."""
+    folder beside it (report_files/ for report.md)."""
     if fmt is None:
         fmt = ReportFormat.md if out is not None and out.suffix == ".md" else ReportFormat.html
     if out is None:
-        out = run_dirs[0] / f"report.{fmt.value}" if len(run_dirs) == 1 else Path(f"compare.{fmt.value}")
+        out = run_dirs[0] / f"report.{fmt.value}" if len(run_dirs) == 1 else _beside_runs(run_dirs, fmt.value)
     written = build_report(run_dirs, fmt.value, REPORT_SPECS, assets=f"{out.stem}_files")
     typer.echo(str(write_report(written, out)))
+
+
+def _beside_runs(run_dirs: list[Path], fmt: str) -> Path:
+    """``compare-A-B.<fmt>`` (the runs' folder names) in the folder holding the first run, as a path relative
+    to here when it can be."""
+    names = "-".join(run.resolve().name for run in run_dirs)
+    folder = run_dirs[0].resolve().parent
+    try:
+        folder = folder.relative_to(Path.cwd())
+    except ValueError:
+        pass
+    return folder / f"compare-{names}.{fmt}"
 
 
 def query(

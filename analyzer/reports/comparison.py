@@ -8,6 +8,10 @@ from analyzer.errors import InputError
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, TableSpec
 from analyzer.reports.stats import Z95, proportion_difference
 
+# A difference is named (in the findings, atop a Differences table) only when both runs measured it on at
+# least this many items: a row of three hands can exclude zero by the coarseness of its rates alone.
+MIN_SAMPLE = 30
+
 # Columns of a comparison table, as the glossary explains them.
 COMPARISON_GLOSSARY = {
     "measure": "the summary column compared",
@@ -145,12 +149,34 @@ def excludes_zero(low, high) -> np.ndarray:
     return ((low > 0) | (high < 0)) & (high > low)
 
 
-def significant_differences(comparison: pd.DataFrame) -> pd.DataFrame:
+def evidence(comparison: pd.DataFrame) -> pd.Series:
+    """How many half-widths of its 95% interval each difference lies from zero (1 on the interval's edge):
+    a small difference measured closely outranks a larger one measured loosely."""
+    half = (comparison["hi"] - comparison["lo"]) / 2
+    return comparison["B - A"].abs() / half.where(half > 0)
+
+
+def large_enough(comparison: pd.DataFrame, min_sample: int = MIN_SAMPLE) -> pd.Series:
+    """Whether both runs measured a row on at least ``min_sample`` items (true where the table names no count)."""
+    if "n A" not in comparison.columns:
+        return pd.Series(True, index=comparison.index)
+    counted = comparison["n A"].notna() & comparison["n B"].notna()
+    return ~counted | ((comparison["n A"] >= min_sample) & (comparison["n B"] >= min_sample))
+
+
+def named_differences(comparison: pd.DataFrame) -> np.ndarray:
+    """Whether each row is a difference worth naming: its interval excludes zero and both runs measured it on
+    at least :data:`MIN_SAMPLE` items (what the reports highlight)."""
+    return excludes_zero(comparison["lo"], comparison["hi"]) & large_enough(comparison).to_numpy()
+
+
+def significant_differences(comparison: pd.DataFrame, min_sample: int = MIN_SAMPLE) -> pd.DataFrame:
     """The rows of a :func:`compare_tables` result whose 95% interval excludes zero (and has a width: a
-    degenerate sample proves nothing), measure by measure (in the order the measures appear) and, within
-    a measure, largest difference first."""
-    chosen = comparison[excludes_zero(comparison["lo"], comparison["hi"])]
+    degenerate sample proves nothing), measured on at least ``min_sample`` items in both runs, measure by
+    measure (in the order the measures appear) and, within a measure, strongest evidence first
+    (:func:`evidence`)."""
+    chosen = comparison[excludes_zero(comparison["lo"], comparison["hi"]) & large_enough(comparison, min_sample)]
     order = {name: i for i, name in enumerate(dict.fromkeys(comparison["measure"]))}
-    ranked = chosen.assign(_measure=chosen["measure"].map(order), _size=-chosen["B - A"].abs())
-    return ranked.sort_values(["_measure", "_size"], kind="stable").drop(columns=["_measure", "_size"]).reset_index(
-        drop=True)
+    ranked = chosen.assign(_measure=chosen["measure"].map(order), _evidence=-evidence(chosen))
+    return ranked.sort_values(["_measure", "_evidence"], kind="stable").drop(
+        columns=["_measure", "_evidence"]).reset_index(drop=True)

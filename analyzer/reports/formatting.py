@@ -48,6 +48,18 @@ def column_decimals(values) -> int | None:
     return int(min(6, max(0, 2 - math.floor(math.log10(float(np.median(x)))))))
 
 
+def interval_decimals(value, low, high, decimals: int) -> int:
+    """At least ``decimals``, and as many more (at most 6) as it takes for each value to print apart from
+    the ends of its interval wherever they differ: a mean of 7.41 in [7.38, 7.44] does not read 7.4 [7.4, 7.4]."""
+    value, low, high = (np.asarray(x, dtype=np.float64) for x in (value, low, high))
+    for d in range(decimals, 6):
+        shown = np.round(value, d)
+        apart = (((low >= value) | (np.round(low, d) != shown)) & ((high <= value) | (np.round(high, d) != shown)))
+        if apart[np.isfinite(value) & np.isfinite(low) & np.isfinite(high)].all():
+            return d
+    return max(decimals, 6)
+
+
 def _cell_text(value: float, decimals: int, largest: float) -> str:
     """One float cell: the column's decimals, or more (up to 6) to keep two significant digits of a small
     value; float noise (under 1e-9 of the column's largest magnitude) prints as zero."""
@@ -73,7 +85,11 @@ def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None,
         Sets of columns that share their decimals (e.g. a comparison's ``A`` and ``B``).
     """
     labels = np.zeros(len(frame), dtype=np.int64) if groups is None else pd.factorize(groups)[0]
+    triplets = [t for t in _interval_triplets(list(frame.columns))
+                if all(pd.api.types.is_numeric_dtype(frame[c]) for c in t)]
+    together = (*together, *triplets)
     partners = {column: [c for c in names if c in frame.columns] for names in together for column in names}
+    interval_of = {column: triplet for triplet in triplets for column in triplet}
     columns = []
     for column in frame.columns:
         values = frame[column]
@@ -86,6 +102,9 @@ def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None,
         for label in np.unique(labels):
             rows = np.flatnonzero(labels == label)
             decimals = column_decimals(pooled[rows].ravel())
+            if decimals is not None and column in interval_of:
+                value, low, high = (frame[c].to_numpy(dtype=np.float64)[rows] for c in interval_of[column])
+                decimals = interval_decimals(value, low, high, decimals)
             finite = numbers[rows][np.isfinite(numbers[rows])]
             largest = float(np.abs(finite).max()) if finite.size else 0.0
             for i in rows:
@@ -173,7 +192,7 @@ def console_table(frame: pd.DataFrame) -> str:
                          else _percent_interval(v, lo, hi) for v, lo, hi, v_text, _, _ in rows]
             else:
                 pooled = frame[[column, low, high]].to_numpy(dtype=np.float64).ravel()
-                decimals = column_decimals(pooled) or 0
+                decimals = interval_decimals(frame[column], frame[low], frame[high], column_decimals(pooled) or 0)
                 cells = [v_text if v_text == MISSING or pd.isna(lo) or pd.isna(hi)
                          else "{} [{}, {}]".format(*(_clean_zero(f"{x:,.{decimals}f}") for x in (v, lo, hi)))
                          for v, lo, hi, v_text, _, _ in rows]

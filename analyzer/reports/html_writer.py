@@ -4,9 +4,10 @@ import base64
 import html
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from analyzer.reports.comparison import excludes_zero
+from analyzer.reports.comparison import named_differences
 from analyzer.reports.formatting import display_texts, file_name, slug
 from analyzer.reports.report_spec import Report
 
@@ -111,11 +112,9 @@ class HtmlWriter:
                    for c in frame.columns]
         head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
         body = []
+        named = named_differences(frame) if highlight and "lo" in frame.columns else np.zeros(len(frame), dtype=bool)
         for i, row in enumerate(frame.itertuples(index=False)):
-            css = ""
-            if highlight and "lo" in frame.columns:
-                low, high = frame["lo"].iloc[i], frame["hi"].iloc[i]
-                css = "" if not excludes_zero(low, high) else ' class="up"' if low > 0 else ' class="down"'
+            css = "" if not named[i] else ' class="up"' if frame["lo"].iloc[i] > 0 else ' class="down"'
             cells = []
             for j, value in enumerate(row):
                 raw = value if numeric[j] and pd.notna(value) else texts[j][i]

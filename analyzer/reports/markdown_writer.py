@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer.reports.comparison import excludes_zero
+from analyzer.reports.comparison import named_differences
 from analyzer.reports.formatting import display_texts, file_name, slug
 from analyzer.reports.report_spec import Report
 
@@ -50,8 +50,8 @@ class MarkdownWriter:
         texts = display_texts(frame)
         shown = list(frame.columns)
         if highlight and "lo" in frame.columns:
-            marks = ["" if not excludes_zero(lo, hi) else "B higher" if lo > 0 else "B lower"
-                     for lo, hi in zip(frame["lo"], frame["hi"])]
+            marks = ["" if not named else "B higher" if lo > 0 else "B lower"
+                     for named, lo in zip(named_differences(frame), frame["lo"])]
             texts.append(marks)
             shown.append("excludes 0")
         lines = [row(shown), row(["---"] * len(shown))]

@@ -28,7 +28,13 @@ import pandas as pd
 
 from analyzer.errors import InputError
 from analyzer.reports.catalog import RunInfo, describe_run, figure_files, format_size, summary_tables
-from analyzer.reports.comparison import COMPARISON_GLOSSARY, compare_tables, significant_differences
+from analyzer.reports.comparison import (
+    COMPARISON_GLOSSARY,
+    MIN_SAMPLE,
+    compare_tables,
+    excludes_zero,
+    significant_differences,
+)
 from analyzer.reports.formatting import format_number
 from analyzer.reports.html_writer import HtmlWriter
 from analyzer.reports.markdown_writer import MarkdownWriter
@@ -50,6 +56,10 @@ def reproduce_command(run: RunInfo) -> str:
 
 # Options whose value is a run's size, with the unit they count.
 _SIZE_OPTIONS = {"--deals": "deals", "-n": "", "--rounds": "rounds", "--games": "games", "--matches": "matches"}
+
+
+# Counts a manifest may record, with the unit they count, for a command whose size is not spelled out.
+_COUNTS = ("deals", "rounds", "games", "matches")
 
 
 def _setting_text(value) -> str:
@@ -87,9 +97,11 @@ def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, s
             if value.isdigit():
                 size = f"{int(value):,} {_SIZE_OPTIONS[name]}".strip()
                 break
-    if not size:
-        items = sum(int(stage.get("n_items", 0)) for stage in stages.values())
-        size = f"{items:,} items" if items else ""
+    if not size or size.replace(",", "").isdigit():  # none given, or -n N: name what it counts
+        counted = next((unit for unit in _COUNTS if isinstance(manifest.get(unit), int)), None)
+        items = (manifest[counted] if counted else int(size.replace(",", "")) if size
+                 else sum(int(stage.get("n_items", 0)) for stage in stages.values()))
+        size = f"{items:,} {counted or (spec.unit if spec is not None else 'items')}" if items else ""
     for unit in ("hands", "rounds"):
         if isinstance(manifest.get(unit), int) and unit not in size:
             size += f" ({manifest[unit]:,} {unit})"
@@ -103,9 +115,16 @@ def run_facts(run: RunInfo, spec: ReportSpec | None = None) -> list[tuple[str, s
     facts = [("command", reproduce_command(run)), ("experiment", run.experiment), ("seed", str(run.seed)),
              ("size", size), ("settings", run_settings(run, spec) or "(defaults)"),
              ("started", when), ("status", f"{run.status}{chunks}"),
-             ("stored", f"{format_size(run.size_bytes)} in {run.path}"),
+             ("stored", f"{format_size(run.size_bytes - _report_bytes(run.path))} in {run.path}"),
              ("analyzer", str(manifest.get("analyzer_version", "")))]
     return [(label, text) for label, text in facts if text]
+
+
+def _report_bytes(run_dir: Path) -> int:
+    """Bytes of the reports written into a run folder (``report.html``, ``report.md`` and its files): what
+    the run stores is its results, not an earlier report of them."""
+    files = [run_dir / "report.html", run_dir / "report.md", *(run_dir / "report_files").rglob("*")]
+    return sum(path.stat().st_size for path in files if path.is_file())
 
 
 def _labels(runs: list[RunInfo]) -> list[str]:
@@ -122,8 +141,8 @@ def _key_text(row: pd.Series, keys: list[str]) -> str:
 
 def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.DataFrame, label: str,
                         headline: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> list[str]:
-    """Sentences on one compared table: how many values differ, and the largest differences per measure
-    (among the headline rows, when the table has them).
+    """Sentences on one compared table: how many values differ, and the best-evidenced differences per
+    measure (among the headline rows, when the table has them).
 
     Parameters
     ----------
@@ -140,12 +159,15 @@ def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.Dat
     """
     keys = [c for c in comparison.columns if c not in COMPARISON_GLOSSARY]
     total = int(comparison["B - A"].notna().sum())
+    small = int(excludes_zero(comparison["lo"], comparison["hi"]).sum()) - len(significant)
+    small_note = (f" {small:,} more exclude zero on fewer than {MIN_SAMPLE} items in a run and are not named."
+                  if small else "")
     if significant.empty:
         return [(f"{name}: none of the {total:,} compared values differs between run A and {label} with a 95% "
-                "interval excluding zero.")]
+                 f"interval excluding zero.{small_note}")]
     sentences = [(f"{name}: {len(significant):,} of {total:,} compared values differ between run A and {label} with "
                  f"a 95% interval excluding zero (about {format_number(0.05 * total, 2)} would by chance alone if "
-                 "nothing differed).")]
+                 f"nothing differed).{small_note}")]
     named = significant if headline is None else headline(significant)
     if headline is not None:
         sentences.append(f"Among the headline rows, {len(named):,} differ"
@@ -243,6 +265,9 @@ def _write_comparison(writer, runs, labels, run_tables, specs, same: bool, gloss
             note = _setting_differences(runs[0], run, label, spec)
             if note:
                 sentences.append(note)
+            shared = spec.shared_deals(runs[0].path, run.path) if spec.shared_deals is not None else None
+            if shared:
+                sentences.append(shared)
             for name in _ordered_tables(run_tables[0], spec):
                 if name not in tables:
                     continue
@@ -261,8 +286,10 @@ def _write_comparison(writer, runs, labels, run_tables, specs, same: bool, gloss
         writer.heading(2, "Differences")
         writer.paragraph("Differences are against run A (B - A), with 95% intervals: differences of proportions by "
                          "Newcombe's hybrid score method, differences of means from the runs' own intervals (runs "
-                         "taken as independent samples). Highlighted: the interval excludes zero (green: B higher, "
-                         "red: B lower). Each table lists those first, largest first within each measure.")
+                         "taken as independent samples). Highlighted: the interval excludes zero and both runs "
+                         f"measured the row on at least {MIN_SAMPLE} items (green: B higher, red: B lower). Each table "
+                         "lists those first, within each measure the difference furthest from zero in units of its "
+                         "interval first.")
         glossary.update(COMPARISON_GLOSSARY)
         for name, label, comparison, significant in comparisons:
             writer.heading(3, f"{name}: {label} against run A")

@@ -67,6 +67,11 @@ class ReportSpec:
     settings : callable, optional
         ``settings(params) -> params``: the manifest's parameters as a reader reads them (seat numbers
         as letters, say) for the "What was run" line.
+    unit : str
+        What one item of the run is ("deals", "rounds"), for a size given as ``-n N`` or not at all.
+    shared_deals : callable, optional
+        ``shared_deals(run_a, run_b) -> str | None``: a sentence when two runs hold the same deals (and
+        what compares them paired), for a comparison's findings.
     """
 
     findings: Callable[[dict[str, pd.DataFrame], dict], list[str]] | None = None
@@ -74,6 +79,8 @@ class ReportSpec:
     captions: Mapping[str, str] = field(default_factory=dict)
     tables: Mapping[str, TableSpec] = field(default_factory=dict)
     settings: Callable[[dict], dict] | None = None
+    shared_deals: Callable[[object, object], str | None] | None = None
+    unit: str = "items"
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """`analyzer rikken bids` and `analyzer rikken play` end to end on small runs."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -47,6 +48,18 @@ def test_bids_on_chosen_contracts_only(tmp_path):
     assert [row["contract"] for row in json.loads(result.stdout)["contracts"]] == ["misery", "11-alone"]
     columns = pd.read_parquet(out / "hands").columns
     assert "made_11-alone" in columns and "made_rik" not in columns
+
+
+def test_bids_prints_rates_as_percentages_with_their_interval(tmp_path):
+    result = run_cli("rikken", "bids", "--deals", "40", "--workers", "1", "--contracts", "rik,misery",
+                     "--out", str(tmp_path / "bids"))
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(run_cli("query", str(tmp_path / "bids"), "--contract", "rik", "--json").stdout)["rows"][0]
+    [rik] = [line for line in result.stdout.splitlines() if line.split()[:1] == ["rik"]]
+    rate = re.search(r" (\d+\.\d)% \[(\d+\.\d), (\d+\.\d)\] ", rik)
+    assert rate is not None, rik
+    assert float(rate.group(1)) == pytest.approx(100 * payload["made_rate"], abs=0.05)
+    assert max(len(line) for line in result.stdout.splitlines()[1:]) <= 80
 
 
 def test_play_reports_contracts_and_seats(tmp_path):

@@ -160,11 +160,15 @@ def test_resume_keeps_the_original_working_directory(tmp_path, capsys, monkeypat
     workdir = tmp_path / "work"
     workdir.mkdir()
     monkeypatch.chdir(workdir)
-    assert cli(capsys, "runs", "demo", "--deals", "2000", "--chunk-size", "1000", "--workers", "1")[0] == 0
+    code, first, _ = cli(capsys, "runs", "demo", "--deals", "2000", "--chunk-size", "1000", "--workers", "1")
+    assert code == 0
     [run_dir] = (workdir / "results").iterdir()
     os.remove(run_dir / "summary.csv")
     monkeypatch.chdir(tmp_path)
-    assert cli(capsys, "resume", str(run_dir.relative_to(tmp_path)))[0] == 0
+    code, resumed, _ = cli(capsys, "resume", str(run_dir.relative_to(tmp_path)))
+    assert code == 0
+    # It prints the paths the run printed: relative to where the run started.
+    assert first.splitlines()[-1] == resumed.splitlines()[-1] == f"results in results/{run_dir.name}"
     assert (run_dir / "summary.csv").exists()
     assert not (tmp_path / "results").exists()
     assert len(list((workdir / "results").iterdir())) == 1

@@ -16,7 +16,7 @@ from analyzer.reports.comparison import (
     difference_of_proportions,
     significant_differences,
 )
-from analyzer.reports.formatting import format_number, format_percent, formatted_columns
+from analyzer.reports.formatting import console_table, format_number, format_percent, formatted_columns
 from analyzer.reports.report import build_report, write_report
 from analyzer.reports.report_spec import MeanMeasure, ReportSpec, TableSpec
 from analyzer.reports.stats import Z95
@@ -292,3 +292,81 @@ def test_console_tables_read_alike_for_every_command():
     # an undefined value is a dash, never nan or NaN; no scientific notation
     assert lines[2].split() == ["b", "0", "–", "–", "0.000010"]
     assert "e-0" not in console_table(frame) and "nan" not in console_table(frame).lower()
+
+
+# Ranked by evidence, named only on enough items. Rates out of n (Wald half-widths, near enough to the
+# score intervals for the order): p 0.50 -> 0.60 of 1,000 each, difference 0.10 +- about 0.043, so about
+# 2.3 half-widths from zero; q 0.50 -> 0.80 of 40 each, 0.30 +- about 0.19 (1.6 half-widths): larger but
+# less sure, so ranked after p; r 0/3 -> 3/3 excludes zero too, but on three items: never named.
+SMALL_A = pd.DataFrame({"item": ["p", "q", "r"], "n": [1000, 40, 3], "rate": [0.5, 0.5, 0.0]})
+SMALL_B = pd.DataFrame({"item": ["p", "q", "r"], "n": [1000, 40, 3], "rate": [0.6, 0.8, 1.0]})
+
+
+def test_differences_are_ranked_by_evidence_and_need_a_minimum_sample():
+    comparison = compare_tables(SMALL_A, SMALL_B)
+    assert comparison.set_index("item").loc["r", "lo"] > 0  # excludes zero, on three items
+    assert list(significant_differences(comparison)["item"]) == ["p", "q"]
+    assert set(significant_differences(comparison, min_sample=1)["item"]) == {"p", "q", "r"}
+
+
+def test_a_comparison_names_no_small_sample_row_and_points_to_a_paired_command(tmp_path, make_run):
+    runs = [make_run(tmp_path / "a", 1, SMALL_A), make_run(tmp_path / "b", 1, SMALL_B)]
+    spec = {"rikken-bids": ReportSpec(shared_deals=lambda a, b: f"same deals: pair {a.name} {b.name}")}
+    text = build_report(runs, "html", spec).text
+    assert "2 of 3 compared values differ" in text and "1 more exclude zero on fewer than 30 items" in text
+    assert "rate for item p: 0.500 in run A" in text and "for item r" not in text
+    assert "same deals: pair a b" in text
+    assert text.count('<tr class="up">') == 4  # p and q, atop the Differences table and among all values
+
+
+def test_report_of_several_runs_is_written_beside_them_not_here(tmp_path, make_run, monkeypatch, capsys):
+    from analyzer.cli.app import main
+
+    runs = tmp_path / "results"
+    runs.mkdir()
+    a, b = (make_run(runs / name, seed, table, "hand-built")
+            for name, seed, table in (("a", 1, SMALL_A), ("b", 2, SMALL_B)))
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    with pytest.raises(SystemExit) as stop:
+        main(["report", str(a), str(b)])
+    assert stop.value.code == 0
+    assert (runs / "compare-a-b.html").is_file() and list(here.iterdir()) == []
+    assert capsys.readouterr().out.strip() == str(runs / "compare-a-b.html")
+
+
+def test_the_stored_size_leaves_out_earlier_reports(tmp_path, make_run):
+    run = make_run(tmp_path / "a", 1, SMALL_A)
+    before = build_report([run], "html").text
+    write_report(build_report([run], "md"), run / "report.md")
+    (run / "report.html").write_text(before)
+    stored = re.compile(r"<dt>stored</dt><dd>([^<]+)</dd>")
+    assert stored.search(before) and stored.search(build_report([run], "html").text).group(1) == \
+        stored.search(before).group(1)
+
+
+def test_the_size_names_what_the_run_counted(tmp_path, make_run):
+    run = make_run(tmp_path / "a", 1, SMALL_A)
+    manifest = json.loads((run / "manifest.json").read_text())
+    # A command that gave its size by default (advise) or as -n: the unit comes from the manifest's count.
+    for argv, expected in ((["analyzer", "rikken", "advise", "N:AKQ2.T93.K4.J876"], "50,000 deals"),
+                           (["analyzer", "rikken", "advise", "-n", "50000"], "50,000 deals")):
+        (run / "manifest.json").write_text(json.dumps({**manifest, "argv": argv, "deals": 50_000,
+                                                       "stages": {"run": {"n_items": 150_000}}}))
+        assert f"<dt>size</dt><dd>{expected}</dd>" in build_report([run], "html").text
+    # No count recorded: the experiment's unit from its spec.
+    (run / "manifest.json").write_text(json.dumps({**manifest, "argv": ["analyzer", "rikken", "bids", "-n", "400"]}))
+    spec = {"rikken-bids": ReportSpec(unit="deals")}
+    assert "<dt>size</dt><dd>400 deals</dd>" in build_report([run], "html", spec).text
+
+
+def test_a_mean_prints_apart_from_the_ends_of_its_interval():
+    # Three significant digits of the typical magnitude (about 10) give one decimal: 7.4 [7.4, 7.4].
+    money = pd.DataFrame({"option": ["a", "b"], "mean_money": [7.412, -12.5], "money_lo": [7.385, -12.9],
+                          "money_hi": [7.441, -12.1]})
+    assert formatted_columns(money)[1:] == [["7.41", "-12.50"], ["7.38", "-12.90"], ["7.44", "-12.10"]]
+    assert "7.41 [7.38, 7.44]" in console_table(money)
+    # Bounds that already print apart keep the column's decimals.
+    wide = money.assign(money_lo=[5.0, -14.0], money_hi=[9.0, -11.0])
+    assert formatted_columns(wide)[1] == ["7.4", "-12.5"]

@@ -21,18 +21,14 @@ import pyarrow.parquet as pq
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.errors import InputError
 from analyzer.games.rikken.experiments import DEAL_COLUMNS
+from analyzer.games.rikken.pairing import ROWS, check_pairable
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES
 from analyzer.games.rikken.summary import NOT_PLAYABLE
 from analyzer.reports.integrity import verified_parts
 from analyzer.reports.manifest import read_manifest
 from analyzer.reports.stats import moments_interval
 
-# Rows folder of each experiment, also the name of its manifest's count.
-ROWS = {"rikken-bids": "hands", "rikken-play": "rounds"}
 KEYS = {"rikken-bids": ["deal", "seat"], "rikken-play": ["round"]}
-# Parameters two paired runs may differ in: the card play, and what is evaluated or summarised on the deals.
-FREE_PARAMS = {"policy", "declarer_policy", "defender_policy", "seat_policies", "dd_budget", "contracts",
-               "rounds_per_game"}
 
 
 def _paired(a: np.ndarray, b: np.ndarray, name: str, a_high=None, b_high=None) -> dict:
@@ -51,28 +47,6 @@ def _paired(a: np.ndarray, b: np.ndarray, name: str, a_high=None, b_high=None) -
     high = moments_interval(d.size, d_high.sum(), (d_high * d_high).sum())[2]
     return {f"{name}_a": a.mean() if a.size else np.nan, f"{name}_b": b.mean() if b.size else np.nan,
             f"{name}_diff": diff, f"{name}_lo": low, f"{name}_hi": high}
-
-
-def _check_pairable(root_a: Path, root_b: Path) -> str:
-    """The runs' experiment, after checking that they hold the same deals by construction."""
-    manifests = [read_manifest(root_a), read_manifest(root_b)]
-    experiment = manifests[0].get("experiment")
-    if experiment not in ROWS or manifests[1].get("experiment") != experiment:
-        raise InputError("compare needs two rikken-bids runs or two rikken-play runs, got "
-                         f"{manifests[0].get('experiment')} and {manifests[1].get('experiment')}")
-    for root, manifest in zip((root_a, root_b), manifests):
-        if manifest.get("status") != "complete":
-            raise InputError(f"{root} is {manifest.get('status')}, not complete: finish it with analyzer resume")
-        if manifest["params"]["dealing"] != "random":
-            raise InputError(f"{root} deals in packets, which depend on the card play: pair runs with --dealing random")
-    params = [manifest["params"] for manifest in manifests]
-    checked = [(key, manifests) for key in ("seed", "chunk_size", ROWS[experiment])]
-    checked += [(key, params) for key in sorted((set(params[0]) | set(params[1])) - FREE_PARAMS)]
-    for key, (a, b) in checked:
-        if a.get(key) != b.get(key):
-            raise InputError(f"the runs differ in {key} ({a.get(key)} and {b.get(key)}), so they do not hold the "
-                             "same deals and hands")
-    return experiment
 
 
 def _read(root: Path, experiment: str, columns: list[str], optional: tuple[str, ...] = ()) -> pd.DataFrame:
@@ -108,7 +82,7 @@ def compare_runs(run_a, run_b) -> tuple[str, dict[str, pd.DataFrame]]:
         If the runs are not of one Rikken experiment, not complete, or not on the same deals.
     """
     root_a, root_b = Path(run_a), Path(run_b)
-    experiment = _check_pairable(root_a, root_b)
+    experiment = check_pairable(root_a, root_b)
     deals_a = _read(root_a, experiment, list(DEAL_COLUMNS))
     if not deals_a.equals(_read(root_b, experiment, list(DEAL_COLUMNS))):
         raise InputError("the runs do not hold the same deals")

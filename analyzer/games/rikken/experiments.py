@@ -571,13 +571,12 @@ def _bids_summary(plan: Plan, chunks: list) -> Summary:
     params = plan.params
     n_hands = len(params.get("seats", SEAT_LETTERS)) * plan.n_items
     overall = summary[summary["feature"] == "all"].drop(columns=["feature", "bin"])
+    # Value, lo, hi triplets: the console prints a rate as "59.2% [59.0, 59.3]" and money with its interval.
     shown = pd.DataFrame({
         "contract": overall["contract"], "hands": overall["n"],
-        "made %": [f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
-                   for r, lo, hi in zip(overall["rate"], overall["rate_lo"], overall["rate_hi"])],
-        "money/hand": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
-                       for m, lo, hi in zip(overall["mean_score"], overall["score_lo"], overall["score_hi"])],
-        "points/hand": overall["mean_points"].round(3)})
+        "made rate": overall["rate"], "made lo": overall["rate_lo"], "made hi": overall["rate_hi"],
+        "money/hand": overall["mean_score"], "money/hand lo": overall["score_lo"],
+        "money/hand hi": overall["score_hi"], "points/hand": overall["mean_points"].round(3)})
     if overall["bounded"].any():
         # Counts the search left as intervals: the money interval spans them, the mean is their low end.
         shown["bounded"] = overall["bounded"]

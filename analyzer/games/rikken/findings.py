@@ -9,6 +9,7 @@ declarations (:mod:`analyzer.games.rikken.experiments`, :mod:`analyzer.games.rik
 import pandas as pd
 
 from analyzer.cards.pbn import SEAT_LETTERS
+from analyzer.games.rikken.pairing import shared_deals_note
 from analyzer.games.rikken.summary import MIN_CELL
 from analyzer.reports.formatting import format_number, format_percent
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
@@ -48,13 +49,20 @@ def bids_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
         return ["The run has no summary of its contracts."]
     overall = summary[summary["feature"] == "all"]
     hands = manifest.get("hands")
-    sentences = [(f"Every hand{f' ({hands:,} hands)' if isinstance(hands, int) else ''} was played out in each of "
-                 f"{len(overall)} contracts it could declare; rates and scores below are over all those hands, "
-                 "so they say how a contract fares on a random hand, not on the hands that would bid it.")]
+    sentences = [(f"Rates are over all {f'{hands:,} ' if isinstance(hands, int) else ''}hands, each played in every "
+                 f"one of the {len(overall)} contracts it could declare: how a contract fares on a random hand, not "
+                 "on the hands that would bid it.")]
     by_rate = overall.sort_values("rate", ascending=False)
-    sentences.append("Made most often: " + "; ".join(_contract_rate(r) for r in by_rate.head(LISTED).itertuples())
-                     + ". Least often: " + "; ".join(_contract_rate(r) for r in by_rate.tail(LISTED).iloc[::-1]
-                                                     .itertuples()) + ".")
+    made = by_rate[by_rate["rate"] > 0]
+    never = by_rate[by_rate["rate"] == 0]
+    text = "Made most often: " + "; ".join(_contract_rate(r) for r in made.head(LISTED).itertuples()) + "."
+    rarest = made.iloc[LISTED:].tail(LISTED).iloc[::-1]
+    if not rarest.empty:
+        text += " Least often made: " + "; ".join(_contract_rate(r) for r in rarest.itertuples()) + "."
+    if not never.empty:
+        text += (f" Never made: {', '.join(never['contract'])} (below {format_percent(never['rate_hi'].max())} "
+                 "with 95% confidence).")
+    sentences.append(text)
     paying = overall[overall["score_lo"] > 0].sort_values("mean_score", ascending=False)
     if paying.empty:
         best = overall.sort_values("mean_score", ascending=False).iloc[0]
@@ -92,6 +100,12 @@ def _where_contracts_pay(summary: pd.DataFrame, overall: pd.DataFrame) -> str:
         rows = binned[binned["contract"] == contract]
         if rows.empty:
             never.append(contract)
+            continue
+        # A bin holding every hand that can declare the contract restates its definition (troela's three aces).
+        hands = int(overall.loc[overall["contract"] == contract, "n"].iloc[0])
+        rows = rows[rows["n"] < hands]
+        if rows.empty:
+            paying.append(f"{contract} on all its {hands:,} hands")
             continue
         feature = rows.groupby("feature")["n"].sum().idxmax()
         bins = rows[rows["feature"] == feature]
@@ -331,6 +345,7 @@ def settings_as_read(params: dict) -> dict:
 
 BIDS_REPORT = ReportSpec(
     findings=bids_findings, glossary=GLOSSARY, captions=_BIDS_CAPTIONS, settings=settings_as_read,
+    shared_deals=shared_deals_note, unit="deals",
     tables={"summary": TableSpec("One row per contract and bin of a hand feature; the headline rows are each "
                                  "contract over all hands that could declare it.",
                                  headline=lambda t: t[t["feature"] == "all"],
@@ -364,7 +379,7 @@ ADVISE_REPORT = ReportSpec(
                                                        "n")))})
 PLAY_REPORT = ReportSpec(
     findings=play_findings, glossary={**GLOSSARY, "summary.made": "declarations made"},
-    settings=settings_as_read,
+    settings=settings_as_read, shared_deals=shared_deals_note, unit="rounds",
     captions={"contracts_and_scores": "Left: each contract's share of rounds (bars) and make rate with its 95% "
                                       f"interval (points; a contract declared under {MIN_CELL} times shows its count "
                                       "instead). "

@@ -8,6 +8,7 @@ three functions, so every policy plays by exactly the same rules.
 import numpy as np
 from numba import njit
 
+from analyzer.cards.called_card import legal_face_up, void_in_called_suit
 from analyzer.cards.tricks import beats
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.round_layout import (
@@ -38,7 +39,6 @@ from analyzer.games.rikken.round_layout import (
     VOIDS,
     WIN_SEAT,
 )
-from analyzer.games.trick import suit_mask
 
 _EXPOSE_BIDDER = int(rules.Exposure.BIDDER)
 _EXPOSE_ALL = int(rules.Exposure.ALL)
@@ -100,23 +100,12 @@ def init_round(st, hands, leader, contract_of, partner, trump, called_card, blin
 def legal_actions(st, seat):
     """Legal face-up cards and face-down lead cards of ``seat`` (two masks; the second is usually 0)."""
     hand = st[HAND + seat]
-    called = st[CALLED]
-    holds_called = st[CALLED_OUT] != 0 and (hand >> called) & 1
-    if st[N_IN_TRICK] == 0:
-        if holds_called:
-            # Leading the called suit means leading the called card itself.
-            return (hand & ~suit_mask(called // 13)) | (_ONE << called), np.int64(0)
-        if (st[BLIND] != 0 and st[CALLED_OUT] != 0 and seat == st[BIDDER]
-                and (hand & suit_mask(called // 13)) == 0):
-            return hand, hand
-        return hand, np.int64(0)
-    led = st[LED_SUIT]
-    if holds_called and called // 13 == led:
-        return _ONE << called, np.int64(0)
-    follow = hand & suit_mask(led)
-    if follow != 0:
-        return follow, np.int64(0)
-    return hand, np.int64(0)
+    called = st[CALLED] if st[CALLED_OUT] != 0 else -1
+    n_played = st[N_IN_TRICK]
+    if (n_played == 0 and st[BLIND] != 0 and called >= 0 and seat == st[BIDDER]
+            and void_in_called_suit(hand, called)):
+        return hand, hand
+    return legal_face_up(hand, n_played, st[LED_SUIT], called), np.int64(0)
 
 
 @njit(cache=True, inline="always")

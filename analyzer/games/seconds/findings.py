@@ -117,7 +117,7 @@ GLOSSARY = {
 }
 
 PLAY_REPORT = ReportSpec(
-    findings=play_findings, glossary=GLOSSARY,
+    findings=play_findings, glossary=GLOSSARY, unit="games",
     captions={"play": "Mean score per deal and share of games won, by policy (top) and seat (bottom), with 95% "
                       "intervals; the dashed line is the equal share 1/n."},
     tables={"summary_by_policy": TableSpec("Each policy over the seats it played.", keys=("policy",),
@@ -131,7 +131,7 @@ PLAY_REPORT = ReportSpec(
                                          measures=(MeanMeasure("mean_score_per_deal", "score_lo", "score_hi"),
                                                    RateMeasure("win_rate", "games")))})
 VARIANTS_REPORT = ReportSpec(
-    findings=variants_findings, glossary=GLOSSARY,
+    findings=variants_findings, glossary=GLOSSARY, unit="deals",
     captions={"variants": "Left: the trick at which trump first appears under each trump rule. Middle: the "
                           "cumulative distribution of one player's deal score under each rule pair (share of "
                           "scores at most x). Right: mean deal score per seat and rule pair, with 95% intervals."},

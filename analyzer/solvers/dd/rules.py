@@ -4,6 +4,8 @@ leads), who takes a trick, and whether a card now winning a trick stays the winn
 import numpy as np
 from numba import njit
 
+from analyzer.cards.called_card import legal_face_up as _legal  # noqa: F401 (moves.py: the engine's rule too)
+from analyzer.cards.called_card import void_in_called_suit
 from analyzer.cards.masks import popcount
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.cards.tricks import beats as _beats  # the one trick rule
@@ -18,26 +20,7 @@ def _blind_allowed(hands, seat, called, bidder):
     out = hands[0] | hands[1] | hands[2] | hands[3]
     if not (out >> called) & 1:
         return False
-    return (hands[seat] >> (13 * (called // 13))) & SUIT_BITS == 0
-
-
-@njit(cache=True)
-def _legal(hand, pos, led, called):
-    """Mask of the cards in ``hand`` that may be played face up at this point of the trick (``led``: the led suit)."""
-    called_bit = 0
-    if called >= 0 and (hand >> called) & 1:
-        called_bit = np.int64(1) << called
-    if pos == 0:
-        if called_bit:
-            # Leading the called suit means leading the called card.
-            return hand & ~((np.int64(SUIT_BITS) << (13 * (called // 13))) & ~called_bit)
-        return hand
-    if called_bit and led == called // 13:
-        return called_bit
-    follow = hand & (np.int64(SUIT_BITS) << (13 * led))
-    if follow:
-        return follow
-    return hand
+    return void_in_called_suit(hands[seat], called)
 
 
 @njit(cache=True)
