@@ -345,7 +345,7 @@ def closing_row(s: np.ndarray, bot: Bot, samples: int, rng: np.ndarray, ws: Work
     trumps = hand & int(R.SUIT_MASKS[trump])
     high = sum((hand >> R.card_of(trump, r)) & 1 for r in HIGH_TRUMP_RANKS)
     gain, gain_lo, gain_hi = outcome_stats(outcomes[:, 0] - outcomes[:, 1], exact)
-    return {"position": SchnapsenState.from_array(s).to_text(), "player": p, "stock_size": 10 - int(s[R.DRAWN]),
+    return {"position": SchnapsenState.from_array(s).to_text(), "player": p, "stock_size": R.STOCK_SIZE - int(s[R.DRAWN]),
             "own_points": int(s[R.POINTS0 + p]), "opp_points": int(s[R.POINTS0 + 1 - p]),
             "own_pending": int(s[R.PENDING0 + p]), "own_has_trick": int(s[R.TRICKS0 + p] > 0),
             "opp_has_trick": int(s[R.TRICKS0 + 1 - p] > 0),

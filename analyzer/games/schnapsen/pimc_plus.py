@@ -56,7 +56,7 @@ _HEURISTIC = HeuristicParams().to_array()
 @njit(cache=True)
 def worlds_for(s, samples, can_close):
     """Worlds to sample at ``s``: more once the stock is short or closed, and where closing is legal."""
-    stock_left = 10 - s[R.DRAWN]
+    stock_left = R.STOCK_SIZE - s[R.DRAWN]
     factor = 2  # in halves of samples
     if s[R.CLOSER] >= 0 or stock_left <= 4:
         factor = 2 * LATE_FACTOR

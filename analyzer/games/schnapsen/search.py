@@ -98,7 +98,7 @@ def new_workspace(tt_bits: int = TT_BITS, package_rules: bool = False) -> Worksp
 @njit(cache=True)
 def _tt_slot(s, tt):
     drawn = s[R.DRAWN]
-    face = s[R.STOCK + 9] if drawn < 10 else 31
+    face = s[R.STOCK + 9] if drawn < R.STOCK_SIZE else 31
     k1 = (s[R.HAND0] | (s[R.HAND0 + 1] << 20) | (drawn << 40) | (s[R.LEADER] << 44)
           | ((s[R.CLOSER] + 1) << 45) | (face << 47) | (s[R.CLOSE_OPP_TRICK] << 52)
           | ((1 if s[R.CLOSE_OPP_POINTS] < R.SCHNEIDER_POINTS else 0) << 53))
@@ -137,7 +137,7 @@ def _best_case(s, p):
                 return 3
             return 2 if s[R.CLOSE_OPP_POINTS] < R.SCHNEIDER_POINTS else 1
         return 2 if s[R.CLOSE_OPP_TRICK] else 3
-    if s[R.DRAWN] < 10:
+    if s[R.DRAWN] < R.STOCK_SIZE:
         # the opponent may still close and fail, which pays by p's own state at that moment
         if s[R.TRICKS0 + 1 - p] == 0 or s[R.TRICKS0 + p] == 0:
             return 3
@@ -401,7 +401,7 @@ def hidden_pool(s, player):
     """Mask of the cards ``player`` cannot place: the opponent's unshown cards and the face-down stock."""
     opp = 1 - player
     visible = s[R.HAND0 + player] | s[R.PLAYED] | (s[R.SHOWN0 + opp] & s[R.HAND0 + opp])
-    if s[R.DRAWN] < 10:
+    if s[R.DRAWN] < R.STOCK_SIZE:
         visible |= np.int64(1) << s[R.STOCK + 9]
     return R.FULL_MASK & ~visible
 
@@ -443,7 +443,7 @@ def sample_world(s, player, rng, pool, world):
         hand |= np.int64(1) << pool[i]
     world[R.HAND0 + opp] = hand
     drawn = s[R.DRAWN]
-    if drawn < 10:
+    if drawn < R.STOCK_SIZE:
         rest = k - n_opp
         for i in range(rest - 1, 0, -1):
             j = bounded(rng, i + 1)
@@ -537,7 +537,7 @@ def world_at(s, player, index, pool, world):
             rank -= c
     world[R.HAND0 + opp] = hand
     drawn = s[R.DRAWN]
-    if drawn >= 10:
+    if drawn >= R.STOCK_SIZE:
         return
     m = 0
     rest = hidden & ~hand
