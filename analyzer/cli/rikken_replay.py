@@ -30,10 +30,9 @@ from analyzer.games.rikken.dd import DEFAULT_BUDGET
 from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS
 from analyzer.games.rikken.replay import replay_deal, replay_payload, replay_run_round
 from analyzer.games.rikken.strategy import bidding_params
+from analyzer.reports.formatting import CONSOLE_WIDTH
 from analyzer.solvers.dd.api import MAX_BUDGET
 
-# The judged cards' legend and summary are wrapped to a terminal's width.
-CONSOLE_WIDTH = 80
 JudgeOption = Annotated[bool, typer.Option(
     "--judge/--no-judge", help="Mark every card with its double-dummy cost: the tricks (or the contract) its side "
                                "gives up against the best card at that moment.")]

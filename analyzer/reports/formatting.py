@@ -139,6 +139,9 @@ def file_name(text: str) -> str:
     return re.sub(r"[^\w.-]+", "-", text).strip("-")
 
 
+#: the terminal width console prose (headlines, legends) is wrapped to
+CONSOLE_WIDTH = 80
+
 #: what a user sees for a value that is not defined (a rate of no cases, an interval of one sample)
 MISSING = "–"
 

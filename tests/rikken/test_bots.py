@@ -2,8 +2,10 @@
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from analyzer.cards.rng import state_from_seed
+from analyzer.cli.app import app
 from analyzer.cli.rikken import Policy, policies_from_options
 from analyzer.errors import InputError
 from analyzer.games.rikken import bots, kernels
@@ -23,9 +25,11 @@ def test_every_bot_has_one_id_and_the_kernel_ids_are_the_kernel_bots():
 
 
 def test_command_choices_and_help_come_from_the_registry():
-    assert [p.value for p in Policy] == list(bots.BOTS)
-    text = bots.help_text()
-    assert all(f"{name} = {bot.help}" in text for name, bot in bots.BOTS.items())
+    # What a user types and reads, written out here: the command's choices and its help name every bot.
+    assert [p.value for p in Policy] == ["random", "heuristic", "expert", "dd", "sampled-dd"]
+    help_page = CliRunner().invoke(app, ["rikken", "play", "--help"], terminal_width=400).output
+    assert all(f"{name} = " in " ".join(help_page.split()) for name in ["random", "heuristic", "expert", "dd",
+                                                                       "sampled-dd"])
     assert policies_from_options(Policy.heuristic, None, None, "sampled-dd,heuristic,sampled-dd,heuristic") == \
         Policies(None, None, ("sampled-dd", "heuristic", "sampled-dd", "heuristic"))
     # Two Python bots at one table are refused when the options are read, before any run starts.

@@ -22,6 +22,7 @@ from analyzer.games.rikken.experiments import (
 )
 from analyzer.games.rikken.findings import ADVISE_REPORT
 from analyzer.games.rikken.queries import ADVISE_QUERY
+from analyzer.reports.formatting import CONSOLE_WIDTH
 from analyzer.solvers.dd.api import check_budget
 
 # Heuristic play-outs take about 0.15 ms per deal and option: 50,000 deals answer in seconds with
@@ -30,8 +31,6 @@ from analyzer.solvers.dd.api import check_budget
 DEFAULT_DEALS = {"heuristic": 50_000, "random": 50_000, "expert": 2_000, "dd": 40}
 DEFAULT_CHUNK_SIZE = {"heuristic": 10_000, "random": 10_000, "expert": 500, "dd": 2}
 HAND_SIZE = 13
-# The headline's sentences are wrapped to a terminal's width.
-CONSOLE_WIDTH = 80
 
 
 def advise_plan(hand: str, seat: str, dealer: str | None, policies: Policies, contracts: str,
