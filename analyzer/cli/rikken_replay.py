@@ -90,30 +90,41 @@ def replay(
     constraints = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, (hand, cards, hcp, aces, length))
                    if values}
     if deal is not None:
-        if index is not None:
-            raise InputError("give either --seed S --index I (a round of rikken play) or a PBN deal, not both")
-        if dealing is not None or chunk_size is not None or constraints:
-            raise InputError("--dealing, --chunk-size and deal constraints describe a rikken play run: they go "
-                             "with --seed S --index I, not with a PBN deal")
-        hands = parse_deal(deal)
-        result = replay_deal(hands, parse_seat(dealer) if dealer is not None else 0, seed or 0, policies, auction,
-                             judge_budget)
-    else:
-        if index is None:
-            raise InputError("give --seed S --index I (round I of rikken play --seed S) or a PBN deal "
-                             '"N:hand hand hand hand"')
-        if seed is None:
-            raise InputError("--index needs --seed: the seed of the rikken play run")
-        if dealer is not None:
-            raise InputError("--dealer is for a PBN deal: round I of a run is dealt by seat I mod 4")
-        dealing_name = (dealing or Dealing.random).value
-        if constraints and dealing_name == "packets":
-            raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
-                             "round's tricks")
-        result = replay_run_round(seed, index, policies, dealing_name, chunk_size, constraints or None, auction,
+        result = _replay_pbn_deal(deal, index, dealing, chunk_size, constraints, dealer, seed, policies, auction,
                                   judge_budget)
+    else:
+        result = _replay_run_round(seed, index, dealer, dealing, chunk_size, constraints, policies, auction,
+                                   judge_budget)
     payload = replay_payload(result)
     typer.echo(json_dumps(payload) if json_out else "\n".join(text_lines(payload)))
+
+
+def _replay_pbn_deal(deal, index, dealing, chunk_size, constraints, dealer, seed, policies, auction, judge_budget):
+    """The round of a PBN deal given on the command line; the run's options are refused with it."""
+    if index is not None:
+        raise InputError("give either --seed S --index I (a round of rikken play) or a PBN deal, not both")
+    if dealing is not None or chunk_size is not None or constraints:
+        raise InputError("--dealing, --chunk-size and deal constraints describe a rikken play run: they go "
+                         "with --seed S --index I, not with a PBN deal")
+    return replay_deal(parse_deal(deal), parse_seat(dealer) if dealer is not None else 0, seed or 0, policies,
+                       auction, judge_budget)
+
+
+def _replay_run_round(seed, index, dealer, dealing, chunk_size, constraints, policies, auction, judge_budget):
+    """Round ``index`` of ``rikken play --seed seed`` with the run's options."""
+    if index is None:
+        raise InputError("give --seed S --index I (round I of rikken play --seed S) or a PBN deal "
+                         '"N:hand hand hand hand"')
+    if seed is None:
+        raise InputError("--index needs --seed: the seed of the rikken play run")
+    if dealer is not None:
+        raise InputError("--dealer is for a PBN deal: round I of a run is dealt by seat I mod 4")
+    dealing_name = (dealing or Dealing.random).value
+    if constraints and dealing_name == "packets":
+        raise InputError("deal constraints need --dealing random: a packet deal is made from the previous "
+                         "round's tricks")
+    return replay_run_round(seed, index, policies, dealing_name, chunk_size, constraints or None, auction,
+                            judge_budget)
 
 
 def text_lines(payload: dict) -> list[str]:
