@@ -11,6 +11,7 @@ from pathlib import Path
 
 import psutil  # a dependency of distributed
 import pytest
+from run_files import assert_same_run
 
 # 4 chunks of 16,000 deals dealt 1,000 times over: a few seconds per chunk, so with 2 workers the
 # signal sent when chunks 0 and 1 are saved finds chunks 2 and 3 just started.
@@ -22,7 +23,6 @@ N_CHUNKS = 4
 WORKERS_GONE_SECONDS = 2.0
 PARENT_EXIT_SECONDS = 4.0
 # The manifest keys that record when, where and how long, not what (the command line names the --out folder).
-VOLATILE_KEYS = {"argv", "command", "out_dir", "pid", "host", "started", "updated", "timings"}
 
 
 def analyzer(*args, **popen):
@@ -117,27 +117,6 @@ def start_then_stop(run_dir: Path, how: str, *extra: str):
     assert not wait_gone(descendants, 2.0), "a helper process outlived the run"
     kept = {path.name: path.stat().st_mtime_ns for path in chunk_files(run_dir)}
     return process.returncode, stderr, kept
-
-
-def comparable_manifest(path: Path) -> dict:
-    manifest = {k: v for k, v in json.loads(path.read_text()).items() if k not in VOLATILE_KEYS}
-    manifest["outputs"] = {name: digest for name, digest in manifest["outputs"].items() if not name.endswith(".svg")}
-    for stage in manifest["stages"].values():
-        stage.pop("seconds")
-    return manifest
-
-
-def assert_same_run(run_dir: Path, reference: Path) -> None:
-    """Every file equal byte for byte, the manifest up to times and paths; SVGs carry a date and random ids."""
-    files = sorted(p.relative_to(run_dir) for p in run_dir.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(reference) for p in reference.rglob("*") if p.is_file())
-    for name in files:
-        if name.suffix == ".svg":
-            continue
-        if name == Path("manifest.json"):
-            assert comparable_manifest(run_dir / name) == comparable_manifest(reference / name)
-        else:
-            assert (run_dir / name).read_bytes() == (reference / name).read_bytes(), name
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "kill-9"])
