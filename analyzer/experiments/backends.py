@@ -28,6 +28,9 @@ _LOCAL_CLUSTER = re.compile(r"local:(\d+)")
 MAX_WORKERS = 256
 # How long a terminated worker gets to exit before it is killed.
 STOP_GRACE_SECONDS = 0.3
+# How a closed connection is told from a lost scheduler (see DaskBackend._scheduler_listens).
+SCHEDULER_PROBES = 3
+SCHEDULER_PROBE_PAUSE_SECONDS = 0.5
 
 
 def make_backend(spec: str | None, workers: int):
@@ -210,11 +213,18 @@ class DaskBackend:
             raise InputError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
 
     def _scheduler_listens(self) -> bool:
-        """Whether the scheduler's address still accepts connections (a LocalCluster's always does)."""
-        try:
-            self.probe(timeout=2.0)
-        except InputError:
-            return False
+        """Whether the scheduler's address still accepts connections (a LocalCluster's always does).
+
+        Asked after a closed connection, so asked three times: a killed scheduler's listening socket
+        can outlive its connections by a moment, and one lucky probe would call it alive.
+        """
+        for attempt in range(SCHEDULER_PROBES):
+            if attempt:
+                time.sleep(SCHEDULER_PROBE_PAUSE_SECONDS)
+            try:
+                self.probe(timeout=2.0)
+            except InputError:
+                return False
         return True
 
     def describe(self) -> str:

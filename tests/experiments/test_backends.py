@@ -39,6 +39,28 @@ def frame(results):
     return pd.concat(results, ignore_index=True)
 
 
+def test_a_scheduler_that_stops_listening_between_probes_is_lost(monkeypatch):
+    # A killed scheduler can still accept one connection while its others are already closed.
+    answers = iter([None, InputError("refused"), None])
+
+    def probe(timeout):
+        answer = next(answers)
+        if answer is not None:
+            raise answer
+
+    backend = DaskBackend(address="tcp://127.0.0.1:9")
+    monkeypatch.setattr(backend, "probe", probe)
+    monkeypatch.setattr("analyzer.experiments.backends.SCHEDULER_PROBE_PAUSE_SECONDS", 0)
+    assert not backend._scheduler_listens()
+
+
+def test_a_scheduler_that_answers_every_probe_listens(monkeypatch):
+    backend = DaskBackend(address="tcp://127.0.0.1:9")
+    monkeypatch.setattr(backend, "probe", lambda timeout: None)
+    monkeypatch.setattr("analyzer.experiments.backends.SCHEDULER_PROBE_PAUSE_SECONDS", 0)
+    assert backend._scheduler_listens()
+
+
 def test_dask_backends_match_local_processes(tmp_path):
     from distributed import LocalCluster
 
