@@ -57,6 +57,8 @@ def read_manifest(run_dir) -> dict:
         raise InputError(f"{path} is corrupt: {exc}") from None
     if not isinstance(manifest, dict):
         raise InputError(f"{path} is corrupt: not a JSON object")
+    if not isinstance(manifest.get("params", {}), dict):
+        raise InputError(f"{path} is corrupt: its params are not a JSON object")
     written_by = manifest.get("analyzer_version")
     if written_by is not None and version_tuple(written_by) > version_tuple(__version__):
         raise InputError(f"{root} was written by analyzer {written_by}, newer than this {__version__}; upgrade analyzer")

@@ -1,6 +1,7 @@
 """Policies per side and per seat on the command line, and ``rikken compare`` of two runs on the same deals."""
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -122,3 +123,29 @@ def test_paired_differences_of_bounded_values_reach_from_low_to_high_ends():
     up = [4 - 1, 4 - 2, 3 - 4]
     assert bounded["m_diff"] == pytest.approx(mean(d)) and bounded["m_lo"] == pytest.approx(exact["m_lo"])
     assert bounded["m_hi"] == pytest.approx(mean(up) + Z95 * stdev(up) / 3 ** 0.5)
+
+
+def test_compare_pairs_a_sampling_bot_run_and_refuses_unknown_policies_in_one_line(tmp_path):
+    heuristic = tmp_path / "heuristic"
+    assert run_cli("rikken", "play", "--rounds", "8", "--workers", "1", "--seed", "5", "--out",
+                   str(heuristic)).returncode == 0
+    manifest = json.loads((heuristic / "manifest.json").read_text())
+
+    def copy_with(name, params):
+        copy = tmp_path / name
+        shutil.copytree(heuristic, copy)
+        (copy / "manifest.json").write_text(json.dumps({**manifest, "params": params}))
+        return copy
+
+    # A sampling bot's run records its worlds per decision: the card play, not the deals.
+    sampled = copy_with("sampled", {**manifest["params"], "policy": "mixed", "defender_policy": "sampled-dd",
+                                    "worlds": 8})
+    compared = run_cli("rikken", "compare", str(heuristic), str(sampled))
+    assert compared.returncode == 0, compared.stderr
+    for params in ({**manifest["params"], "defender_policy": "nonesuch"}, "heuristic",
+                   {**manifest["params"], "seat_policies": 7}):
+        doctored = copy_with("doctored", params)
+        refused = run_cli("rikken", "compare", str(heuristic), str(doctored))
+        assert refused.returncode == 2 and refused.stderr.startswith("error: "), refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        shutil.rmtree(doctored)

@@ -116,13 +116,26 @@ class Policies:
 
     @classmethod
     def from_params(cls, params: dict) -> "Policies":
-        """The policies of an experiment's parameters; runs recorded with only ``policy`` use it everywhere."""
+        """The policies of an experiment's parameters; runs recorded with only ``policy`` use it everywhere.
+
+        Raises
+        ------
+        InputError
+            If the parameters name a policy this analyzer does not have (a doctored or foreign run).
+        """
         seats = params.get("seat_policies")
         worlds = params.get("worlds", bots.DEFAULT_WORLDS)
         if seats:
-            return cls(None, None, tuple(seats), worlds)
-        return cls(params.get("declarer_policy", params["policy"]), params.get("defender_policy", params["policy"]),
-                   worlds=worlds)
+            if not isinstance(seats, list) or not all(isinstance(name, str) for name in seats):
+                raise InputError(f"the run's seat policies are not a list of names: {seats!r}")
+            policies = cls(None, None, tuple(seats), worlds)
+        else:
+            policies = cls(params.get("declarer_policy", params.get("policy")),
+                           params.get("defender_policy", params.get("policy")), worlds=worlds)
+        unknown = sorted(str(name) for name in policies.names() if not isinstance(name, str) or name not in bots.BOTS)
+        if unknown:
+            raise InputError(f"the run names policies this analyzer does not have: {', '.join(unknown)}")
+        return policies
 
     def with_worlds(self, worlds: int | None) -> "Policies":
         """These policies with the sampling bots' ``worlds`` per decision (None: the default); checked by

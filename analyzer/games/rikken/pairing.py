@@ -10,7 +10,7 @@ from analyzer.reports.manifest import read_manifest
 # Rows folder of each experiment, also the name of its manifest's count.
 ROWS = {"rikken-bids": "hands", "rikken-play": "rounds"}
 # Parameters two paired runs may differ in: the card play, and what is evaluated or summarised on the deals.
-FREE_PARAMS = {"policy", "declarer_policy", "defender_policy", "seat_policies", "dd_budget", "contracts",
+FREE_PARAMS = {"policy", "declarer_policy", "defender_policy", "seat_policies", "worlds", "dd_budget", "contracts",
                "rounds_per_game"}
 
 
