@@ -70,6 +70,16 @@ def test_rik_in_hearts_is_one_row_with_rik_beter():
     assert (rik_only["rik-H"].trump, rik_only["rik-H"].called) == (both["rik-beter"].trump, both["rik-beter"].called)
 
 
+def test_a_hand_whose_only_rik_is_in_hearts_may_ask_for_rik_and_rik_beter():
+    """Its Rik is the Rik Beter row, so asking for both names no contract the hand cannot declare (review)."""
+    from analyzer.games.rikken.advice_experiment import advise_plan
+    from analyzer.games.rikken.experiments import Policies
+
+    plan = advise_plan("32.AKQJT98.K3.95", "S", None, Policies.everywhere("heuristic"), "rik,rik-beter", {}, 10, 1,
+                       None)
+    assert [o.name for o in plan.context[1]] == ["rik-beter"]
+
+
 def test_three_aces_allow_troela_and_a_void_makes_the_call_blind():
     options = _options("AKQJT.AKQJT.AKQ.")
     assert options["troela"].trump == PARTNER_NAMES_TRUMP

@@ -47,7 +47,10 @@ def advise_plan(hand: str, seat: str, dealer: str | None, policies: Policies, co
     speed = speed_class(policies)
     chosen = chosen_contracts(contracts)
     options = advice.hand_options(mask, chosen)
-    missing = sorted({int(c) for c in chosen} - {o.contract for o in options})
+    declarable = {o.contract for o in options}
+    if rules.Contract.RIK_BETER in declarable:  # Rik in hearts is shown as its Rik Beter row
+        declarable.add(int(rules.Contract.RIK))
+    missing = sorted({int(c) for c in chosen} - declarable)
     if missing and contracts.strip() != "all":
         names = ", ".join(rules.CONTRACT_CLI_NAMES[c] for c in missing)
         raise InputError(f"the hand cannot declare {names}: Troela needs three aces")
