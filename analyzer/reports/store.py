@@ -59,9 +59,12 @@ def user_file(text: str, option: str) -> Path:
     """
     if not text.strip():
         raise InputError(f"{option} is empty: name a file")
-    path = Path(text).resolve() if Path(text).is_symlink() else Path(text)
-    if path.is_dir():
-        raise InputError(f"{option} {text} is a directory: name a file")
+    try:
+        path = Path(text).resolve() if Path(text).is_symlink() else Path(text)
+    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13)
+        raise InputError(f"{option} {text} is a loop of links: name a file") from None
+    if path.is_dir() or text.endswith(("/", "\\")):
+        raise InputError(f"{option} {text} names a folder: name a file")
     if path.exists() and not path.is_file():
         raise InputError(f"{option} {text} is not a regular file; name a file to write")
     if not path.parent.is_dir():

@@ -137,3 +137,13 @@ def test_deal_pbn_writes_through_a_link_and_refuses_missing_folders_and_devices(
     assert refused.returncode == 2 and refused.stderr.strip() == f"error: --pbn {fifo} is not a regular file; name a file to write"
     empty = run_cli("rikken", "deal", "-n", "1", "--pbn", "")
     assert empty.returncode == 2 and empty.stderr.strip() == "error: --pbn is empty: name a file"
+
+
+def test_deal_pbn_refuses_a_loop_of_links_and_a_name_ending_in_a_slash(tmp_path):
+    first, second = tmp_path / "first.pbn", tmp_path / "second.pbn"
+    first.symlink_to(second.name)
+    second.symlink_to(first.name)
+    loop = run_cli("rikken", "deal", "-n", "1", "--pbn", str(first))
+    assert loop.returncode == 2 and loop.stderr.strip() == f"error: --pbn {first} is a loop of links: name a file"
+    slash = run_cli("rikken", "deal", "-n", "1", "--pbn", f"{tmp_path / 'x.pbn'}/")
+    assert slash.returncode == 2 and "names a folder" in slash.stderr and not (tmp_path / "x.pbn").exists()
