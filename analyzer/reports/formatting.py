@@ -162,11 +162,23 @@ def _interval_triplets(columns: list[str]) -> list[tuple[str, str, str]]:
     return triplets
 
 
+# Most decimals a percentage cell takes to show a bound apart from 0% or 100%.
+MAX_PERCENT_DECIMALS = 6
+
+
 def _percent_interval(value: float, low: float, high: float) -> str:
     """``59.2% [59.0, 59.3]``: the rate as :func:`format_percent` writes it, its bounds with as many decimals."""
     text = format_percent(value) if value != 0 else "0.0%"
     decimals = len(text.rstrip("%").partition(".")[2])
-    return f"{text} [{100 * low:.{decimals}f}, {100 * high:.{decimals}f}]"
+    # A bound that rounds onto 0% or 100% while the rate is not certain would read as certainty
+    # (0 of 8,000 is 0.0% [0.0, 0.048]): such a cell gets the decimals that show the bound apart.
+    shown = decimals
+    while shown < MAX_PERCENT_DECIMALS and ((high > 0 and round(100 * high, shown) == 0)
+                                            or (low < 1 and round(100 * low, shown) == 100)):
+        shown += 1
+    if shown != decimals:
+        text = _clean_zero(f"{100 * value:.{shown}f}") + "%"
+    return f"{text} [{100 * low:.{shown}f}, {100 * high:.{shown}f}]"
 
 
 def console_table(frame: pd.DataFrame) -> str:

@@ -362,11 +362,20 @@ def test_the_size_names_what_the_run_counted(tmp_path, make_run):
 
 
 def test_a_mean_prints_apart_from_the_ends_of_its_interval():
-    # Three significant digits of the typical magnitude (about 10) give one decimal: 7.4 [7.4, 7.4].
-    money = pd.DataFrame({"option": ["a", "b"], "mean_money": [7.412, -12.5], "money_lo": [7.385, -12.9],
-                          "money_hi": [7.441, -12.1]})
-    assert formatted_columns(money)[1:] == [["7.41", "-12.50"], ["7.38", "-12.90"], ["7.44", "-12.10"]]
-    assert "7.41 [7.38, 7.44]" in console_table(money)
+    # Three significant digits of the typical magnitude (about 20) give one decimal: 17.4 [17.4, 17.4].
+    money = pd.DataFrame({"option": ["a", "b"], "mean_money": [17.412, -22.5], "money_lo": [17.384, -22.9],
+                          "money_hi": [17.443, -22.1]})
+    assert formatted_columns(money)[1:] == [["17.41", "-22.50"], ["17.38", "-22.90"], ["17.44", "-22.10"]]
+    assert "17.41 [17.38, 17.44]" in console_table(money)
     # Bounds that already print apart keep the column's decimals.
-    wide = money.assign(money_lo=[5.0, -14.0], money_hi=[9.0, -11.0])
-    assert formatted_columns(wide)[1] == ["7.4", "-12.5"]
+    wide = money.assign(money_lo=[15.0, -24.0], money_hi=[19.0, -21.0])
+    assert formatted_columns(wide)[1] == ["17.4", "-22.5"]
+
+
+def test_a_rate_whose_bound_rounds_onto_zero_or_one_hundred_shows_it_apart():
+    # 0 of 8,000: Wilson's upper bound 0.048%; 8,000 of 8,000: lower bound 99.952%.
+    rates = pd.DataFrame({"contract": ["13-alone", "pass"], "rate": [0.0, 1.0], "lo": [0.0, 0.99952],
+                          "hi": [0.00048, 1.0]})
+    table = console_table(rates)
+    assert "0.00% [0.00, 0.05]" in table and "100.00% [99.95, 100.00]" in table
+    assert "59.2% [59.0, 59.3]" in console_table(rates.assign(rate=[0.5921, 0.5], lo=[0.5902, 0.4], hi=[0.5934, 0.6]))
