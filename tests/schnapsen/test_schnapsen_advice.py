@@ -52,8 +52,10 @@ def test_headline_names_one_best_action_only_when_every_other_is_clearly_worse()
     assert not close["clear"] and close["actions"] == ["SA", "HJ"]
     assert close["sentence"].startswith("No action is clearly best: SA and HJ")
     # one sampled world: no interval, so nothing is clearly best
-    nan = headline(table([("SA", 1.0, 0, np.nan, np.nan), ("HJ", -1.0, -2.0, np.nan, np.nan)]), False)
+    one_world = table([("SA", 1.0, 0, np.nan, np.nan), ("HJ", -1.0, -2.0, np.nan, np.nan)])
+    nan = headline(one_world.assign(gp_lo=np.nan, gp_hi=np.nan), False)
     assert not nan["clear"]
+    assert "nan" not in nan["sentence"] and "too few worlds for an interval" in nan["sentence"]
 
 
 def test_headline_on_enumerated_worlds_compares_the_exact_means():

@@ -5,6 +5,7 @@ and played with a random state from the ``w``-th child of the seed alone (:func:
 table is the same whatever the number of workers or the chunk size.
 """
 
+import math
 import sys
 
 import numpy as np
@@ -179,6 +180,8 @@ def headline(table: pd.DataFrame, exact: bool) -> dict:
 def _game_points(row, exact: bool) -> str:
     if exact:
         return f"{row['expected_gp']:+.2f} game points (exact)"
+    if not (math.isfinite(row["gp_lo"]) and math.isfinite(row["gp_hi"])):
+        return f"{row['expected_gp']:+.2f} game points (too few worlds for an interval)"
     return f"{row['expected_gp']:+.2f} game points [{row['gp_lo']:+.2f}, {row['gp_hi']:+.2f}]"
 
 
@@ -186,6 +189,8 @@ def _ahead(runner, exact: bool) -> str:
     gap = f"{-runner['vs_best']:.2f} ahead of the next, {runner['action']}"
     if exact:
         return gap + " (exact)"
+    if not (math.isfinite(runner["vs_best_lo"]) and math.isfinite(runner["vs_best_hi"])):
+        return gap + " (too few worlds for an interval)"
     return f"{gap} (95% {-runner['vs_best_hi']:.2f} to {-runner['vs_best_lo']:.2f}, same worlds)"
 
 
