@@ -133,6 +133,16 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_print_ver
 _UsageError = typer.BadParameter.__mro__[1]
 
 
+def _with_hint(message: str, argv: list[str]) -> str:
+    """Click's message, or the reason behind it where click cannot see it: ``--bots heuristic,random`` as the
+    last option reads as one bot of two."""
+    given = argv[argv.index("--bots") + 1:][:1] if "--bots" in argv else []
+    given += [arg for arg in argv if arg.startswith("--bots=")]
+    if "'--bots' requires 2 arguments" in message and any("," in arg for arg in given):
+        return "--bots takes two bots separated by a space, not a comma: --bots heuristic random"
+    return message
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``analyzer`` console script."""
     try:
@@ -146,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
         code = 130
     except _UsageError as exc:
         if exc.format_message():  # empty after a bare group command, whose help is already shown
-            _error(exc.format_message())
+            _error(_with_hint(exc.format_message(), sys.argv[1:] if argv is None else argv))
         code = 2
     except InputError as exc:
         _error(str(exc))

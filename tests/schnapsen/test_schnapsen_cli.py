@@ -1,6 +1,8 @@
 """CLI behaviour: outputs written, JSON parses, bad input is an InputError, results independent of workers."""
 
 import json
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -104,3 +106,9 @@ def test_bots_help_shows_two_names_and_a_comma_gets_a_hint():
     assert "A B" in help_text and "<str,str>" not in help_text.lower()
     result = runner.invoke(app, ["match", "--bots", "heuristic,random", "--matches", "2", "--workers", "1"])
     assert result.exit_code == 2 and "--bots heuristic random" in result.output
+    # As the last option, click counts one bot of two before our check runs: the same hint, one line, exit 2.
+    for last in (["--bots", "heuristic,random"], ["--bots=heuristic,random"]):
+        ended = subprocess.run([sys.executable, "-m", "analyzer", "schnapsen", "match", *last], capture_output=True,
+                               text=True)
+        assert ended.returncode == 2
+        assert ended.stderr == "error: --bots takes two bots separated by a space, not a comma: --bots heuristic random\n"
