@@ -120,9 +120,10 @@ def resume(ctx: typer.Context, run_dir: RunDir) -> None:
 
 def _as_the_run_named_it(run_dir: Path, recorded_cwd: Path | None) -> Path:
     """The run folder as ``--out`` for the resumed command, which runs in ``recorded_cwd``: relative to it
-    when the folder lies inside it (so the run prints the paths it printed before), else absolute."""
+    when the folder lies inside it and the user resumes from there too (so the run prints the paths it
+    printed before), else absolute (a relative path would mean nothing where the user stands)."""
     folder = Path(run_dir).resolve()
-    if recorded_cwd is not None:
+    if recorded_cwd is not None and recorded_cwd.resolve() == Path.cwd().resolve():
         try:
             inside = folder.relative_to(recorded_cwd.resolve())
         except ValueError:

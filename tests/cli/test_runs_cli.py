@@ -167,11 +167,17 @@ def test_resume_keeps_the_original_working_directory(tmp_path, capsys, monkeypat
     monkeypatch.chdir(tmp_path)
     code, resumed, _ = cli(capsys, "resume", str(run_dir.relative_to(tmp_path)))
     assert code == 0
-    # It prints the paths the run printed: relative to where the run started.
-    assert first.splitlines()[-1] == resumed.splitlines()[-1] == f"results in results/{run_dir.name}"
+    # Resumed from elsewhere, it prints the folder as a path that works from there: absolute.
+    assert resumed.splitlines()[-1] == f"results in {run_dir.resolve()}"
     assert (run_dir / "summary.csv").exists()
     assert not (tmp_path / "results").exists()
     assert len(list((workdir / "results").iterdir())) == 1
+    # Resumed from where it started, it prints the paths the run printed.
+    os.remove(run_dir / "summary.csv")
+    monkeypatch.chdir(workdir)
+    code, again, _ = cli(capsys, "resume", str(run_dir.relative_to(workdir)))
+    assert code == 0
+    assert first.splitlines()[-1] == again.splitlines()[-1] == f"results in results/{run_dir.name}"
 
 
 @pytest.mark.slow
