@@ -10,6 +10,7 @@ every chunk whose file and Parquet part match their checksums; a damaged or miss
 stderr and recomputed, never merged.
 """
 
+import functools
 import hashlib
 import json
 import signal
@@ -29,6 +30,8 @@ from analyzer.reports.manifest import CHUNKS_DIR
 from analyzer.reports.store import atomic_write
 
 FINGERPRINT_NAME = "fingerprint.json"
+# The installed analyzer package, whose sources the fingerprint names.
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 # Chunk files of analyzer versions that pickled them: never opened.
 LEGACY_PATTERN = "chunk-*.pkl"
 
@@ -88,9 +91,21 @@ def params_summary(params):
 
 
 def fingerprint(task, params, seed, chunk_size: int, n_items: int) -> dict:
-    """What must match before a stored chunk may be reused (the analyzer version too: code changes results)."""
+    """What must match before a stored chunk may be reused: the computation, and the code that made it (a
+    change of the solver or a bot changes results without a new version number, so its sources count)."""
     return {"task": task_name(task), "params_sha256": params_digest(params), "seed": _seed_key(seed),
-            "chunk_size": int(chunk_size), "n_items": int(n_items), "analyzer_version": __version__}
+            "chunk_size": int(chunk_size), "n_items": int(n_items), "analyzer_version": __version__,
+            "code_sha256": code_digest()}
+
+
+@functools.cache
+def code_digest(package: Path = PACKAGE_ROOT) -> str:
+    """SHA-256 of the package's Python sources (names and contents, in name order)."""
+    digest = hashlib.sha256()
+    for source in sorted(package.rglob("*.py")):
+        digest.update(source.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def _seed_key(seed):
@@ -218,8 +233,10 @@ class ChunkCheckpoint:
             raise InputError(f"{path} is corrupt: {exc}") from None
         if stored != self.expected:
             differing = sorted(k for k in set(stored) | set(self.expected) if stored.get(k) != self.expected.get(k))
+            why = " (made by other analyzer code)" if "code_sha256" in differing else ""
             raise InputError(f"{self.run_dir} holds chunks of a different run (stage "
-                             f"'{self.stage}' differs in {', '.join(differing)}); use another --out or delete it")
+                             f"'{self.stage}' differs in {', '.join(differing)}{why}); use another --out or "
+                             "delete it")
         return True
 
     def save(self, index: int, result, part: PartRecord | None = None) -> None:

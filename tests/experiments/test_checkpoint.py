@@ -243,3 +243,27 @@ def test_leftover_temporary_files_are_removed_on_resume(tmp_path):
     manifest_leftover.write_bytes(b"{")
     run(RunStore(tmp_path))
     assert not leftover.exists() and not manifest_leftover.exists()
+
+
+def test_chunks_made_by_other_code_are_not_reused(tmp_path, monkeypatch):
+    run(RunStore(tmp_path))
+    monkeypatch.setattr("analyzer.experiments.checkpoint.code_digest", lambda: "0" * 64)
+    with pytest.raises(InputError, match=r"code_sha256 \(made by other analyzer code\)"):
+        run(RunStore(tmp_path))
+
+
+def test_the_code_digest_follows_every_python_source_and_nothing_else(tmp_path):
+    from analyzer.experiments.checkpoint import code_digest
+
+    package = tmp_path / "package"
+    (package / "games").mkdir(parents=True)
+    (package / "games" / "rules.py").write_text("TRICKS = 13\n")
+    (package / "cli.py").write_text("")
+    before = code_digest.__wrapped__(package)
+    (package / "notes.txt").write_text("not code")
+    assert code_digest.__wrapped__(package) == before
+    (package / "games" / "rules.py").write_text("TRICKS = 12\n")
+    changed = code_digest.__wrapped__(package)
+    assert changed != before
+    (package / "games" / "rules.py").rename(package / "games" / "rule.py")
+    assert code_digest.__wrapped__(package) not in (before, changed)
