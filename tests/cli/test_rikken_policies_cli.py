@@ -149,3 +149,16 @@ def test_compare_pairs_a_sampling_bot_run_and_refuses_unknown_policies_in_one_li
         assert refused.returncode == 2 and refused.stderr.startswith("error: "), refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
         shutil.rmtree(doctored)
+
+
+def test_the_shared_deals_sentence_quotes_paths_for_the_shell(tmp_path):
+    from analyzer.games.rikken.pairing import shared_deals_note
+
+    manifest = {"experiment": "rikken-bids", "status": "complete", "seed": 3, "chunk_size": 20, "hands": 160,
+                "params": {"dealing": "random", "policy": "heuristic"}}
+    runs = [tmp_path / "run a", tmp_path / "run's b"]
+    for run in runs:
+        run.mkdir()
+        (run / "manifest.json").write_text(json.dumps(manifest))
+    note = shared_deals_note(*runs)
+    assert f"`analyzer rikken compare '{runs[0]}' '{tmp_path}/run'\"'\"'s b'`" in note

@@ -2,6 +2,7 @@
 ``rikken bids`` (or of ``rikken play``) with the same seed, chunk size, count, random dealing and deal
 parameters, whatever their card play."""
 
+import shlex
 from pathlib import Path
 
 from analyzer.errors import InputError
@@ -50,5 +51,6 @@ def shared_deals_note(run_a, run_b) -> str | None:
     except (InputError, KeyError, TypeError):
         return None
     return (f"The runs hold the same deals (same seed, size and dealing), so the intervals here, which treat them "
-            f"as independent samples, are wider than they need be: `analyzer rikken compare {run_a} {run_b}` "
+            f"as independent samples, are wider than they need be: `analyzer rikken compare {shlex.quote(str(run_a))} "
+            f"{shlex.quote(str(run_b))}` "
             "pairs them deal by deal.")
