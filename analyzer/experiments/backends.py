@@ -5,7 +5,7 @@ pairs as chunks finish, in any order; the runner puts them back in chunk order. 
 iteration early (Ctrl-C, SIGTERM, an error) stops the chunks in flight at once: local workers are
 terminated, a LocalCluster's workers closed without waiting, other Dask tasks cancelled. Workers
 this process starts end soon after it dies, even by ``kill -9`` (``lifeline``). On Dask a lost worker's
-chunk runs again elsewhere, and a lost scheduler is a ``SchedulerLost`` error.
+chunk runs again elsewhere, and a lost scheduler is a ``SchedulerLost`` error (a ``ClusterFailure``).
 """
 
 import asyncio
@@ -171,8 +171,21 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
             process.join()
 
 
-class SchedulerLost(ConnectionError):
-    """The Dask scheduler went away during a run (the CLI prints it as one line, exit code 2)."""
+class ClusterFailure(ConnectionError):
+    """The Dask cluster could not finish a run (the CLI prints it as one line, exit code 2; resume finishes it)."""
+
+
+class SchedulerLost(ClusterFailure):
+    """The Dask scheduler went away during a run."""
+
+
+class ChunkLost(ClusterFailure):
+    """The cluster gave up on a chunk: its worker died each time it ran it (out of memory, a crash), which
+    Dask reports as ``KilledWorker`` or as a future cancelled for another reason than a lost scheduler."""
+
+
+_CHUNK_LOST = ("the Dask cluster gave up on a chunk ({reason}): its worker died each time it ran it (out of memory? "
+               "see the workers' logs)")
 
 
 class DaskBackend:
@@ -281,7 +294,7 @@ class DaskBackend:
 
         ``progress`` is accepted for the runner's sake and unused: on Dask the bar moves per chunk.
         """
-        from distributed import as_completed
+        from distributed import KilledWorker, as_completed
         from distributed.client import FutureCancelledError
         from distributed.comm import CommClosedError
 
@@ -300,7 +313,13 @@ class DaskBackend:
             cancelled = isinstance(exc, FutureCancelledError) and exc.reason == "scheduler-connection-lost"
             if cancelled or (isinstance(exc, CommClosedError) and not self._scheduler_listens()):
                 raise SchedulerLost(f"lost the Dask scheduler at {self.address or 'this process'}") from None
+            client.cancel([f for f, _ in futures.values()])
+            if isinstance(exc, FutureCancelledError):
+                raise ChunkLost(_CHUNK_LOST.format(reason=exc.reason)) from None
             raise
+        except KilledWorker:
+            client.cancel([f for f, _ in futures.values()])
+            raise ChunkLost(_CHUNK_LOST.format(reason="KilledWorker")) from None
         except BaseException:
             client.cancel([f for f, _ in futures.values()])
             raise

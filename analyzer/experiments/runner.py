@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from analyzer.errors import InputError
-from analyzer.experiments.backends import SchedulerLost, make_backend
+from analyzer.experiments.backends import ClusterFailure, make_backend
 from analyzer.experiments.checkpoint import (
     ChunkCheckpoint,
     fingerprint,
@@ -182,12 +182,12 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
             print(f"interrupted: {saved}/{len(chunks)} chunks saved; finish with: analyzer resume {store.root}",
                   file=sys.stderr)
         raise
-    except SchedulerLost as exc:
+    except ClusterFailure as exc:
         if state is None:
             raise
         saved = checkpoint.count(len(chunks))
         state.stopped(stage, saved, "failed")
-        raise SchedulerLost(f"{exc}: {saved}/{len(chunks)} chunks saved; finish with: analyzer resume {store.root}") \
+        raise type(exc)(f"{exc}: {saved}/{len(chunks)} chunks saved; finish with: analyzer resume {store.root}") \
             from None
     except BaseException:
         if state is not None:

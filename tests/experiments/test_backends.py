@@ -121,3 +121,21 @@ def test_rows_written_where_this_machine_cannot_see_them_stop_the_run(tmp_path, 
     with pytest.raises(InputError, match=r"chunk 0's rows were written to .*worker-disk.* on a worker's disk"):
         run_chunks(hcp_chunk, {}, 100, seed=1, chunk_size=50, workers=1, description="test",
                    rows_dir=tmp_path / "deals", aggregate=hcp_sums)
+
+
+def kill_own_worker(params, start, count, seed_seq):
+    """A chunk task that kills the process running it, as an out-of-memory kill would."""
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_chunk_that_kills_its_worker_every_time_stops_the_run_in_one_resumable_line(tmp_path):
+    from analyzer.experiments.backends import ChunkLost
+
+    with pytest.raises(ChunkLost, match=r"gave up on a chunk .* died each time it ran it .*: 0/1 chunks saved; "
+                                        r"finish with: analyzer resume"):
+        run_chunks(kill_own_worker, {}, 10, seed=1, chunk_size=10, workers=1, backend="local:1",
+                   store=RunStore(tmp_path), description="test")
+    assert read_manifest(tmp_path)["status"] == "failed"
