@@ -32,7 +32,6 @@ from analyzer.solvers.dd.layout import (
     S_LATER, S_LONE_DUCKS, S_LONE_WINNERS, S_NODES, S_NO_CUT, S_PROBES, S_QUICK, S_SECOND, S_SURE_TRICK,
     S_SURE_TRUMPS, S_TABLE, S_TRIED, _answer, _stat, new_mem, set_context, set_position,
 )
-from analyzer.solvers.dd.lone_bounds import _lone_ceiling
 from analyzer.solvers.dd.moves import NO_CUTOFF_KEY, _gen_moves, _next_move, _remember_cutoff, _run_spread
 from analyzer.solvers.dd.quick_tricks import _lone_winners, _partner_ruffs, _quick_ceiling, _quick_tricks, _sure_trumps
 from analyzer.solvers.dd.rules import (
@@ -145,11 +144,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 if STATS:
                     _stat(mem, S_LONE_DUCKS, depth)
                 return _answer(ducks == 1, used)
-        if popcount(team) == 1 and won < lo and (called < 0 or not (present >> called) & 1):
-            # A lone declarer whose side suits the defenders cover cannot reach the window.
-            ceiling, used = _lone_ceiling(hands, popcount(team - 1), trump, present)
-            if won + ceiling < lo:
-                return _answer(False, used)
         if (mode == MODE_MAX and lo == (won + left if (team >> seat) & 1 else won + 1)
                 and not _called_under_own(hands, called) and not _blind_allowed(hands, seat, called, bidder)):
             # The side on lead needs every trick left: it fails when the other side can take this one.
