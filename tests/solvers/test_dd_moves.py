@@ -5,14 +5,12 @@
 - ``_gen_moves``: the candidates are the legal cards less the touching ones, each once; the left-out
   cards are the legal touching ones.
 - ``_move_key`` with ``_next_move``: moves come out by weight, larger first, ties lowest card first.
-- ``_lead_score``: a suit's top card weighs the same whatever its rank.
 """
 
 import numpy as np
 
 from analyzer.solvers.dd.layout import M_MOVES, MAX_MOVES, new_mem, set_context
-from analyzer.cards.tricks import NO_TRUMP
-from analyzer.solvers.dd.moves import _gen_moves, _lead_score, _lead_suits, _move_key, _next_move, _touching
+from analyzer.solvers.dd.moves import _gen_moves, _move_key, _next_move, _touching
 from analyzer.solvers.dd.rules import _legal
 from analyzer.solvers.dd.tables import MODE_MAX
 
@@ -78,22 +76,3 @@ def test_moves_come_out_by_weight_then_lowest_card():
             mem[j] = _move_key(score, card)
         got = [int(_next_move(mem, 0, j, n)) for j in range(n)]
         assert got == [card for _, card in sorted(zip(scores, cards), key=lambda sc: (-sc[0], sc[1]))]
-
-
-def test_a_winner_weighs_the_same_whatever_its_rank():
-    # The heart ace is gone, so the king is the top heart: with spades and hearts alike in every
-    # other way (same lengths and small cards in every hand, no trumps), leading the king of hearts
-    # weighs as much as leading the ace of spades (it weighed one point less per rank before).
-    def card(suit, rank):  # rank 2..14
-        return 13 * suit + rank - 2
-
-    hearts, spades = 2, 3
-    hands = [[card(s, r) for s in (hearts, spades) for r in pair] for pair in ((5,), (3, 4), (6, 7), (8, 9))]
-    hands[0] += [card(spades, 14), card(hearts, 13)]
-    masks = np.array([sum(1 << c for c in hand) for hand in hands], dtype=np.int64)
-    present = np.int64(int(masks[0] | masks[1] | masks[2] | masks[3]))
-    suits = _lead_suits(0, masks, present, NO_TRUMP, 0b0101)
-    ace = _lead_score(card(spades, 14), suits, present)
-    king = _lead_score(card(hearts, 13), suits, present)
-    assert ace == king
-    assert king > _lead_score(card(hearts, 5), suits, present)

@@ -35,9 +35,8 @@ LEAD_FRIEND_TOPS = 3  # a partner holds the top card
 LEAD_ESTABLISH = 4  # an opponent holds the top card, the side the next two
 # The leader holds the top card; an opponent other than the next one holds the second best, guarded.
 LEAD_TOP_EXPOSED = 5
-# A winner's weight does not grow with its rank: a king whose ace is gone wins as surely.
-EXPOSED_TOP_SCORE = 27
-TOP_SCORE = 57
+EXPOSED_TOP_SCORE = 15
+TOP_SCORE = 45
 ESTABLISH_SCORE = 45
 FRIEND_TOPS_SCORE = 55
 FRIEND_RUFFS_SCORE = 50
@@ -138,9 +137,9 @@ def _plain_lead_kind(seat, hands, suit, out, side, team):
 def _lead_score(card, suits, present):
     """Weight of a lead when both sides want tricks (``suits`` from :func:`_lead_suits`).
 
-    Winners first, whatever their rank (a top card that would promote an opponent's guarded second
-    best only with the plain leads), then leads to a partner's winner, to a partner's ruff, to set up
-    the side's second and third best; a lead into an opponent's ruff comes last.
+    Winners first (a top card that would promote an opponent's guarded second best only with the
+    plain leads), then leads to a partner's winner, to a partner's ruff, to set up the side's
+    second and third best; a lead into an opponent's ruff comes last.
     """
     suit = card // 13
     rank = card % 13
@@ -150,7 +149,7 @@ def _lead_score(card, suits, present):
     if kind == LEAD_RUFFED:
         score = 5 if is_top else -rank
     elif is_top:
-        score = EXPOSED_TOP_SCORE if kind == LEAD_TOP_EXPOSED else TOP_SCORE
+        score = EXPOSED_TOP_SCORE + rank if kind == LEAD_TOP_EXPOSED else TOP_SCORE + rank
     elif kind == LEAD_FRIEND_RUFFS:
         score = FRIEND_RUFFS_SCORE - rank
     elif kind == LEAD_ESTABLISH:
