@@ -187,19 +187,21 @@ def test_takes_the_trick_the_leader_would_reach_66_with():
     assert choice(text, replace(DEFAULT, win_deal=0, trump_for_marriage=0)) == "DJ"
 
 
-def test_trumps_a_three_point_lead():
-    """CQ led, no club: the lowest trump SJ takes 5 points; the classic heuristic trumps only from 10."""
-    text = "hand0=CJ CK DK ST; hand1=DJ HJ HQ DT SJ; stock=CA CT HT SQ; trick=CQ; leader=0; points=20,20; tricks=1,2"
-    assert choice(text) == "SJ"
-    assert choice(text, HeuristicParams.classic()) == "DJ"
+def test_trumps_a_ten_but_not_a_queen():
+    """No club, the lowest trump SJ: a led CT (10) is trumped; a led CQ (3) is not (it throws a jack),
+    as the play-outs' heuristic (trump_min 3) would trump it."""
+    text = "hand0=CJ CK DK ST; hand1=DJ HJ HQ DA SJ; stock=CA {} HT SQ; trick={}; leader=0; points=20,20; tricks=1,2"
+    assert choice(text.format("CQ", "CT")) == "SJ"
+    assert choice(text.format("CT", "CQ")) in ("DJ", "HJ")
+    assert choice(text.format("CT", "CQ"), HeuristicParams.playout()) == "SJ"
 
 
 def test_keeps_the_trump_ten_and_ace_for_leads_worth_ten():
     """HQ (3) led, no heart, trumps ST SA only: it throws CJ rather than spend a ten-point trump; with a
-    lower trump (trump_high_min 0) it would trump with ST."""
+    lower bar (trump_min 3 as in the play-outs, trump_high_min 0) it would trump with ST."""
     text = "hand0=HK HA CK DK; hand1=ST SA CJ DJ DQ; stock=CQ DT HT SQ; trick=HQ; leader=0; points=20,20; tricks=1,2"
     assert choice(text) == "CJ"
-    assert choice(text, replace(DEFAULT, trump_high_min=0)) == "ST"
+    assert choice(text, replace(DEFAULT, trump_min=3, trump_high_min=0)) == "ST"
 
 
 def test_takes_a_cheap_lead_with_a_ten():

@@ -86,7 +86,7 @@ class HeuristicParams:
     close_trumps: int = OFF
     close_high_trumps: int = OFF
     win_with_high: int = 0
-    trump_min: int = 3
+    trump_min: int = 10
     keep_marriage: int = 0
     close_margin: int = -4
     win_deal: int = 1
@@ -107,9 +107,10 @@ class HeuristicParams:
 
     @classmethod
     def playout(cls) -> "HeuristicParams":
-        """The heuristic as the search bots' play-outs use it: the rules before issue 41 (the trump for a
-        marriage and the discard order off), with which ``rollout`` and ``hybrid`` were measured."""
-        return cls(trump_for_marriage=0, discard_order=0)
+        """The heuristic as the search bots' play-outs use it: the rules before issue 41 (trumping leads
+        from 3 points, no trump for a marriage, the cheapest discard), with which ``rollout`` and
+        ``hybrid`` were measured."""
+        return cls(trump_min=3, trump_for_marriage=0, discard_order=0)
 
     @classmethod
     def parse(cls, text: str, base: "HeuristicParams | None" = None) -> "HeuristicParams":
