@@ -350,3 +350,11 @@ def test_params_parse_names_and_values():
     assert HeuristicParams.parse("") == DEFAULT
     with pytest.raises(ValueError, match="unknown heuristic parameter"):
         HeuristicParams.parse("nonsense=1")
+
+
+def test_takes_a_lead_with_a_ten_rather_than_break_a_marriage():
+    """HJ led, HQ HK HT in hand: HT takes it and the hearts marriage stays; the cheapest card above HJ
+    is HQ, which breaks it."""
+    text = "hand0=HA DK DQ CT; hand1=HQ HK HT CJ DJ; stock=DT ST SK SQ; trick=HJ; leader=0; points=20,20; tricks=1,2"
+    assert choice(text) == "HT"
+    assert choice(text, replace(DEFAULT, save_marriage=0)) == "HQ"

@@ -26,7 +26,7 @@ _SUITS = R.SUIT_MASKS
 
 # indices into the parameter array (same order as the dataclass fields)
 (_CLOSE_POINTS, _CLOSE_TRUMPS, _CLOSE_HIGH_TRUMPS, _WIN_WITH_HIGH, _TRUMP_MIN, _KEEP_MARRIAGE, _CLOSE_MARGIN,
- _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS, _TRUMP_FOR_MARRIAGE, _DISCARD_ORDER) = range(14)
+ _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS, _TRUMP_FOR_MARRIAGE, _DISCARD_ORDER, _SAVE_MARRIAGE) = range(15)
 #: a parameter value that switches its rule off (no count of points or cards reaches it)
 OFF = 1000
 
@@ -80,6 +80,9 @@ class HeuristicParams:
         1 to throw away (and, while the stock is open, lead) cards in the order: kings, queens and jacks
         of suits the opponent cannot hold, jacks, kings and queens whose partner is played, those whose
         partner is still out, those whose partner is in hand, tens, aces (0: the cheapest card).
+    save_marriage : int
+        1 to take a led card, while the stock is open, with the cheapest card of its suit above it
+        outside a marriage in hand when there is one (a ten or ace rather than the marriage's queen).
     """
 
     close_points: int = 0
@@ -96,6 +99,7 @@ class HeuristicParams:
     lead_masters: int = 10
     trump_for_marriage: int = 1
     discard_order: int = 1
+    save_marriage: int = 1
 
     @classmethod
     def classic(cls) -> "HeuristicParams":
@@ -103,14 +107,14 @@ class HeuristicParams:
         them the ace or ten), none of the later rules."""
         return cls(close_points=46, close_trumps=3, close_high_trumps=1, win_with_high=10, trump_min=10,
                    keep_marriage=1, close_margin=OFF, win_deal=0, trump_high_min=0, save_tens=0, strict_plan=0,
-                   lead_masters=0, trump_for_marriage=0, discard_order=0)
+                   lead_masters=0, trump_for_marriage=0, discard_order=0, save_marriage=0)
 
     @classmethod
     def playout(cls) -> "HeuristicParams":
         """The heuristic as the search bots' play-outs use it: the rules before issue 41 (trumping leads
-        from 3 points, no trump for a marriage, the cheapest discard), with which ``rollout`` and
-        ``hybrid`` were measured."""
-        return cls(trump_min=3, trump_for_marriage=0, discard_order=0)
+        from 3 points, no trump for a marriage, the cheapest discard, a marriage not kept when following),
+        with which ``rollout`` and ``hybrid`` were measured."""
+        return cls(trump_min=3, trump_for_marriage=0, discard_order=0, save_marriage=0)
 
     @classmethod
     def parse(cls, text: str, base: "HeuristicParams | None" = None) -> "HeuristicParams":
@@ -197,6 +201,16 @@ def _marriage_trump(hand, legal_trumps, trump):
         if (hand >> (suit * 5 + 1)) & 3 == 3:
             return _cheapest(spare, np.int64(0))
     return -1
+
+
+@njit(cache=True)
+def _married(hand):
+    """Kings and queens of ``hand`` whose partner is in ``hand`` too."""
+    pairs = np.int64(0)
+    for suit in range(4):
+        if (hand >> (suit * 5 + 1)) & 3 == 3:
+            pairs |= np.int64(3) << (suit * 5 + 1)
+    return pairs
 
 
 @njit(cache=True)
@@ -475,7 +489,7 @@ def heuristic_pick(s, params, buf, n):
             return _dearest(winners & ~trumps) if winners & ~trumps else _cheapest(winners, np.int64(0))
         return _cheapest(legal, keep)
     if above:
-        c = _cheapest(above, keep)
+        c = _cheapest(above, keep | _married(hand) if params[_SAVE_MARRIAGE] > 0 else keep)
         if value >= params[_WIN_WITH_HIGH] or _POINTS[c] < 10:
             return c
     low_trump = _cheapest(my_trumps, np.int64(0)) if my_trumps else -1
