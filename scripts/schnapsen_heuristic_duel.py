@@ -11,23 +11,32 @@ alternating in batches of the same deals, with the ratio A / B.
 
 Usage: ``python scripts/schnapsen_heuristic_duel.py [--pairs N] [--seed S] [--bots A B] [--seconds S]``
 (default 10,000 pairs, ``--bots heuristic heuristic:classic``, 2 CPU-seconds per bot for the speed).
+``--params A B`` changes heuristic parameters of either bot (``name=value,...``; ``''`` for none), so a rule
+can be compared with itself switched off: ``--bots heuristic heuristic --params '' discard_order=0``.
 """
 
 import argparse
 import time
+from dataclasses import replace
 
 import numpy as np
 
 from analyzer.cards.rng import state_from_seed
+from analyzer.games.schnapsen.bots import HeuristicParams
 from analyzer.games.schnapsen.experiments import Bot, match_task, parse_bot
 from analyzer.games.schnapsen.play import play_deals
 from analyzer.games.schnapsen.search import new_workspace
 from analyzer.games.schnapsen.summary import match_sums, summarize_matches
 
 
-def duel(a: str, b: str, pairs: int, seed: int) -> dict:
-    """Play ``pairs`` seat-swapped match pairs of bots ``a`` and ``b`` from ``seed``; the summary tables."""
-    bot_a, bot_b = parse_bot(a), parse_bot(b)
+def with_params(spec: str, changes: str) -> Bot:
+    """The bot ``spec`` with its heuristic parameters changed by ``name=value,...`` (none when empty)."""
+    bot = parse_bot(spec)
+    return replace(bot, params=HeuristicParams.parse(changes, bot.params)) if changes else bot
+
+
+def duel(bot_a: Bot, bot_b: Bot, pairs: int, seed: int) -> dict:
+    """Play ``pairs`` seat-swapped match pairs of bots ``bot_a`` and ``bot_b`` from ``seed``; the summary tables."""
     rows = match_task({"a": bot_a.as_dict(), "b": bot_b.as_dict()}, 0, pairs, np.random.SeedSequence(seed))
     return summarize_matches(match_sums(rows), bot_a.label, bot_b.label)
 
@@ -60,6 +69,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=10_000, help="match pairs (each pair: two Bummerls)")
     parser.add_argument("--seed", type=int, default=None, help="seed (fresh and printed when left out)")
     parser.add_argument("--bots", nargs=2, default=["heuristic", "heuristic:classic"], metavar=("A", "B"))
+    parser.add_argument("--params", nargs=2, default=["", ""], metavar=("A", "B"),
+                        help="heuristic parameters changed for A and B: name=value,... ('' for none)")
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU-seconds per bot for the speed")
     args = parser.parse_args()
     if args.pairs < 1:
@@ -67,8 +78,9 @@ def main() -> None:
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     print(f"seed {seed}: {args.pairs} pairs of Bummerls, {args.bots[0]} (A) against {args.bots[1]} (B), "
           "seats swapped on the same deals")
+    bots = [with_params(spec, changes) for spec, changes in zip(args.bots, args.params)]
     start = time.process_time()
-    tables = duel(args.bots[0], args.bots[1], args.pairs, seed)
+    tables = duel(bots[0], bots[1], args.pairs, seed)
     cpu = time.process_time() - start
     o = tables["overall"].iloc[0]
     print(f"A wins {o.a_wins} of {o.matches} Bummerls: {o.a_win_rate:.1%} [95%: {o.a_win_lo:.1%}, {o.a_win_hi:.1%}] "
@@ -80,7 +92,7 @@ def main() -> None:
               f"({r.closes_per_deal:.3f} per deal), closes won {r.close_wins}: {r.close_success:.1%} "
               f"[95%: {r.close_lo:.1%}, {r.close_hi:.1%}]")
     print(f"{cpu:.1f} CPU-s")
-    rates = self_play_rates([parse_bot(b) for b in args.bots], args.seconds, seed)
+    rates = self_play_rates(bots, args.seconds, seed)
     print(f"self-play deals per CPU-second: A {rates[0]:,.0f}, B {rates[1]:,.0f}, A / B {rates[0] / rates[1]:.2f}")
 
 

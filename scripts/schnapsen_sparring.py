@@ -16,17 +16,20 @@ Opponents: ``heuristic`` (its ``HeuristicPlayer``, pure Python), ``random`` (its
 one process; build its Cython extension first, in the checkout:
 ``pip install cython && python setup.py build_ext --inplace``). Bummerls come in pairs on the same deal seeds
 with the seats swapped (the same cards to each seat, the bots exchanged). Prints the seed (fresh unless
-``--seed``), our Bummerl and deal win rates with 95% Wilson intervals and n, wins per seat, closings won and
+``--seed``), our Bummerl and deal win rates with 95% Wilson intervals and n, our game points won minus
+lost per pair with a 95% interval, wins per seat, closings won and
 each side's CPU milliseconds per decision (positions with more than one legal action).
 
 Usage: python scripts/schnapsen_sparring.py --engine DIR/src [--bot hybrid:20] [--opponent heuristic]
-       [--pairs N] [--seed S]
+       [--pairs N] [--seed S] [--params name=value,...]  (--params: our heuristic's parameters changed)
 """
 
 import argparse
 import contextlib
+from dataclasses import replace
 import importlib
 import io
+import random
 import secrets
 import sys
 import time
@@ -35,12 +38,13 @@ import numpy as np
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bots import HeuristicParams
 from analyzer.games.schnapsen.experiments import Bot, parse_bot
 from analyzer.games.schnapsen.kernels import apply_action, legal_actions
 from analyzer.games.schnapsen.play import choose_action
 from analyzer.games.schnapsen.search import new_workspace
 from analyzer.games.schnapsen.state import SchnapsenState
-from analyzer.reports.stats import wilson_interval
+from analyzer.reports.stats import mean_interval, wilson_interval
 
 
 class Engine:
@@ -198,6 +202,7 @@ def play_bummerl(engine: Engine, bot: Bot, opponent: str, our_seat: int, deal_se
             stats["closes_won"][closer == our_seat] += int(winner == closer)
         stats["deals"] += 1
         stats["deals_won"] += int(winner == our_seat)
+        stats["net_points"] += int(s[R.GAME_POINTS]) * (1 if winner == our_seat else -1)
         bummerl.finalize_game()
     return bummerl.game_points[ours] > bummerl.game_points[theirs]
 
@@ -214,22 +219,32 @@ def main() -> None:
     parser.add_argument("--opponent", default="heuristic", help="heuristic, random or mcts:N")
     parser.add_argument("--pairs", type=int, default=10, help="Bummerl pairs (seats swapped on the same deals)")
     parser.add_argument("--seed", type=int, default=None, help="run seed (default: fresh)")
+    parser.add_argument("--params", default="", help="our heuristic's parameters changed: name=value,...")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     engine = Engine(args.engine)
     bot = parse_bot(args.bot)
+    if args.params:
+        try:
+            bot = replace(bot, params=HeuristicParams.parse(args.params, bot.params))
+        except ValueError as exc:
+            raise SystemExit(f"error: {exc}") from None
+    random.seed(seed)  # the engine's players draw from Python's random: the same seed, the same run
     deals_ss, bot_ss = np.random.SeedSequence(seed).spawn(2)
     # deal seeds from 1 up: the engine replaces a seed of 0 by the clock
     pair_seeds = [1 + child.generate_state(64, np.uint32).astype(np.int64) for child in deals_ss.spawn(args.pairs)]
     rng = state_from_seed(bot_ss)
     ws = new_workspace()
-    stats = {"deals": 0, "deals_won": 0, "closes": [0, 0], "closes_won": [0, 0], "our_ms": [], "their_ms": []}
+    stats = {"deals": 0, "deals_won": 0, "net_points": 0, "closes": [0, 0], "closes_won": [0, 0], "our_ms": [], "their_ms": []}
     wins = [0, 0]
+    pair_points = []  # our game points won minus lost over each pair's two Bummerls
     print(f"seed {seed}: {bot.label} against the engine's {args.opponent}, {args.pairs} Bummerl pairs", flush=True)
     try:
         for k, deal_seeds in enumerate(pair_seeds):
+            stats["net_points"] = 0
             for seat in (0, 1):
                 wins[seat] += play_bummerl(engine, bot, args.opponent, seat, deal_seeds, rng, ws, stats)
+            pair_points.append(stats["net_points"])
             print(f"  pair {k + 1}: Bummerls won {sum(wins)}/{2 * (k + 1)}", flush=True)
     except Mismatch as exc:
         raise SystemExit(f"error: {exc}") from None
@@ -239,6 +254,8 @@ def main() -> None:
           f"{wins[1]}/{args.pairs}")
     print(f"deals won {interval(stats['deals_won'], stats['deals'])}; every move's legal actions and every "
           "deal's result agreed")
+    mean, lo, hi = mean_interval(pair_points)
+    print(f"our game points won minus lost per Bummerl pair: {mean:+.2f} [{lo:+.2f}, {hi:+.2f}] (n {len(pair_points)})")
     print(f"closings: ours {stats['closes'][1]} (won {stats['closes_won'][1]}), theirs {stats['closes'][0]} "
           f"(won {stats['closes_won'][0]})")
     print(f"CPU ms per decision: ours mean {ours_ms.mean():.1f} median {np.median(ours_ms):.1f} "

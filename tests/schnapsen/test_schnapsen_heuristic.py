@@ -183,22 +183,25 @@ def test_takes_the_trick_the_leader_would_reach_66_with():
     62 + 2 + 2 = 66: he trumps with SJ instead (a 2-point lead is below trump_min otherwise)."""
     text = "hand0=HA HT CA DA; hand1=SJ DJ CK CQ DQ; stock=DK HK ST SQ; trick=HJ; leader=0; points=62,20; tricks=3,1"
     assert choice(text) == "SJ"
-    assert choice(text, replace(DEFAULT, win_deal=0)) == "DJ"
+    # (player 1 holds the clubs marriage: the trump for it is switched off too)
+    assert choice(text, replace(DEFAULT, win_deal=0, trump_for_marriage=0)) == "DJ"
 
 
-def test_trumps_a_three_point_lead():
-    """CQ led, no club: the lowest trump SJ takes 5 points; the classic heuristic trumps only from 10."""
-    text = "hand0=CJ CK DK ST; hand1=DJ HJ HQ DT SJ; stock=CA CT HT SQ; trick=CQ; leader=0; points=20,20; tricks=1,2"
-    assert choice(text) == "SJ"
-    assert choice(text, HeuristicParams.classic()) == "DJ"
+def test_trumps_a_ten_but_not_a_queen():
+    """No club, the lowest trump SJ: a led CT (10) is trumped; a led CQ (3) is not (it throws a jack),
+    as the play-outs' heuristic (trump_min 3) would trump it."""
+    text = "hand0=CJ CK DK ST; hand1=DJ HJ HQ DA SJ; stock=CA {} HT SQ; trick={}; leader=0; points=20,20; tricks=1,2"
+    assert choice(text.format("CQ", "CT")) == "SJ"
+    assert choice(text.format("CT", "CQ")) in ("DJ", "HJ")
+    assert choice(text.format("CT", "CQ"), HeuristicParams.playout()) == "SJ"
 
 
 def test_keeps_the_trump_ten_and_ace_for_leads_worth_ten():
     """HQ (3) led, no heart, trumps ST SA only: it throws CJ rather than spend a ten-point trump; with a
-    lower trump (trump_high_min 0) it would trump with ST."""
+    lower bar (trump_min 3 as in the play-outs, trump_high_min 0) it would trump with ST."""
     text = "hand0=HK HA CK DK; hand1=ST SA CJ DJ DQ; stock=CQ DT HT SQ; trick=HQ; leader=0; points=20,20; tricks=1,2"
     assert choice(text) == "CJ"
-    assert choice(text, replace(DEFAULT, trump_high_min=0)) == "ST"
+    assert choice(text, replace(DEFAULT, trump_min=3, trump_high_min=0)) == "ST"
 
 
 def test_takes_a_cheap_lead_with_a_ten():
@@ -301,3 +304,57 @@ def test_the_heuristic_decides_only_from_what_its_player_sees():
             positions += 1
             st.apply(action)
     assert positions > 500
+
+
+# Following while the stock is open, issue 41's rules (spades trump, face-up SQ).
+def test_trumps_a_cheap_lead_to_announce_a_marriage():
+    """DJ (2) led, no diamond, the clubs marriage in hand: the lower trump SJ takes the lead for the
+    marriage; without the rule a 2-point lead is not worth a trump and HJ is thrown."""
+    text = "hand0=DA DK CA CT; hand1=CK CQ SJ ST HJ; stock=DT HT HK SQ; trick=DJ; leader=0; points=20,20; tricks=1,2"
+    assert choice(text) == "SJ"
+    assert choice(text, replace(DEFAULT, trump_for_marriage=0)) == "HJ"
+
+
+def test_trumps_for_the_trump_marriage_only_with_a_third_trump():
+    """The trump marriage SK SQ: with SJ beside it SJ takes the lead; with the marriage as its only trumps
+    it keeps them and throws a jack."""
+    base = "hand0=DA DK CA CT; hand1={}; stock=DT HT HK {}; trick=DJ; leader=0; points=20,20; tricks=1,2"
+    assert choice(base.format("SK SQ SJ HJ HA", "ST")) == "SJ"
+    assert choice(base.format("SK SQ CJ HJ HA", "ST")) in ("CJ", "HJ")
+
+
+def test_takes_the_trick_in_suit_rather_than_trump_for_a_marriage():
+    """DJ led, DQ in hand: following with DQ wins the lead as well, so no trump is spent."""
+    text = "hand0=DA DK CA CT; hand1=CK CQ SJ DQ HA; stock=DT HT HK SQ; trick=DJ; leader=0; points=20,20; tricks=1,2"
+    assert choice(text) == "DQ"
+
+
+def test_throws_a_king_of_a_suit_the_opponent_cannot_hold_before_a_jack():
+    """DJ led, no diamond or trump: CJ CQ CT are played and CA is in hand, so the opponent can hold no
+    club and CK is thrown (a club lead or discard later wins nothing from him); the cheapest card is HJ."""
+    text = "hand0=DA DK DQ HT; hand1=HJ HK CK CA HA; stock=DT ST SK SQ; trick=DJ; leader=0; points=20,20; tricks=3,0"
+    assert choice(text) == "CK"
+    assert choice(text, replace(DEFAULT, discard_order=0)) == "HJ"
+
+
+def test_throws_a_king_whose_queen_is_played_before_a_queen_whose_king_is_out():
+    """HJ led, no heart or trump: CK's CQ is played, DQ's DK is still out (player 0 holds it). CK goes;
+    the cheapest card would be DQ, keeping a king that can no longer marry."""
+    text = "hand0=HA HK HQ DK; hand1=CK DQ DA CA DT; stock=CT HT SK SQ; trick=HJ; leader=0; points=20,20; tricks=3,0"
+    assert choice(text) == "CK"
+    assert choice(text, replace(DEFAULT, discard_order=0)) == "DQ"
+
+
+def test_params_parse_names_and_values():
+    assert HeuristicParams.parse("discard_order=0, close_margin=-8") == replace(DEFAULT, discard_order=0, close_margin=-8)
+    assert HeuristicParams.parse("") == DEFAULT
+    with pytest.raises(ValueError, match="unknown heuristic parameter"):
+        HeuristicParams.parse("nonsense=1")
+
+
+def test_takes_a_lead_with_a_ten_rather_than_break_a_marriage():
+    """HJ led, HQ HK HT in hand: HT takes it and the hearts marriage stays; the cheapest card above HJ
+    is HQ, which breaks it."""
+    text = "hand0=HA DK DQ CT; hand1=HQ HK HT CJ DJ; stock=DT ST SK SQ; trick=HJ; leader=0; points=20,20; tricks=1,2"
+    assert choice(text) == "HT"
+    assert choice(text, replace(DEFAULT, save_marriage=0)) == "HQ"

@@ -2,6 +2,7 @@
 hand-over to ``pimc_plus`` once the stock is closed or exhausted, and strength."""
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -33,7 +34,7 @@ def twin_play_out(st: SchnapsenState, player: int, package: bool, ws: S.Workspac
     points only with a trick under the package's rules) until the stock is exhausted at a trick's
     start, then the exact value; ``player``'s signed game points. Counts in ``led_kings[0]`` the queen-led
     marriages turned into king-led ones."""
-    params = HeuristicParams(close_points=OFF if package else 0).to_array()
+    params = replace(HeuristicParams.playout(), close_points=OFF if package else 0).to_array()
     buf = np.zeros(16, dtype=np.int64)
     while not st.is_over:
         if not st.stock and st.closer < 0 and st.lead_card < 0:
@@ -110,7 +111,7 @@ def test_package_play_outs_lead_the_marriage_with_the_king():
     st = SchnapsenState.from_text("hand0=HQ HK SA ST CA; hand1=HA DJ DQ CJ CQ; stock=DA SJ; leader=0; "
                                   "points=40,51; tricks=2,2")
     s = st.to_array()
-    params = HeuristicParams(close_points=OFF).to_array()
+    params = replace(HeuristicParams.playout(), close_points=OFF).to_array()
     buf = np.zeros(16, dtype=np.int64)
     assert heuristic_action(s, params, buf) == R.MARRIAGE_OFFSET + R.parse_card("HQ")
     ws = new_workspace(tt_bits=12, package_rules=True)

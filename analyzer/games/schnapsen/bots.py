@@ -12,7 +12,7 @@ the unplayed ones it neither holds nor sees face up nor knows he lacks: once the
 exactly his hand.
 """
 
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 
 import numpy as np
 from numba import njit
@@ -26,7 +26,7 @@ _SUITS = R.SUIT_MASKS
 
 # indices into the parameter array (same order as the dataclass fields)
 (_CLOSE_POINTS, _CLOSE_TRUMPS, _CLOSE_HIGH_TRUMPS, _WIN_WITH_HIGH, _TRUMP_MIN, _KEEP_MARRIAGE, _CLOSE_MARGIN,
- _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS) = range(12)
+ _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS, _TRUMP_FOR_MARRIAGE, _DISCARD_ORDER, _SAVE_MARRIAGE) = range(15)
 #: a parameter value that switches its rule off (no count of points or cards reaches it)
 OFF = 1000
 
@@ -72,13 +72,24 @@ class HeuristicParams:
         While the stock is open, lead the cheapest card outside trumps that is above all the
         opponent's possible cards of its suit (only a trump can take it) when it is worth at most this
         many points, instead of the cheapest card (0: never, as J is worth 2).
+    trump_for_marriage : int
+        1 to trump, while the stock is open and the led card is not taken in its suit, with the
+        lowest trump outside the marriage when holding a marriage (the trump marriage only with a
+        third trump), to gain the lead and announce it.
+    discard_order : int
+        1 to throw away (and, while the stock is open, lead) cards in the order: kings, queens and jacks
+        of suits the opponent cannot hold, jacks, kings and queens whose partner is played, those whose
+        partner is still out, those whose partner is in hand, tens, aces (0: the cheapest card).
+    save_marriage : int
+        1 to take a led card, while the stock is open, with the cheapest card of its suit above it
+        outside a marriage in hand when there is one (a ten or ace rather than the marriage's queen).
     """
 
     close_points: int = 0
     close_trumps: int = OFF
     close_high_trumps: int = OFF
     win_with_high: int = 0
-    trump_min: int = 3
+    trump_min: int = 10
     keep_marriage: int = 0
     close_margin: int = -4
     win_deal: int = 1
@@ -86,6 +97,9 @@ class HeuristicParams:
     save_tens: int = 1
     strict_plan: int = 1
     lead_masters: int = 10
+    trump_for_marriage: int = 1
+    discard_order: int = 1
+    save_marriage: int = 1
 
     @classmethod
     def classic(cls) -> "HeuristicParams":
@@ -93,7 +107,31 @@ class HeuristicParams:
         them the ace or ten), none of the later rules."""
         return cls(close_points=46, close_trumps=3, close_high_trumps=1, win_with_high=10, trump_min=10,
                    keep_marriage=1, close_margin=OFF, win_deal=0, trump_high_min=0, save_tens=0, strict_plan=0,
-                   lead_masters=0)
+                   lead_masters=0, trump_for_marriage=0, discard_order=0, save_marriage=0)
+
+    @classmethod
+    def playout(cls) -> "HeuristicParams":
+        """The heuristic as the search bots' play-outs use it: the rules before issue 41 (trumping leads
+        from 3 points, no trump for a marriage, the cheapest discard, a marriage not kept when following),
+        with which ``rollout`` and ``hybrid`` were measured."""
+        return cls(trump_min=3, trump_for_marriage=0, discard_order=0, save_marriage=0)
+
+    @classmethod
+    def parse(cls, text: str, base: "HeuristicParams | None" = None) -> "HeuristicParams":
+        """``base`` (default: the current heuristic) with the fields of ``name=value,...`` changed.
+
+        Raises
+        ------
+        ValueError
+            For an unknown field or a value that is not an integer.
+        """
+        changes = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            name, _, value = item.partition("=")
+            if name not in cls.__dataclass_fields__:
+                raise ValueError(f"unknown heuristic parameter {name!r}")
+            changes[name] = int(value)
+        return replace(base or cls(), **changes)
 
     def to_array(self) -> np.ndarray:
         """Return the parameters as the float64 array the kernels take."""
@@ -120,6 +158,59 @@ def _dearest(cands):
         if (cands >> c) & 1 and (best < 0 or _POINTS[c] > _POINTS[best]):
             best = c
     return best
+
+
+@njit(cache=True)
+def _discard(cands, hand, played, opp, ordered):
+    """The card of ``cands`` to throw away: with ``ordered`` the first of kings, queens and jacks of a
+    suit ``opp`` (the opponent's possible cards) has none of, jacks, kings and queens whose partner is
+    played, those whose partner is still out, those whose partner is in ``hand``, tens, aces (the
+    cheapest within a class); else the cheapest card."""
+    if not ordered:
+        return _cheapest(cands, np.int64(0))
+    best = -1
+    best_rank = 0
+    for c in range(20):
+        if not (cands >> c) & 1:
+            continue
+        rank = c % 5
+        if rank >= R.TEN:
+            cls = 3 + rank  # tens 6, aces 7
+        elif opp & _SUITS[c // 5] == 0:
+            cls = 0
+        elif rank == R.JACK:
+            cls = 1
+        else:
+            partner = c + 1 if rank == R.QUEEN else c - 1
+            cls = 5 if (hand >> partner) & 1 else 2 if (played >> partner) & 1 else 4
+        key = 16 * cls + _POINTS[c]
+        if best < 0 or key < best_rank:
+            best, best_rank = c, key
+    return best
+
+
+@njit(cache=True)
+def _marriage_trump(hand, legal_trumps, trump):
+    """The lowest trump of ``legal_trumps`` outside a marriage in ``hand``, when ``hand`` holds a marriage
+    worth taking the lead for (a side marriage, or the trump marriage with a third trump); -1 if none."""
+    pair = np.int64(3) << (trump * 5 + 1)
+    spare = legal_trumps & ~pair if hand & pair == pair else legal_trumps
+    if spare == 0:
+        return -1
+    for suit in range(4):
+        if (hand >> (suit * 5 + 1)) & 3 == 3:
+            return _cheapest(spare, np.int64(0))
+    return -1
+
+
+@njit(cache=True)
+def _married(hand):
+    """Kings and queens of ``hand`` whose partner is in ``hand`` too."""
+    pairs = np.int64(0)
+    for suit in range(4):
+        if (hand >> (suit * 5 + 1)) & 3 == 3:
+            pairs |= np.int64(3) << (suit * 5 + 1)
+    return pairs
 
 
 @njit(cache=True)
@@ -379,7 +470,8 @@ def heuristic_pick(s, params, buf, n):
                     safe |= _above_all(plain, opp, suit)
             if safe and _POINTS[_cheapest(safe, np.int64(0))] <= params[_LEAD_MASTERS]:
                 return _cheapest(safe, np.int64(0))
-        return _cheapest(plain if plain else hand & ~trumps if hand & ~trumps else hand, np.int64(0))
+        return _discard(plain if plain else hand & ~trumps if hand & ~trumps else hand, hand, played,
+                        opponent_possible(s, p), params[_DISCARD_ORDER] > 0)
     legal = np.int64(0)
     for i in range(n):
         legal |= np.int64(1) << buf[i]
@@ -397,15 +489,23 @@ def heuristic_pick(s, params, buf, n):
             return _dearest(winners & ~trumps) if winners & ~trumps else _cheapest(winners, np.int64(0))
         return _cheapest(legal, keep)
     if above:
-        c = _cheapest(above, keep)
+        c = _cheapest(above, keep | _married(hand) if params[_SAVE_MARRIAGE] > 0 else keep)
         if value >= params[_WIN_WITH_HIGH] or _POINTS[c] < 10:
             return c
     low_trump = _cheapest(my_trumps, np.int64(0)) if my_trumps else -1
+    if params[_TRUMP_FOR_MARRIAGE] > 0:
+        for_marriage = _marriage_trump(hand, my_trumps, trump)
+        if for_marriage >= 0:
+            return for_marriage
     if low_trump >= 0 and value >= params[_TRUMP_MIN] and (
             _POINTS[low_trump] < 10 or value >= params[_TRUMP_HIGH_MIN]):
         return low_trump
     plain = legal & ~trumps
-    discard = _cheapest(plain if plain else legal, keep)
+    if params[_DISCARD_ORDER] > 0:
+        discard = _discard(plain if plain else legal, hand, played | (np.int64(1) << lead), opponent_possible(s, p),
+                           True)
+    else:
+        discard = _cheapest(plain if plain else legal, keep)
     if params[_SAVE_TENS] > 0 and _POINTS[discard] >= 10 and low_trump >= 0 and _POINTS[low_trump] < 10:
         return low_trump
     return discard

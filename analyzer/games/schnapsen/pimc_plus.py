@@ -50,7 +50,7 @@ WIN_WEIGHT = 1.0
 CLOSE_MIN_WINS = 0.9
 #: closing gets its extra worlds only when it won at least this share of the first stage's worlds
 PLAUSIBLE_CLOSE_WINS = 0.75
-_HEURISTIC = HeuristicParams().to_array()
+_HEURISTIC = HeuristicParams.playout().to_array()
 
 
 @njit(cache=True)

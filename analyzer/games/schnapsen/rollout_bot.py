@@ -21,6 +21,8 @@ played, so the other five are the opponent's), and the rest of the deal is solve
   with a trick won (:func:`search.search_apply`).
 """
 
+from dataclasses import replace
+
 import numpy as np
 from numba import njit
 
@@ -40,9 +42,9 @@ from analyzer.games.schnapsen.search import (
 
 #: play-out worlds per decision, in units of the bot's ``samples`` (12 by default: 384 worlds)
 PLAYOUTS_PER_SAMPLE = 32
-_PLAYOUT = HeuristicParams().to_array()
+_PLAYOUT = HeuristicParams.playout().to_array()
 #: the package's engine has no closing: its play-outs never close
-_PLAYOUT_PACKAGE = HeuristicParams(close_points=OFF).to_array()
+_PLAYOUT_PACKAGE = replace(HeuristicParams.playout(), close_points=OFF).to_array()
 
 
 @njit(cache=True)
