@@ -31,6 +31,12 @@ def format_percent(rate, digits: int = 1) -> str:
     return _clean_zero(f"{percent:.{digits}f}") + "%"
 
 
+def format_bounds(low, high) -> str:
+    """A whole number known exactly (``"3"``) or only to lie between two bounds (``"[2, 3]"``, the brackets
+    every table puts round an interval), e.g. a trick count a search budget left undecided."""
+    return str(low) if low == high else f"[{low}, {high}]"
+
+
 def _clean_zero(text: str) -> str:
     """``-0.00`` -> ``0.00``: a negative number that rounds to zero prints without its sign."""
     return text[1:] if text.startswith("-") and not re.search(r"[1-9]", text) else text

@@ -152,3 +152,17 @@ def test_every_card_is_marked_with_its_cost_and_no_judge_leaves_them_out(stored,
     plain, bare = _replay(capsys, index, "--no-judge")
     assert "cost" not in bare["tricks"][0]["cards"][0] and "judge_budget" not in bare["source"]
     assert "judged" not in plain and "(-" not in plain
+
+
+def test_cost_marks_write_bounds_as_tables_do():
+    """A judged card's cost: ``(-1)`` exact, ``(-[0, 2])`` bounds, ``!`` the contract, nothing for no cost."""
+    from analyzer.cli.rikken_replay import cost_mark
+
+    def cost(low, high, contract=False, declarer="N"):
+        return {"tricks": low, "tricks_high": high, "contract": contract, "declarer": declarer}
+
+    assert cost_mark([cost(1, 1)]) == " (-1)"
+    assert cost_mark([cost(0, 2)]) == " (-[0, 2])"
+    assert cost_mark([cost(0, 2, True)]) == " (-[0, 2]!)"
+    assert cost_mark([cost(0, 0)]) == ""
+    assert cost_mark([cost(1, 1), cost(0, 0, declarer="E")], several=True) == " (N-1)"
