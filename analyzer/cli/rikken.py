@@ -362,16 +362,24 @@ def solve_command(
     typer.echo(json_dumps(result) if json_out else text)
 
 
-def _deal_and_leader(deal: str, board: str | None, dealer: str | None, leader: str | None):
-    """The hands of ``solve``'s deal (a PBN string or a board of a .pbn file) and the seat on lead."""
+def given_deal(deal: str, board: str | None, hand_size: int | None = 13):
+    """The seat masks of a deal given on the command line, a PBN string or a board of a .pbn file, and the
+    file's dealer (None for a string, or a board without a Dealer tag); ``hand_size`` as in ``parse_deal``."""
     from analyzer.cards.pbn_file import board_deal
 
-    if deal.strip().lower().endswith(".pbn"):
-        hands, file_dealer = board_deal(deal, board)
-    elif board is not None:
-        raise InputError("--board picks a board of a .pbn file; the deal given is not one")
-    else:
-        hands, file_dealer = parse_deal(deal, hand_size=None), None
+    if not deal.strip().lower().endswith(".pbn"):
+        if board is not None:
+            raise InputError("--board picks a board of a .pbn file; the deal given is not one")
+        return parse_deal(deal, hand_size=hand_size), None
+    hands, file_dealer = board_deal(deal, board)
+    if hand_size is not None:
+        hands = parse_deal(format_deal(hands), hand_size=hand_size)  # the same check as a deal typed in
+    return hands, file_dealer
+
+
+def _deal_and_leader(deal: str, board: str | None, dealer: str | None, leader: str | None):
+    """The hands of ``solve``'s deal (a PBN string or a board of a .pbn file) and the seat on lead."""
+    hands, file_dealer = given_deal(deal, board, hand_size=None)
     dealer_seat = parse_seat(dealer) if dealer is not None else (
         file_dealer if file_dealer is not None else parse_seat(DEFAULT_DEALER))
     return hands, parse_seat(leader) if leader is not None else (dealer_seat + 1) % 4

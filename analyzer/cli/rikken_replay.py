@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cards.pbn import SEAT_LETTERS, parse_deal, parse_seat
+from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
 from analyzer.cli.choices import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_CONSTRAINT_OPTIONS
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
 from analyzer.cli.rikken_advise import WorldsOption
@@ -24,6 +24,7 @@ from analyzer.cli.rikken import (
     Policy,
     SeatBidding,
     SeatPolicies,
+    given_deal,
     policies_from_options,
 )
 from analyzer.errors import InputError
@@ -39,8 +40,9 @@ JudgeBudget = Annotated[int | None, typer.Option(
 
 
 def replay(
-    deal: Annotated[str | None, typer.Argument(help='A PBN deal "N:hand hand hand hand" (instead of --seed '
-                                                    "--index).", show_default=False)] = None,
+    deal: Annotated[str | None, typer.Argument(help='A PBN deal "N:hand hand hand hand" or a .pbn file (instead '
+                                                    "of --seed --index).", show_default=False)] = None,
+    board: Annotated[str | None, typer.Option("--board", help="The board of a .pbn file holding several.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="The rikken play run's seed (with --index); "
                                              "with a PBN deal, the seed of the random choices.",
                                              show_default="0 with a deal")] = None,
@@ -64,7 +66,8 @@ def replay(
     aces: AcesOption = None,
     length: LengthOption = None,
     dealer: Annotated[str | None, typer.Option("--dealer", help="With a PBN deal: the dealer; his left bids "
-                                               "first and leads.", show_default="N")] = None,
+                                               "first and leads.", show_default="the file's Dealer tag, else N")]
+    = None,
     judge: JudgeOption = True,
     dd_budget: JudgeBudget = None,
     worlds: WorldsOption = None,
@@ -88,17 +91,21 @@ def replay(
     constraints = {key: list(values) for key, values in zip(RIKKEN_CONSTRAINT_OPTIONS, (hand, cards, hcp, aces, length))
                    if values}
     if deal is not None:
-        result = _replay_pbn_deal(deal, index, dealing, chunk_size, constraints, dealer, seed, policies, auction,
+        result = _replay_pbn_deal(deal, board, index, dealing, chunk_size, constraints, dealer, seed, policies, auction,
                                   judge_budget)
     else:
+        if board is not None:
+            raise InputError("--board picks a board of a .pbn file: give the file")
         result = _replay_run_round(seed, index, dealer, dealing, chunk_size, constraints, policies, auction,
                                    judge_budget)
     payload = replay_payload(result)
     typer.echo(json_dumps(payload) if json_out else "\n".join(text_lines(payload)))
 
 
-def _replay_pbn_deal(deal, index, dealing, chunk_size, constraints, dealer, seed, policies, auction, judge_budget):
-    """The round of a PBN deal given on the command line; the run's options are refused with it."""
+def _replay_pbn_deal(deal, board, index, dealing, chunk_size, constraints, dealer, seed, policies, auction,
+                     judge_budget):
+    """The round of a PBN deal (or a .pbn file's board) given on the command line; the run's options are
+    refused with it."""
     from analyzer.games.rikken.replay import replay_deal
 
     if index is not None:
@@ -106,8 +113,9 @@ def _replay_pbn_deal(deal, index, dealing, chunk_size, constraints, dealer, seed
     if dealing is not None or chunk_size is not None or constraints:
         raise InputError("--dealing, --chunk-size and deal constraints describe a rikken play run: they go "
                          "with --seed S --index I, not with a PBN deal")
-    return replay_deal(parse_deal(deal), parse_seat(dealer) if dealer is not None else 0, seed or 0, policies,
-                       auction, judge_budget)
+    hands, file_dealer = given_deal(deal, board)
+    dealer_seat = parse_seat(dealer) if dealer is not None else file_dealer if file_dealer is not None else 0
+    return replay_deal(hands, dealer_seat, seed or 0, policies, auction, judge_budget)
 
 
 def _replay_run_round(seed, index, dealer, dealing, chunk_size, constraints, policies, auction, judge_budget):

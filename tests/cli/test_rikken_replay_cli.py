@@ -166,3 +166,22 @@ def test_cost_marks_write_bounds_as_tables_do():
     assert cost_mark([cost(0, 2, True)]) == " (-[0, 2]!)"
     assert cost_mark([cost(0, 0)]) == ""
     assert cost_mark([cost(1, 1), cost(0, 0, declarer="E")], several=True) == " (N-1)"
+
+
+def test_a_board_of_a_pbn_file_replays_as_its_deal_typed_in(tmp_path, capsys):
+    """A .pbn file's board, dealt by its Dealer tag, is the round of the same deal typed in with that dealer;
+    --dealer overrides the tag; a board of an ending (not 13 cards a hand) is refused in one line."""
+    path = tmp_path / "boards.pbn"
+    path.write_text('[Board "1"]\n[Dealer "N"]\n[Deal "N:AK... .AK.. 43... .43.."]\n\n'
+                    f'[Board "2"]\n[Dealer "E"]\n[Deal "{FULL}"]\n', encoding="utf-8")
+    typed = _strict_json(_run(capsys, "replay", FULL, "--dealer", "E", "--no-judge", "--json"))
+    from_file = _strict_json(_run(capsys, "replay", str(path), "--board", "2", "--no-judge", "--json"))
+    assert from_file == typed and typed["dealer"] == "E"
+    west = _strict_json(_run(capsys, "replay", str(path), "--board", "2", "--dealer", "W", "--no-judge", "--json"))
+    assert west["dealer"] == "W"
+    with pytest.raises(SystemExit) as stop:
+        main(["rikken", "replay", str(path), "--board", "1"])
+    assert stop.value.code == 2 and capsys.readouterr().err.startswith("error: bad deal: every hand needs 13 cards")
+    with pytest.raises(SystemExit) as stop:
+        main(["rikken", "replay", str(path)])
+    assert stop.value.code == 2 and "holds 2 boards: pick one with --board" in capsys.readouterr().err
