@@ -370,3 +370,22 @@ def test_a_mean_prints_apart_from_the_ends_of_its_interval():
     # Bounds that already print apart keep the column's decimals.
     wide = money.assign(money_lo=[5.0, -14.0], money_hi=[9.0, -11.0])
     assert formatted_columns(wide)[1] == ["7.4", "-12.5"]
+
+
+def test_report_tables_show_rates_as_the_terminal_does():
+    """A report's table (Markdown and HTML) holds the terminal's cells: a rate in % with its interval in one
+    cell, its bounds not apart, n as an integer; the HTML cell sorts by the rate itself."""
+    from analyzer.reports.html_writer import HtmlWriter
+    from analyzer.reports.markdown_writer import MarkdownWriter
+
+    frame = pd.DataFrame({"contract": ["rik", "troela"], "n": [160, 68], "rate": [0.588, 0.8088],
+                          "rate_lo": [0.510, 0.6999], "rate_hi": [0.661, 0.8847]})
+    markdown = MarkdownWriter("files")
+    markdown.table(frame, "summary")
+    lines = markdown.parts[-1].splitlines()
+    assert lines[0] == "| contract | n | rate |"
+    assert lines[2:] == ["| rik | 160 | 58.8% [51.0, 66.1] |", "| troela | 68 | 80.9% [70.0, 88.5] |"]
+    page = HtmlWriter()
+    page.table(frame, "summary")
+    assert "<th>rate_lo</th>" not in page.parts[-1] and "<th>n</th>" in page.parts[-1]
+    assert '<td class=num data-v="0.588">58.8% [51.0, 66.1]</td>' in page.parts[-1]
