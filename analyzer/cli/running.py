@@ -22,11 +22,13 @@ def run_and_print(experiment, plan, *, out: str | None, workers: int, scheduler:
 
 
 def print_table(table, title: str) -> None:
-    """Print ``title:`` and the table as every command prints one (:func:`reports.formatting.console_table`:
+    """Print ``title:`` (wrapped to the console's width) and the table as every command prints one (:func:`reports.formatting.console_table`:
     rates as ``59.2% [59.0, 59.3]``, counts as integers, ``–`` for an undefined value), then a blank line."""
-    from analyzer.reports.formatting import console_table
+    import textwrap
 
-    typer.echo(f"{title}:\n{console_table(table)}\n")
+    from analyzer.reports.formatting import CONSOLE_WIDTH, console_table
+
+    typer.echo(f"{textwrap.fill(title + ':', CONSOLE_WIDTH)}\n{console_table(table)}\n")
 
 
 def print_results(where) -> None:

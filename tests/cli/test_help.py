@@ -99,3 +99,15 @@ def test_help_choices_equal_the_registries():
     assert (choices.SCHNAPSEN_SAMPLES, choices.SCHNAPSEN_PLAYOUTS_PER_SAMPLE) == (search.DEFAULT_SAMPLES,
                                                                                  rollout_bot.PLAYOUTS_PER_SAMPLE)
     assert (choices.SECONDS_POLICIES, choices.SECONDS_PARAMS) == (policies.POLICY_NAMES, policies.PARAM_NAMES)
+
+
+def test_a_long_table_title_wraps_to_80_columns(capsys):
+    import pandas as pd
+
+    from analyzer.cli.running import print_table
+
+    title = ("Rikken bids: 400 deals, 1,600 hands, policy heuristic, dealing random (rates with 95% Wilson "
+             "intervals)")
+    print_table(pd.DataFrame({"contract": ["rik"], "n": [3]}), title)
+    lines = capsys.readouterr().out.splitlines()
+    assert max(map(len, lines)) <= 80 and " ".join(lines[:2]) == title + ":"
