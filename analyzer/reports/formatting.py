@@ -177,11 +177,25 @@ def _percent_interval(value: float, low: float, high: float) -> str:
     return f"{text} [{100 * low:.{decimals}f}, {100 * high:.{decimals}f}]"
 
 
-def console_table(frame: pd.DataFrame) -> str:
-    """A table as every command prints it (:func:`table_cells`)."""
+def console_table(frame: pd.DataFrame, width: int = CONSOLE_WIDTH) -> str:
+    """A table as every command prints it (:func:`table_cells`); one wider than ``width`` is printed in
+    blocks of columns, each repeating the first column so that every row keeps its name."""
     if frame.empty:
         return frame.to_string(index=False)
-    return pd.DataFrame(table_cells(frame)).to_string(index=False)
+    cells = pd.DataFrame(table_cells(frame))
+    whole = cells.to_string(index=False)
+    if max(map(len, whole.splitlines())) <= width or cells.shape[1] < 3:
+        return whole
+    key, rest = cells.columns[0], list(cells.columns[1:])
+    blocks, block = [], []
+    for column in rest:
+        wider = cells[[key, *block, column]].to_string(index=False)
+        if block and max(map(len, wider.splitlines())) > width:
+            blocks.append(block)
+            block = []
+        block.append(column)
+    blocks.append(block)
+    return "\n\n".join(cells[[key, *columns]].to_string(index=False) for columns in blocks)
 
 
 def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:

@@ -389,3 +389,17 @@ def test_report_tables_show_rates_as_the_terminal_does():
     page.table(frame, "summary")
     assert "<th>rate_lo</th>" not in page.parts[-1] and "<th>n</th>" in page.parts[-1]
     assert '<td class=num data-v="0.588">58.8% [51.0, 66.1]</td>' in page.parts[-1]
+
+
+def test_a_wide_console_table_prints_in_blocks_that_keep_the_row_names():
+    from analyzer.reports.formatting import console_table
+
+    frame = pd.DataFrame({"bot": ["heuristic", "random"], **{f"measure_{k}": [1000.0 + k, 2000.0 + k]
+                                                             for k in range(12)}})
+    text = console_table(frame)
+    blocks = [block.splitlines() for block in text.split("\n\n")]
+    assert len(blocks) >= 2 and max(len(line) for block in blocks for line in block) <= 80
+    assert all(block[0].split()[0] == "bot" and block[1].split()[0] == "heuristic" for block in blocks)
+    headers = [name for block in blocks for name in block[0].split()[1:]]
+    assert headers == [f"measure_{k}" for k in range(12)]
+    assert "\n\n" not in console_table(frame.iloc[:, :4])  # a table that fits stays whole
