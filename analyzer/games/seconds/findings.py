@@ -53,7 +53,7 @@ def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     seats = tables.get("summary_by_seat")
     if seats is not None and not seats.empty:
         sentences.append("By seat, games won: " + ", ".join(
-            f"{r.seat} {format_percent(r.win_rate)}" for r in seats.itertuples()) + ".")
+            f"seat {r.seat} {format_percent(r.win_rate)}" for r in seats.itertuples()) + ".")
     return sentences or ["The run has no summary tables."]
 
 
