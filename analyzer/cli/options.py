@@ -7,9 +7,8 @@ from typing import Annotated
 import numpy as np
 import typer
 
+from analyzer.cli.choices import MAX_WORKERS, default_workers
 from analyzer.errors import InputError
-from analyzer.experiments.backends import MAX_WORKERS, make_backend
-from analyzer.experiments.runner import default_workers
 
 # Upper bounds of the count options (docs in docs/commands.md): far above any run that finishes in a
 # day, low enough that a typo fails at once instead of exhausting memory or planning chunks forever.
@@ -21,6 +20,8 @@ def _check_scheduler(spec: str | None) -> str | None:
     # make_backend only parses the spec (nothing starts before the run), so a bad one fails before
     # the run directory is created.
     if spec is not None:
+        from analyzer.experiments.backends import make_backend
+
         try:
             backend = make_backend(spec, 1)
             if hasattr(backend, "probe"):

@@ -12,15 +12,21 @@ from pathlib import Path
 
 import typer
 
-from analyzer.cli.catalog import EXPERIMENTS
 from analyzer.errors import InputError
 
 # Typer ships its own copy of click (or uses click's, by version): reach its classes through typer.
 _ClickError = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == "ClickException")
 
-# The commands that run chunks into a run folder, by their words after ``analyzer``: every experiment of
-# the catalog, whose names are the command's words joined by a dash (``rikken-bids``) or a space.
-RESUMABLE = {tuple(name.replace("-", " ", 1).split()) for name in EXPERIMENTS}
+
+
+def _resumable() -> set[tuple[str, ...]]:
+    """The commands that run chunks into a run folder, by their words after ``analyzer``: every experiment
+    of the catalog (which loads every game), whose names are the command's words joined by a dash
+    (``rikken-bids``) or a space."""
+    from analyzer.cli.catalog import EXPERIMENTS
+
+    return {tuple(name.replace("-", " ", 1).split()) for name in EXPERIMENTS}
+
 OUT_OPTION = "--out"
 # Where to run is the resuming user's choice, never the run folder's: a recorded scheduler address would
 # make resume connect to a host the folder names (and unpickle what it sends back).
@@ -64,7 +70,7 @@ def rebuilt_arguments(root, argv, run_dir: Path) -> list[str]:
         raise InputError(f"{run_dir} records no command line to resume")
     args = argv[1:]
     words = tuple(args[:2])
-    if words not in RESUMABLE:
+    if words not in _resumable():
         raise InputError(f"{run_dir} records the command {' '.join(words)!r}, which is not a batch experiment "
                          "that resume can finish")
     command = root

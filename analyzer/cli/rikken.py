@@ -1,19 +1,17 @@
-"""``analyzer rikken ...``: deals, bid-success experiments, full rounds, double-dummy answers."""
+"""``analyzer rikken ...``: deals, bid-success experiments, full rounds, double-dummy answers.
+
+The game's modules (numba kernels, pandas) are imported by the command bodies, so that ``--help`` loads
+none of them (``choices``).
+"""
 
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
-import pandas as pd
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from analyzer.cards.constraints import build_constraints
-from analyzer.cards.dealing import deal_constrained, deal_random
-from analyzer.cards.deck import parse_card
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
-from analyzer.cards.pbn_file import board_deal, deal_games, format_pbn
+from analyzer.cli.choices import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_BOTS, RIKKEN_DEALINGS
 from analyzer.cli.options import (
     MAX_CHUNK_SIZE,
     MAX_ITEMS,
@@ -26,44 +24,23 @@ from analyzer.cli.options import (
 )
 from analyzer.cli.running import print_table, run_and_print
 from analyzer.errors import InputError
-from analyzer.games.rikken.bots import BOTS, check_table, help_text
-from analyzer.games.rikken.compare import compare_runs
-from analyzer.games.rikken.dd import (
-    DEFAULT_BUDGET,
-    STRAIN_LETTERS,
-    check_call,
-    dd_table,
-    parse_goal,
-    parse_strain,
-    parse_team,
-    team_name,
-)
-from analyzer.games.rikken.experiments import (
-    BIDS,
-    DEALINGS,
-    PLAY,
-    Policies,
-    bids_plan,
-    constraint_params,
-    play_plan,
-)
-from analyzer.games.rikken.strategy import bidding_params
-from analyzer.reports.manifest import read_manifest
-from analyzer.reports.store import atomic_write, user_file
-from analyzer.solvers.dd import solve, solve_bounds
-from analyzer.solvers.dd.api import MAX_BUDGET
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
 # `solve` and PBN files written by `deal`: W deals, so N leads.
 DEFAULT_DEALER = "W"
 
 
-#: Card-play policies by name, from the bot registry (``bots.BOTS``), as are their help texts.
-Policy = Enum("Policy", {name: name for name in BOTS}, type=str)
+#: Card-play policies by name, from the bot registry (``bots.BOTS``, copied in ``choices``), as are their help texts.
+Policy = Enum("Policy", {name: name for name in RIKKEN_BOTS}, type=str)
 
 
 #: Dealing models (docs/rules.md: ``random`` uniform deals, ``packets`` traditional gather-cut-deal).
-Dealing = Enum("Dealing", {name: name for name in DEALINGS}, type=str)
+Dealing = Enum("Dealing", {name: name for name in RIKKEN_DEALINGS}, type=str)
+
+
+def help_text() -> str:
+    """``name = help; ...`` for every bot, for a command's ``--policy`` help."""
+    return "; ".join(f"{name} = {text}" for name, text in RIKKEN_BOTS.items())
 
 
 # `rikken deal` holds every deal as text before printing: 10^6 deals take about 650 MB and 100 s.
@@ -78,12 +55,12 @@ DeclarerPolicy = Annotated[Policy | None, typer.Option(
 DefenderPolicy = Annotated[Policy | None, typer.Option("--defender-policy", help="Policy of the defenders.",
                                                        show_default="--policy")]
 DdBudgetOption = Annotated[int | None, typer.Option(
-    "--dd-budget", min=0, max=MAX_BUDGET,
+    "--dd-budget", min=0, max=DD_MAX_BUDGET,
     help="With --policy dd: completed tricks each trick count may search beyond the made / not made questions "
          "(about 2.5 million per CPU-second); when they run out the count is reported as the interval it was "
-         "proved to lie in. 0: no limit, every count exact.", show_default=f"{DEFAULT_BUDGET:,}")]
+         "proved to lie in. 0: no limit, every count exact.", show_default=f"{DD_DEFAULT_BUDGET:,}")]
 SolveBudgetOption = Annotated[int, typer.Option(
-    "--dd-budget", min=0, max=MAX_BUDGET,
+    "--dd-budget", min=0, max=DD_MAX_BUDGET,
     help="Completed tricks each trick count may search beyond the made / not made questions (about 2.5 million "
          "per CPU-second); a count that runs out is shown as the interval it was proved to lie in. 0: no limit, "
          "every count exact.")]
@@ -121,8 +98,12 @@ SeatPolicies = Annotated[str | None, typer.Option(
 
 
 def policies_from_options(policy: Policy, declarer: Policy | None, defender: Policy | None, seats: str | None = None,
-                          policy_given: bool = False) -> Policies:
-    """The run's card-play policies from the policy options; a mix of them that contradicts itself is an error."""
+                          policy_given: bool = False):
+    """The run's card-play policies (``experiments.Policies``) from the policy options; a mix of them that
+    contradicts itself is an error."""
+    from analyzer.games.rikken.bots import check_table
+    from analyzer.games.rikken.experiments import Policies
+
     if seats is None:
         policies = Policies((declarer or policy).value, (defender or policy).value)
         check_table(policies.names())
@@ -152,6 +133,11 @@ def deal(
     json_out: JsonOut = False,
 ) -> None:
     """Print random or constrained deals in PBN (N first)."""
+    from analyzer.cards.constraints import build_constraints
+    from analyzer.cards.dealing import deal_constrained, deal_random
+    from analyzer.cards.pbn_file import deal_games, format_pbn
+    from analyzer.reports.store import atomic_write, user_file
+
     seats = build_constraints(hand or [], cards or [], hcp or [], aces or [], length or [])
     if all(s.fixed == 0 and s.is_trivial() for s in seats):
         deals = deal_random(count, seed)
@@ -211,6 +197,8 @@ def bids(
     Deal constraints (--hand, --cards, --hcp, --aces, --length, as in `rikken deal`) hold for every
     deal, at absolute seats N E S W; the dealer rotates (deal d is dealt by seat d mod 4).
     """
+    from analyzer.games.rikken.experiments import BIDS, bids_plan, constraint_params
+
     policies = policies_from_options(policy, declarer_policy, defender_policy)
     constraints = constraint_params(dealing.value, seed, hand, cards, hcp, aces, length)
     plan = bids_plan(policies, dealing.value, contracts, constraints, _seat_letters(seat), deals, seed, chunk_size,
@@ -248,6 +236,9 @@ def play(
     round's deal, at absolute seats N E S W; the dealer rotates (round r is dealt by seat r mod 4), so a
     constrained seat bids first, or deals, in turn.
     """
+    from analyzer.games.rikken.experiments import PLAY, constraint_params, play_plan
+    from analyzer.games.rikken.strategy import bidding_params
+
     policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy, seat_policies,
                                      policy_given=policy is not None)
     constraints = constraint_params(dealing.value, seed, hand, cards, hcp, aces, length)
@@ -263,6 +254,12 @@ def compare(
     json_out: JsonOut = False,
 ) -> None:
     """Paired differences B - A of two bids (or two play) runs on the same deals, e.g. two policy mixes."""
+    import pandas as pd
+
+    from analyzer.games.rikken.compare import compare_runs
+    from analyzer.games.rikken.experiments import Policies
+    from analyzer.reports.manifest import read_manifest
+
     experiment, tables = compare_runs(run_a, run_b)
     labels = [Policies.from_params(read_manifest(run)["params"]).label() for run in (run_a, run_b)]
     if json_out:
@@ -293,18 +290,23 @@ def _fmt(values, scale: float, spec: str) -> list[str]:
     return [format(scale * v, spec) for v in values]
 
 
-def _fmt_interval(frame: pd.DataFrame, measure: str, scale: float, spec: str) -> list[str]:
+def _fmt_interval(frame, measure: str, scale: float, spec: str) -> list[str]:
     """``diff [lo, hi]`` of one paired measure of ``compare_runs``."""
     parts = [_fmt(frame[f"{measure}_{key}"], scale, spec) for key in ("diff", "lo", "hi")]
     return [f"{d} [{lo}, {hi}]" for d, lo, hi in zip(*parts)]
 
 
 def _count_text(count) -> str:
-    """An exact count, or the interval a budgeted count was proved to lie in ("2-3")."""
-    return f"{count[0]}-{count[1]}" if isinstance(count, list) else str(count)
+    """An exact count, or the interval a budgeted count was proved to lie in (``[2, 3]``)."""
+    from analyzer.reports.formatting import format_bounds
+
+    return format_bounds(*count) if isinstance(count, list) else str(count)
 
 
 def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     table = Table(title=f"Double-dummy tricks for the declaring side ({SEAT_LETTERS[leader]} leads)")
     table.add_column("declarer")
@@ -316,7 +318,7 @@ def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
                           for name, c in row["calls"].items()) or "-"
         table.add_row(row["declarer"], row["trump"], _count_text(row["alone"]), calls)
     console.print(table)
-    console.print("* blind call; a-b: a count the --dd-budget left as the interval it was proved to lie in")
+    console.print("* blind call; [a, b]: a count the --dd-budget left between a and b", markup=False)
     second = Table(title="Misery / 1 Alone at no trump (makeable?)")
     for name in ("declarer", "Misery", "1 Alone"):
         second.add_column(name)
@@ -338,10 +340,12 @@ def solve_command(
     goal: Annotated[str, typer.Option("--goal", help="One question: max, ge:K, le:K (Misery: le:0) or eq:K.")] = "max",
     called: Annotated[str | None, typer.Option("--called", help="One question: the called card, e.g. HA.")] = None,
     blind: Annotated[bool, typer.Option("--blind", help="One question: the call was blind.")] = False,
-    dd_budget: SolveBudgetOption = DEFAULT_BUDGET,
+    dd_budget: SolveBudgetOption = DD_DEFAULT_BUDGET,
     json_out: JsonOut = False,
 ) -> None:
     """Double-dummy table for a Rikken deal, or the answer to one question (with --trump and --team)."""
+    from analyzer.games.rikken.dd import dd_table
+
     hands, lead = _deal_and_leader(deal, board, dealer, leader)
     if trump is None and team is None:
         if called is not None or blind or goal != "max":
@@ -358,14 +362,24 @@ def solve_command(
     typer.echo(json_dumps(result) if json_out else text)
 
 
+def given_deal(deal: str, board: str | None, hand_size: int | None = 13):
+    """The seat masks of a deal given on the command line, a PBN string or a board of a .pbn file, and the
+    file's dealer (None for a string, or a board without a Dealer tag); ``hand_size`` as in ``parse_deal``."""
+    from analyzer.cards.pbn_file import board_deal
+
+    if not deal.strip().lower().endswith(".pbn"):
+        if board is not None:
+            raise InputError("--board picks a board of a .pbn file; the deal given is not one")
+        return parse_deal(deal, hand_size=hand_size), None
+    hands, file_dealer = board_deal(deal, board)
+    if hand_size is not None:
+        hands = parse_deal(format_deal(hands), hand_size=hand_size)  # the same check as a deal typed in
+    return hands, file_dealer
+
+
 def _deal_and_leader(deal: str, board: str | None, dealer: str | None, leader: str | None):
     """The hands of ``solve``'s deal (a PBN string or a board of a .pbn file) and the seat on lead."""
-    if deal.strip().lower().endswith(".pbn"):
-        hands, file_dealer = board_deal(deal, board)
-    elif board is not None:
-        raise InputError("--board picks a board of a .pbn file; the deal given is not one")
-    else:
-        hands, file_dealer = parse_deal(deal, hand_size=None), None
+    hands, file_dealer = given_deal(deal, board, hand_size=None)
     dealer_seat = parse_seat(dealer) if dealer is not None else (
         file_dealer if file_dealer is not None else parse_seat(DEFAULT_DEALER))
     return hands, parse_seat(leader) if leader is not None else (dealer_seat + 1) % 4
@@ -374,6 +388,10 @@ def _deal_and_leader(deal: str, board: str | None, dealer: str | None, leader: s
 def _one_question(hands, lead: int, trump: str, team: str, goal: str, called: str | None, blind: bool,
                   dd_budget: int) -> tuple[dict, str]:
     """``solve``'s answer to one question: its JSON object and its sentence."""
+    from analyzer.cards.deck import parse_card
+    from analyzer.games.rikken.dd import STRAIN_LETTERS, check_call, parse_goal, parse_strain, parse_team, team_name
+    from analyzer.solvers.dd import solve, solve_bounds
+
     strain = parse_strain(trump)
     side = parse_team(team)
     goal_name, count = parse_goal(goal)

@@ -4,6 +4,7 @@ from typing import Annotated
 
 import typer
 
+from analyzer.cli.choices import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_DEFAULT_WORLDS, RIKKEN_MAX_WORLDS
 from analyzer.cli.options import MAX_CHUNK_SIZE, MAX_ITEMS, JsonOut, OutDir, Scheduler, Seed, Workers
 from analyzer.cli.rikken import (
     AcesOption,
@@ -17,10 +18,6 @@ from analyzer.cli.rikken import (
     policies_from_options,
 )
 from analyzer.cli.running import run_and_print
-from analyzer.games.rikken.advice_experiment import ADVISE, advise_plan
-from analyzer.games.rikken.bots import DEFAULT_WORLDS, MAX_WORLDS
-from analyzer.games.rikken.dd import DEFAULT_BUDGET
-from analyzer.solvers.dd.api import MAX_BUDGET
 
 BracketOption = Annotated[int, typer.Option(
     "--bracket", min=0, max=MAX_ITEMS,
@@ -28,15 +25,15 @@ BracketOption = Annotated[int, typer.Option(
          "both ways, side by side, flagging those whose verdict changes; 0: no bracket. Perfect play takes "
          "seconds a deal: 40 is a quick look, 200 a firmer one.")]
 AdviseDdBudget = Annotated[int | None, typer.Option(
-    "--dd-budget", min=0, max=MAX_BUDGET,
+    "--dd-budget", min=0, max=DD_MAX_BUDGET,
     help="With --policy dd or --bracket: completed tricks each perfect-play trick count may search beyond the made "
          "/ not made questions (about 2.5 million per CPU-second); a count that runs out is reported as the "
-         "interval it was proved to lie in. 0: no limit.", show_default=f"{DEFAULT_BUDGET:,}")]
+         "interval it was proved to lie in. 0: no limit.", show_default=f"{DD_DEFAULT_BUDGET:,}")]
 
 WorldsOption = Annotated[int | None, typer.Option(
-    "--worlds", min=1, max=MAX_WORLDS,
+    "--worlds", min=1, max=RIKKEN_MAX_WORLDS,
     help="With sampled-dd at a seat: hidden-hand worlds it draws and solves per decision (more: steadier and "
-         "slower, about linearly).", show_default=str(DEFAULT_WORLDS))]
+         "slower, about linearly).", show_default=str(RIKKEN_DEFAULT_WORLDS))]
 
 
 def advise(
@@ -77,6 +74,8 @@ def advise(
     same deals again with perfect play on both sides and flags the options whose verdict changes.
     Further constraints (--cards, --hcp, --aces, --length) apply to the other seats.
     """
+    from analyzer.games.rikken.advice_experiment import ADVISE, advise_plan
+
     policies = policies_from_options(policy, declarer_policy, defender_policy).with_worlds(worlds)
     constraints = {"cards": cards, "hcp": hcp, "aces": aces, "length": length}
     plan = advise_plan(hand, seat, dealer, policies, contracts, constraints, deals, seed, chunk_size, dd_budget,

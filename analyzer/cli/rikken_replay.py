@@ -5,7 +5,8 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cards.pbn import SEAT_LETTERS, parse_deal, parse_seat
+from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
+from analyzer.cli.choices import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_CONSTRAINT_OPTIONS
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
 from analyzer.cli.rikken_advise import WorldsOption
 from analyzer.cli.rikken import (
@@ -23,29 +24,25 @@ from analyzer.cli.rikken import (
     Policy,
     SeatBidding,
     SeatPolicies,
+    given_deal,
     policies_from_options,
 )
 from analyzer.errors import InputError
-from analyzer.games.rikken.dd import DEFAULT_BUDGET
-from analyzer.games.rikken.experiments import CONSTRAINT_OPTIONS
-from analyzer.games.rikken.replay import replay_deal, replay_payload, replay_run_round
-from analyzer.games.rikken.strategy import bidding_params
-from analyzer.reports.formatting import CONSOLE_WIDTH
-from analyzer.solvers.dd.api import MAX_BUDGET
 
 JudgeOption = Annotated[bool, typer.Option(
     "--judge/--no-judge", help="Mark every card with its double-dummy cost: the tricks (or the contract) its side "
                                "gives up against the best card at that moment.")]
 JudgeBudget = Annotated[int | None, typer.Option(
-    "--dd-budget", min=0, max=MAX_BUDGET,
+    "--dd-budget", min=0, max=DD_MAX_BUDGET,
     help="Completed tricks each judged trick count may search (about 2.5 million per CPU-second); a cost whose "
          "count runs out is shown as bounds. Made or not made is always exact. 0: no limit.",
-    show_default=f"{DEFAULT_BUDGET:,}")]
+    show_default=f"{DD_DEFAULT_BUDGET:,}")]
 
 
 def replay(
-    deal: Annotated[str | None, typer.Argument(help='A PBN deal "N:hand hand hand hand" (instead of --seed '
-                                                    "--index).", show_default=False)] = None,
+    deal: Annotated[str | None, typer.Argument(help='A PBN deal "N:hand hand hand hand" or a .pbn file (instead '
+                                                    "of --seed --index).", show_default=False)] = None,
+    board: Annotated[str | None, typer.Option("--board", help="The board of a .pbn file holding several.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="The rikken play run's seed (with --index); "
                                              "with a PBN deal, the seed of the random choices.",
                                              show_default="0 with a deal")] = None,
@@ -69,7 +66,8 @@ def replay(
     aces: AcesOption = None,
     length: LengthOption = None,
     dealer: Annotated[str | None, typer.Option("--dealer", help="With a PBN deal: the dealer; his left bids "
-                                               "first and leads.", show_default="N")] = None,
+                                               "first and leads.", show_default="the file's Dealer tag, else N")]
+    = None,
     judge: JudgeOption = True,
     dd_budget: JudgeBudget = None,
     worlds: WorldsOption = None,
@@ -81,37 +79,49 @@ def replay(
     declaring side's running count against what the contract needs) and each seat's scores. Every card
     is marked with its double-dummy cost against the best card at that moment (--no-judge: not).
     """
+    from analyzer.games.rikken.replay import replay_payload
+    from analyzer.games.rikken.strategy import bidding_params
+
     policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy,
                                      seat_policies, policy_given=policy is not None).with_worlds(worlds)
     auction = bidding_params(bidding, seat_bidding, bidding_margin)
     if dd_budget is not None and not judge:
         raise InputError("--dd-budget is the budget of judging the cards: it goes without --no-judge")
-    judge_budget = (DEFAULT_BUDGET if dd_budget is None else dd_budget) if judge else None
-    constraints = {key: list(values) for key, values in zip(CONSTRAINT_OPTIONS, (hand, cards, hcp, aces, length))
+    judge_budget = (DD_DEFAULT_BUDGET if dd_budget is None else dd_budget) if judge else None
+    constraints = {key: list(values) for key, values in zip(RIKKEN_CONSTRAINT_OPTIONS, (hand, cards, hcp, aces, length))
                    if values}
     if deal is not None:
-        result = _replay_pbn_deal(deal, index, dealing, chunk_size, constraints, dealer, seed, policies, auction,
+        result = _replay_pbn_deal(deal, board, index, dealing, chunk_size, constraints, dealer, seed, policies, auction,
                                   judge_budget)
     else:
+        if board is not None:
+            raise InputError("--board picks a board of a .pbn file: give the file")
         result = _replay_run_round(seed, index, dealer, dealing, chunk_size, constraints, policies, auction,
                                    judge_budget)
     payload = replay_payload(result)
     typer.echo(json_dumps(payload) if json_out else "\n".join(text_lines(payload)))
 
 
-def _replay_pbn_deal(deal, index, dealing, chunk_size, constraints, dealer, seed, policies, auction, judge_budget):
-    """The round of a PBN deal given on the command line; the run's options are refused with it."""
+def _replay_pbn_deal(deal, board, index, dealing, chunk_size, constraints, dealer, seed, policies, auction,
+                     judge_budget):
+    """The round of a PBN deal (or a .pbn file's board) given on the command line; the run's options are
+    refused with it."""
+    from analyzer.games.rikken.replay import replay_deal
+
     if index is not None:
         raise InputError("give either --seed S --index I (a round of rikken play) or a PBN deal, not both")
     if dealing is not None or chunk_size is not None or constraints:
         raise InputError("--dealing, --chunk-size and deal constraints describe a rikken play run: they go "
                          "with --seed S --index I, not with a PBN deal")
-    return replay_deal(parse_deal(deal), parse_seat(dealer) if dealer is not None else 0, seed or 0, policies,
-                       auction, judge_budget)
+    hands, file_dealer = given_deal(deal, board)
+    dealer_seat = parse_seat(dealer) if dealer is not None else file_dealer if file_dealer is not None else 0
+    return replay_deal(hands, dealer_seat, seed or 0, policies, auction, judge_budget)
 
 
 def _replay_run_round(seed, index, dealer, dealing, chunk_size, constraints, policies, auction, judge_budget):
     """Round ``index`` of ``rikken play --seed seed`` with the run's options."""
+    from analyzer.games.rikken.replay import replay_run_round
+
     if index is None:
         raise InputError("give --seed S --index I (round I of rikken play --seed S) or a PBN deal "
                          '"N:hand hand hand hand"')
@@ -158,13 +168,15 @@ def text_lines(payload: dict) -> list[str]:
 
 
 def cost_mark(costs: list[dict], several: bool = False) -> str:
-    """A card's double-dummy cost as bridge viewers mark it: ``(-1)`` one trick given up, ``(-0..2)``
-    bounds, ``!`` the contract given up; prefixed by the declarer's seat when ``several`` contracts are
-    in play; empty for a card that gave up nothing."""
+    """A card's double-dummy cost as bridge viewers mark it: ``(-1)`` one trick given up, ``(-[0, 2])``
+    between 0 and 2, ``!`` the contract given up; prefixed by the declarer's seat when ``several`` contracts
+    are in play; empty for a card that gave up nothing."""
+    from analyzer.reports.formatting import format_bounds
+
     marks = []
     for cost in costs:
         low, high = cost["tricks"], cost["tricks_high"]
-        tricks = "" if not high else f"-{low}" if low == high else f"-{low}..{high}"
+        tricks = f"-{format_bounds(low, high)}" if high else ""
         mark = tricks + ("!" if cost["contract"] else "")
         if mark:
             marks.append(f"{cost['declarer']}{mark}" if several else mark)
@@ -173,9 +185,11 @@ def cost_mark(costs: list[dict], several: bool = False) -> str:
 
 def _judged_lines(payload: dict) -> list[str]:
     """The legend of the cost marks, and per contract who gave up tricks and where its fate turned."""
+    from analyzer.reports.formatting import CONSOLE_WIDTH, format_bounds
+
     lines = [f"Each card judged double dummy (budget {payload['source']['judge_budget']:,} completed tricks per "
-             "count): (-n) its side gave up n tricks against the best card at that moment, (-a..b) between a and "
-             "b, ! it gave up the contract."]
+             "count): (-n) its side gave up n tricks against the best card at that moment, (-[a, b]) between a "
+             "and b, ! it gave up the contract."]
     for contract in payload["contracts"]:
         seat = contract["seat"]
         given: dict[str, list[int]] = {s: [0, 0] for s in SEAT_LETTERS}
@@ -191,7 +205,7 @@ def _judged_lines(payload: dict) -> list[str]:
                     turns.append(f"trick {trick['number']}, {card['seat']} {card['card']} {deed}")
         if any(high for _, high in given.values()):
             lines.append(f"{seat} {contract['contract']}: tricks given up " + ", ".join(
-                f"{s} {low}" if low == high else f"{s} {low}..{high}" for s, (low, high) in given.items()) + ".")
+                f"{s} {format_bounds(low, high)}" for s, (low, high) in given.items()) + ".")
         lines.append(f"{seat} {contract['contract']}: " + (
             "its fate turned at " + "; ".join(turns) + "." if turns
             else "no card turned its fate: it went as perfect play from the deal says."))

@@ -8,8 +8,6 @@ import typer
 
 from analyzer.cli.options import JsonOut, Seed, json_dumps
 from analyzer.cli.running import print_results, print_table
-from analyzer.games.rikken.strategy_fit import fit_and_write
-from analyzer.reports.store import user_file
 
 app = typer.Typer(help="Bidding strategies learned from `rikken bids` runs.", no_args_is_help=True)
 
@@ -49,6 +47,9 @@ def fit(
     20% of the deals (all four hands of each) are held out: the calibration (predicted against observed
     make rate by decile of prediction, 95% Wilson intervals) and the strategy card are measured on them.
     """
+    from analyzer.games.rikken.strategy_fit import fit_and_write
+    from analyzer.reports.store import user_file
+
     path = user_file(out, "--out") if out is not None else Path(run_dir) / "strategy.zip"
     result = fit_and_write(run_dir, path, max_hands=max_hands, max_iter=max_iter, margin=margin,
                            threads=threads or idle_cores(), seed=seed)

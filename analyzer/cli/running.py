@@ -1,18 +1,17 @@
 """The one way a command prints: tables in one style (:func:`print_table`), and an experiment run ends
 with its tables or its JSON and the line ``results in <run directory>``."""
 
-import pandas as pd
 import typer
 
 from analyzer.cli.options import json_dumps
-from analyzer.experiments.experiment import Experiment, Plan, run_experiment
-from analyzer.reports.formatting import console_table
 
 
-def run_and_print(experiment: Experiment, plan: Plan, *, out: str | None, workers: int, scheduler: str | None,
+def run_and_print(experiment, plan, *, out: str | None, workers: int, scheduler: str | None,
                   json_out: bool) -> None:
     """Run ``plan`` of ``experiment`` (see :func:`run_experiment`) and print its summary: the tables it
     shows and the run directory, or with ``json_out`` one JSON object holding ``run_dir`` and its payload."""
+    from analyzer.experiments.experiment import run_experiment
+
     store, summary = run_experiment(experiment, plan, out=out, workers=workers, scheduler=scheduler)
     if json_out:
         typer.echo(json_dumps({"run_dir": str(store.root), **summary.payload}))
@@ -22,10 +21,14 @@ def run_and_print(experiment: Experiment, plan: Plan, *, out: str | None, worker
     print_results(store.root)
 
 
-def print_table(table: pd.DataFrame, title: str) -> None:
-    """Print ``title:`` and the table as every command prints one (:func:`reports.formatting.console_table`:
+def print_table(table, title: str) -> None:
+    """Print ``title:`` (wrapped to the console's width) and the table as every command prints one (:func:`reports.formatting.console_table`:
     rates as ``59.2% [59.0, 59.3]``, counts as integers, ``–`` for an undefined value), then a blank line."""
-    typer.echo(f"{title}:\n{console_table(table)}\n")
+    import textwrap
+
+    from analyzer.reports.formatting import CONSOLE_WIDTH, console_table
+
+    typer.echo(f"{textwrap.fill(title + ':', CONSOLE_WIDTH)}\n{console_table(table)}\n")
 
 
 def print_results(where) -> None:

@@ -1,4 +1,7 @@
-"""``analyzer runs``, ``analyzer resume`` and ``analyzer report``: the batch-run catalog and its tools."""
+"""``analyzer runs``, ``analyzer resume`` and ``analyzer report``: the batch-run catalog and its tools.
+
+The catalog of experiments loads every game, so the command bodies import it (``--help`` loads none).
+"""
 
 import os
 import sys
@@ -7,19 +10,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from analyzer.cli.catalog import QUERY_SPECS, REPORT_SPECS
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
-from analyzer.cli.resume_args import rebuilt_arguments
 from analyzer.cli.running import print_results, print_table, run_and_print
 from analyzer.errors import InputError
-from analyzer.experiments.demo import DEMO, demo_plan
-from analyzer.reports.catalog import describe_run, find_runs, format_size, run_status, summary_tables
-from analyzer.reports.manifest import read_manifest
-from analyzer.reports.query import run_query
-from analyzer.reports.report import build_report, run_settings, write_report
 
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
 
@@ -34,6 +28,13 @@ def runs(ctx: typer.Context,
     """List runs: experiment, settings (as its report names them), status, size and time, newest first."""
     if ctx.invoked_subcommand is not None:
         return
+    from rich.console import Console
+    from rich.table import Table
+
+    from analyzer.cli.catalog import REPORT_SPECS
+    from analyzer.reports.catalog import find_runs, format_size
+    from analyzer.reports.report import run_settings
+
     if root is None:
         root = DEFAULT_ROOT
         if not root.exists():  # no run made here yet; a --root that is missing is an error instead
@@ -58,6 +59,10 @@ def runs(ctx: typer.Context,
 @app.command()
 def show(run_dir: RunDir) -> None:
     """Print a run's status and its summary tables."""
+    from analyzer.cli.catalog import REPORT_SPECS
+    from analyzer.reports.catalog import describe_run, summary_tables
+    from analyzer.reports.report import run_settings
+
     run = describe_run(run_dir)
     typer.echo(f"{run.path}: {run.experiment}")
     settings = run_settings(run, REPORT_SPECS.get(run.experiment))
@@ -87,6 +92,8 @@ def demo(
     out: OutDir = None,
 ) -> None:
     """Self-test experiment: high-card points per seat on random deals, as a checkpointed batch run."""
+    from analyzer.experiments.demo import DEMO, demo_plan
+
     run_and_print(DEMO, demo_plan(deals, threshold, rounds, seed, chunk_size), out=out, workers=workers,
                   scheduler=scheduler, json_out=False)
 
@@ -94,6 +101,10 @@ def demo(
 def resume(ctx: typer.Context, run_dir: RunDir) -> None:
     """Finish an interrupted run or repair a damaged one: run its recorded experiment again, rebuilt from
     its validated options, computing only the missing or damaged chunks."""
+    from analyzer.cli.resume_args import rebuilt_arguments
+    from analyzer.reports.catalog import run_status
+    from analyzer.reports.manifest import read_manifest
+
     manifest = read_manifest(run_dir)
     if run_status(manifest, Path(run_dir)) == "running":
         raise InputError(f"{run_dir} is still running (process {manifest.get('pid')} on {manifest.get('host')})")
@@ -151,6 +162,9 @@ def report(
     """Write a report of one or several runs: what was run and the findings first, then charts, tables
     and a glossary. HTML is one self-contained file; Markdown links its images and CSVs, written into a
     folder beside it (report_files/ for report.md)."""
+    from analyzer.cli.catalog import REPORT_SPECS
+    from analyzer.reports.report import build_report, write_report
+
     if fmt is None:
         fmt = ReportFormat.md if out is not None and out.suffix == ".md" else ReportFormat.html
     if out is None:
@@ -181,6 +195,10 @@ def query(
     json_out: JsonOut = False,
 ) -> None:
     """Ask a stored run: count, rates with 95% Wilson intervals and means with intervals, from its rows."""
+    from analyzer.cli.catalog import QUERY_SPECS
+    from analyzer.reports.manifest import read_manifest
+    from analyzer.reports.query import run_query
+
     manifest = read_manifest(run_dir)
     experiment = manifest.get("experiment")
     spec = QUERY_SPECS.get(experiment)

@@ -1,30 +1,35 @@
-"""``analyzer schnapsen ...``: Bummerl matches between bots, closing odds, and advice for one position."""
+"""``analyzer schnapsen ...``: Bummerl matches between bots, closing odds, and advice for one position.
+
+The game's modules (numba kernels, pandas) are imported by the command bodies, so that ``--help`` loads
+none of them (``choices``).
+"""
 
 from typing import Annotated
 
 import typer
 
+from analyzer.cli.choices import (
+    SCHNAPSEN_ADVICE_BOT,
+    SCHNAPSEN_ADVICE_WORLDS,
+    SCHNAPSEN_BOTS,
+    SCHNAPSEN_PLAYOUTS_PER_SAMPLE,
+    SCHNAPSEN_SAMPLES,
+)
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
 from analyzer.cli.running import print_table, run_and_print
-from analyzer.experiments.experiment import records
-from analyzer.games.schnapsen.advice import DEFAULT_BOT, DEFAULT_WORLDS, headline
-from analyzer.games.schnapsen.advice import advise as advise_position
-from analyzer.games.schnapsen.experiments import CLOSING, MATCH, closing_plan, match_plan, parse_bot
-from analyzer.games.schnapsen.play import BOTS, PERFECT
-from analyzer.games.schnapsen.rollout_bot import PLAYOUTS_PER_SAMPLE
-from analyzer.games.schnapsen.search import DEFAULT_SAMPLES
-from analyzer.games.schnapsen.state import SchnapsenState
 
 app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, closing odds, advice.",
                   no_args_is_help=True)
 
-BOT_HELP = ("; ".join(f"{name}{'[:N]' if kind.sampling else ''}: {kind.help}" for name, kind in BOTS.items())
+BOT_HELP = ("; ".join(f"{name}{'[:N]' if sampling else ''}: {text}"
+                      for name, (sampling, _, text) in SCHNAPSEN_BOTS.items())
             + " (N samples). In a Bummerl, pimc_plus, rollout and hybrid play for the Bummerl: a deal is worth "
               "the chance of winning it after that deal")
-HONEST_BOTS = ", ".join(f"{name}{'[:N]' if kind.sampling else ''}" for name, kind in BOTS.items() if kind.honest)
+HONEST_BOTS = ", ".join(f"{name}{'[:N]' if sampling else ''}"
+                        for name, (sampling, honest, _) in SCHNAPSEN_BOTS.items() if honest)
 Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
                                       help=f"Sampled worlds per pimc / pimc_plus decision; rollout plays out "
-                                           f"{PLAYOUTS_PER_SAMPLE} times as many, hybrid does both (pimc:N sets it "
+                                           f"{SCHNAPSEN_PLAYOUTS_PER_SAMPLE} times as many, hybrid does both (pimc:N sets it "
                                            "for one bot).")]
 
 
@@ -44,7 +49,7 @@ def match(
                                                   help=f"The two bots A B: {BOT_HELP}.")] = ("heuristic", "random"),
     matches: Annotated[int, typer.Option("--matches", "-n", min=1, max=MAX_ITEMS,
                                          help="Match pairs (each played with seats swapped).")] = 100,
-    samples: Samples = DEFAULT_SAMPLES,
+    samples: Samples = SCHNAPSEN_SAMPLES,
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: ChunkSize = 10,
@@ -57,6 +62,8 @@ def match(
     (per pair of matches on the same deals) and each bot's closings and closing success; charts of win
     rates, game points per deal and closing in the run folder.
     """
+    from analyzer.games.schnapsen.experiments import MATCH, match_plan
+
     run_and_print(MATCH, match_plan(bots, matches, samples, seed, chunk_size), out=out, workers=workers,
                   scheduler=scheduler, json_out=json_out)
 
@@ -69,7 +76,7 @@ def closing(
                                                    f"{HONEST_BOTS}.")] = "pimc",
     samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
         "Worlds per position: sampled hidden cards on which both choices are played out (every world, "
-        "exactly, when there are no more)."))] = DEFAULT_SAMPLES,
+        "exactly, when there are no more)."))] = SCHNAPSEN_SAMPLES,
     seed: Seed = 0,
     scheduler: Scheduler = None,
     chunk_size: ChunkSize = 10,
@@ -82,6 +89,8 @@ def closing(
     Tables by stock size, own points, opponent points, trumps and high trumps held; heatmaps of closing
     success and of the gain from closing, and a "close when" decision map.
     """
+    from analyzer.games.schnapsen.experiments import CLOSING, closing_plan
+
     run_and_print(CLOSING, closing_plan(bot, deals, samples, seed, chunk_size), out=out, workers=workers,
                   scheduler=scheduler, json_out=json_out)
 
@@ -97,10 +106,10 @@ def advise(
     workers: Workers,
     bot: Annotated[str, typer.Option("--bot", help=(
         f"Bot that plays every action forward for both players: {HONEST_BOTS} (honest); perfect solves the "
-        "position as given, every card known."))] = DEFAULT_BOT,
+        "position as given, every card known."))] = SCHNAPSEN_ADVICE_BOT,
     samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
         "Sampled worlds (hidden cards) the actions are played out on; every world, exactly, once the "
-        "stock is closed or exhausted or when there are no more."))] = DEFAULT_WORLDS,
+        "stock is closed or exhausted or when there are no more."))] = SCHNAPSEN_ADVICE_WORLDS,
     seed: Seed = 0,
     json_out: JsonOut = False,
 ) -> None:
@@ -108,6 +117,13 @@ def advise(
     win probability and the paired difference to the best action, for the player to move; a headline says
     which action is best, or which are within noise of each other. The same seed gives the same answer
     whatever the workers."""
+    from analyzer.experiments.experiment import records
+    from analyzer.games.schnapsen.advice import advise as advise_position
+    from analyzer.games.schnapsen.advice import headline
+    from analyzer.games.schnapsen.experiments import parse_bot
+    from analyzer.games.schnapsen.play import PERFECT
+    from analyzer.games.schnapsen.state import SchnapsenState
+
     position = SchnapsenState.from_text(state)
     chosen = parse_bot(bot)
     table, exact = advise_position(position, chosen, seed, samples, workers)

@@ -4,11 +4,10 @@ from typing import Annotated
 
 import typer
 
+from analyzer.cli.choices import SECONDS_PARAMS, SECONDS_POLICIES
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers
 from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError
-from analyzer.games.seconds.experiments import PLAY, VARIANTS, play_plan, variants_plan
-from analyzer.games.seconds.policies import PARAM_NAMES, POLICY_NAMES
 from analyzer.games.seconds.rules import DEFAULT_TARGET, MINIMUM_VARIANTS, TRUMP_VARIANTS, SecondsRules
 
 app = typer.Typer(help="Sloppy Seconds: 2-8 players, be second in every suit.", no_args_is_help=True)
@@ -19,7 +18,7 @@ Minimum = Annotated[str, typer.Option("--minimum", help=f"Minimum rule: {' or '.
 # A game ends when a player reaches the target: 100 times the default still ends, a typo's billion not.
 MAX_TARGET = 100 * DEFAULT_TARGET
 Param = Annotated[list[str] | None, typer.Option(
-    "--param", help=f"Policy parameter NAME=VALUE (repeatable): {', '.join(PARAM_NAMES)}.", show_default=False)]
+    "--param", help=f"Policy parameter NAME=VALUE (repeatable): {', '.join(SECONDS_PARAMS)}.", show_default=False)]
 
 
 def parse_params(items: list[str] | None) -> dict:
@@ -46,7 +45,7 @@ def play(
     workers: Workers,
     players: Players = 4,
     policies: Annotated[str | None, typer.Option(
-        "--policies", help=f"Comma-separated policies, one per seat or one for all: {', '.join(POLICY_NAMES)}.",
+        "--policies", help=f"Comma-separated policies, one per seat or one for all: {', '.join(SECONDS_POLICIES)}.",
         show_default="heuristic,random,... one per seat")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_ITEMS,
                                        help="Games to the target (per rotation).")] = 200,
@@ -65,6 +64,8 @@ def play(
     With different policies at the table every game is replayed under each rotation of the policy list,
     on the same deals, so each policy meets the same cards from every seat.
     """
+    from analyzer.games.seconds.experiments import PLAY, play_plan
+
     rules = SecondsRules(n_players=players, trump=variant, minimum=minimum, target=target)
     plan = play_plan(rules, policies or default_policies(players), games, parse_params(param), seed, chunk_size)
     run_and_print(PLAY, plan, out=out, workers=workers, scheduler=scheduler, json_out=json_out)
@@ -74,7 +75,7 @@ def play(
 def variants(
     workers: Workers,
     players: Players = 4,
-    policy: Annotated[str, typer.Option("--policy", help=f"Policy at every seat: {', '.join(POLICY_NAMES)}.")]
+    policy: Annotated[str, typer.Option("--policy", help=f"Policy at every seat: {', '.join(SECONDS_POLICIES)}.")]
     = "heuristic",
     deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_ITEMS,
                                        help="Deals, each played under all four rule pairs.")] = 2000,
@@ -86,5 +87,7 @@ def variants(
     json_out: JsonOut = False,
 ) -> None:
     """The trump rules (seed, original) and minimum rules (per-suit, per-hand) side by side on the same deals."""
+    from analyzer.games.seconds.experiments import VARIANTS, variants_plan
+
     plan = variants_plan(players, policy, deals, parse_params(param), seed, chunk_size)
     run_and_print(VARIANTS, plan, out=out, workers=workers, scheduler=scheduler, json_out=json_out)

@@ -31,6 +31,12 @@ def format_percent(rate, digits: int = 1) -> str:
     return _clean_zero(f"{percent:.{digits}f}") + "%"
 
 
+def format_bounds(low, high) -> str:
+    """A whole number known exactly (``"3"``) or only to lie between two bounds (``"[2, 3]"``, the brackets
+    every table puts round an interval), e.g. a trick count a search budget left undecided."""
+    return str(low) if low == high else f"[{low}, {high}]"
+
+
 def _clean_zero(text: str) -> str:
     """``-0.00`` -> ``0.00``: a negative number that rounds to zero prints without its sign."""
     return text[1:] if text.startswith("-") and not re.search(r"[1-9]", text) else text
@@ -117,12 +123,14 @@ def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None,
     return columns
 
 
-def display_texts(frame: pd.DataFrame) -> list[list[str]]:
-    """A table's cell texts; a comparison's rows are rounded per measure, its values and its
-    differences each with one set of decimals."""
+def display_texts(frame: pd.DataFrame) -> dict[str, list[str]]:
+    """A report table's cell texts by the columns shown: as the terminal shows them (:func:`table_cells`:
+    rates in % with their interval in one cell), except a comparison's, whose rows are rounded per measure,
+    its values and its differences each with one set of decimals, every column its own."""
     if "measure" not in frame.columns:
-        return formatted_columns(frame)
-    return formatted_columns(frame, frame["measure"], together=(("A", "B"), ("B - A", "lo", "hi")))
+        return table_cells(frame)
+    texts = formatted_columns(frame, frame["measure"], together=(("A", "B"), ("B - A", "lo", "hi")))
+    return dict(zip(frame.columns, texts, strict=True))
 
 
 def slug(text: str, taken: dict[str, int]) -> str:
@@ -181,13 +189,35 @@ def _percent_interval(value: float, low: float, high: float) -> str:
     return f"{text} [{100 * low:.{shown}f}, {100 * high:.{shown}f}]"
 
 
-def console_table(frame: pd.DataFrame) -> str:
-    """A table as every command prints it: a rate with its 95% interval as one cell ``59.2% [59.0, 59.3]``
-    (a ``*rate`` or ``*success`` column followed by its ``lo`` and ``hi`` columns), any other value with
-    its interval as ``0.242 [0.205, 0.278]`` (value and bounds to the same decimals), whole numbers as
-    integers, others in fixed notation with three significant digits, and an undefined value as ``–``."""
+def console_table(frame: pd.DataFrame, width: int = CONSOLE_WIDTH) -> str:
+    """A table as every command prints it (:func:`table_cells`); one wider than ``width`` is printed in
+    blocks of columns, each repeating the first column so that every row keeps its name."""
     if frame.empty:
         return frame.to_string(index=False)
+    cells = pd.DataFrame(table_cells(frame))
+    whole = cells.to_string(index=False)
+    if max(map(len, whole.splitlines())) <= width or cells.shape[1] < 3:
+        return whole
+    key, rest = cells.columns[0], list(cells.columns[1:])
+    blocks, block = [], []
+    for column in rest:
+        wider = cells[[key, *block, column]].to_string(index=False)
+        if block and max(map(len, wider.splitlines())) > width:
+            blocks.append(block)
+            block = []
+        block.append(column)
+    blocks.append(block)
+    return "\n\n".join(cells[[key, *columns]].to_string(index=False) for columns in blocks)
+
+
+def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
+    """A table's cells as the terminal and the reports show them, by the columns shown: a rate with its 95%
+    interval as one cell ``59.2% [59.0, 59.3]`` (a ``*rate`` or ``*success`` column followed by its ``lo``
+    and ``hi`` columns, which are not shown apart), any other value with its interval as ``0.242 [0.205,
+    0.278]`` (value and bounds to the same decimals), whole numbers as integers, others in fixed notation
+    with three significant digits, and an undefined value as ``–``."""
+    if frame.empty:
+        return {column: [] for column in frame.columns}
     columns = list(frame.columns)
     triplets = _interval_triplets(columns)
     texts = dict(zip(columns, formatted_columns(frame), strict=True))
@@ -212,4 +242,4 @@ def console_table(frame: pd.DataFrame) -> str:
                          else "{} [{}, {}]".format(*(_clean_zero(f"{x:,.{decimals}f}") for x in (v, lo, hi)))
                          for v, lo, hi, v_text, _, _ in rows]
         shown[column] = cells
-    return pd.DataFrame(shown).to_string(index=False)
+    return shown

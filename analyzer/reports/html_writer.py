@@ -29,7 +29,7 @@ border-radius:6px}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 ul.findings{background:#eef6ee;border-left:4px solid #3c8d40;padding:.7em 1em .7em 2.2em;border-radius:4px}
 nav.toc{background:#f6f8fa;padding:.5em 1em;border-radius:6px}nav.toc ul{margin:.2em 0}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:.2em .6em}
-td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#eee;position:sticky;top:0}
+td.num{text-align:right;font-variant-numeric:tabular-nums}td{white-space:nowrap}th{background:#eee;position:sticky;top:0}
 table.sortable th{cursor:pointer}table.sortable th:after{content:" \\2195";color:#999}
 tr.up td{background:#dff3df}tr.down td{background:#f8dcdc}tbody tr:nth-child(even){background:#fafafa}
 .tablewrap{max-height:40em;overflow:auto;display:inline-block;max-width:100%}
@@ -108,18 +108,19 @@ class HtmlWriter:
 
     def _table(self, frame: pd.DataFrame, sortable: bool, highlight: bool) -> str:
         texts = display_texts(frame)
-        numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
-                   for c in frame.columns]
-        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+        numeric = {c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+                   for c in texts}
+        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in texts)
         body = []
         named = named_differences(frame) if highlight and "lo" in frame.columns else np.zeros(len(frame), dtype=bool)
-        for i, row in enumerate(frame.itertuples(index=False)):
+        for i in range(len(frame)):
             css = "" if not named[i] else ' class="up"' if frame["lo"].iloc[i] > 0 else ' class="down"'
             cells = []
-            for j, value in enumerate(row):
-                raw = value if numeric[j] and pd.notna(value) else texts[j][i]
-                cells.append(f'<td{" class=num" if numeric[j] else ""} data-v="{html.escape(str(raw))}">'
-                             f"{html.escape(texts[j][i])}</td>")
+            for column, cell_texts in texts.items():
+                value = frame[column].iloc[i]
+                raw = value if numeric[column] and pd.notna(value) else cell_texts[i]  # sorted by its value
+                cells.append(f'<td{" class=num" if numeric[column] else ""} data-v="{html.escape(str(raw))}">'
+                             f"{html.escape(cell_texts[i])}</td>")
             body.append(f"<tr{css}>{''.join(cells)}</tr>")
         return (f'<div class="tablewrap"><table{" class=sortable" if sortable else ""}><thead><tr>{head}</tr></thead>'
                 f"<tbody>{''.join(body)}</tbody></table></div>")

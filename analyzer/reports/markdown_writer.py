@@ -47,8 +47,8 @@ class MarkdownWriter:
         def row(cells) -> str:
             return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
-        texts = display_texts(frame)
-        shown = list(frame.columns)
+        by_column = display_texts(frame)
+        shown, texts = list(by_column), list(by_column.values())
         if highlight and "lo" in frame.columns:
             marks = ["" if not named else "B higher" if lo > 0 else "B lower"
                      for named, lo in zip(named_differences(frame), frame["lo"])]

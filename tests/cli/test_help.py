@@ -43,3 +43,71 @@ def test_root_help_loads_no_command_and_offers_completion():
     lines = done.stdout.splitlines()
     assert lines[-1] == "['analyzer.cli.app']"
     assert any(line.split()[:1] == ["schnapsen"] for line in lines) and "--install-completion" in done.stdout
+
+
+HEAVY = ("numba", "pandas", "sklearn", "matplotlib", "dask", "duckdb", "pyarrow")
+
+
+def _leaf_commands(command, path):
+    ctx = command.context_class(command, info_name=path[-1])
+    names = command.list_commands(ctx) if hasattr(command, "list_commands") else []
+    if not names or path == ["runs"]:  # `runs` both lists runs and holds sub-commands
+        yield path
+    for name in names:
+        yield from _leaf_commands(command.get_command(ctx, name), [*path, name])
+
+
+def test_every_command_help_loads_no_game():
+    """``analyzer CMD --help`` for every command, each in a fresh process started as a user starts it
+    (``python -m analyzer``): none imports numba, pandas or another heavy library."""
+    commands = [path for name in _COMMANDS for path in _leaf_commands(_COMMANDS[name][0](), [name])]
+    assert len(commands) >= 19 and ["rikken", "bids"] in commands and ["rikken", "strategy", "fit"] in commands
+    probe = ("import runpy, sys\nsys.argv = ['analyzer', *sys.argv[1:], '--help']\ntry:\n"
+             "    runpy.run_module('analyzer', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             f"print('loaded:', sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))")
+    loaded = {}
+    for path in commands:
+        done = subprocess.run([sys.executable, "-c", probe, *path], capture_output=True, text=True, check=True)
+        assert "Usage: analyzer " + " ".join(path) in done.stdout, (path, done.stderr)
+        loaded[" ".join(path)] = done.stdout.splitlines()[-1]
+    assert {page: line for page, line in loaded.items() if line != "loaded: []"} == {}
+
+
+def test_help_choices_equal_the_registries():
+    """The names and defaults ``--help`` shows (``cli.choices``) are those the games use."""
+    from analyzer.cli import choices
+    from analyzer.experiments.backends import MAX_WORKERS
+    from analyzer.experiments.runner import default_workers
+    from analyzer.games.rikken import bots as rikken_bots
+    from analyzer.games.rikken import dd as rikken_dd
+    from analyzer.games.rikken import experiments as rikken_experiments
+    from analyzer.games.schnapsen import advice, play, rollout_bot, search
+    from analyzer.games.seconds import policies
+    from analyzer.solvers.dd.api import MAX_BUDGET
+
+    assert (choices.MAX_WORKERS, choices.default_workers()) == (MAX_WORKERS, default_workers())
+    assert choices.RIKKEN_BOTS == {name: bot.help for name, bot in rikken_bots.BOTS.items()}
+    assert list(choices.RIKKEN_BOTS) == list(rikken_bots.BOTS)
+    assert (choices.RIKKEN_DEFAULT_WORLDS, choices.RIKKEN_MAX_WORLDS) == (rikken_bots.DEFAULT_WORLDS,
+                                                                          rikken_bots.MAX_WORLDS)
+    assert choices.RIKKEN_DEALINGS == rikken_experiments.DEALINGS
+    assert choices.RIKKEN_CONSTRAINT_OPTIONS == rikken_experiments.CONSTRAINT_OPTIONS
+    assert (choices.DD_DEFAULT_BUDGET, choices.DD_MAX_BUDGET) == (rikken_dd.DEFAULT_BUDGET, MAX_BUDGET)
+    assert choices.SCHNAPSEN_BOTS == {name: (kind.sampling, kind.honest, kind.help) for name, kind in play.BOTS.items()}
+    assert list(choices.SCHNAPSEN_BOTS) == list(play.BOTS)
+    assert (choices.SCHNAPSEN_ADVICE_BOT, choices.SCHNAPSEN_ADVICE_WORLDS) == (advice.DEFAULT_BOT, advice.DEFAULT_WORLDS)
+    assert (choices.SCHNAPSEN_SAMPLES, choices.SCHNAPSEN_PLAYOUTS_PER_SAMPLE) == (search.DEFAULT_SAMPLES,
+                                                                                 rollout_bot.PLAYOUTS_PER_SAMPLE)
+    assert (choices.SECONDS_POLICIES, choices.SECONDS_PARAMS) == (policies.POLICY_NAMES, policies.PARAM_NAMES)
+
+
+def test_a_long_table_title_wraps_to_80_columns(capsys):
+    import pandas as pd
+
+    from analyzer.cli.running import print_table
+
+    title = ("Rikken bids: 400 deals, 1,600 hands, policy heuristic, dealing random (rates with 95% Wilson "
+             "intervals)")
+    print_table(pd.DataFrame({"contract": ["rik"], "n": [3]}), title)
+    lines = capsys.readouterr().out.splitlines()
+    assert max(map(len, lines)) <= 80 and " ".join(lines[:2]) == title + ":"

@@ -152,3 +152,36 @@ def test_every_card_is_marked_with_its_cost_and_no_judge_leaves_them_out(stored,
     plain, bare = _replay(capsys, index, "--no-judge")
     assert "cost" not in bare["tricks"][0]["cards"][0] and "judge_budget" not in bare["source"]
     assert "judged" not in plain and "(-" not in plain
+
+
+def test_cost_marks_write_bounds_as_tables_do():
+    """A judged card's cost: ``(-1)`` exact, ``(-[0, 2])`` bounds, ``!`` the contract, nothing for no cost."""
+    from analyzer.cli.rikken_replay import cost_mark
+
+    def cost(low, high, contract=False, declarer="N"):
+        return {"tricks": low, "tricks_high": high, "contract": contract, "declarer": declarer}
+
+    assert cost_mark([cost(1, 1)]) == " (-1)"
+    assert cost_mark([cost(0, 2)]) == " (-[0, 2])"
+    assert cost_mark([cost(0, 2, True)]) == " (-[0, 2]!)"
+    assert cost_mark([cost(0, 0)]) == ""
+    assert cost_mark([cost(1, 1), cost(0, 0, declarer="E")], several=True) == " (N-1)"
+
+
+def test_a_board_of_a_pbn_file_replays_as_its_deal_typed_in(tmp_path, capsys):
+    """A .pbn file's board, dealt by its Dealer tag, is the round of the same deal typed in with that dealer;
+    --dealer overrides the tag; a board of an ending (not 13 cards a hand) is refused in one line."""
+    path = tmp_path / "boards.pbn"
+    path.write_text('[Board "1"]\n[Dealer "N"]\n[Deal "N:AK... .AK.. 43... .43.."]\n\n'
+                    f'[Board "2"]\n[Dealer "E"]\n[Deal "{FULL}"]\n', encoding="utf-8")
+    typed = _strict_json(_run(capsys, "replay", FULL, "--dealer", "E", "--no-judge", "--json"))
+    from_file = _strict_json(_run(capsys, "replay", str(path), "--board", "2", "--no-judge", "--json"))
+    assert from_file == typed and typed["dealer"] == "E"
+    west = _strict_json(_run(capsys, "replay", str(path), "--board", "2", "--dealer", "W", "--no-judge", "--json"))
+    assert west["dealer"] == "W"
+    with pytest.raises(SystemExit) as stop:
+        main(["rikken", "replay", str(path), "--board", "1"])
+    assert stop.value.code == 2 and capsys.readouterr().err.startswith("error: bad deal: every hand needs 13 cards")
+    with pytest.raises(SystemExit) as stop:
+        main(["rikken", "replay", str(path)])
+    assert stop.value.code == 2 and "holds 2 boards: pick one with --board" in capsys.readouterr().err

@@ -379,3 +379,36 @@ def test_a_rate_whose_bound_rounds_onto_zero_or_one_hundred_shows_it_apart():
     table = console_table(rates)
     assert "0.00% [0.00, 0.05]" in table and "100.00% [99.95, 100.00]" in table
     assert "59.2% [59.0, 59.3]" in console_table(rates.assign(rate=[0.5921, 0.5], lo=[0.5902, 0.4], hi=[0.5934, 0.6]))
+
+
+def test_report_tables_show_rates_as_the_terminal_does():
+    """A report's table (Markdown and HTML) holds the terminal's cells: a rate in % with its interval in one
+    cell, its bounds not apart, n as an integer; the HTML cell sorts by the rate itself."""
+    from analyzer.reports.html_writer import HtmlWriter
+    from analyzer.reports.markdown_writer import MarkdownWriter
+
+    frame = pd.DataFrame({"contract": ["rik", "troela"], "n": [160, 68], "rate": [0.588, 0.8088],
+                          "rate_lo": [0.510, 0.6999], "rate_hi": [0.661, 0.8847]})
+    markdown = MarkdownWriter("files")
+    markdown.table(frame, "summary")
+    lines = markdown.parts[-1].splitlines()
+    assert lines[0] == "| contract | n | rate |"
+    assert lines[2:] == ["| rik | 160 | 58.8% [51.0, 66.1] |", "| troela | 68 | 80.9% [70.0, 88.5] |"]
+    page = HtmlWriter()
+    page.table(frame, "summary")
+    assert "<th>rate_lo</th>" not in page.parts[-1] and "<th>n</th>" in page.parts[-1]
+    assert '<td class=num data-v="0.588">58.8% [51.0, 66.1]</td>' in page.parts[-1]
+
+
+def test_a_wide_console_table_prints_in_blocks_that_keep_the_row_names():
+    from analyzer.reports.formatting import console_table
+
+    frame = pd.DataFrame({"bot": ["heuristic", "random"], **{f"measure_{k}": [1000.0 + k, 2000.0 + k]
+                                                             for k in range(12)}})
+    text = console_table(frame)
+    blocks = [block.splitlines() for block in text.split("\n\n")]
+    assert len(blocks) >= 2 and max(len(line) for block in blocks for line in block) <= 80
+    assert all(block[0].split()[0] == "bot" and block[1].split()[0] == "heuristic" for block in blocks)
+    headers = [name for block in blocks for name in block[0].split()[1:]]
+    assert headers == [f"measure_{k}" for k in range(12)]
+    assert "\n\n" not in console_table(frame.iloc[:, :4])  # a table that fits stays whole

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analyzer.cli.app import main
-from analyzer.cli.runs import REPORT_SPECS
+from analyzer.cli.catalog import REPORT_SPECS
 from analyzer.reports.catalog import figure_files, summary_tables
 from analyzer.reports.report import build_report
 

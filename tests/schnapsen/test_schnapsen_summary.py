@@ -126,3 +126,30 @@ def test_closing_chunk_aggregates_add_up_to_the_summary_of_the_whole_table():
     pd.testing.assert_frame_equal(summarize_closing(merged), summarize_closing(whole))
     for name in ("by_points_and_stock", "by_points_and_trumps"):
         pd.testing.assert_frame_equal(merged[name], whole[name])
+
+
+def test_match_findings_are_short_sentences_each_a_new_fact():
+    """Hand-built summary tables: the verdict follows A's interval against 50%, the game-point difference is
+    stated once with its sign in words, self-play names the bots by seat, a bot without closings says so."""
+    from analyzer.games.schnapsen.findings import match_findings
+
+    def tables(bot_a, bot_b, lo, hi, gp):
+        return {"summary_overall": pd.DataFrame([{"bot_a": bot_a, "bot_b": bot_b, "matches": 200, "a_wins": 116,
+                                                  "a_win_rate": 0.58, "a_win_lo": lo, "a_win_hi": hi}]),
+                "summary_paired": pd.DataFrame([
+                    {"metric": "match wins per pair (A - B)", "pairs": 100, "mean": 0.3, "lo": 0.1, "hi": 0.5},
+                    {"metric": "game points per deal (A - B)", "pairs": 100, "mean": gp, "lo": gp - 0.1,
+                     "hi": gp + 0.1}]),
+                "summary_per_bot": pd.DataFrame([
+                    {"bot": "A", "label": bot_a, "closes_per_deal": 0.25, "closes": 98, "close_success": 0.9},
+                    {"bot": "B", "label": bot_b, "closes_per_deal": 0.0, "closes": 0, "close_success": float("nan")}])}
+
+    text = match_findings(tables("hybrid", "heuristic", 0.51, 0.65, 0.3), {})
+    assert text[0] == "hybrid won 116 of 200 Bummerls against heuristic: 58.0% (95% 51.0% to 65.0%); hybrid is the stronger bot."
+    assert text[1] == "On the same deals hybrid scored 0.300 game points a deal more than heuristic (95% 0.200 to 0.400, 100 pairs)."
+    assert text[2:] == ["hybrid closed the stock 0.250 times a deal and won 90.0% of its 98 closings.",
+                        "heuristic closed the stock 0 times a deal."]
+    self_play = match_findings(tables("pimc", "pimc", 0.48, 0.68, -0.2), {})
+    assert self_play[0].endswith("neither bot is clearly stronger at this size.")
+    assert self_play[1].startswith("On the same deals pimc (A) scored 0.200 game points a deal fewer than pimc (B)")
+    assert match_findings(tables("random", "hybrid", 0.2, 0.45, -1.0), {})[0].endswith("hybrid is the stronger bot.")

@@ -1,6 +1,7 @@
 """``rikken solve``, on hand-worked two-card endings."""
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -104,3 +105,14 @@ def _run_deal(deal, *args):
     result = CliRunner().invoke(app, ["solve", deal, *args])
     assert result.exit_code == 0, result.output
     return result.output
+
+
+def test_a_bounded_count_prints_as_tables_print_an_interval():
+    """Text output writes a bounded count ``[low, high]`` (the JSON's pair), an exact one as a number."""
+    one = json.loads(_run_deal(FULL, "--trump", "S", "--team", "NS", "--dd-budget", "20", "--json"))["tricks"]
+    text = _run_deal(FULL, "--trump", "S", "--team", "NS", "--dd-budget", "20")
+    shown = f"[{one[0]}, {one[1]}]" if isinstance(one, list) else str(one)
+    assert text == f"NS take {shown} trick(s) with best play\n"
+    table = _run_deal(FULL, "--dd-budget", "20")
+    assert "[a, b]: a count the --dd-budget left between a and b" in table and re.search(r"\[\d+, \d+\]", table)
+

@@ -26,14 +26,27 @@ def _ink(colour) -> str:
     return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
 
 
+#: cells of fewer positions are left uncoloured and hatched: one or two positions say nothing of a rate or a mean
+SMALL_CELL = 3
+
+
 def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt, bar_label):
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto", origin="lower")
+    small = (counts > 0) & (counts < SMALL_CELL)
+    shown = np.where(small, np.nan, grid)
+    image = ax.imshow(np.ma.masked_invalid(shown), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto", origin="lower")
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
-            if counts[i, j] > 0 and np.isfinite(grid[i, j]):
+            if small[i, j]:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.7",
+                                           linewidth=0))
+                ax.text(j, i, f"n={int(counts[i, j])}", ha="center", va="center", fontsize=8, color="0.3")
+            elif counts[i, j] > 0 and np.isfinite(grid[i, j]):
                 ax.text(j, i, f"{fmt(grid[i, j])}\nn={int(counts[i, j])}", ha="center", va="center", fontsize=8,
                         color=_ink(image.cmap(image.norm(grid[i, j]))))
+    if small.any():
+        fig.text(0.01, 0.01, f"hatched: cells of fewer than {SMALL_CELL} positions, too few to read", fontsize=8,
+                 color="0.3")
     ax.set_xticks(range(len(col_values)), [str(v) for v in col_values])
     ax.set_yticks(range(len(POINT_LABELS)), POINT_LABELS)
     ax.set_xlabel(xlabel)

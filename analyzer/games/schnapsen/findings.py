@@ -24,13 +24,14 @@ def _gain(row) -> str:
 
 
 def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
-    """Findings of a ``schnapsen match`` run: bot A's match win rate, game points per deal of both bots,
-    the paired differences, and the win rate from each seat.
+    """Findings of a ``schnapsen match`` run, each sentence a new fact: A's Bummerl win rate and whether
+    either bot is clearly stronger, the paired game-point difference, the seats, and each bot's closing.
 
     Parameters
     ----------
     tables : dict of str to pandas.DataFrame
-        The run's summary tables by CSV stem (``summary_overall``, ``summary_paired``, ``summary_by_seat``).
+        The run's summary tables by CSV stem (``summary_overall``, ``summary_paired``, ``summary_by_seat``,
+        ``summary_per_bot``).
     manifest : dict
         The run's manifest.
 
@@ -43,26 +44,36 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     if overall is None or overall.empty:
         return ["The run has no overall summary."]
     row = overall.iloc[0]
-    sentences = [(f"{row['bot_a']} (A) won {row['a_wins']:,} of {row['matches']:,} Bummerl matches against "
-                 f"{row['bot_b']} (B): {format_percent(row['a_win_rate'])} (95% {format_percent(row['a_win_lo'])} to "
-                 f"{format_percent(row['a_win_hi'])}); 50% would be an even match."),
-                 (f"Game points per deal over {row['deals']:,} deals: {row['bot_a']} "
-                  f"{format_number(row['a_gp_per_deal'])}, {row['bot_b']} {format_number(row['b_gp_per_deal'])}.")]
+    a, b = row["bot_a"], row["bot_b"]
+    if a == b:  # self-play: the seats of the pair tell them apart
+        a, b = f"{a} (A)", f"{b} (B)"
+    verdict = (f"{a} is the stronger bot" if row["a_win_lo"] > 0.5 else f"{b} is the stronger bot"
+               if row["a_win_hi"] < 0.5 else "neither bot is clearly stronger at this size")
+    sentences = [f"{a} won {row['a_wins']:,} of {row['matches']:,} Bummerls against {b}: "
+                 f"{_share(row['a_win_rate'], row['a_win_lo'], row['a_win_hi'])}; {verdict}."]
     paired = tables.get("summary_paired")
-    if paired is not None and not paired.empty:
-        sentences.append("Paired on the same deals (each pair plays both seats): " + "; ".join(
-            f"{r.metric} {_interval(r.mean, r.lo, r.hi)} over {r.pairs:,} pairs" for r in paired.itertuples()) + ".")
+    points = None if paired is None else paired[paired["metric"].str.startswith("game points")]
+    if points is not None and not points.empty:
+        r = points.iloc[0]
+        more = "more" if r["mean"] >= 0 else "fewer"
+        sentences.append(f"On the same deals {a} scored {format_number(abs(r['mean']))} game points a deal {more} "
+                         f"than {b} (95% {format_number(r['lo'])} to {format_number(r['hi'])}, "
+                         f"{r['pairs']:,} pairs).")
     seats = tables.get("summary_by_seat")
-    if seats is not None and not seats.empty:
-        sentences.append(f"{row['bot_a']}'s win rate by its seat: " + ", ".join(
-            f"seat {r.a_seat} {format_percent(r.a_win_rate)} of {r.matches:,}" for r in seats.itertuples()) + ".")
+    if seats is not None and len(seats) == 2:
+        sentences.append(f"By seat, {a} won " + " and ".join(
+            f"{format_percent(r.a_win_rate)} from seat {r.a_seat}" for r in seats.itertuples()) + ".")
     bots = tables.get("summary_per_bot")
     if bots is not None and not bots.empty and "closes_per_deal" in bots.columns:
-        sentences.append("Closing the stock: " + "; ".join(
-            f"{r.label} ({r.bot}) closed {format_number(r.closes_per_deal)} times per deal and won "
-            + (f"{format_percent(r.close_success)} of its {r.closes:,} closings" if r.closes else "none (no closing)")
-            for r in bots.itertuples()) + ".")
+        name = {"A": a, "B": b}
+        sentences += [f"{name.get(r.bot, r.label)} closed the stock {format_number(r.closes_per_deal)} times a deal" + (
+            f" and won {format_percent(r.close_success)} of its {r.closes:,} closings." if r.closes else ".")
+            for r in bots.itertuples()]
     return sentences
+
+
+def _share(rate, low, high) -> str:
+    return f"{format_percent(rate)} (95% {format_percent(low)} to {format_percent(high)})"
 
 
 def closing_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:

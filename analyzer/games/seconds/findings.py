@@ -20,8 +20,9 @@ def _share(rate, low, high) -> str:
 
 
 def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
-    """Findings of a ``seconds play`` run: each policy's score per deal and share of games won against the
-    equal share 1/n, the paired policy differences, and the seats.
+    """Findings of a ``seconds play`` run, each sentence a new fact: each policy's share of games won against
+    the equal share 1/n (above, below, or within noise of it), each paired difference on the same deals,
+    and the seats.
 
     Parameters
     ----------
@@ -35,26 +36,33 @@ def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     list of str
         One sentence per finding.
     """
-    rules = manifest.get("params", {}).get("rules", {})
-    players = rules.get("n_players")
-    equal = f"; an equal share is 1/{players} = {format_percent(1 / players)}" if isinstance(players, int) else ""
+    players = manifest.get("params", {}).get("rules", {}).get("n_players")
+    equal = 1 / players if isinstance(players, int) and players > 0 else None
     sentences = []
     policies = tables.get("summary_by_policy")
     if policies is not None and not policies.empty:
-        sentences.append("Share of games won by each policy's seats: " + "; ".join(
-            f"{r.policy} {_share(r.win_rate, r.win_lo, r.win_hi)}, {format_number(r.mean_score_per_deal)} points "
-            "per deal" for r in policies.itertuples()) + f"{equal}.")
+        for r in policies.sort_values("win_rate", ascending=False).itertuples():
+            sentences.append(f"{r.policy} won {_share(r.win_rate, r.win_lo, r.win_hi)} of the games at its seats"
+                             f"{_against_equal(r.win_lo, r.win_hi, equal)}, scoring {format_number(r.mean_score_per_deal)} points a deal.")
     paired = tables.get("summary_paired")
     if paired is not None and not paired.empty:
-        sentences.append("Paired on the same deals: " + "; ".join(
-            f"{r.policy_a} - {r.policy_b}: {_interval(r.score_diff, r.score_diff_lo, r.score_diff_hi)} points per "
-            f"deal, win share {_interval(r.win_diff, r.win_diff_lo, r.win_diff_hi)}"
-            for r in paired.itertuples()) + ".")
+        sentences += [f"On the same deals {r.policy_a} scored {format_number(abs(r.score_diff))} points a deal "
+                      f"{'more' if r.score_diff >= 0 else 'fewer'} than {r.policy_b} (95% "
+                      f"{format_number(r.score_diff_lo)} to {format_number(r.score_diff_hi)})."
+                      for r in paired.itertuples()]
     seats = tables.get("summary_by_seat")
     if seats is not None and not seats.empty:
-        sentences.append("Share of games won by seat: " + ", ".join(
-            f"{r.seat} {format_percent(r.win_rate)}" for r in seats.itertuples()) + f"{equal}.")
+        sentences.append("By seat, games won: " + ", ".join(
+            f"seat {r.seat} {format_percent(r.win_rate)}" for r in seats.itertuples()) + ".")
     return sentences or ["The run has no summary tables."]
+
+
+def _against_equal(low: float, high: float, equal: float | None) -> str:
+    """``, more than an equal share of 25.0%`` (or less, or within noise of it) for a win-share interval."""
+    if equal is None:
+        return ""
+    relation = "more than" if low > equal else "less than" if high < equal else "within noise of"
+    return f", {relation} an equal share of {format_percent(equal)}"
 
 
 def variants_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
