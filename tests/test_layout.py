@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "analyzer"
 # Rank of each top-level part of the package; a module may import only lower ranks or its own part.
 # reports and solvers share a rank, so neither may import the other.
 RANK = {"__main__": 6, "cli": 5, "games": 4, "experiments": 3, "reports": 2, "solvers": 2, "cards": 1,
-        "errors": 0, "raw_memory": 0, "__init__": 0}
+        "errors": 0, "catalog": 0, "raw_memory": 0, "__init__": 0}
 GAME_ROOMS = ("rules", "state", "kernels", "experiments", "summary", "charts")
 # A game's run code: experiments and what they write, read and compare. Every other module of a game is
 # its engine or a bot, which never imports run code, the experiments machinery, reports or the CLI.

@@ -7,7 +7,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from analyzer.cli.choices import MAX_WORKERS, default_workers
+from analyzer.catalog import MAX_WORKERS, default_workers
 from analyzer.errors import InputError
 
 # Upper bounds of the count options (docs in docs/commands.md): far above any run that finishes in a

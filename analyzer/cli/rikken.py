@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
-from analyzer.cli.choices import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_BOTS, RIKKEN_DEALINGS
+from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_BOTS, RIKKEN_DEALINGS
 from analyzer.cli.options import (
     MAX_CHUNK_SIZE,
     MAX_ITEMS,

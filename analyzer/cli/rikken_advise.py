@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.choices import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_DEFAULT_WORLDS, RIKKEN_MAX_WORLDS
+from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_DEFAULT_WORLDS, RIKKEN_MAX_WORLDS
 from analyzer.cli.options import MAX_CHUNK_SIZE, MAX_ITEMS, JsonOut, OutDir, Scheduler, Seed, Workers
 from analyzer.cli.rikken import (
     AcesOption,

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
-from analyzer.cli.choices import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_CONSTRAINT_OPTIONS
+from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_CONSTRAINT_OPTIONS
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
 from analyzer.cli.rikken_advise import WorldsOption
 from analyzer.cli.rikken import (

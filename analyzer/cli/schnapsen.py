@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.choices import (
+from analyzer.catalog import (
     SCHNAPSEN_ADVICE_BOT,
     SCHNAPSEN_ADVICE_WORLDS,
     SCHNAPSEN_BOTS,

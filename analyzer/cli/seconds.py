@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.choices import SECONDS_PARAMS, SECONDS_POLICIES
+from analyzer.catalog import SECONDS_PARAMS, SECONDS_POLICIES
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers
 from analyzer.cli.running import run_and_print
 from analyzer.errors import InputError

@@ -19,13 +19,12 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+from analyzer.catalog import MAX_WORKERS
 from analyzer.errors import InputError
 from analyzer.experiments.lifeline import watch_parent
 from analyzer.experiments.progress import REPORT_INTERVAL, run_reporting
 
 _LOCAL_CLUSTER = re.compile(r"local:(\d+)")
-# At most this many local worker processes, whichever backend starts them (--workers, local:N).
-MAX_WORKERS = 256
 # How long a terminated worker gets to exit before it is killed.
 STOP_GRACE_SECONDS = 0.3
 # How a closed connection is told from a lost scheduler (see DaskBackend._scheduler_listens).

@@ -74,11 +74,6 @@ def check_chunk_count(n_items: int, chunk_size: int) -> int:
     return n_chunks
 
 
-def default_workers() -> int:
-    """Number of local worker processes to use by default: one per core."""
-    return os.cpu_count() or 1
-
-
 def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], params: dict, n_items: int, *,
                seed: int, chunk_size: int, workers: int, description: str = "chunks", store=None,
                backend: str | None = None, stage: str | None = None, rows_dir=None,

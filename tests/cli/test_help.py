@@ -73,32 +73,31 @@ def test_every_command_help_loads_no_game():
     assert {page: line for page, line in loaded.items() if line != "loaded: []"} == {}
 
 
-def test_help_choices_equal_the_registries():
-    """The names and defaults ``--help`` shows (``cli.choices``) are those the games use."""
-    from analyzer.cli import choices
-    from analyzer.experiments.backends import MAX_WORKERS
-    from analyzer.experiments.runner import default_workers
+def test_the_registries_are_built_from_the_catalog():
+    """Every name, default and limit ``--help`` shows (``analyzer.catalog``) is the one the games use: each
+    registry takes them from the catalog, and every bot named there has code."""
+    from analyzer import catalog
+    from analyzer.experiments import backends
     from analyzer.games.rikken import bots as rikken_bots
     from analyzer.games.rikken import dd as rikken_dd
     from analyzer.games.rikken import experiments as rikken_experiments
     from analyzer.games.schnapsen import advice, play, rollout_bot, search
     from analyzer.games.seconds import policies
-    from analyzer.solvers.dd.api import MAX_BUDGET
+    from analyzer.solvers.dd import api
 
-    assert (choices.MAX_WORKERS, choices.default_workers()) == (MAX_WORKERS, default_workers())
-    assert choices.RIKKEN_BOTS == {name: bot.help for name, bot in rikken_bots.BOTS.items()}
-    assert list(choices.RIKKEN_BOTS) == list(rikken_bots.BOTS)
-    assert (choices.RIKKEN_DEFAULT_WORLDS, choices.RIKKEN_MAX_WORLDS) == (rikken_bots.DEFAULT_WORLDS,
-                                                                          rikken_bots.MAX_WORLDS)
-    assert choices.RIKKEN_DEALINGS == rikken_experiments.DEALINGS
-    assert choices.RIKKEN_CONSTRAINT_OPTIONS == rikken_experiments.CONSTRAINT_OPTIONS
-    assert (choices.DD_DEFAULT_BUDGET, choices.DD_MAX_BUDGET) == (rikken_dd.DEFAULT_BUDGET, MAX_BUDGET)
-    assert choices.SCHNAPSEN_BOTS == {name: (kind.sampling, kind.honest, kind.help) for name, kind in play.BOTS.items()}
-    assert list(choices.SCHNAPSEN_BOTS) == list(play.BOTS)
-    assert (choices.SCHNAPSEN_ADVICE_BOT, choices.SCHNAPSEN_ADVICE_WORLDS) == (advice.DEFAULT_BOT, advice.DEFAULT_WORLDS)
-    assert (choices.SCHNAPSEN_SAMPLES, choices.SCHNAPSEN_PLAYOUTS_PER_SAMPLE) == (search.DEFAULT_SAMPLES,
-                                                                                 rollout_bot.PLAYOUTS_PER_SAMPLE)
-    assert (choices.SECONDS_POLICIES, choices.SECONDS_PARAMS) == (policies.POLICY_NAMES, policies.PARAM_NAMES)
+    assert backends.MAX_WORKERS is catalog.MAX_WORKERS
+    assert catalog.RIKKEN_BOTS == {name: bot.help for name, bot in rikken_bots.BOTS.items()}
+    assert (rikken_bots.DEFAULT_WORLDS, rikken_bots.MAX_WORLDS) == (catalog.RIKKEN_DEFAULT_WORLDS,
+                                                                    catalog.RIKKEN_MAX_WORLDS)
+    assert (rikken_experiments.DEALINGS, rikken_experiments.CONSTRAINT_OPTIONS) == (
+        catalog.RIKKEN_DEALINGS, catalog.RIKKEN_CONSTRAINT_OPTIONS)
+    assert (rikken_dd.DEFAULT_BUDGET, api.MAX_BUDGET) == (catalog.DD_DEFAULT_BUDGET, catalog.DD_MAX_BUDGET)
+    assert catalog.SCHNAPSEN_BOTS == {name: (kind.sampling, kind.honest, kind.help) for name, kind in play.BOTS.items()}
+    assert len({kind.policy for kind in play.BOTS.values()}) == len(play.BOTS)
+    assert (advice.DEFAULT_BOT, advice.DEFAULT_WORLDS) == (catalog.SCHNAPSEN_ADVICE_BOT, catalog.SCHNAPSEN_ADVICE_WORLDS)
+    assert (search.DEFAULT_SAMPLES, rollout_bot.PLAYOUTS_PER_SAMPLE) == (catalog.SCHNAPSEN_SAMPLES,
+                                                                         catalog.SCHNAPSEN_PLAYOUTS_PER_SAMPLE)
+    assert (policies.POLICY_NAMES, policies.PARAM_NAMES) == (catalog.SECONDS_POLICIES, catalog.SECONDS_PARAMS)
 
 
 def test_a_long_table_title_wraps_to_80_columns(capsys):

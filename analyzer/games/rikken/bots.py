@@ -17,6 +17,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from analyzer import catalog
 from analyzer.errors import InputError
 from analyzer.games.rikken import dd, sampled_dd
 from analyzer.games.rikken.kernels import POLICY_EXPERT, POLICY_HEURISTIC, POLICY_RANDOM, playout_batch, playout_one
@@ -79,24 +80,24 @@ def _dd_one(hands, leader, contract_of, partner, trump, called_card, blind, poli
                              policy_of_seat, params)
 
 
+#: The code of each Rikken bot of ``catalog.RIKKEN_BOTS`` (which holds its name and help): kernel id, honest,
+#: speed class, plays for the target, Python driver.
+_CODE = {
+    "random": (POLICY_RANDOM, True, "heuristic", False, None),
+    "heuristic": (POLICY_HEURISTIC, True, "heuristic", False, None),
+    "expert": (POLICY_EXPERT, True, "expert", True, None),
+    "dd": (dd.POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one)),
+    sampled_dd.NAME: (sampled_dd.POLICY_SAMPLED_DD, True, "dd", True,
+                      Driver(sampled_dd.playout_batch_sampled, sampled_dd.playout_one_sampled, takes_worlds=True)),
+}
 #: The Rikken bots by name (module notes).
-BOTS = {bot.name: bot for bot in (
-    Bot("random", POLICY_RANDOM, True, "heuristic", False, None, "a uniformly random legal card"),
-    Bot("heuristic", POLICY_HEURISTIC, True, "heuristic", False, None, "hand-written rules"),
-    Bot("expert", POLICY_EXPERT, True, "expert", True, None,
-        "sampled hidden hands, each card played on by the heuristic (about 60x heuristic time)"),
-    Bot("dd", dd.POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one),
-        "perfect play seeing every hand (double dummy; seconds per round): an oracle, not a fair player"),
-    Bot(sampled_dd.NAME, sampled_dd.POLICY_SAMPLED_DD, True, "dd", True,
-        Driver(sampled_dd.playout_batch_sampled, sampled_dd.playout_one_sampled, takes_worlds=True),
-        "sampled hidden hands, each solved double dummy within a budget (about a CPU-second per round)"),
-)}
+BOTS = {name: Bot(name, *_CODE[name], help) for name, help in catalog.RIKKEN_BOTS.items()}
 
 _BY_ID = {bot.policy: bot for bot in BOTS.values()}
 _SPEEDS = ("heuristic", "expert", "dd")
 #: Worlds a sampling bot draws per decision unless told otherwise, and the most it accepts.
 DEFAULT_WORLDS = sampled_dd.WORLDS
-MAX_WORLDS = 256
+MAX_WORLDS = catalog.RIKKEN_MAX_WORLDS
 
 
 def policy_id(name: str) -> int:
@@ -110,11 +111,6 @@ def policy_id(name: str) -> int:
     if name not in BOTS:
         raise InputError(f"unknown card-play policy {name!r}: use one of {', '.join(BOTS)}")
     return BOTS[name].policy
-
-
-def help_text() -> str:
-    """``name: help; ...`` for every bot, for a command's ``--policy`` help."""
-    return "; ".join(f"{bot.name} = {bot.help}" for bot in BOTS.values())
 
 
 def speed_class(names) -> str:

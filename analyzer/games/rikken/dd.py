@@ -43,6 +43,7 @@ the next dd turn that follows one.
 
 import numpy as np
 
+from analyzer import catalog
 from analyzer.cards.deck import N_RANKS, SUIT_LETTERS, card_id, card_name
 from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
 from analyzer.cards.tricks import NO_TRUMP
@@ -65,7 +66,7 @@ from analyzer.solvers.dd.api import Question, best_moves, solve, solve_bounds, s
 
 # Completed tricks each trick count's refining probes may search by default (about 4 CPU-s): on fresh
 # seeds it leaves about 1% of the bids rows bounded (docs/performance.md).
-DEFAULT_BUDGET = 10_000_000
+DEFAULT_BUDGET = catalog.DD_DEFAULT_BUDGET
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
 POLICY_DD = 2

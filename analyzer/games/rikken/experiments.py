@@ -27,6 +27,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from analyzer import catalog
 from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import ACE_MASK, deal_constrained, deal_packets_kernel, deal_random
 from analyzer.cards.masks import cards_of, popcounts
@@ -456,7 +457,7 @@ def money_from_tricks(contract: int, side_tricks: np.ndarray) -> np.ndarray:
 
 
 # The deal-constraint options of ``rikken deal``, ``bids`` and ``play``, in ``build_constraints`` order.
-CONSTRAINT_OPTIONS = ("hand", "cards", "hcp", "aces", "length")
+CONSTRAINT_OPTIONS = catalog.RIKKEN_CONSTRAINT_OPTIONS
 
 
 def random_deals(count: int, seed_seq, constraints: dict | None = None) -> np.ndarray:
@@ -521,7 +522,7 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------------------- declarations
-DEALINGS = ("random", "packets")
+DEALINGS = catalog.RIKKEN_DEALINGS
 
 
 def rules_entry(dealing: str) -> dict:

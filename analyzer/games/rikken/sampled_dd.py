@@ -52,6 +52,7 @@ deterministic, so the same seed plays the same cards whatever the workers.
 
 import numpy as np
 
+from analyzer import catalog
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.expert import (
@@ -95,7 +96,7 @@ from analyzer.solvers.dd.api import judge_moves
 
 NAME = "sampled-dd"
 POLICY_SAMPLED_DD = 4
-WORLDS = 8  # worlds drawn per searched decision
+WORLDS = catalog.RIKKEN_DEFAULT_WORLDS  # worlds drawn per searched decision
 # Completed tricks each solver question may search (about 0.4 CPU-s): on screened Misery and 1 Alone deals
 # it bounded the slowest decision from 20 CPU-s to 0.25 with the same card played (docs/rikken-bots.md).
 QUESTION_BUDGET = 1_000_000

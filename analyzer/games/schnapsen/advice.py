@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+from analyzer import catalog
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.experiments.experiment import kernels_uncompiled
@@ -25,8 +26,8 @@ from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.progress import stage
 
 #: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
-DEFAULT_BOT = "hybrid"
-DEFAULT_WORLDS = 16
+DEFAULT_BOT = catalog.SCHNAPSEN_ADVICE_BOT
+DEFAULT_WORLDS = catalog.SCHNAPSEN_ADVICE_WORLDS
 # Chunks per worker: enough for the progress bar to move and the workers to finish together.
 CHUNKS_PER_WORKER = 4
 

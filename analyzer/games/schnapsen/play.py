@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from analyzer import catalog
 from analyzer.cards.rng import next_u64
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
@@ -47,17 +48,12 @@ class BotKind:
     help: str
 
 
+#: The kernel id of each bot of ``catalog.SCHNAPSEN_BOTS`` (which holds its name, flags and help).
+_KERNEL_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS,
+               "rollout": ROLLOUT, "hybrid": HYBRID}
 #: The Schnapsen bots by name: adding one is its code, a kernel id dispatched in ``choose_action`` (and
-#: ``play_out``'s fast path if it has one), one entry here, and its tests.
-BOTS = {kind.name: kind for kind in (
-    BotKind("random", RANDOM, False, True, "a uniformly random legal action"),
-    BotKind("heuristic", HEURISTIC, False, True, "hand-written rules (heuristic:classic: the earlier heuristic)"),
-    BotKind("perfect", PERFECT, False, False, "solves the deal seeing every card: an oracle, not a fair player"),
-    BotKind("pimc", PIMC, True, True, "perfect-information solves of N sampled worlds"),
-    BotKind("pimc_plus", PIMC_PLUS, True, True, "pimc with more worlds late and where closing looks good"),
-    BotKind("rollout", ROLLOUT, True, True, "each action played on by the heuristic in sampled worlds"),
-    BotKind("hybrid", HYBRID, True, True, "the mean of pimc_plus's and rollout's judgements"),
-)}
+#: ``play_out``'s fast path if it has one), its entry in the catalog and in ``_KERNEL_IDS``, and its tests.
+BOTS = {name: BotKind(name, _KERNEL_IDS[name], *facts) for name, facts in catalog.SCHNAPSEN_BOTS.items()}
 #: kernel id of each bot name
 POLICIES = {name: kind.policy for name, kind in BOTS.items()}
 

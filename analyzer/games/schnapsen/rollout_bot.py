@@ -26,6 +26,7 @@ from dataclasses import replace
 import numpy as np
 from numba import njit
 
+from analyzer import catalog
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.bummerl import deal_utility
@@ -41,7 +42,7 @@ from analyzer.games.schnapsen.search import (
 )
 
 #: play-out worlds per decision, in units of the bot's ``samples`` (12 by default: 384 worlds)
-PLAYOUTS_PER_SAMPLE = 32
+PLAYOUTS_PER_SAMPLE = catalog.SCHNAPSEN_PLAYOUTS_PER_SAMPLE
 _PLAYOUT = HeuristicParams.playout().to_array()
 #: the package's engine has no closing: its play-outs never close
 _PLAYOUT_PACKAGE = replace(HeuristicParams.playout(), close_points=OFF).to_array()

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from analyzer import catalog
 from analyzer.cards.masks import popcount
 from analyzer.cards.rng import bounded
 from analyzer.games.schnapsen import rules as R
@@ -29,7 +30,7 @@ from analyzer.games.schnapsen.kernels import apply_action, legal_actions, stock_
 
 MAX_DEPTH = 48
 TT_BITS = 16
-DEFAULT_SAMPLES = 12
+DEFAULT_SAMPLES = catalog.SCHNAPSEN_SAMPLES
 _INF = 3
 _POINTS = R.CARD_POINTS
 _SUITS = R.SUIT_MASKS

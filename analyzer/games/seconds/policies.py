@@ -60,6 +60,7 @@ import math
 import numpy as np
 from numba import njit
 
+from analyzer import catalog
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
 from analyzer.games.seconds.kernels import (
@@ -90,23 +91,12 @@ from analyzer.games.seconds.rules import (
 )
 from analyzer.games.trick import high_bit, low_bit, pop
 
-POLICY_NAMES = ("random", "heuristic", "sampling")
+POLICY_NAMES = catalog.SECONDS_POLICIES
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_SAMPLING = 2
 
-PARAM_NAMES = (
-    "p_sure",
-    "p_top",
-    "p_unsure",
-    "top_penalty",
-    "below_weight",
-    "trump_length_bonus",
-    "rank_weight",
-    "suit_floor",
-    "n_samples",
-    "max_tries",
-)
+PARAM_NAMES = catalog.SECONDS_PARAMS
 DEFAULT_PARAMS = {
     "p_sure": 1.0,
     "p_top": 0.8,

@@ -5,6 +5,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from analyzer import catalog
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.errors import InputError
 from analyzer.solvers.dd import search as _k
@@ -186,7 +187,7 @@ def solve(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1,
 
 # The largest budget accepted: about 11 CPU-hours of search (the solver completes roughly 2.5 million
 # tricks per CPU-second); anything larger is a typo, not a budget.
-MAX_BUDGET = 10 ** 11
+MAX_BUDGET = catalog.DD_MAX_BUDGET
 
 
 def check_budget(budget) -> int:
