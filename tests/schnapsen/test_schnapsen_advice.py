@@ -70,7 +70,7 @@ def test_headline_on_enumerated_worlds_compares_the_exact_means():
 def test_advise_prints_the_headline_and_returns_it_as_json():
     runner = CliRunner()
     args = ["advise", FIRST_LEAD, "--bot", "heuristic", "--samples", "8", "--workers", "1"]
-    out = json.loads(runner.invoke(app, args + ["--json"]).output)
+    out = json.loads(runner.invoke(app, args + ["--json"]).stdout)
     assert out["headline"]["actions"][0] == out["actions"][0]["action"]
     text = runner.invoke(app, args).output
     assert text.rstrip().splitlines()[-1] == out["headline"]["sentence"]

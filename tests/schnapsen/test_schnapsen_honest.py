@@ -152,7 +152,7 @@ EXHAUSTED = f"hand0=HA SJ; hand1=?; trump=H; leader=0; points=58,55; tricks=4,4;
 def test_advise_on_an_exhausted_stock_solves_one_exact_world(bot):
     result = runner.invoke(app, ["advise", EXHAUSTED, "--bot", bot, "--json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out["worlds"] == 1 and out["exact"] and "1 world, exact" in out["method"]
     values = {row["action"]: (row["expected_gp"], row["win_probability"]) for row in out["actions"]}
     assert values == {"HA": (1.0, 1.0), "SJ": (-1.0, 0.0)}
@@ -285,6 +285,6 @@ def test_advise_on_a_closed_stock_takes_every_hand_once():
     st = SchnapsenState.from_text(position)
     assert world_count(st.to_array(), 0) == 35 == len(python_worlds(st, 0))
     result = runner.invoke(app, ["advise", position, "--bot", "heuristic", "--samples", "5", "--json"])
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out["worlds"] == 35 and out["exact"]
     assert {row["action"] for row in out["actions"]} == {"DJ", "CK", "HJ", "SQ"}
