@@ -2,7 +2,7 @@
 
 State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (changed and restored in
 place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
-facts (``C_*`` slots), the move buffers and trick-start keys per depth, the counters of a counting
+facts (``C_*`` slots), the move buffers per depth, the counters of a counting
 build, the cut-off card cache, then the transposition table
 (:mod:`analyzer.solvers.dd.transposition`).  A node answers in one int64 (:func:`_answer`): the
 yes/no bit and the cards whose ranks decided it.
@@ -40,11 +40,7 @@ MAX_DEPTH = 56
 MAX_MOVES = 32
 M_OUT = M_CTX + CTX_SIZE  # per root move: its answer (collecting search)
 M_MOVES = M_OUT + MAX_MOVES
-# Per depth, a trick-start node's position key (``transposition._position``): the cards still out, the two
-# code words, the suit sizes; the next trick start, four plays deeper, derives its key from them.
-KEY_WORDS = 4
-M_KEYS = M_MOVES + MAX_DEPTH * MAX_MOVES
-M_STATS = M_KEYS + MAX_DEPTH * KEY_WORDS
+M_STATS = M_MOVES + MAX_DEPTH * MAX_MOVES
 # Cut-off statistics (scripts/dd_cutoff_stats.py): a build switch read once at import, compiled into
 # the kernels, so the plain build carries no counting code.  A counting build keeps numba's on-disk
 # cache apart: the switch and the layout below are compiled in, and must never reach plain runs.

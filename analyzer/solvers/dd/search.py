@@ -27,8 +27,8 @@ from analyzer.cards.tricks import beats as _beats  # the one trick rule
 from analyzer.raw_memory import int64_view
 from analyzer.solvers.dd.later_tricks import _guarded_trump_trick, _leader_loses_trick, _lone_ducks, _tops_fall_short
 from analyzer.solvers.dd.layout import (
-    C_ABORTED, C_BIDDER, C_CALLED, C_LIMIT, C_MODE, C_MOVES, C_NODES, C_TEAM, C_TRICKS, C_TRUMP, KEY_WORDS, MAX_MOVES,
-    M_CTX, M_HANDS, M_KEYS, M_MOVES, M_OUT, M_TRICK, RELEVANT_BITS, RESULT_SHIFT, STATS, S_CUT_AT, S_DECIDED, S_LAST,
+    C_ABORTED, C_BIDDER, C_CALLED, C_LIMIT, C_MODE, C_MOVES, C_NODES, C_TEAM, C_TRICKS, C_TRUMP, MAX_MOVES, M_CTX,
+    M_HANDS, M_MOVES, M_OUT, M_TRICK, RELEVANT_BITS, RESULT_SHIFT, STATS, S_CUT_AT, S_DECIDED, S_LAST,
     S_LATER, S_LONE_DUCKS, S_LONE_WINNERS, S_NODES, S_NO_CUT, S_PROBES, S_QUICK, S_SECOND, S_SURE_TRICK,
     S_SURE_TRUMPS, S_TABLE, S_TRIED, _answer, _stat, new_mem, set_context, set_position,
 )
@@ -40,8 +40,7 @@ from analyzer.solvers.dd.rules import (
 from analyzer.solvers.dd.sure_trick import _second_hand_tricks, _sure_trick_cards
 from analyzer.solvers.dd.tables import BLIND, COUNT, MODE_EXACT, MODE_MAX, MODE_MIN, SUIT_BITS, UNBOUNDED
 from analyzer.solvers.dd.transposition import (
-    _cards_of_tops, _decode_move, _encode_move, _pattern, _position, _position_after, _tops_of, _tt_lookup, _tt_store,
-    _window_code,
+    _cards_of_tops, _decode_move, _encode_move, _pattern, _position, _tops_of, _tt_lookup, _tt_store, _window_code,
 )
 
 # What api.py reads of the kernels.
@@ -159,17 +158,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                     _stat(mem, S_LATER, depth)
                 return _answer((team >> seat) & 1 == 0, lost | called_rel)
         pattern, extra = _pattern(hands, seat, _window_code(won, lo, hi, mode), called, bidder)
-        keys = M_KEYS + KEY_WORDS * depth
-        if depth >= 4 and not (collect and depth == 4):
-            # The trick start four plays up (never a collecting root) left its key: update it.
-            up = keys - 4 * KEY_WORDS
-            word0, word1, sizes = _position_after(mem[up + 1], mem[up + 2], mem[up + 3], mem[up], present)
-        else:
-            word0, word1, sizes = _position(hands, present)
-        mem[keys] = present
-        mem[keys + 1] = word0
-        mem[keys + 2] = word1
-        mem[keys + 3] = sizes
+        word0, word1, sizes = _position(hands, present)
         verdict, tops, hint_code = _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode)
         if STATS:
             _stat(mem, S_PROBES, depth)

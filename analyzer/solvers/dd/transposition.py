@@ -17,7 +17,7 @@ entry matches a position whose codes, masked to the entry's relevant cards, equa
 import numpy as np
 from numba import njit
 
-from analyzer.cards.masks import highest_bit_index, popcount
+from analyzer.cards.masks import popcount
 from analyzer.solvers.dd.layout import BUCKET, C_ENTRIES, C_GEN, C_NODES, C_TAGS, C_TT_MASK, ENTRY, M_CTX, M_TT
 from analyzer.solvers.dd.tables import (
     BLIND, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, SELECT, SPREAD, SUIT_BITS, _gather,
@@ -64,39 +64,6 @@ def _position(hands, present):
     return word0, word1, sizes
 
 
-SUIT_CODE_BITS = (1 << 27) - 1  # one suit's code: 13 two-bit owners and the sentinel
-
-
-@njit(cache=True)
-def _position_after(word0, word1, sizes, before, present):
-    """:func:`_position` of ``present`` from its result for ``before`` (a superset of ``present``).
-
-    Kept from trick start to trick start instead of recomputed: each card of ``before`` no longer
-    out loses its two owner bits, and the codes above it (the sentinel included) move down two bits.
-    Cards go from the highest down, so each one's place, counted among the cards of ``before``, is
-    still its place in the code.  The owner bits of cards still out are the same in both positions
-    (the hands only lose the cards played).
-    """
-    gone = before & ~present
-    while gone:
-        card = highest_bit_index(gone)
-        gone ^= np.int64(1) << card
-        suit = card // 13
-        rank = card - 13 * suit
-        place = 2 * popcount((before >> (13 * suit)) & ((np.int64(1) << rank) - 1))
-        shift = 27 * (suit & 1)
-        word = word0 if suit < 2 else word1
-        code = (word >> shift) & SUIT_CODE_BITS
-        code = (code & ((np.int64(1) << place) - 1)) | ((code >> (place + 2)) << place)
-        word = (word & ~(np.int64(SUIT_CODE_BITS) << shift)) | (code << shift)
-        if suit < 2:
-            word0 = word
-        else:
-            word1 = word
-        sizes -= np.int64(1) << (4 * suit)
-    return word0, word1, sizes
-
-
 @njit(cache=True, inline="always")
 def _keep_masks(sizes, tops):
     """Masks of the position codes' bits for the top ``tops`` cards of each suit, sentinels included."""
@@ -125,10 +92,11 @@ def _pattern(hands, seat, window, called, bidder):
     pattern = np.int64(0)
     for owner in range(4):
         for suit in range(4):
-            pattern |= popcount((hands[owner] >> (13 * suit)) & SUIT_BITS) << (4 * (4 * owner + suit))
+            pattern |= COUNT[(hands[owner] >> (13 * suit)) & SUIT_BITS] << (4 * (4 * owner + suit))
     called_code = 0
-    if called >= 0 and ((hands[0] | hands[1] | hands[2] | hands[3]) >> called) & 1:
-        out = ((hands[0] | hands[1] | hands[2] | hands[3]) >> (13 * (called // 13))) & SUIT_BITS
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    if called >= 0 and (present >> called) & 1:
+        out = (present >> (13 * (called // 13))) & SUIT_BITS
         called_code = (1 + popcount(out >> (called % 13 + 1))) | ((called // 13) << 4) | ((bidder + 1) << 6)
     return pattern, np.int64(seat | (called_code << 2) | (window << 12))
 
