@@ -1,12 +1,12 @@
 """Benchmark: two versions of the double-dummy solver, paired deal by deal in one run.
 
 Each version runs in its own worker process with ``PYTHONPATH`` set to its source tree (for example
-``git archive REV analyzer | tar -x -C DIR``); both solve the same fresh random deals (max tricks,
-strain and leader cycled as in ``bench_dd.py``), alternating which goes first, so load on a shared
-machine falls on both alike.  The answers and the completed tricks searched must be identical (a
-change meant to keep the tree); the CPU ratio new / old is printed, over all deals and as the median
-of the per-deal ratios.  With ``--tree-may-change`` (a change meant to shrink the tree) only the
-answers must be identical, and the ratio of completed tricks new / old is printed too.
+``git archive REV analyzer | tar -x -C DIR``) and without transparent huge pages; both solve the same
+fresh random deals (max tricks, strain and leader cycled as in ``bench_dd.py``), alternating which goes
+first, so load on a shared machine falls on both alike.  The answers and the completed tricks searched
+must be identical (a change meant to keep the tree); the CPU ratio new / old is printed, over all deals
+and as the median of the per-deal ratios.  With ``--tree-may-change`` (a change meant to shrink the
+tree) only the answers must be identical, and the ratio of completed tricks new / old is printed too.
 
 Usage: python scripts/bench_dd_versions.py OLD_TREE NEW_TREE [--deals 200] [--seed S] [--tree-may-change]
 """
@@ -21,8 +21,12 @@ import sys
 import numpy as np
 
 WORKER = r"""
-import json, os, sys, time
+import ctypes, json, os, sys, time
 import numpy as np
+# No transparent huge pages in either worker (PR_SET_THP_DISABLE): whether the kernel finds huge pages
+# for the 75 MB work array depends on memory fragmentation at allocation, and it moved one tree against
+# itself by 10% (docs/dd-diagnosis.md, "Cost per node").
+ctypes.CDLL(None).prctl(41, 1, 0, 0, 0)
 sys.path.insert(0, sys.argv[3])
 # The tree first: ``python -c`` puts the working directory ahead of PYTHONPATH, which would load one
 # tree in both workers when the bench runs from a tree's root.

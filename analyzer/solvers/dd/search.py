@@ -117,18 +117,28 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 _stat(mem, S_LAST, depth)
             return _answer(lo <= final <= hi, relevant)
         if trump != NO_TRUMP:
-            # Whatever anyone plays, the team ends with a count in [least, most].
-            ours, theirs, used = _sure_trumps(hands, trump, team, called, mode == MODE_MAX)
-            least = won + ours
-            most = won + left - theirs
-            if lo <= least and most <= hi:
-                if STATS:
-                    _stat(mem, S_SURE_TRUMPS, depth)
-                return _answer(True, used | called_rel)
-            if most < lo or least > hi:
-                if STATS:
-                    _stat(mem, S_SURE_TRUMPS, depth)
-                return _answer(False, used | called_rel)
+            # Each sure trump trick is won by one of its side's trumps, so a side's count is at most
+            # its trumps: the count is skipped when even those could not settle the window.
+            team_hand = np.int64(0)
+            for other in range(4):
+                if (team >> other) & 1:
+                    team_hand |= hands[other]
+            team_trumps = popcount((team_hand >> (13 * trump)) & SUIT_BITS)
+            other_trumps = popcount((present >> (13 * trump)) & SUIT_BITS) - team_trumps
+            if ((lo <= won + team_trumps and won + left - other_trumps <= hi) or won + left - other_trumps < lo
+                    or won + team_trumps > hi):
+                # Whatever anyone plays, the team ends with a count in [least, most].
+                ours, theirs, used = _sure_trumps(hands, trump, team, called, mode == MODE_MAX)
+                least = won + ours
+                most = won + left - theirs
+                if lo <= least and most <= hi:
+                    if STATS:
+                        _stat(mem, S_SURE_TRUMPS, depth)
+                    return _answer(True, used | called_rel)
+                if most < lo or least > hi:
+                    if STATS:
+                        _stat(mem, S_SURE_TRUMPS, depth)
+                    return _answer(False, used | called_rel)
             if (mode == MODE_MAX and popcount(team) == 1 and won + left <= hi
                     and (called < 0 or not (present >> called) & 1)):
                 # A lone declarer who alone holds trumps, or can draw them, takes a trick per winner.
