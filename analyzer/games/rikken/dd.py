@@ -66,6 +66,9 @@ from analyzer.solvers.dd.api import Question, judge_moves, solve, solve_bounds, 
 # Completed tricks each trick count's refining probes may search by default (about 4 CPU-s): on fresh
 # seeds it leaves about 1% of the bids rows bounded (docs/performance.md).
 DEFAULT_BUDGET = 10_000_000
+# Completed tricks per solver question of a dd turn, for callers that record undecided turns (the comparison
+# scripts): about 0.4 CPU-s, the budget sampled-dd's questions use.
+DECISION_BUDGET = 1_000_000
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
 POLICY_DD = 2
