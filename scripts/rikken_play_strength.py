@@ -6,8 +6,13 @@ dealer leading. Each pair of a bot of ``--declarers`` (default heuristic) for th
 of ``--defenders`` for the others plays the same setups, each pair with the play stream of the run's
 seed. Per pair: the make rate (95% Wilson interval), the declarer's money per deal (95% interval), the
 paired difference of both against the first pair on the same deals, and the CPU seconds per deal.
-``--worlds`` sets sampled-dd's worlds per decision. ``dd`` defenders see every card and assume perfect play (an oracle: the bound the honest bots
-aim at); ``--both-dd`` adds a row with dd on both sides. Random hands rarely make Misery or an Alone
+``--worlds`` sets sampled-dd's worlds per decision. ``dd`` seats see every card and assume perfect play (an
+oracle: the bound the honest bots aim at); each of their turns' solver questions searches at most
+``--dd-budget`` completed tricks (0: no limit). A round with a turn the budget left undecided
+(``dd.playout_one_dd``) is not a perfect-play result: it counts as unknown, so its pair's rates, money and
+differences are printed as bounds (``low..high``: every undecided round lost, then every one made; the
+interval runs from the low end's lower limit to the high end's upper one) with the count of undecided
+rounds. ``--both-dd`` adds a row with dd on both sides. Random hands rarely make Misery or an Alone
 contract, so ``--screen K`` keeps, among ``K * --deals`` deals, those whose contract heuristic declarers
 make against heuristic defenders: the contracts ordinary defence lets through (the first row is then
 100% by construction, and the others say how many of them a stronger defence beats).
@@ -17,7 +22,7 @@ issue 39: Open Misery All with N leading).
 
 Usage: ``python scripts/rikken_play_strength.py [--deals N] [--seed S] [--contracts misery,open-misery]
 [--defenders heuristic,expert,sampled-dd,dd] [--declarers heuristic,expert] [--hand N=...] [--leader N]
-[--both-dd] [--screen K] [--worlds W]``.
+[--both-dd] [--screen K] [--worlds W] [--dd-budget B]``.
 A fresh seed is drawn (and printed) unless ``--seed`` is given; times are CPU seconds of this process.
 """
 
@@ -30,7 +35,7 @@ from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.pbn import parse_seat
 from analyzer.cards.rng import state_from_seed
-from analyzer.games.rikken import bots, rules
+from analyzer.games.rikken import bots, dd, rules
 from analyzer.games.rikken.experiments import build_setups, declaring_seats, result_columns
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.reports.stats import mean_interval, paired_difference, wilson_interval
@@ -61,15 +66,20 @@ def setups_for(args, contract: int) -> dict:
     return {key: value[keep[:args.deals]] for key, value in setups.items()}
 
 
-def play(setups: dict, declarer: str, defender: str, seed: int, worlds: int = bots.DEFAULT_WORLDS
-         ) -> tuple[np.ndarray, float]:
-    """Tricks per seat of every setup row and the CPU seconds it took."""
+def play(setups: dict, declarer: str, defender: str, seed: int, worlds: int = bots.DEFAULT_WORLDS,
+         dd_budget: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
+    """Tricks per seat of every setup row, each row's undecided dd turns (module notes) and the CPU seconds."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id(declarer),
                    bots.policy_id(defender)).astype(np.int64)
-    tricks = np.zeros((setups["hands"].shape[0], 4), dtype=np.int64)
+    n = setups["hands"].shape[0]
+    tricks, undecided = np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=np.int64)
     start = time.process_time()
-    bots.play_batch(*(setups[key] for key in _KEYS), ids, default_params(), state_from_seed(seed), tricks, worlds)
-    return tricks, time.process_time() - start
+    if "dd" in (declarer, defender):
+        dd.playout_batch_dd(*(setups[key] for key in _KEYS), state_from_seed(seed), tricks, ids, default_params(),
+                            dd_budget, undecided)
+    else:
+        bots.play_batch(*(setups[key] for key in _KEYS), ids, default_params(), state_from_seed(seed), tricks, worlds)
+    return tricks, undecided, time.process_time() - start
 
 
 def outcome(setups: dict, tricks: np.ndarray, contract: int) -> tuple[np.ndarray, np.ndarray]:
@@ -81,9 +91,34 @@ def outcome(setups: dict, tricks: np.ndarray, contract: int) -> tuple[np.ndarray
     return columns[f"made_{name}"][hand], columns[f"money_{name}"][hand].astype(float)
 
 
+def extremes(setups: dict, contract: int) -> tuple[np.ndarray, ...]:
+    """Per setup row, the lowest and highest made (0/1) and declarer's money any trick count could give."""
+    rows = np.arange(setups["hand"].size)
+    bidder = setups["hand"] % 4
+    defender = np.array([next(s for s in range(4) if not team >> s & 1) for team in
+                         (1 << bidder) | np.where(setups["partner"] >= 0, 1 << np.maximum(setups["partner"], 0), 0)])
+    total = np.array([int(h[0]).bit_count() for h in setups["hands"]])
+    made, money = [], []
+    for count in range(14):
+        tricks = np.zeros((rows.size, 4), dtype=np.int64)
+        tricks[rows, bidder] = np.minimum(count, total)
+        tricks[rows, defender] = total - tricks[rows, bidder]
+        m, v = outcome(setups, tricks, contract)
+        made.append(m.astype(float))
+        money.append(v)
+    return np.min(made, 0), np.max(made, 0), np.min(money, 0), np.max(money, 0)
+
+
 def interval(mean: float, low: float, high: float, spec: str) -> str:
     """``mean [low, high]`` formatted with ``spec``."""
     return f"{mean:{spec}} [{low:{spec}}, {high:{spec}}]"
+
+
+def ends_text(low_end, high_end, spec: str) -> str:
+    """One ``(mean, low, high)`` or, when the two ends differ, ``mean..mean [low, high]`` across both."""
+    if low_end == high_end:
+        return interval(*low_end, spec)
+    return f"{low_end[0]:{spec}}..{high_end[0]:{spec}} [{low_end[1]:{spec}}, {high_end[2]:{spec}}]"
 
 
 def main() -> None:
@@ -98,6 +133,8 @@ def main() -> None:
     parser.add_argument("--hand", default=None)
     parser.add_argument("--leader", default=None, type=parse_seat)
     parser.add_argument("--both-dd", action="store_true")
+    parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET,
+                        help="completed tricks per solver question of a dd turn (0: no limit)")
     parser.add_argument("--screen", type=int, default=0,
                         help="keep deals whose contract heuristic play makes, from this many times --deals")
     args = parser.parse_args()
@@ -122,22 +159,27 @@ def main() -> None:
             print(f"| {text} | no deal passed the screen |")
             continue
         pairs = [(a, d) for a in declarers for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
+        bounds = extremes(setups, contract)
         base = None
         for declarer, defender in pairs:
-            tricks, seconds = play(setups, declarer, defender, args.seed, args.worlds)
+            tricks, undecided, seconds = play(setups, declarer, defender, args.seed, args.worlds, args.dd_budget)
             made, money = outcome(setups, tricks, contract)
-            low, high = wilson_interval(int(made.sum()), n)
-            row = [text, f"{declarer} / {defender}", f"{100 * made.mean():.1f} [{100 * low:.1f}, {100 * high:.1f}]",
-                   interval(*mean_interval(money), "+.2f")]
+            unknown = undecided > 0
+            # Each end: every undecided round at its worst, then at its best, for the declarer.
+            ends = [(np.where(unknown, bounds[0], made), np.where(unknown, bounds[2], money)),
+                    (np.where(unknown, bounds[1], made), np.where(unknown, bounds[3], money))]
+            rates = [(100 * m.mean(), *(100 * x for x in wilson_interval(int(m.sum()), n))) for m, _ in ends]
+            row = [text, f"{declarer} / {defender}" + (f" ({int(unknown.sum())} undecided)" if unknown.any() else ""),
+                   ends_text(*rates, ".1f"), ends_text(*(mean_interval(v) for _, v in ends), "+.2f")]
             if base is None:
-                base = made, money
+                base = ends
                 row += ["", ""]
             else:
-                diff = paired_difference(100.0 * made, 100.0 * base[0])
-                row += [interval(*diff, "+.1f"), interval(*paired_difference(money, base[1]), "+.2f")]
+                row += [ends_text(*(paired_difference(100.0 * m, 100.0 * b[0]) for (m, _), b in zip(ends, base[::-1])),
+                                  "+.1f"),
+                        ends_text(*(paired_difference(v, b[1]) for (_, v), b in zip(ends, base[::-1])), "+.2f")]
             row.append(f"{seconds / n:.2f}")
             print("| " + " | ".join(row) + " |", flush=True)
-
 
 if __name__ == "__main__":
     main()

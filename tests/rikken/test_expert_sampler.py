@@ -21,7 +21,15 @@ import pytest
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import round_layout as L
-from analyzer.games.rikken.expert import PILE, deal_order, draw_world, information_set, visible_seats
+from analyzer.games.rikken.expert import (
+    PILE,
+    deal_order,
+    draw_into,
+    draw_world,
+    information_set,
+    prepare_worlds,
+    visible_seats,
+)
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import apply_action, choose_card_heuristic, legal_actions, new_round
 from analyzer.games.rikken import rules
@@ -211,3 +219,31 @@ def test_the_face_down_pile_is_seen_only_by_the_bidder():
                 seen_pile += 1
                 assert all(world[PILE] != 0 for world, _ in draws)
     assert seen_pile > 0 and seen_own > 0
+
+
+def test_draw_into_writes_the_drawn_world_into_a_copy_of_the_position():
+    # The setup and the draw of the expert's and sampled-dd's worlds (one home) against the sampler's parts.
+    checked = partner_hidden = 0
+    for setup, st, _history, viewer in _cases(("trick", "blind", "king", "troela", "misery"), 4, 17, 40):
+        allowed, counts, order = np.empty(52, np.int64), np.empty(5, np.int64), np.empty(52, np.int64)
+        n, troela_partner, rule, hidden = prepare_worlds(st, viewer, allowed, counts, order)
+        rng, slots, world = state_from_seed(checked), np.empty(5, np.int64), np.empty_like(st)
+        weight = draw_into(st, viewer, allowed, counts, order, n, troela_partner, rule, hidden, rng, slots, world)
+        ref_allowed, ref_counts, ref_order = np.empty(52, np.int64), np.empty(5, np.int64), np.empty(52, np.int64)
+        pool, ref_troela, ref_rule = information_set(st, viewer, ref_allowed, ref_counts)
+        assert n == deal_order(pool, ref_allowed, ref_order) and hidden == 15 & ~visible_seats(st, viewer)
+        ref_rng, out = state_from_seed(checked), np.empty(5, np.int64)
+        assert weight == draw_world(ref_allowed, ref_counts, ref_order, n, ref_troela, ref_rule, ref_rng, out) > 0
+        assert (rng == ref_rng).all()
+        expected = st.copy()
+        for s in range(4):
+            if hidden >> s & 1:
+                expected[L.HAND + s] = out[s]
+        if viewer != st[L.BIDDER]:
+            expected[L.FACE_DOWN_CARDS] = out[PILE]
+        if st[L.PARTNER_PUBLIC] == 0:
+            expected[L.PARTNER] = next(s for s in range(4) if int(expected[L.HAND + s]) >> int(st[L.CALLED]) & 1)
+            partner_hidden += 1
+        assert (world == expected).all()
+        checked += 1
+    assert checked == 40 and partner_hidden > 5

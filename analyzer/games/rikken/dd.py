@@ -13,7 +13,7 @@ Rikken experiments build (``experiments.build_setups``): ``hands``, ``leader``, 
   fail the contract, not trick counts.
 
 Card play (``playout_batch_dd``, ``rikken play --policy dd``). Every seat sees all four hands and, at
-each turn, asks the solver (:func:`best_moves`) for the cards that are optimal for its side, then
+each turn, asks the solver (:func:`judge_moves`) for the cards that are optimal for its side, then
 draws one of them uniformly with the run's xoshiro state (the same draw as the random policy:
 face-up cards in id order, then face-down leads). The rules of play are the kernels'
 (``init_round`` / ``legal_actions`` / ``apply_action``), so legality, the called card, blind leads
@@ -62,11 +62,14 @@ from analyzer.games.rikken.kernels import (
     new_round,
 )
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, HAND, TRICKS, TURN
-from analyzer.solvers.dd.api import Question, best_moves, solve, solve_bounds, solve_questions
+from analyzer.solvers.dd.api import Question, judge_moves, solve, solve_bounds, solve_questions
 
 # Completed tricks each trick count's refining probes may search by default (about 4 CPU-s): on fresh
 # seeds it leaves about 1% of the bids rows bounded (docs/performance.md).
 DEFAULT_BUDGET = catalog.DD_DEFAULT_BUDGET
+# Completed tricks per solver question of a dd turn, for callers that record undecided turns (the comparison
+# scripts): about 0.4 CPU-s, the budget sampled-dd's questions use.
+DECISION_BUDGET = 1_000_000
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
 POLICY_DD = 2
@@ -274,7 +277,7 @@ class _Question:
         return sum(int(st[TRICKS + s]) for s in range(4) if self.team >> s & 1)
 
     def goal(self, st, mover: int, tricks_left: int):
-        """``(goal, k)`` for :func:`best_moves` from the mover's point of view, or None when every card is optimal.
+        """``(goal, k)`` for :func:`judge_moves` from the mover's point of view, or None when every card is optimal.
 
         ``tricks_left`` counts the trick in progress.
         """
@@ -297,23 +300,38 @@ def _ranked(questions: list[_Question], mover: int) -> list[_Question]:
     return sorted(questions, key=lambda q: q.declarer != mover)
 
 
-def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind, generations):
-    """The legal actions (face-up mask, face-down mask) that are optimal for ``mover``."""
+def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind, generations, budget=0):
+    """The legal actions ``mover`` may play, ``(face-up mask, face-down mask, decided)``.
+
+    Each question is asked with :func:`judge_moves` within ``budget`` completed tricks (0: no limit). A
+    finished question, or one that proved some moves keep the side's result, narrows the actions to
+    proved optimal ones (or leaves them all when none keeps): ``decided`` stays True. A question the budget
+    stopped before any move was proved to keep narrows them to the moves not proved to fail, and
+    ``decided`` is False: the card drawn from them is not proved optimal.
+    """
     hands = st[HAND:HAND + 4].copy()
     # The mover has not played to the trick in progress: his cards count it.
     tricks_left = int(hands[mover]).bit_count()
+    decided = True
     for question in _ranked(questions, mover):
         if up.bit_count() + fd.bit_count() <= 1:
             break
         asked = question.goal(st, mover, tricks_left)
         if asked is None:
             continue
-        best_up, best_fd = best_moves(hands, trump, mover, question.team, asked[0], asked[1], trick=trick,
-                                      called_card=called_card, blind_call=blind, trick_blind=trick_blind,
-                                      generations=generations)
+        verdicts = judge_moves(hands, trump, mover, question.team, asked[0], asked[1], trick=trick,
+                               called_card=called_card, blind_call=blind, trick_blind=trick_blind,
+                               generations=generations, budget=budget)
+        if verdicts.keep_up or verdicts.keep_down:
+            best_up, best_fd = verdicts.keep_up, verdicts.keep_down
+        elif verdicts.complete:
+            best_up, best_fd = up, fd  # every move loses alike
+        else:
+            best_up, best_fd = up & ~verdicts.fail_up, fd & ~verdicts.fail_down
+            decided = False
         if (up & best_up) | (fd & best_fd):
             up, fd = up & best_up, fd & best_fd
-    return up, fd
+    return up, fd, decided
 
 
 def _solve_values(questions, st, mover, trump, trick, trick_blind, called_card, blind, generations):
@@ -327,7 +345,7 @@ def _solve_values(questions, st, mover, trump, trick, trick_blind, called_card, 
 
 
 def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, policy_of_seat=None,
-                   params=None):
+                   params=None, budget=0, undecided_out=None):
     """Play one Rikken round double dummy, or with dd only at some seats (see the module notes).
 
     Parameters
@@ -346,6 +364,14 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
         Policy id per seat: ``POLICY_DD`` or a kernel bot's (``kernels.POLICY_IDS``); default dd at every seat.
     params : float64[N_PARAMS], optional
         Heuristic parameters for heuristic seats (default ``heuristic.default_params()``).
+    budget : int
+        Completed tricks each solver question of a dd turn may search (``solvers.dd.judge_moves``); 0: no
+        limit, every card proved optimal. With a budget a turn may be *undecided*: the search stopped
+        before proving any card optimal, and the card is drawn among those not proved worse (``_optimal``).
+        A round with an undecided turn is not a perfect-play result; only a caller that records
+        ``undecided_out`` may pass a budget.
+    undecided_out : int64[1], optional
+        Receives the number of undecided dd turns of the round (required with a budget).
 
     Returns
     -------
@@ -361,8 +387,11 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
     if not np.isin(policies, [POLICY_DD, *POLICY_IDS.values()]).all():
         raise InputError(f"dd plays with the kernel bots {sorted(POLICY_IDS)} only, got ids {policies.tolist()}")
     params = default_params() if params is None else np.asarray(params, dtype=np.float64)
+    if budget and undecided_out is None:
+        raise InputError("a budgeted dd play-out must record its undecided turns (undecided_out)")
     st = new_round(hands, int(leader), contract_of, int(partner), trump, called_card, int(blind))
     questions = _questions(contract_of, partner)
+    undecided = 0
     moves = 4 * int(hands[0]).bit_count()
     trace = np.empty((moves, 4), dtype=np.int64)
     trick: list[int] = []
@@ -379,8 +408,9 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
             if stale:
                 _solve_values(questions, st, seat, trump, trick, trick_blind, called_card, blind, generations)
                 stale = False
-            best_up, best_fd = _optimal(st, seat, int(up), int(fd), questions, trump, trick, trick_blind,
-                                        called_card, blind, generations)
+            best_up, best_fd, decided = _optimal(st, seat, int(up), int(fd), questions, trump, trick, trick_blind,
+                                                 called_card, blind, generations, budget)
+            undecided += not decided
             action = int(choose_card_random(np.int64(best_up), np.int64(best_fd), rng_state))
         else:
             action = int(choose_action(st, seat, up, fd, policies[seat], params, rng_state))
@@ -392,20 +422,26 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
         trick_blind = trick_blind or face_down
         if apply_action(st, seat, action) >= 0:
             trick, trick_blind = [], False
+    if undecided_out is not None:
+        undecided_out[0] = undecided
     return st[TRICKS:TRICKS + 4].copy(), trace
 
 
 def playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, tricks_out,
-                     policy_of_seat=None, params=None):
+                     policy_of_seat=None, params=None, budget=0, undecided_out=None):
     """Play out a batch of rounds with :func:`playout_one_dd`; arrays as in ``kernels.playout_batch``.
 
     ``policy_of_seat`` is ``int64[n, 4]`` (as in :func:`playout_one_dd`), default dd at every seat; ``params``
-    as in :func:`playout_one_dd`.
+    and ``budget`` as in :func:`playout_one_dd`; ``undecided_out`` (``int64[n]``, required with a budget)
+    receives each round's undecided dd turns.
     """
+    if budget and undecided_out is None:
+        raise InputError("a budgeted dd play-out must record its undecided turns (undecided_out)")
     for d in range(hands.shape[0]):
         seats = None if policy_of_seat is None else policy_of_seat[d]
+        count = None if undecided_out is None else undecided_out[d:d + 1]
         tricks_out[d], _ = playout_one_dd(hands[d], leader[d], contract_of[d], partner[d], trump[d], called_card[d],
-                                          blind[d], rng_state, seats, params)
+                                          blind[d], rng_state, seats, params, budget, count)
         report_step(d + 1, hands.shape[0])
 
 

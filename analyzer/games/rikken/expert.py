@@ -278,6 +278,46 @@ def draw_world(allowed, counts, order, n, troela_partner, partner_rule, rng_stat
     return -1.0
 
 
+@njit(cache=True)
+def prepare_worlds(st, seat, allowed, counts, order):
+    """Set up the draws of worlds consistent with what ``seat`` knows (the one home of this setup).
+
+    Fills ``allowed`` and ``counts`` (:func:`information_set`) and ``order`` (:func:`deal_order`); returns
+    ``(n, troela_partner, partner_rule, hidden)``: the unseen cards' number, the Troela constraint, and the
+    seats (4-bit mask) whose hands ``seat`` does not see. Pass them on to :func:`draw_into`.
+    """
+    pool, troela_partner, partner_rule = information_set(st, seat, allowed, counts)
+    n = deal_order(pool, allowed, order)
+    return n, troela_partner, partner_rule, 15 & ~visible_seats(st, seat)
+
+
+@njit(cache=True)
+def draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden, rng_state, slots, world):
+    """Draw one world (:func:`draw_world`) and write it into ``world``, a copy of ``st``; return its importance
+    weight, or -1.0 (``world`` then unspecified).
+
+    The hidden seats' hands, the face-down cards ``seat`` has not seen (unless it is the bidder, who knows
+    them) and, while the partner is not public, the partner (the called card's holder in this world). The
+    arrays and counts come from :func:`prepare_worlds`; ``slots`` (int64[5]) is scratch. With nothing
+    unseen (``n`` 0) the world is the position itself, weight 1, and no draw is made.
+    """
+    weight = draw_world(allowed, counts, order, n, troela_partner, partner_rule, rng_state, slots)
+    if weight < 0:
+        return weight
+    world[:] = st
+    for s in range(4):
+        if (hidden >> s) & 1:
+            world[HAND + s] = slots[s]
+    if seat != st[BIDDER]:
+        world[FACE_DOWN_CARDS] = slots[PILE]
+    if st[PARTNER_PUBLIC] == 0:
+        called = st[CALLED]
+        for s in range(4):
+            if (world[HAND + s] >> called) & 1:
+                world[PARTNER] = s
+    return weight
+
+
 # ---- choosing a card ------------------------------------------------------------------------------
 @njit(cache=True)
 def distinct_actions(st, seat, up, fd, reps):
@@ -417,35 +457,24 @@ def choose_expert(st, seat, up, fd, params, rng_state):
         return own
     allowed = np.empty(52, dtype=np.int64)
     counts = np.empty(5, dtype=np.int64)
-    pool, troela_partner, partner_rule = information_set(st, seat, allowed, counts)
     order = np.empty(52, dtype=np.int64)
-    n = deal_order(pool, allowed, order)
-    hidden = 15 & ~visible_seats(st, seat)
+    n, troela_partner, partner_rule, hidden = prepare_worlds(st, seat, allowed, counts, order)
     if n == 0:
         samples = 1  # every hand is seen: one world
     slots = np.empty(5, dtype=np.int64)
-    base = st.copy()
+    base = np.empty(STATE_SIZE, dtype=np.int64)
     w = np.empty(STATE_SIZE, dtype=np.int64)
     values = np.zeros(n_actions, dtype=np.float64)
     total = 0.0
-    called = st[CALLED]
     split = False  # some world so far scores the distinct cards differently
     for k in range(samples):
         if k == UNANIMOUS_STOP and not split:
             return own
-        weight = draw_world(allowed, counts, order, n, troela_partner, partner_rule, rng_state, slots)
+        weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden, rng_state,
+                           slots, base)
         if weight < 0:
             return own
         total += weight
-        for s in range(4):
-            if (hidden >> s) & 1:
-                base[HAND + s] = slots[s]
-        if seat != st[BIDDER]:
-            base[FACE_DOWN_CARDS] = slots[PILE]
-        if st[PARTNER_PUBLIC] == 0:
-            for s in range(4):
-                if (base[HAND + s] >> called) & 1:
-                    base[PARTNER] = s
         first = 0.0
         for i in range(n_actions):
             w[:] = base

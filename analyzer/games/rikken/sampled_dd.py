@@ -3,8 +3,8 @@
 The bridge programs' way (GIB and its successors) applied to Rikken. At a decision with more than one
 distinct card (``expert.distinct_actions``) the seat draws ``worlds`` worlds (``WORLDS`` unless the run's
 ``--worlds`` says otherwise) - hidden hands
-consistent with what it has seen, with the expert's sampler (``expert.information_set`` and
-``expert.draw_world``, importance weights included) - and solves each world exactly with the
+consistent with what it has seen, with the expert's sampler (``expert.prepare_worlds`` and
+``expert.draw_into``, importance weights included) - and solves each world exactly with the
 double-dummy solver, for every contract still open, from the seat's side:
 
 - a trick contract: can the declaring side still reach its target (``ge``) after each card, and does
@@ -13,12 +13,14 @@ double-dummy solver, for every contract still open, from the seat's side:
 
 In each world a card scores 1 per contract its side wins (declarers: made; the others: beaten) plus
 ``TRICK_WEIGHT`` (1/32) when it costs its side no trick of a trick contract; the card with the best
-weighted mean over the worlds is played, the expert's card (``expert``: sampled heuristic play-outs, the
-heuristic's card before trick 5) when it ties for best. A contract made or failed beyond repair asks
-nothing more; when nothing is open the expert's card is played. Ties are common where a perfect
-opponent controls the contract in every world (all cards lose alike), and there the expert, which models
-a fallible declarer, still ranks the cards: on 12 screened 1 Alone deals (seed 299987) breaking ties
-with the expert's card instead of the heuristic's cut the makes against sampled-dd defence from 8 to 5.
+weighted mean over the worlds is played, the expert's card (``expert``: sampled heuristic play-outs,
+here searching from the opening lead, ``FALLBACK_FIRST_TRICK``) when it ties for best. A contract made or
+failed beyond repair asks nothing more; when nothing is open the expert's card is played. Ties are
+common where a perfect opponent controls the contract in every world (all cards lose alike): against
+1 Alone 81% of the defence's decisions tie on every world (12 screened deals, seed 299987), and there
+the expert, which models a fallible declarer, still ranks the cards. On those deals 5 of 12 were made
+against sampled-dd defence with the expert's card from trick 5 (the heuristic's before), 2 with it from
+trick 1, against 2 for the expert bot (docs/rikken-bots.md).
 
 Open contracts need nothing special: an exposed hand is part of what the seat sees, so the worlds
 only deal the unseen hands (in the "All" contracts after trick 1 every hand is seen: one world,
@@ -56,15 +58,15 @@ from analyzer import catalog
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.expert import (
-    PILE,
+    DEFAULT_SAMPLES,
+    P_FIRST_TRICK,
+    P_SAMPLES,
     TRICK_WEIGHT,
-    deal_order,
     distinct_actions,
-    draw_world,
-    information_set,
-    visible_seats,
+    draw_into,
+    prepare_worlds,
 )
-from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.heuristic import N_PARAMS, default_params
 from analyzer.games.rikken.kernels import (
     POLICY_EXPERT,
     POLICY_IDS,
@@ -77,6 +79,7 @@ from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
     CONTRACT,
+    FACE_DOWN_CARDS,
     FACE_DOWN_OFFSET,
     HAND,
     KIND,
@@ -86,7 +89,6 @@ from analyzer.games.rikken.round_layout import (
     LEADER,
     N_IN_TRICK,
     PARTNER,
-    PARTNER_PUBLIC,
     TRICK,
     TRICKS,
     TRUMP,
@@ -100,6 +102,10 @@ WORLDS = catalog.RIKKEN_DEFAULT_WORLDS  # worlds drawn per searched decision
 # Completed tricks each solver question may search (about 0.4 CPU-s): on screened Misery and 1 Alone deals
 # it bounded the slowest decision from 20 CPU-s to 0.25 with the same card played (docs/rikken-bots.md).
 QUESTION_BUDGET = 1_000_000
+# The fallback expert searches from the opening lead, not from trick 5 as the expert bot does: most 1 Alone
+# defence decisions tie on every world, and there the heuristic's early cards let declarers through
+# (docs/rikken-bots.md, "1 Alone defence").
+FALLBACK_FIRST_TRICK = 1
 
 
 class _Goal:
@@ -227,13 +233,11 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     n_actions = distinct_actions(st, seat, np.int64(up), np.int64(fd), reps)
     if n_actions == 1:
         return int(reps[0])
-    own = int(choose_action(st, seat, np.int64(up), np.int64(fd), POLICY_EXPERT, params, rng_state))
+    own = int(choose_action(st, seat, np.int64(up), np.int64(fd), POLICY_EXPERT, fallback_params(params), rng_state))
     allowed = np.empty(52, dtype=np.int64)
     counts = np.empty(5, dtype=np.int64)
-    pool, troela_partner, partner_rule = information_set(st, seat, allowed, counts)
     order = np.empty(52, dtype=np.int64)
-    n = deal_order(pool, allowed, order)
-    hidden = 15 & ~int(visible_seats(st, seat))
+    n, troela_partner, partner_rule, hidden = prepare_worlds(st, seat, allowed, counts, order)
     actions = [int(a) for a in reps[:n_actions]]
     contract_of = [int(st[CONTRACT + s]) for s in range(4)]
     kind_of = [int(st[KIND + s]) for s in range(4)]
@@ -242,26 +246,35 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     trump, called = int(st[TRUMP]), int(st[CALLED])
     blind = bool(st[BLIND])
     slots = np.empty(5, dtype=np.int64)
+    world = np.empty_like(st)
     low_sum = np.zeros(n_actions)
     high_sum = np.zeros(n_actions)
     weight_sum = 0.0
     for _ in range(worlds if n > 0 else 1):
-        weight = draw_world(allowed, counts, order, n, troela_partner, partner_rule, rng_state, slots) if n > 0 else 1.0
+        weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden, rng_state, slots,
+                           world)
         if weight < 0:
             return own
-        hands = np.array([int(slots[s]) if hidden >> s & 1 else int(st[HAND + s]) for s in range(4)], dtype=np.int64)
-        partner = int(st[PARTNER]) if st[PARTNER_PUBLIC] != 0 or called < 0 else \
-            next((s for s in range(4) if int(hands[s]) >> called & 1), -1)
+        hands = world[HAND:HAND + 4].copy()
+        partner = int(world[PARTNER])
         goals = open_goals(won, contract_of, kind_of, partner, tricks_left)
         if not goals:
             return own
-        trick, trick_blind = _trick_cards(st, int(slots[PILE]))
+        trick, trick_blind = _trick_cards(st, int(world[FACE_DOWN_CARDS]))
         low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions, generations,
                                  budget)
         low_sum += weight * np.asarray(low)
         high_sum += weight * np.asarray(high)
         weight_sum += weight
     return best_action(actions, low_sum, high_sum, own, weight_sum)
+
+
+def fallback_params(params):
+    """The expert parameters of the fallback card: the heuristic's entries of ``params``, the expert's worlds
+    per decision (``params``' own when it carries the expert's entries), searching from trick
+    ``FALLBACK_FIRST_TRICK``."""
+    samples = params[P_SAMPLES] if params.shape[0] > P_FIRST_TRICK else DEFAULT_SAMPLES
+    return np.concatenate([params[:N_PARAMS], [samples, FALLBACK_FIRST_TRICK]])
 
 
 def best_action(actions, low, high, own, weight_sum):

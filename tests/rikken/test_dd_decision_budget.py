@@ -1,0 +1,118 @@
+"""The dd policy's card-by-card decisions within a budget: a card not proved optimal is always counted.
+
+Expected cards come from the solver without a budget, asked after each legal card: the optimal cards are
+those that keep the declarer's result (made for him, beaten for the defenders), all of them when none does.
+"""
+
+import numpy as np
+import pytest
+
+from analyzer.cards.masks import cards_of
+from analyzer.cards.rng import state_from_seed
+from analyzer.cards.tricks import NO_TRUMP
+from analyzer.errors import InputError
+from analyzer.games.rikken import round_layout as L
+from analyzer.games.rikken import rules
+from analyzer.games.rikken.dd import POLICY_DD, playout_batch_dd, playout_one_dd
+from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, new_round
+from analyzer.solvers.dd import solve
+
+from .test_contract_invariants import as_arrays, cut_to_ending, random_setups
+
+FD = L.FACE_DOWN_OFFSET
+
+
+def _lone_misery_endings(n: int, seed: int, size: int) -> list[dict]:
+    """Endings of Misery / 1 Alone rounds with one declarer (one question per turn)."""
+    rng = np.random.default_rng(seed)
+    setups = [s for s in random_setups(4 * n, seed, ("misery",)) if sum(c >= 0 for c in s["contract_of"]) == 1]
+    return [cut_to_ending(s, size, rng) for s in setups[:n]]
+
+
+def _optimal(st, seat, up, fd, declarer, kind, trick) -> list[int]:
+    """The legal actions that keep the result the mover's side can force, all of them when none does."""
+    goal, target = ("le", 0) if kind == rules.Kind.MISERY else ("eq", 1)
+    legal = cards_of(int(up)) + [FD + c for c in cards_of(int(fd))]
+    keeps = []
+    for action in legal:
+        after = st.copy()
+        cards = trick + [action % FD]
+        if apply_action(after, seat, action) >= 0:
+            cards = []
+        won = int(after[L.TRICKS + declarer])
+        if not after[L.HAND:L.HAND + 4].any() or won > target:
+            reachable = won == target
+        else:
+            reachable = solve(after[L.HAND:L.HAND + 4], NO_TRUMP, int(after[L.TURN]), 1 << declarer, goal,
+                              target - won, trick=cards)
+        keeps.append(reachable == (seat == declarer))
+    return [a for a, k in zip(legal, keeps) if k] or legal
+
+
+def _not_optimal_cards(setup: dict, row, trace) -> int:
+    """How many of the dd seats' cards in ``trace`` were not optimal."""
+    declarer = int(np.argmax(setup["contract_of"]))
+    kind = rules.KIND[setup["contract_of"][declarer]]
+    st = new_round(setup["hands"], setup["leader"], setup["contract_of"], setup["partner"], setup["trump"],
+                   setup["called_card"], setup["blind"])
+    trick, wrong = [], 0
+    for seat, action, up, fd in trace:
+        won = int(st[L.TRICKS + declarer])
+        open_question = won <= (0 if kind == rules.Kind.MISERY else 1)
+        if row[seat] == POLICY_DD and open_question:
+            wrong += action not in _optimal(st, seat, up, fd, declarer, kind, trick)
+        trick = trick + [action % FD]
+        if apply_action(st, seat, action) >= 0:
+            trick = []
+    return wrong
+
+
+def test_a_budgeted_turn_plays_a_proved_optimal_card_or_is_counted_undecided():
+    setups = _lone_misery_endings(30, 23, 5)
+    rng_state = state_from_seed(4)
+    undecided_rounds = wrong_total = 0
+    for setup in setups:
+        declarer = int(np.argmax(setup["contract_of"]))
+        row = np.array([POLICY_HEURISTIC if s == declarer else POLICY_DD for s in range(4)], dtype=np.int64)
+        count = np.zeros(1, dtype=np.int64)
+        # A budget of one completed trick stops nearly every search before its first move is decided.
+        _, trace = playout_one_dd(**setup, rng_state=rng_state, policy_of_seat=row, budget=1, undecided_out=count)
+        wrong = _not_optimal_cards(setup, row, trace)
+        assert wrong <= count[0]
+        undecided_rounds += count[0] > 0
+        wrong_total += wrong
+    # The check bites: the budget stopped turns, and cards not proved optimal were played at some of them.
+    assert undecided_rounds > 10 and wrong_total > 0
+
+
+def test_without_a_budget_or_with_a_large_one_every_card_is_proved_optimal():
+    setups = _lone_misery_endings(12, 31, 5)
+    for budget in (0, 10 ** 9):
+        rng_state = state_from_seed(8)
+        for setup in setups:
+            declarer = int(np.argmax(setup["contract_of"]))
+            row = np.array([POLICY_HEURISTIC if s == declarer else POLICY_DD for s in range(4)], dtype=np.int64)
+            count = np.full(1, -1, dtype=np.int64)
+            _, trace = playout_one_dd(**setup, rng_state=rng_state, policy_of_seat=row, budget=budget,
+                                      undecided_out=count)
+            assert count[0] == 0
+            assert _not_optimal_cards(setup, row, trace) == 0
+
+
+def test_batch_counts_each_rounds_undecided_turns_and_a_budget_must_be_recorded():
+    setups = _lone_misery_endings(6, 41, 5)
+    arrays = as_arrays(setups)
+    rows = np.full((len(setups), 4), POLICY_DD, dtype=np.int64)
+    out, counts = np.zeros((len(setups), 4), dtype=np.int64), np.full(len(setups), -1, dtype=np.int64)
+    playout_batch_dd(**arrays, rng_state=state_from_seed(2), tricks_out=out, policy_of_seat=rows, budget=1,
+                     undecided_out=counts)
+    rng_state = state_from_seed(2)
+    for d, setup in enumerate(setups):
+        count = np.zeros(1, dtype=np.int64)
+        tricks, _ = playout_one_dd(**setup, rng_state=rng_state, policy_of_seat=rows[d], budget=1,
+                                   undecided_out=count)
+        assert (tricks == out[d]).all() and count[0] == counts[d]
+    with pytest.raises(InputError, match="undecided"):
+        playout_one_dd(**setups[0], rng_state=state_from_seed(2), budget=5)
+    with pytest.raises(InputError, match="undecided"):
+        playout_batch_dd(**arrays, rng_state=state_from_seed(2), tricks_out=out, budget=5)
