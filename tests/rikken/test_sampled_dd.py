@@ -139,9 +139,9 @@ def test_best_action_takes_the_best_total_and_the_heuristics_card_on_ties():
     assert exact([1.0, 2.0, 3.0], own=3) == 20
 
 
-def test_best_action_leaves_the_heuristics_card_only_for_one_proved_better():
+def test_best_action_leaves_the_fallback_card_only_for_one_proved_better():
     actions = [3, 7, 20]
-    # 7 may be worth 1 or 3: not proved worse than 20's 2, so the heuristic's 7 stands.
+    # 7 may be worth 1 or 3: not proved worse than 20's 2, so the fallback (expert) card 7 stands.
     assert best_action(actions, np.array([0.0, 1.0, 2.0]), np.array([0.0, 3.0, 2.0]), own=7, weight_sum=4.0) == 7
     # 3's best case (1) is below 20's worst (2): 20 is proved better; 7 (at least 1.5) is not proved better.
     assert best_action(actions, np.array([0.0, 1.5, 2.0]), np.array([1.0, 3.0, 2.0]), own=3, weight_sum=4.0) == 20
