@@ -590,7 +590,7 @@ def _bids_summary(plan: Plan, chunks: list) -> Summary:
         "contract": overall["contract"], "hands": overall["n"],
         "made rate": overall["rate"], "made lo": overall["rate_lo"], "made hi": overall["rate_hi"],
         "money/hand": overall["mean_score"], "money/hand lo": overall["score_lo"],
-        "money/hand hi": overall["score_hi"], "points/hand": overall["mean_points"].round(3)})
+        "money/hand hi": overall["score_hi"], "points/hand": overall["mean_points"]})
     if overall["bounded"].any():
         # Counts the search left as intervals: the money interval spans them, the mean is their low end.
         shown["bounded"] = overall["bounded"]
