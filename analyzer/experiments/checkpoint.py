@@ -30,8 +30,9 @@ from analyzer.reports.manifest import CHUNKS_DIR
 from analyzer.reports.store import atomic_write
 
 FINGERPRINT_NAME = "fingerprint.json"
-# The installed analyzer package, whose sources the fingerprint names.
+# The installed analyzer package, and its parts whose sources the fingerprint names (those that compute).
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+COMPUTING_PARTS = ("cards", "games", "solvers", "experiments")
 # Chunk files of analyzer versions that pickled them: never opened.
 LEGACY_PATTERN = "chunk-*.pkl"
 
@@ -100,10 +101,19 @@ def fingerprint(task, params, seed, chunk_size: int, n_items: int) -> dict:
 
 @functools.cache
 def code_digest(package: Path = PACKAGE_ROOT) -> str:
-    """SHA-256 of the package's Python sources (names and contents, in name order)."""
+    """SHA-256 of the Python sources that compute chunks (names and contents, in name order).
+
+    Only the parts a chunk's result depends on count (``COMPUTING_PARTS``: the cards, the games, the solvers
+    and the experiments machinery), so a change of help texts or reports leaves runs resumable. Hidden
+    files and anything that is not a regular file (an editor's lock link such as ``.#rules.py``) are skipped.
+    """
     digest = hashlib.sha256()
-    for source in sorted(package.rglob("*.py")):
-        digest.update(source.relative_to(package).as_posix().encode() + b"\0")
+    sources = (path for part in COMPUTING_PARTS for path in (package / part).rglob("*.py"))
+    for source in sorted(sources):
+        name = source.relative_to(package)
+        if any(piece.startswith(".") for piece in name.parts) or source.is_symlink() or not source.is_file():
+            continue
+        digest.update(name.as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(source.read_bytes()).digest())
     return digest.hexdigest()
 
@@ -233,10 +243,12 @@ class ChunkCheckpoint:
             raise InputError(f"{path} is corrupt: {exc}") from None
         if stored != self.expected:
             differing = sorted(k for k in set(stored) | set(self.expected) if stored.get(k) != self.expected.get(k))
-            why = " (made by other analyzer code)" if "code_sha256" in differing else ""
+            if differing == ["code_sha256"]:
+                raise InputError(f"{self.run_dir}'s chunks were made by other analyzer code (code "
+                                 f"{str(stored.get('code_sha256'))[:12]}, this is {self.expected['code_sha256'][:12]}): "
+                                 "finish it with the analyzer that started it, or run it again into a new --out")
             raise InputError(f"{self.run_dir} holds chunks of a different run (stage "
-                             f"'{self.stage}' differs in {', '.join(differing)}{why}); use another --out or "
-                             "delete it")
+                             f"'{self.stage}' differs in {', '.join(differing)}); use another --out or delete it")
         return True
 
     def save(self, index: int, result, part: PartRecord | None = None) -> None:

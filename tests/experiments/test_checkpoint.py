@@ -248,19 +248,23 @@ def test_leftover_temporary_files_are_removed_on_resume(tmp_path):
 def test_chunks_made_by_other_code_are_not_reused(tmp_path, monkeypatch):
     run(RunStore(tmp_path))
     monkeypatch.setattr("analyzer.experiments.checkpoint.code_digest", lambda: "0" * 64)
-    with pytest.raises(InputError, match=r"code_sha256 \(made by other analyzer code\)"):
+    with pytest.raises(InputError, match=r"chunks were made by other analyzer code \(code [0-9a-f]{12}, this is "
+                                         r"000000000000\): finish it with the analyzer that started it"):
         run(RunStore(tmp_path))
 
 
-def test_the_code_digest_follows_every_python_source_and_nothing_else(tmp_path):
+def test_the_code_digest_follows_the_computing_sources_and_nothing_else(tmp_path):
     from analyzer.experiments.checkpoint import code_digest
 
     package = tmp_path / "package"
-    (package / "games").mkdir(parents=True)
+    for part in ("games", "cli", "solvers"):
+        (package / part).mkdir(parents=True)
     (package / "games" / "rules.py").write_text("TRICKS = 13\n")
-    (package / "cli.py").write_text("")
+    (package / "solvers" / "search.py").write_text("")
     before = code_digest.__wrapped__(package)
-    (package / "notes.txt").write_text("not code")
+    (package / "games" / "notes.txt").write_text("not code")
+    (package / "cli" / "help.py").write_text("HELP = 'a help text changes no result'\n")
+    (package / "games" / ".#rules.py").symlink_to("user@host.1")  # an editor's lock link, dangling
     assert code_digest.__wrapped__(package) == before
     (package / "games" / "rules.py").write_text("TRICKS = 12\n")
     changed = code_digest.__wrapped__(package)
