@@ -191,23 +191,35 @@ def _percent_interval(value: float, low: float, high: float) -> str:
 
 def console_table(frame: pd.DataFrame, width: int = CONSOLE_WIDTH) -> str:
     """A table as every command prints it (:func:`table_cells`); one wider than ``width`` is printed in
-    blocks of columns, each repeating the first column so that every row keeps its name."""
+    blocks of columns, each repeating the row names (the fewest leading columns that tell the rows apart,
+    such as ``contract`` and ``aces`` of a query by aces) so that every row keeps its name."""
     if frame.empty:
-        return frame.to_string(index=False)
+        return "(no rows)"
     cells = pd.DataFrame(table_cells(frame))
     whole = cells.to_string(index=False)
     if max(map(len, whole.splitlines())) <= width or cells.shape[1] < 3:
         return whole
-    key, rest = cells.columns[0], list(cells.columns[1:])
+    names = _row_names(cells)
+    rest = [column for column in cells.columns if column not in names]
     blocks, block = [], []
     for column in rest:
-        wider = cells[[key, *block, column]].to_string(index=False)
+        wider = cells[[*names, *block, column]].to_string(index=False)
         if block and max(map(len, wider.splitlines())) > width:
             blocks.append(block)
             block = []
         block.append(column)
     blocks.append(block)
-    return "\n\n".join(cells[[key, *columns]].to_string(index=False) for columns in blocks)
+    return "\n\n".join(cells[[*names, *columns]].to_string(index=False) for columns in blocks)
+
+
+def _row_names(cells: pd.DataFrame) -> list[str]:
+    """The fewest leading columns (at most all but two) whose values tell every row apart; the first alone
+    when none do."""
+    for count in range(1, cells.shape[1] - 1):
+        names = list(cells.columns[:count])
+        if not cells.duplicated(subset=names).any():
+            return names
+    return list(cells.columns[:1])
 
 
 def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:

@@ -412,3 +412,14 @@ def test_a_wide_console_table_prints_in_blocks_that_keep_the_row_names():
     headers = [name for block in blocks for name in block[0].split()[1:]]
     assert headers == [f"measure_{k}" for k in range(12)]
     assert "\n\n" not in console_table(frame.iloc[:, :4])  # a table that fits stays whole
+
+
+def test_wide_table_blocks_repeat_every_column_that_names_a_row():
+    # A query by aces: the contract alone names no row, contract and aces do.
+    frame = pd.DataFrame({"contract": ["rik"] * 3, "aces": [0, 1, 2],
+                          **{f"measure_{k}": [1000.0 + k, 2000.0 + k, 3000.0 + k] for k in range(12)}})
+    blocks = [block.splitlines() for block in console_table(frame).split("\n\n")]
+    assert len(blocks) >= 2
+    assert all(block[0].split()[:2] == ["contract", "aces"] for block in blocks)
+    assert all([line.split()[1] for line in block[1:]] == ["0", "1", "2"] for block in blocks)
+    assert console_table(frame.iloc[:0]) == "(no rows)"
