@@ -19,6 +19,19 @@ def format_number(value, digits: int = 3) -> str:
     return _clean_zero(f"{value:,.{decimals}f}")
 
 
+def paired_difference_text(a: str, b: str, mean: float, low: float, high: float, unit: str) -> str:
+    """``heuristic minus random: +2.15 game points a deal (95% +1.43 to +2.87)``: a paired difference with its
+    signed interval, which reads one way whichever side is ahead; ``the same ...`` when every pair tied."""
+    if mean == low == high == 0:
+        return f"{a} and {b} scored the same {unit} on every pair"
+    return f"{a} minus {b}: {_signed(mean)} {unit} (95% {_signed(low)} to {_signed(high)})"
+
+
+def _signed(value: float) -> str:
+    text = format_number(value)
+    return text if text.startswith("-") or not re.search(r"[1-9]", text) else f"+{text}"
+
+
 def format_percent(rate, digits: int = 1) -> str:
     """A rate as a percentage for a sentence: ``0.5913`` -> ``"59.1%"``, ``0.00048`` -> ``"0.048%"``."""
     if rate is None or (isinstance(rate, float) and math.isnan(rate)):

@@ -146,10 +146,10 @@ def test_match_findings_are_short_sentences_each_a_new_fact():
 
     text = match_findings(tables("hybrid", "heuristic", 0.51, 0.65, 0.3), {})
     assert text[0] == "hybrid won 116 of 200 Bummerls against heuristic: 58.0% (95% 51.0% to 65.0%); hybrid is the stronger bot."
-    assert text[1] == "On the same deals hybrid scored 0.300 game points a deal more than heuristic (95% 0.200 to 0.400, 100 pairs)."
+    assert text[1] == "On the same deals, hybrid minus heuristic: +0.300 game points a deal (95% +0.200 to +0.400) over 100 pairs."
     assert text[2:] == ["hybrid closed the stock 0.250 times a deal and won 90.0% of its 98 closings.",
                         "heuristic closed the stock 0 times a deal."]
     self_play = match_findings(tables("pimc", "pimc", 0.48, 0.68, -0.2), {})
     assert self_play[0].endswith("neither bot is clearly stronger at this size.")
-    assert self_play[1].startswith("On the same deals pimc (A) scored 0.200 game points a deal fewer than pimc (B)")
+    assert self_play[1].startswith("On the same deals, pimc (A) minus pimc (B): -0.200 game points a deal")
     assert match_findings(tables("random", "hybrid", 0.2, 0.45, -1.0), {})[0].endswith("hybrid is the stronger bot.")

@@ -19,4 +19,15 @@ def test_play_findings_rank_policies_against_the_equal_share():
                        "share of 25.0%, scoring 1.50 points a deal.")
     assert text[1].startswith("sampling won 26.0%") and ", within noise of an equal share of 25.0%," in text[1]
     assert text[2].startswith("random won 15.0%") and ", less than an equal share of 25.0%," in text[2]
-    assert text[3] == "On the same deals heuristic scored 3.50 points a deal fewer than random (95% -4.00 to -3.00)."
+    assert text[3] == "On the same deals, heuristic minus random: -3.50 points a deal (95% -4.00 to -3.00)."
+
+
+def test_a_paired_difference_reads_the_same_way_in_words_and_numbers():
+    from analyzer.reports.formatting import paired_difference_text
+
+    behind = paired_difference_text("random", "heuristic", -2.15, -2.87, -1.43, "game points a deal")
+    assert behind == "random minus heuristic: -2.15 game points a deal (95% -2.87 to -1.43)"
+    assert "+0.300" in paired_difference_text("a", "b", 0.3, -0.1, 0.7, "points") and "-0.100" in \
+        paired_difference_text("a", "b", 0.3, -0.1, 0.7, "points")
+    assert paired_difference_text("A", "B", 0.0, 0.0, 0.0, "points a deal") == (
+        "A and B scored the same points a deal on every pair")

@@ -7,7 +7,7 @@ their declarations in :mod:`analyzer.games.schnapsen.experiments` hand them to `
 
 import pandas as pd
 
-from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.formatting import format_number, format_percent, paired_difference_text
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 # A closing-table group needs this many positions before a sentence names it.
@@ -55,10 +55,8 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     points = None if paired is None else paired[paired["metric"].str.startswith("game points")]
     if points is not None and not points.empty:
         r = points.iloc[0]
-        more = "more" if r["mean"] >= 0 else "fewer"
-        sentences.append(f"On the same deals {a} scored {format_number(abs(r['mean']))} game points a deal {more} "
-                         f"than {b} (95% {format_number(r['lo'])} to {format_number(r['hi'])}, "
-                         f"{r['pairs']:,} pairs).")
+        sentences.append(f"On the same deals, {paired_difference_text(a, b, r['mean'], r['lo'], r['hi'], 'game points a deal')}"
+                         f" over {r['pairs']:,} pairs.")
     seats = tables.get("summary_by_seat")
     if seats is not None and len(seats) == 2:
         sentences.append(f"By seat, {a} won " + " and ".join(

@@ -7,7 +7,7 @@ their declarations in :mod:`analyzer.games.seconds.experiments` hand them to ``a
 
 import pandas as pd
 
-from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.formatting import format_number, format_percent, paired_difference_text
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 
@@ -46,9 +46,7 @@ def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
                              f"{_against_equal(r.win_lo, r.win_hi, equal)}, scoring {format_number(r.mean_score_per_deal)} points a deal.")
     paired = tables.get("summary_paired")
     if paired is not None and not paired.empty:
-        sentences += [f"On the same deals {r.policy_a} scored {format_number(abs(r.score_diff))} points a deal "
-                      f"{'more' if r.score_diff >= 0 else 'fewer'} than {r.policy_b} (95% "
-                      f"{format_number(r.score_diff_lo)} to {format_number(r.score_diff_hi)})."
+        sentences += [f"On the same deals, {paired_difference_text(r.policy_a, r.policy_b, r.score_diff, r.score_diff_lo, r.score_diff_hi, 'points a deal')}."
                       for r in paired.itertuples()]
     seats = tables.get("summary_by_seat")
     if seats is not None and not seats.empty:
