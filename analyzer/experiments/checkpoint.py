@@ -244,9 +244,9 @@ class ChunkCheckpoint:
         if stored != self.expected:
             differing = sorted(k for k in set(stored) | set(self.expected) if stored.get(k) != self.expected.get(k))
             if differing == ["code_sha256"]:
-                raise InputError(f"{self.run_dir}'s chunks were made by other analyzer code (code "
-                                 f"{str(stored.get('code_sha256'))[:12]}, this is {self.expected['code_sha256'][:12]}): "
-                                 "finish it with the analyzer that started it, or run it again into a new --out")
+                codes = f"code {str(stored.get('code_sha256'))[:12]}, this is {self.expected['code_sha256'][:12]}"
+                raise InputError(f"{self.run_dir}'s chunks were made by other analyzer code ({codes}): finish it "
+                                 "with the analyzer that started it, or run it again into a new --out")
             raise InputError(f"{self.run_dir} holds chunks of a different run (stage "
                              f"'{self.stage}' differs in {', '.join(differing)}); use another --out or delete it")
         return True

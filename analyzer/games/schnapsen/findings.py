@@ -55,8 +55,8 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     points = None if paired is None else paired[paired["metric"].str.startswith("game points")]
     if points is not None and not points.empty:
         r = points.iloc[0]
-        sentences.append(f"On the same deals, {paired_difference_text(a, b, r['mean'], r['lo'], r['hi'], 'game points a deal')}"
-                         f" over {r['pairs']:,} pairs.")
+        difference = paired_difference_text(a, b, r["mean"], r["lo"], r["hi"], "game points a deal")
+        sentences.append(f"On the same deals, {difference} over {r['pairs']:,} pairs.")
     seats = tables.get("summary_by_seat")
     if seats is not None and len(seats) == 2:
         sentences.append(f"By seat, {a} won " + " and ".join(
