@@ -1,7 +1,7 @@
 """``analyzer rikken ...``: deals, bid-success experiments, full rounds, double-dummy answers.
 
 The game's modules (numba kernels, pandas) are imported by the command bodies, so that ``--help`` loads
-none of them (``choices``).
+none of them (the option names come from ``analyzer.catalog``).
 """
 
 from enum import Enum
@@ -30,7 +30,7 @@ app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", n
 DEFAULT_DEALER = "W"
 
 
-#: Card-play policies by name, from the bot registry (``bots.BOTS``, copied in ``choices``), as are their help texts.
+#: Card-play policies by name, from ``catalog.RIKKEN_BOTS`` (the registry is built from it), with their help.
 Policy = Enum("Policy", {name: name for name in RIKKEN_BOTS}, type=str)
 
 

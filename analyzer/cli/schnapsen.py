@@ -1,7 +1,7 @@
 """``analyzer schnapsen ...``: Bummerl matches between bots, closing odds, and advice for one position.
 
 The game's modules (numba kernels, pandas) are imported by the command bodies, so that ``--help`` loads
-none of them (``choices``).
+none of them (the option names come from ``analyzer.catalog``).
 """
 
 from typing import Annotated
