@@ -153,3 +153,8 @@ def test_match_findings_are_short_sentences_each_a_new_fact():
     assert self_play[0].endswith("neither bot is clearly stronger at this size.")
     assert self_play[1].startswith("On the same deals, pimc (A) minus pimc (B): -0.200 game points a deal")
     assert match_findings(tables("random", "hybrid", 0.2, 0.45, -1.0), {})[0].endswith("hybrid is the stronger bot.")
+    seats = pd.DataFrame({"a_seat": [0, 1], "matches": [4, 4], "a_win_rate": [1.0, 0.5], "a_win_lo": [0.51, 0.15],
+                          "a_win_hi": [1.0, 0.85]})
+    by_seat = match_findings({**tables("heuristic", "random", 0.6, 0.9, 1.0), "summary_by_seat": seats}, {})
+    assert ("By seat, heuristic won 100.0% (95% 51.0% to 100.0%) of 4 from seat 0 and 50.0% (95% 15.0% to 85.0%) "
+            "of 4 from seat 1.") in by_seat

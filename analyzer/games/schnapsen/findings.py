@@ -60,7 +60,8 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     seats = tables.get("summary_by_seat")
     if seats is not None and len(seats) == 2:
         sentences.append(f"By seat, {a} won " + " and ".join(
-            f"{format_percent(r.a_win_rate)} from seat {r.a_seat}" for r in seats.itertuples()) + ".")
+            f"{_share(r.a_win_rate, r.a_win_lo, r.a_win_hi)} of {r.matches:,} from seat {r.a_seat}"
+            for r in seats.itertuples()) + ".")
     bots = tables.get("summary_per_bot")
     if bots is not None and not bots.empty and "closes_per_deal" in bots.columns:
         name = {"A": a, "B": b}
