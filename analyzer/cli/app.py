@@ -139,7 +139,9 @@ def _with_hint(message: str, argv: list[str]) -> str:
     given = argv[argv.index("--bots") + 1:][:1] if "--bots" in argv else []
     given += [arg for arg in argv if arg.startswith("--bots=")]
     if "'--bots' requires 2 arguments" in message and any("," in arg for arg in given):
-        return "--bots takes two bots separated by a space, not a comma: --bots heuristic random"
+        from analyzer.cli.schnapsen import BOTS_COMMA_HINT
+
+        return BOTS_COMMA_HINT
     return message
 
 

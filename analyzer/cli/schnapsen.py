@@ -33,10 +33,14 @@ Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
                                            "for one bot).")]
 
 
+#: What a comma between the two bots gets (also when click counts the pair as one bot, see ``app._with_hint``).
+BOTS_COMMA_HINT = "--bots takes two bots separated by a space, not a comma: --bots heuristic random"
+
+
 def _two_bots(bots: tuple[str, str]) -> tuple[str, str]:
     # "--bots heuristic --matches 2" would take "--matches" as the second bot and then stumble on "2".
     if any("," in bot for bot in bots):
-        raise typer.BadParameter("--bots takes two bots separated by a space, not a comma: --bots heuristic random")
+        raise typer.BadParameter(BOTS_COMMA_HINT)
     if any(bot.startswith("-") for bot in bots):
         raise typer.BadParameter("--bots takes two bots, e.g. --bots heuristic pimc")
     return bots

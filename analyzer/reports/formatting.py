@@ -19,6 +19,16 @@ def format_number(value, digits: int = 3) -> str:
     return _clean_zero(f"{value:,.{decimals}f}")
 
 
+def mean_with_interval(mean: float, low: float, high: float) -> str:
+    """``0.242 (95% 0.205 to 0.278)``: a mean and its interval for a sentence."""
+    return f"{format_number(mean)} (95% {format_number(low)} to {format_number(high)})"
+
+
+def rate_with_interval(rate: float, low: float, high: float) -> str:
+    """``58.0% (95% 51.0% to 65.0%)``: a rate and its interval for a sentence."""
+    return f"{format_percent(rate)} (95% {format_percent(low)} to {format_percent(high)})"
+
+
 def paired_difference_text(a: str, b: str, mean: float, low: float, high: float, unit: str) -> str:
     """``heuristic minus random: +2.15 game points a deal (95% +1.43 to +2.87)``: a paired difference with its
     signed interval, which reads one way whichever side is ahead; ``the same ...`` when every pair tied."""

@@ -7,15 +7,17 @@ their declarations in :mod:`analyzer.games.schnapsen.experiments` hand them to `
 
 import pandas as pd
 
-from analyzer.reports.formatting import format_number, format_percent, paired_difference_text
+from analyzer.reports.formatting import (
+    format_number,
+    format_percent,
+    mean_with_interval,
+    paired_difference_text,
+    rate_with_interval,
+)
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 # A closing-table group needs this many positions before a sentence names it.
 MIN_GROUP = 30
-
-
-def _interval(mean, low, high) -> str:
-    return f"{format_number(mean)} (95% {format_number(low)} to {format_number(high)})"
 
 
 def _gain(row) -> str:
@@ -50,7 +52,7 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     verdict = (f"{a} is the stronger bot" if row["a_win_lo"] > 0.5 else f"{b} is the stronger bot"
                if row["a_win_hi"] < 0.5 else "neither bot is clearly stronger at this size")
     sentences = [f"{a} won {row['a_wins']:,} of {row['matches']:,} Bummerls against {b}: "
-                 f"{_share(row['a_win_rate'], row['a_win_lo'], row['a_win_hi'])}; {verdict}."]
+                 f"{rate_with_interval(row['a_win_rate'], row['a_win_lo'], row['a_win_hi'])}; {verdict}."]
     paired = tables.get("summary_paired")
     points = None if paired is None else paired[paired["metric"].str.startswith("game points")]
     if points is not None and not points.empty:
@@ -60,7 +62,7 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     seats = tables.get("summary_by_seat")
     if seats is not None and len(seats) == 2:
         sentences.append(f"By seat, {a} won " + " and ".join(
-            f"{_share(r.a_win_rate, r.a_win_lo, r.a_win_hi)} of {r.matches:,} from seat {r.a_seat}"
+            f"{rate_with_interval(r.a_win_rate, r.a_win_lo, r.a_win_hi)} of {r.matches:,} from seat {r.a_seat}"
             for r in seats.itertuples()) + ".")
     bots = tables.get("summary_per_bot")
     if bots is not None and not bots.empty and "closes_per_deal" in bots.columns:
@@ -69,10 +71,6 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
             f" and won {format_percent(r.close_success)} of its {r.closes:,} closings." if r.closes else ".")
             for r in bots.itertuples()]
     return sentences
-
-
-def _share(rate, low, high) -> str:
-    return f"{format_percent(rate)} (95% {format_percent(low)} to {format_percent(high)})"
 
 
 def closing_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
@@ -98,7 +96,8 @@ def closing_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[st
     sentences = [(f"Over {overall['n']:,} positions where closing was legal, closing won the deal "
                  f"{format_percent(overall['close_win'])} of the time and playing on "
                  f"{format_percent(overall['playon_win'])}; closing gained "
-                 f"{_interval(overall['gain'], overall['gain_lo'], overall['gain_hi'])} game points on average and "
+                 f"{mean_with_interval(overall['gain'], overall['gain_lo'], overall['gain_hi'])} game points on "
+                 "average and "
                  f"was the better choice in {format_percent(overall['close_better_share'])} of positions.")]
     groups = table[(table["factor"] != "all") & (table["n"] >= MIN_GROUP)]
     if not groups.empty:

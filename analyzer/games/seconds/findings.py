@@ -7,16 +7,14 @@ their declarations in :mod:`analyzer.games.seconds.experiments` hand them to ``a
 
 import pandas as pd
 
-from analyzer.reports.formatting import format_number, format_percent, paired_difference_text
+from analyzer.reports.formatting import (
+    format_number,
+    format_percent,
+    mean_with_interval,
+    paired_difference_text,
+    rate_with_interval,
+)
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
-
-
-def _interval(mean, low, high) -> str:
-    return f"{format_number(mean)} (95% {format_number(low)} to {format_number(high)})"
-
-
-def _share(rate, low, high) -> str:
-    return f"{format_percent(rate)} (95% {format_percent(low)} to {format_percent(high)})"
 
 
 def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
@@ -42,7 +40,8 @@ def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     policies = tables.get("summary_by_policy")
     if policies is not None and not policies.empty:
         for r in policies.sort_values("win_rate", ascending=False).itertuples():
-            sentences.append(f"{r.policy} won {_share(r.win_rate, r.win_lo, r.win_hi)} of the games at its seats"
+            share = rate_with_interval(r.win_rate, r.win_lo, r.win_hi)
+            sentences.append(f"{r.policy} won {share} of the games at its seats"
                              f"{_against_equal(r.win_lo, r.win_hi, equal)}, scoring "
                              f"{format_number(r.mean_score_per_deal)} points a deal.")
     paired = tables.get("summary_paired")
@@ -91,7 +90,7 @@ def variants_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[s
     scores = tables.get("summary_scores")
     if scores is not None and not scores.empty:
         sentences.append("Mean deal score of a player: " + "; ".join(
-            f"{r.trump_rule} / {r.minimum_rule} {_interval(r.mean_score, r.score_lo, r.score_hi)}"
+            f"{r.trump_rule} / {r.minimum_rule} {mean_with_interval(r.mean_score, r.score_lo, r.score_hi)}"
             for r in scores.itertuples()) + ".")
     seats = tables.get("summary_seats")
     if seats is not None and not seats.empty:
@@ -100,7 +99,8 @@ def variants_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[s
         sentences.append("Seat advantages (score minus the other seats' mean on the same deal) with a 95% interval "
                          "excluding zero: " + ("; ".join(
                              f"seat {r.seat} under {r.trump_rule} / {r.minimum_rule} "
-                             f"{_interval(r.advantage, r.advantage_lo, r.advantage_hi)}" for r in clear.itertuples())
+                             + mean_with_interval(r.advantage, r.advantage_lo, r.advantage_hi)
+                             for r in clear.itertuples())
                              if not clear.empty else "none") + ".")
     return sentences or ["The run has no summary tables."]
 
