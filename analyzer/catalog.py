@@ -5,6 +5,10 @@ The games' registries attach code to these names (a bot's kernel id or driver), 
 loads numba and pandas: about 2 CPU-seconds, far more than ``--help`` and ``--version`` may take (0.3 s).
 So the values live here, in a module that imports nothing heavy; the options' help reads them, and the
 registries build themselves from them (a bot named here without code fails at import).
+
+Some values are compile-time constants of cached numba kernels (``SCHNAPSEN_PLAYOUTS_PER_SAMPLE``): numba's
+cache watches only the kernel's own file, so after changing one delete the ``*.nbi``/``*.nbc`` caches. Runs
+are safe either way: the code digest of their chunks covers this module.
 """
 
 import os

@@ -103,9 +103,11 @@ def _arguments(command, values: dict, run_dir: Path) -> list[str]:
                 options.append(name)
             elif param.secondary_opts:
                 options.append(param.secondary_opts[0])
-        elif isinstance(value, (list, tuple)):  # a repeatable option: once per value
+        elif isinstance(value, (list, tuple)) and getattr(param, "multiple", False):  # once per value
             for item in value:
                 options += [name, _text(item)]
+        elif isinstance(value, (list, tuple)):  # an option of several values (``--bots A B``): once, all of them
+            options += [name, *(_text(item) for item in value)]
         else:
             options += [name, _text(value)]
     return [*options, "--", *positional] if positional else options

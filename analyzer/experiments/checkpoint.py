@@ -30,9 +30,10 @@ from analyzer.reports.manifest import CHUNKS_DIR
 from analyzer.reports.store import atomic_write
 
 FINGERPRINT_NAME = "fingerprint.json"
-# The installed analyzer package, and its parts whose sources the fingerprint names (those that compute).
+# The installed analyzer package, and its parts whose sources no chunk's result depends on (the fingerprint
+# names all the others: a new module counts unless it is put here on purpose).
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-COMPUTING_PARTS = ("cards", "games", "solvers", "experiments")
+PRESENTING_PARTS = ("cli", "reports")
 # Chunk files of analyzer versions that pickled them: never opened.
 LEGACY_PATTERN = "chunk-*.pkl"
 
@@ -103,15 +104,17 @@ def fingerprint(task, params, seed, chunk_size: int, n_items: int) -> dict:
 def code_digest(package: Path = PACKAGE_ROOT) -> str:
     """SHA-256 of the Python sources that compute chunks (names and contents, in name order).
 
-    Only the parts a chunk's result depends on count (``COMPUTING_PARTS``: the cards, the games, the solvers
-    and the experiments machinery), so a change of help texts or reports leaves runs resumable. Hidden
-    files and anything that is not a regular file (an editor's lock link such as ``.#rules.py``) are skipped.
+    Every source counts but those of the parts that only present results (``PRESENTING_PARTS``: the command
+    line and the reports), so a change of help texts or reports leaves runs resumable while a change of a
+    constant in ``catalog.py`` that a kernel reads does not. Hidden files and anything that is not a regular
+    file (an editor's lock link such as ``.#rules.py``) are skipped.
     """
     digest = hashlib.sha256()
-    sources = (path for part in COMPUTING_PARTS for path in (package / part).rglob("*.py"))
-    for source in sorted(sources):
+    for source in sorted(package.rglob("*.py")):
         name = source.relative_to(package)
-        if any(piece.startswith(".") for piece in name.parts) or source.is_symlink() or not source.is_file():
+        if name.parts[0] in PRESENTING_PARTS or any(piece.startswith(".") for piece in name.parts):
+            continue
+        if source.is_symlink() or not source.is_file():
             continue
         digest.update(name.as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(source.read_bytes()).digest())

@@ -224,6 +224,20 @@ def test_a_rebuilt_command_keeps_positional_arguments_and_flags():
     assert rebuilt[-2:] == ["--", "AKQT86.A2.K73.95"] and "--json" in rebuilt and _option(rebuilt, "--deals") == "7"
 
 
+@pytest.mark.parametrize("args, option, values", [
+    (["schnapsen", "match", "--bots", "rollout:1", "random", "-n", "4"], "--bots", ["rollout:1", "random"]),
+    (["rikken", "bids", "--hcp", "10-12", "--hcp", "13-15", "-n", "5"], "--hcp", ["10-12", "13-15"]),
+    (["seconds", "play", "--param", "n_samples=2", "--param", "max_tries=3"], "--param", ["n_samples=2", "max_tries=3"]),
+])
+def test_a_rebuilt_command_gives_each_option_its_values_and_parses_again(args, option, values):
+    # an option of two values (--bots A B) is written once with both; a repeatable one once per value
+    rebuilt = rebuilt_arguments(ROOT, ["analyzer", *args], Path("/r"))
+    starts = [i for i, word in enumerate(rebuilt) if word == option]
+    given = [rebuilt[i + 1 + k] for i in starts for k in range(len(values) // len(starts))]
+    assert given == values and len(starts) == (1 if option == "--bots" else len(values))
+    assert rebuilt_arguments(ROOT, ["analyzer", *rebuilt], Path("/r")) == rebuilt
+
+
 @pytest.mark.parametrize("argv, words", [
     (["analyzer", "rikken", "strategy", "fit", "/some/run", "--out", "/tmp/elsewhere"], "not a batch experiment"),
     (["analyzer", "report", "/some/run", "--out", "/tmp/elsewhere.html"], "not a batch experiment"),

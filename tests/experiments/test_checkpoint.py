@@ -270,4 +270,7 @@ def test_the_code_digest_follows_the_computing_sources_and_nothing_else(tmp_path
     changed = code_digest.__wrapped__(package)
     assert changed != before
     (package / "games" / "rules.py").rename(package / "games" / "rule.py")
-    assert code_digest.__wrapped__(package) not in (before, changed)
+    renamed = code_digest.__wrapped__(package)
+    assert renamed not in (before, changed)
+    (package / "catalog.py").write_text("PLAYOUTS_PER_SAMPLE = 32\n")  # a constant a kernel reads
+    assert code_digest.__wrapped__(package) != renamed
