@@ -51,6 +51,8 @@ def format_percent(rate, digits: int = 1) -> str:
         return "0%"
     if abs(percent) < 10 ** -digits * 5:  # too small for the decimals: two significant digits instead
         return f"{format_number(percent, 2)}%"
+    while percent < 100 and round(percent, digits) >= 100 and digits < MAX_PERCENT_DECIMALS:
+        digits += 1  # 7,999 of 8,000 is not "100.0%"
     return _clean_zero(f"{percent:.{digits}f}") + "%"
 
 
@@ -201,11 +203,13 @@ def _percent_interval(value: float, low: float, high: float) -> str:
     """``59.2% [59.0, 59.3]``: the rate as :func:`format_percent` writes it, its bounds with as many decimals."""
     text = format_percent(value) if value != 0 else "0.0%"
     decimals = len(text.rstrip("%").partition(".")[2])
-    # A bound that rounds onto 0% or 100% while the rate is not certain would read as certainty
-    # (0 of 8,000 is 0.0% [0.0, 0.048]): such a cell gets the decimals that show the bound apart.
+    # A rate or bound that rounds onto 0% or 100% while it is not certain would read as certainty
+    # (0 of 8,000 is 0.0% [0.0, 0.048]; 7,999 of 8,000 is not 100.0% [99.9, 100.0]): such a cell gets the
+    # decimals that show it apart.
     shown = decimals
-    while shown < MAX_PERCENT_DECIMALS and ((high > 0 and round(100 * high, shown) == 0)
-                                            or (low < 1 and round(100 * low, shown) == 100)):
+    while shown < MAX_PERCENT_DECIMALS and (
+            any(x > 0 and round(100 * x, shown) == 0 for x in (value, high))
+            or any(x < 1 and round(100 * x, shown) == 100 for x in (low, value, high))):
         shown += 1
     if shown != decimals:
         text = _clean_zero(f"{100 * value:.{shown}f}") + "%"

@@ -379,6 +379,10 @@ def test_a_rate_whose_bound_rounds_onto_zero_or_one_hundred_shows_it_apart():
     table = console_table(rates)
     assert "0.00% [0.00, 0.05]" in table and "100.00% [99.95, 100.00]" in table
     assert "59.2% [59.0, 59.3]" in console_table(rates.assign(rate=[0.5921, 0.5], lo=[0.5902, 0.4], hi=[0.5934, 0.6]))
+    # 7,999 of 8,000 (Wilson 99.929% to 99.998%) is not certain either, in a cell or in a sentence.
+    nearly = rates.assign(rate=[0.5, 7999 / 8000], lo=[0.4, 0.99929], hi=[0.6, 0.999978])
+    assert "99.987% [99.929, 99.998]" in console_table(nearly)
+    assert format_percent(7999 / 8000) == "99.99%" and format_percent(0.99951) == "99.95%"
 
 
 def test_report_tables_show_rates_as_the_terminal_does():

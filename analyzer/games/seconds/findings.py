@@ -41,18 +41,19 @@ def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     if policies is not None and not policies.empty:
         for r in policies.sort_values("win_rate", ascending=False).itertuples():
             share = rate_with_interval(r.win_rate, r.win_lo, r.win_hi)
-            sentences.append(f"{r.policy} won {share} of the games at its seats"
+            sentences.append(f"{r.policy} won {share} of its {r.games:,} games"
                              f"{_against_equal(r.win_lo, r.win_hi, equal)}, scoring "
                              f"{format_number(r.mean_score_per_deal)} points a deal.")
     paired = tables.get("summary_paired")
     if paired is not None and not paired.empty:
         sentences += ["On the same deals, " + paired_difference_text(
-            r.policy_a, r.policy_b, r.score_diff, r.score_diff_lo, r.score_diff_hi, "points a deal") + "."
-            for r in paired.itertuples()]
+            r.policy_a, r.policy_b, r.score_diff, r.score_diff_lo, r.score_diff_hi, "points a deal")
+            + f" over {r.units:,} pairs." for r in paired.itertuples()]
     seats = tables.get("summary_by_seat")
     if seats is not None and not seats.empty:
-        sentences.append("By seat, games won: " + ", ".join(
-            f"seat {r.seat} {format_percent(r.win_rate)}" for r in seats.itertuples()) + ".")
+        sentences.append("By seat, games won: " + "; ".join(
+            f"seat {r.seat} {rate_with_interval(r.win_rate, r.win_lo, r.win_hi)} of {r.games:,}"
+            for r in seats.itertuples()) + ".")
     return sentences or ["The run has no summary tables."]
 
 
