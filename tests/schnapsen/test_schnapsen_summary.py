@@ -149,6 +149,9 @@ def test_match_findings_are_short_sentences_each_a_new_fact():
     assert text[1] == "On the same deals, hybrid minus heuristic: +0.300 game points a deal (95% +0.200 to +0.400) over 100 pairs."
     assert text[2:] == ["hybrid closed the stock 0.250 times a deal and won 90.0% of its 98 closings.",
                         "heuristic closed the stock 0 times a deal."]
+    one = tables("hybrid", "heuristic", 0.51, 0.65, 0.3)
+    one["summary_per_bot"].loc[0, ["closes", "close_success"]] = [1, 1.0]
+    assert match_findings(one, {})[2].endswith("won 100.0% of its 1 closing.")
     self_play = match_findings(tables("pimc", "pimc", 0.48, 0.68, -0.2), {})
     assert self_play[0].endswith("neither bot is clearly stronger at this size.")
     assert self_play[1].startswith("On the same deals, pimc (A) minus pimc (B): -0.200 game points a deal")

@@ -68,7 +68,7 @@ def match_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]
     if bots is not None and not bots.empty and "closes_per_deal" in bots.columns:
         name = {"A": a, "B": b}
         sentences += [f"{name.get(r.bot, r.label)} closed the stock {format_number(r.closes_per_deal)} times a deal" + (
-            f" and won {format_percent(r.close_success)} of its {r.closes:,} closings." if r.closes else ".")
+            f" and won {format_percent(r.close_success)} of its {r.closes:,} closing{'' if r.closes == 1 else 's'}." if r.closes else ".")
             for r in bots.itertuples()]
     return sentences
 
