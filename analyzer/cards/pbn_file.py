@@ -110,7 +110,11 @@ def game_deal(game: dict[str, str], source: str = "PBN"):
     if not game.get("Deal"):
         raise InputError(f"{source}: board {game.get('Board', '?')} has no Deal tag")
     dealer = game.get("Dealer", "").strip()
-    return parse_deal(game["Deal"], hand_size=None), (parse_seat(dealer) if dealer else None)
+    try:
+        seat = parse_seat(dealer) if dealer else None
+    except InputError:
+        raise InputError(f"{source}: board {game.get('Board', '?')} has Dealer tag {dealer!r}: use N, E, S or W") from None
+    return parse_deal(game["Deal"], hand_size=None), seat
 
 
 def _quoted(value: str) -> str:

@@ -100,6 +100,10 @@ def test_bad_files_are_one_line(tmp_path):
     no_deal.write_text('[Board "4"]\n')
     with pytest.raises(InputError, match="board 4 has no Deal tag"):
         board_deal(no_deal, None)
+    bad_dealer = tmp_path / "d.pbn"
+    bad_dealer.write_text('[Board "2"]\n[Dealer "X"]\n[Deal "N:AKQJ.T98.765.432 - - -"]\n')
+    with pytest.raises(InputError, match=r"d.pbn: board 2 has Dealer tag 'X': use N, E, S or W"):
+        board_deal(bad_dealer, None)
     empty = tmp_path / "e.pbn"
     empty.write_text("% PBN 2.1\n")
     with pytest.raises(InputError, match="no games"):
