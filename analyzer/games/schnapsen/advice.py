@@ -20,7 +20,7 @@ from analyzer.experiments.runner import run_chunks
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import MATCH, Bot, outcome_stats, sequence_array, world_plan
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.play import PERFECT, rollout_values
+from analyzer.games.schnapsen.play import PERFECT, kernels_for
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.progress import stage
@@ -49,6 +49,7 @@ def advise_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSe
     s = np.asarray(params["state"], dtype=np.int64)
     seqs = np.asarray(params["sequences"], dtype=np.int64)
     bot = Bot.from_dict(params["bot"])
+    rollout_values = kernels_for((bot.policy,)).rollout_values
     ws = new_workspace()
     out = np.zeros((count, len(seqs)), dtype=np.int64)
     for w in range(count):
