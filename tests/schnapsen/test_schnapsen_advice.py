@@ -58,6 +58,11 @@ def test_headline_names_one_best_action_only_when_every_other_is_clearly_worse()
     assert "nan" not in nan["sentence"] and "too few worlds for an interval" in nan["sentence"]
 
 
+def test_headline_rounds_a_half_as_the_table_reads_it():
+    sentence = headline(table([("SA", 1.075, 0, 0, 0), ("HJ", -1.0, -2.075, -2.5, -1.625)]), False)["sentence"]
+    assert "+1.08 game points [+0.58, +1.58]" in sentence and "2.08 ahead of the next, HJ" in sentence
+
+
 def test_headline_on_enumerated_worlds_compares_the_exact_means():
     tie = headline(table([("SA", 1.0, 0, 0, 0), ("HJ", 1.0, 0, 0, 0), ("SK", 0.5, -0.5, -0.5, -0.5)]), True)
     assert not tie["clear"] and tie["actions"] == ["SA", "HJ"]

@@ -25,7 +25,7 @@ from analyzer.games.schnapsen.kernels import legal_actions
 from analyzer.games.schnapsen.play import PERFECT, kernels_for
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
-from analyzer.reports.formatting import CONSOLE_WIDTH
+from analyzer.reports.formatting import CONSOLE_WIDTH, fixed
 from analyzer.reports.progress import stage
 
 #: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
@@ -242,19 +242,20 @@ def headline(table: pd.DataFrame, exact: bool) -> dict:
 
 def _game_points(row, exact: bool) -> str:
     if exact:
-        return f"{row['expected_gp']:+.2f} game points (exact)"
+        return f"{fixed(row['expected_gp'], 2, sign=True)} game points (exact)"
     if not (math.isfinite(row["gp_lo"]) and math.isfinite(row["gp_hi"])):
-        return f"{row['expected_gp']:+.2f} game points (too few worlds for an interval)"
-    return f"{row['expected_gp']:+.2f} game points [{row['gp_lo']:+.2f}, {row['gp_hi']:+.2f}]"
+        return f"{fixed(row['expected_gp'], 2, sign=True)} game points (too few worlds for an interval)"
+    return (f"{fixed(row['expected_gp'], 2, sign=True)} game points [{fixed(row['gp_lo'], 2, sign=True)}, "
+            f"{fixed(row['gp_hi'], 2, sign=True)}]")
 
 
 def _ahead(runner, exact: bool) -> str:
-    gap = f"{-runner['vs_best']:.2f} ahead of the next, {runner['action']}"
+    gap = f"{fixed(-runner['vs_best'], 2)} ahead of the next, {runner['action']}"
     if exact:
         return gap + " (exact)"
     if not (math.isfinite(runner["vs_best_lo"]) and math.isfinite(runner["vs_best_hi"])):
         return gap + " (too few worlds for an interval)"
-    return f"{gap} (95% {-runner['vs_best_hi']:.2f} to {-runner['vs_best_lo']:.2f}, same worlds)"
+    return f"{gap} (95% {fixed(-runner['vs_best_hi'], 2)} to {fixed(-runner['vs_best_lo'], 2)}, same worlds)"
 
 
 def _listed(names: list[str]) -> str:
