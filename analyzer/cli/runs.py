@@ -191,7 +191,7 @@ def query(
                                                                 "\"trumps >= 6 and aces == 2\".")] = None,
     subject: Annotated[str | None, typer.Option("--contract", "--subject", help="Only this contract (Rikken) "
                                                                               "or subject.")] = None,
-    by: Annotated[str | None, typer.Option("--by", help="Comma-separated columns to group by, e.g. hcp_bin,aces.")] = None,
+    by: Annotated[str | None, typer.Option("--by", help="Comma-separated columns to group by, e.g. hcp,aces.")] = None,
     json_out: JsonOut = False,
 ) -> None:
     """Ask a stored run: count, rates with 95% Wilson intervals and means with intervals, from its rows."""
