@@ -4,7 +4,9 @@ The catalog of experiments loads every game, so the command bodies import it (``
 """
 
 import os
+import shutil
 import sys
+import textwrap
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -14,11 +16,32 @@ import typer
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
 from analyzer.cli.running import print_results, print_table, run_and_print
 from analyzer.errors import InputError
+from analyzer.reports.formatting import CONSOLE_WIDTH
 
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
 
 RunDir = Annotated[Path, typer.Argument(help="A run directory (holding manifest.json).", show_default=False)]
 DEFAULT_ROOT = Path("results")
+
+
+RUN_LIST_HEADER = ["run", "experiment", "status", "chunks", "size", "updated (UTC)"]
+
+
+def run_list(rows: list[list[str]], width: int) -> str:
+    """The runs one to a block, readable at any width: a line of aligned facts (``RUN_LIST_HEADER``) and
+    the settings below it, indented and wrapped to ``width`` (they are the long part)."""
+    facts = [RUN_LIST_HEADER, *(row[:-1] for row in rows)]
+    widths = [max(len(line[i]) for line in facts) for i in range(len(RUN_LIST_HEADER))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(cells, widths)).rstrip()
+
+    blocks = [line(RUN_LIST_HEADER)]
+    for row in rows:
+        settings = textwrap.fill(row[-1] or "(defaults)", max(40, width), initial_indent="    ",
+                                 subsequent_indent="    ")
+        blocks.append(f"{line(row[:-1])}\n{settings}")
+    return "\n".join(blocks)
 
 
 @app.callback()
@@ -28,9 +51,6 @@ def runs(ctx: typer.Context,
     """List runs: experiment, settings (as its report names them), status, size and time, newest first."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.console import Console
-    from rich.table import Table
-
     from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.catalog import find_runs, format_size
     from analyzer.reports.report import run_settings
@@ -41,15 +61,12 @@ def runs(ctx: typer.Context,
             typer.echo(f"no runs under {root}")
             return
     found, problems = find_runs(root)
-    table = Table("run", "experiment", "settings", "status", "chunks", "size", "updated")
-    for run in found:
-        settings = run_settings(run, REPORT_SPECS.get(run.experiment))
-        table.add_row(str(run.path), run.experiment, settings, run.status,
-                      f"{run.chunks_done}/{run.chunks_total}" if run.chunks_total else "",
-                      format_size(run.size_bytes), run.updated)
-    console = Console(width=200)
+    rows = [[str(run.path), run.experiment, run.status,
+             f"{run.chunks_done}/{run.chunks_total}" if run.chunks_total else "", format_size(run.size_bytes),
+             run.updated.replace("T", " ").removesuffix("Z")[:16], run_settings(run, REPORT_SPECS.get(run.experiment))]
+            for run in found]
     if found:
-        console.print(table)
+        typer.echo(run_list(rows, shutil.get_terminal_size((CONSOLE_WIDTH, 24)).columns))
     else:
         typer.echo(f"no runs under {root}")
     for path, message in problems:
@@ -191,7 +208,7 @@ def query(
                                                                 "\"trumps >= 6 and aces == 2\".")] = None,
     subject: Annotated[str | None, typer.Option("--contract", "--subject", help="Only this contract (Rikken) "
                                                                               "or subject.")] = None,
-    by: Annotated[str | None, typer.Option("--by", help="Comma-separated columns to group by, e.g. hcp_bin,aces.")] = None,
+    by: Annotated[str | None, typer.Option("--by", help="Comma-separated columns to group by, e.g. hcp,aces.")] = None,
     json_out: JsonOut = False,
 ) -> None:
     """Ask a stored run: count, rates with 95% Wilson intervals and means with intervals, from its rows."""

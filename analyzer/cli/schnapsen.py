@@ -15,8 +15,8 @@ from analyzer.catalog import (
     SCHNAPSEN_PLAYOUTS_PER_SAMPLE,
     SCHNAPSEN_SAMPLES,
 )
-from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
-from analyzer.cli.running import print_table, run_and_print
+from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers
+from analyzer.cli.running import run_and_print
 
 app = typer.Typer(help="Schnapsen (2 players, 20 cards): bots, Bummerl matches, closing odds, advice.",
                   no_args_is_help=True)
@@ -115,32 +115,16 @@ def advise(
         "Sampled worlds (hidden cards) the actions are played out on; every world, exactly, once the "
         "stock is closed or exhausted or when there are no more."))] = SCHNAPSEN_ADVICE_WORLDS,
     seed: Seed = 0,
+    out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
     """Every legal action of one position (cards, marriages, exchange, close) with expected game points,
     win probability and the paired difference to the best action, for the player to move; a headline says
     which action is best, or which are within noise of each other. The same seed gives the same answer
     whatever the workers."""
-    from analyzer.experiments.experiment import records
-    from analyzer.games.schnapsen.advice import advise as advise_position
-    from analyzer.games.schnapsen.advice import headline
+    from analyzer.games.schnapsen.advice import ADVISE, run_plan
     from analyzer.games.schnapsen.experiments import parse_bot
-    from analyzer.games.schnapsen.play import PERFECT
     from analyzer.games.schnapsen.state import SchnapsenState
 
-    position = SchnapsenState.from_text(state)
-    chosen = parse_bot(bot)
-    table, exact = advise_position(position, chosen, seed, samples, workers)
-    worlds = int(table["worlds"].iloc[0])
-    if chosen.policy == PERFECT:
-        method = "perfect information (every card as given), 1 world, exact"
-    else:
-        kind = "exact (every world once)" if exact else "sampled"
-        method = f"honest play-outs by {chosen.label}, {worlds} world{'s' if worlds != 1 else ''}, {kind}"
-    verdict = headline(table, exact)
-    if json_out:
-        typer.echo(json_dumps({"player": position.to_move, "bot": chosen.label, "worlds": worlds, "exact": exact,
-                               "method": method, "headline": verdict, "actions": records(table)}))
-        return
-    print_table(table, f"player {position.to_move} to move; {method}")
-    typer.echo(verdict["sentence"])
+    plan = run_plan(SchnapsenState.from_text(state), parse_bot(bot), seed, samples, workers)
+    run_and_print(ADVISE, plan, out=out, workers=workers, scheduler=None, json_out=json_out)

@@ -2,9 +2,21 @@
 
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pandas as pd
+
+
+def fixed(value: float, decimals: int, sign: bool = False) -> str:
+    """``value`` with ``decimals`` decimals, thousands separated, a half rounded away from zero as the number
+    reads (``1.075`` -> ``"1.08"``; ``format`` gives ``1.07``, the float being 1.07499...), ``-0.00`` as
+    ``0.00``; with ``sign`` a ``+`` before a positive value. Every number a report or the terminal shows is
+    rounded here, so a sentence and a table agree."""
+    if not math.isfinite(value):
+        return str(value)
+    exact = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return _clean_zero(f"{exact:{'+' if sign else ''},.{decimals}f}")
 
 
 def format_number(value, digits: int = 3) -> str:
@@ -16,7 +28,7 @@ def format_number(value, digits: int = 3) -> str:
     if abs(value) < 1e-12:
         return "0"
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
-    return _clean_zero(f"{value:,.{decimals}f}")
+    return fixed(value, decimals)
 
 
 def mean_with_interval(mean: float, low: float, high: float) -> str:
@@ -64,7 +76,7 @@ def format_bounds(low, high) -> str:
 
 def _clean_zero(text: str) -> str:
     """``-0.00`` -> ``0.00``: a negative number that rounds to zero prints without its sign."""
-    return text[1:] if text.startswith("-") and not re.search(r"[1-9]", text) else text
+    return text[1:] if text[:1] in "-+" and not re.search(r"[1-9]", text) else text
 
 
 def column_decimals(values) -> int | None:
@@ -98,7 +110,7 @@ def _cell_text(value: float, decimals: int, largest: float) -> str:
         value = 0.0
     if value != 0.0:
         decimals = max(decimals, min(6, 1 - math.floor(math.log10(abs(value)))))
-    return _clean_zero(f"{value:,.{decimals}f}")
+    return fixed(value, decimals)
 
 
 def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None,

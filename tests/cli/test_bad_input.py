@@ -29,6 +29,7 @@ ENDING = "N:A... K... Q... J..."
 SCHNAPSEN = "hand0=HJ SA SK SQ CJ; hand1=DA DT DK DQ DJ; stock=CQ CK CT CA HQ HK HT ST SJ HA; leader=0"
 # Commands whose --out names what they write (a run folder, or report's file).
 WRITERS = {("rikken", "bids"), ("rikken", "play"), ("rikken", "advise"), ("schnapsen", "match"), ("schnapsen", "closing"),
+           ("schnapsen", "advise"),
            ("seconds", "play"), ("seconds", "variants"), ("runs", "demo"), ("report",)}
 
 CASES = [
@@ -244,8 +245,10 @@ CASES = [
     (["seconds", "play", "--param", "p_top=2"], "is a probability"),
     (["seconds", "play", "--param", "top_penalty=nan"], "finite number"),
     (["seconds", "play", "--param", "top_penalty=inf"], "finite number"),
-    (["seconds", "play", "--param", "n_samples=0"], "n_samples must be 1..10,000"),
-    (["seconds", "play", "--param", "n_samples=1e9"], "n_samples must be 1..10,000"),
+    (["seconds", "play", "--param", "n_samples=0"], "n_samples must be a whole number 1..10,000"),
+    (["seconds", "play", "--param", "n_samples=1e9"], "n_samples must be a whole number 1..10,000"),
+    (["seconds", "play", "--param", "n_samples=1.5"], "n_samples must be a whole number 1..10,000, got 1.5"),
+    (["seconds", "play", "--param", "max_tries=2.5"], "max_tries must be a whole number 0..10,000, got 2.5"),
     (["seconds", "play", "--param", "suit_floor=0.5"], "suit_floor is 0 or 1"),
     (["seconds", "play", "--chunk-size", "0"], "--chunk-size"),
     (["seconds", "play", "--scheduler", "tcp://x"], "unknown scheduler"),

@@ -15,6 +15,7 @@ import typer.main
 
 from analyzer.cli.app import app, main
 from analyzer.cli.resume_args import rebuilt_arguments
+from analyzer.cli.runs import run_list
 from analyzer.errors import InputError
 
 # 30 chunks, each dealt 40 times over, so a run lasts a few seconds and can be stopped part-way.
@@ -123,6 +124,22 @@ def test_catalog_show_and_report(reference, tmp_path, capsys):
     assert code == 0, err
     text = report.read_text()
     assert "data:image/png;base64," in text and "--seed 9" in text and "Comparison" in text
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_run_list_reads_at_the_terminal_width(reference, capsys, monkeypatch, width):
+    # it was a 200-column table; now each run is a line of facts and its settings wrapped below it
+    monkeypatch.chdir(reference.parent)
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, _ = cli(capsys, "runs", "--root", ".")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split() == ["run", "experiment", "status", "chunks", "size", "updated", "(UTC)"]
+    assert all(len(line) <= width for line in lines)
+    assert lines[1].split()[:4] == [reference.name, "runs", "demo", "complete"]
+    settings = " ".join(lines[2:])
+    assert "threshold: 12" in settings
+    many = run_list([["r", "e", "complete", "1/1", "1 KiB", "2026-12-05 20:58", "; ".join(["policy: x"] * 40)]], 80)
+    assert max(len(line) for line in many.splitlines()) <= 80 and many.count("policy: x") == 40
 
 
 @pytest.mark.parametrize("manifest, message", [

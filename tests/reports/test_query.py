@@ -175,3 +175,18 @@ def test_stored_option_names_are_quoted_as_sql_strings():
     connection.execute("CREATE TABLE rows AS SELECT * FROM (VALUES ('x'), ('y'), ($$x' OR '1'='1$$)) t(option_name)")
     # The condition holds for the crafted name only, never for every row.
     assert connection.execute(f"SELECT option_name FROM rows WHERE {subject.where}").fetchall() == [(crafted,)]
+
+
+def test_the_help_examples_name_columns_a_bids_run_stores(capsys):
+    # query --help once suggested --by hcp_bin, a column no run stores
+    import re
+
+    from analyzer.games.rikken.features import hand_feature_frame
+
+    with pytest.raises(SystemExit):
+        main(["query", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    stored = set(hand_feature_frame(np.array([0b1011, 0b110000]), np.array([0, 4])).columns)
+    by = re.search(r"group by, e\.g\. ([\w,]+)\.", help_text).group(1).split(",")
+    where = re.findall(r"([a-z_]+) [<>=]=", re.search(r'e\.g\. "([^"]+)"', help_text).group(1))
+    assert by and where and set(by + where) <= stored

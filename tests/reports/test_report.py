@@ -195,7 +195,7 @@ def test_numbers_are_rounded_for_reading():
                                         ["0.900", "0.00040", "0.000"], ["a", "b", "c"]]
     # Per measure of a comparison: a share and a money score in one column keep their own decimals.
     mixed = pd.DataFrame({"A": [0.0085, 0.909, 45.25]})
-    assert formatted_columns(mixed, pd.Series(["per_round", "per_round", "money"])) == [["0.0085", "0.909", "45.2"]]
+    assert formatted_columns(mixed, pd.Series(["per_round", "per_round", "money"])) == [["0.0085", "0.909", "45.3"]]  # a half away from zero
     # Decimals follow a column's typical value, not its largest: a rate of 1 does not cost the others a digit;
     # columns rounded together share them.
     assert formatted_columns(pd.DataFrame({"rate": [1.0, 0.12, 0.75]})) == [["1.000", "0.120", "0.750"]]
@@ -205,6 +205,13 @@ def test_numbers_are_rounded_for_reading():
     assert [format_number(v) for v in (1234.6, 0.012345, 5.551e-17, -0.00001, float("nan"))] == [
         "1,235", "0.0123", "0", "-0.0000100", "n/a"]
     assert [format_percent(v) for v in (0.5913, 0.0, 0.00048, 1.0)] == ["59.1%", "0%", "0.048%", "100.0%"]
+
+
+def test_a_half_rounds_away_from_zero_in_sentences_and_tables():
+    # 1.075 is stored as 1.07499...: format() reads "1.07" where a person, and the table, read 1.08
+    assert format_number(1.075) == "1.08" and format_number(-1.075) == "-1.08" and format_number(2.675) == "2.68"
+    assert formatted_columns(pd.DataFrame({"gp": [1.075, 2.345, 3.0]})) == [["1.08", "2.35", "3.00"]]
+    assert format_number(1.0749) == "1.07"
 
 
 def test_rendered_tables_carry_no_float_noise(tmp_path, make_run):

@@ -58,6 +58,11 @@ def test_headline_names_one_best_action_only_when_every_other_is_clearly_worse()
     assert "nan" not in nan["sentence"] and "too few worlds for an interval" in nan["sentence"]
 
 
+def test_headline_rounds_a_half_as_the_table_reads_it():
+    sentence = headline(table([("SA", 1.075, 0, 0, 0), ("HJ", -1.0, -2.075, -2.5, -1.625)]), False)["sentence"]
+    assert "+1.08 game points [+0.58, +1.58]" in sentence and "2.08 ahead of the next, HJ" in sentence
+
+
 def test_headline_on_enumerated_worlds_compares_the_exact_means():
     tie = headline(table([("SA", 1.0, 0, 0, 0), ("HJ", 1.0, 0, 0, 0), ("SK", 0.5, -0.5, -0.5, -0.5)]), True)
     assert not tie["clear"] and tie["actions"] == ["SA", "HJ"]
@@ -67,13 +72,31 @@ def test_headline_on_enumerated_worlds_compares_the_exact_means():
     assert only["clear"] and "only legal action" in only["sentence"]
 
 
-def test_advise_prints_the_headline_and_returns_it_as_json():
+def test_advise_prints_the_headline_and_returns_it_as_json(tmp_path):
     runner = CliRunner()
     args = ["advise", FIRST_LEAD, "--bot", "heuristic", "--samples", "8", "--workers", "1"]
-    out = json.loads(runner.invoke(app, args + ["--json"]).stdout)
+    out = json.loads(runner.invoke(app, args + ["--json", "--out", str(tmp_path / "a")]).stdout)
     assert out["headline"]["actions"][0] == out["actions"][0]["action"]
-    text = runner.invoke(app, args).output
-    assert text.rstrip().splitlines()[-1] == out["headline"]["sentence"]
+    text = runner.invoke(app, args + ["--out", str(tmp_path / "b")]).output
+    first = text.split("\n\n")[0]
+    assert " ".join(first.split()) == out["headline"]["sentence"]
+    assert text.rstrip().splitlines()[-1] == f"results in {tmp_path / 'b'}"
+
+
+def test_advise_writes_a_run_folder_with_every_world(tmp_path):
+    # like rikken advise: a manifest, the table, and the outcome of every action in every world
+    args = ["advise", FIRST_LEAD, "--bot", "heuristic", "--samples", "8", "--workers", "1", "--seed", "5"]
+    out = json.loads(CliRunner().invoke(app, args + ["--json", "--out", str(tmp_path)]).stdout)
+    assert out["run_dir"] == str(tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["experiment"] == "schnapsen-advise" and manifest["status"] == "complete"
+    rows = pd.read_parquet(tmp_path / "worlds")
+    assert sorted(set(rows["world"])) == list(range(8))
+    means = rows.groupby("action")["game_points"].mean()
+    for action in out["actions"]:
+        assert action["expected_gp"] == pytest.approx(means[action["action"]])
+    table = pd.read_csv(tmp_path / "advice.csv")
+    assert list(table["action"]) == [action["action"] for action in out["actions"]]
 
 
 @pytest.mark.parametrize("workers", ["0", "x"])

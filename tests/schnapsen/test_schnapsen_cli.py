@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from analyzer.cli.schnapsen import app
 from analyzer.errors import InputError
 from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.advice import perfect_outcomes
 from analyzer.games.schnapsen.state import SchnapsenState
 
 runner = CliRunner()
@@ -62,12 +63,15 @@ def test_closing_writes_tables_and_charts(tmp_path):
         assert (tmp_path / f"{stem}.png").exists()
 
 
-def test_advise_lists_every_legal_action():
-    out = json.loads(invoke(["advise", FRESH, "--bot", "perfect", "--json"]))
+def test_advise_lists_every_legal_action(tmp_path):
+    out = json.loads(invoke(["advise", FRESH, "--bot", "perfect", "--json", "--out", str(tmp_path)]))
     names = {row["action"] for row in out["actions"]}
     # five cards, both marriage leads in spades, the exchange (HJ) and closing
     assert names == {"HJ", "SA", "SK", "SQ", "CJ", "SK+marriage", "SQ+marriage", "exchange", "close"}
     assert all(row["win_probability"] in (0.0, 1.0) for row in out["actions"])  # one known world
+    solved, actions = perfect_outcomes(SchnapsenState.from_text(FRESH))  # each action keeps its own value
+    assert {row["action"]: row["expected_gp"] for row in out["actions"]} == {
+        R.action_name(a): float(v) for a, v in zip(actions, solved[0])}
 
 
 @pytest.mark.parametrize("args", [
@@ -89,10 +93,10 @@ HIDDEN = ("hand0=HJ SA SK SQ DJ; hand1=?; stock=? ? ? ? ? ? ? HA; leader=1; tric
           "shown=|HK; points=0,5; tricks=0,1")
 
 
-def test_hidden_cards_notation_gives_the_same_pimc_advice():
+def test_hidden_cards_notation_gives_the_same_pimc_advice(tmp_path):
     # PIMC only uses what player 0 sees, so naming the hidden cards or writing '?' must not matter.
-    one = json.loads(invoke(["advise", FULL, "--samples", "6", "--json"]))
-    two = json.loads(invoke(["advise", HIDDEN, "--samples", "6", "--json"]))
+    one = json.loads(invoke(["advise", FULL, "--samples", "6", "--json", "--out", str(tmp_path / "a")]))
+    two = json.loads(invoke(["advise", HIDDEN, "--samples", "6", "--json", "--out", str(tmp_path / "b")]))
     assert one["actions"] == two["actions"]
     assert {row["action"] for row in one["actions"]} == {"HJ", "SA", "SK", "SQ", "DJ"}  # free play
     with pytest.raises(InputError):

@@ -1,12 +1,13 @@
 """Bummerl accounting of the match kernel against a plain-Python replay on the same deals."""
 
 import numpy as np
+import pytest
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.kernels import shuffle_deck
-from analyzer.games.schnapsen.play import HEURISTIC, play_match
+from analyzer.games.schnapsen.play import HEURISTIC, PIMC, RANDOM, kernels_for, play_match
 from analyzer.games.schnapsen.search import new_workspace
 from analyzer.games.schnapsen.state import SchnapsenState
 
@@ -61,3 +62,27 @@ def test_match_kernel_matches_python_bummerl():
         closings += want[4] + want[5]
     assert outcomes == {0, 1}
     assert closings > 0  # variant b closes with 30 points and 2 trumps: the closing counts are exercised
+
+
+def test_heuristic_kernel_set_plays_the_python_bummerl():
+    # what `schnapsen match` compiles for heuristic against random: the same Bummerls as the Python replay
+    a = HeuristicParams()
+    b = HeuristicParams(close_points=30, close_trumps=2, trump_min=4)
+    ws = new_workspace(tt_bits=10)
+    light = kernels_for((HEURISTIC, RANDOM))
+    hparams = np.stack([a.to_array(), b.to_array()])
+    for seed in range(4):
+        got = light.play_match(np.array([HEURISTIC, HEURISTIC]), np.ones(2, dtype=np.int64), hparams,
+                               state_from_seed(seed), state_from_seed(99), 1, ws)
+        assert tuple(int(x) for x in got) == python_bummerl(seed, a, b)
+
+
+def test_a_kernel_set_leaves_out_the_bots_it_was_not_made_for():
+    # the search bots are pruned from the heuristic-and-random set (that is what makes its first run cheap)
+    light = kernels_for((HEURISTIC, RANDOM))
+    s = SchnapsenState.deal(list(range(R.N_CARDS)), 1).to_array()
+    ws = new_workspace(tt_bits=10)
+    hparams = HeuristicParams().to_array()
+    assert light.choose_action(s, HEURISTIC, 1, hparams, state_from_seed(1), ws) >= 0
+    with pytest.raises(ValueError, match="not compiled for"):
+        light.choose_action(s, PIMC, 1, hparams, state_from_seed(1), ws)

@@ -11,8 +11,11 @@ from analyzer.cli import seconds as cli
 from analyzer.errors import InputError
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.seconds.experiments import play_task, rotations, variants_task
+from analyzer.games.seconds.findings import PLAY_REPORT
 from analyzer.games.seconds.rules import deck_mask, hand_size
 from analyzer.games.seconds.summary import play_sums, summarize_play, summarize_variants, variants_sums
+from analyzer.reports.catalog import describe_run
+from analyzer.reports.report import run_settings
 from analyzer.reports.stats import Z95, merge_sums
 
 runner = CliRunner()
@@ -127,6 +130,9 @@ def test_play_command_writes_tables_and_json(tmp_path):
         assert (tmp_path / name).exists()
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["rules"]["n_players"] == 3 and manifest["seed"] == 0
+    # the report names the policies, not their ids, and leaves out policy parameters left at their defaults
+    settings = run_settings(describe_run(tmp_path), PLAY_REPORT)
+    assert "policies: heuristic, random, random" in settings and "policy params" not in settings
 
 
 def test_variants_command(tmp_path):

@@ -2,11 +2,13 @@
 
 The worlds (:func:`experiments.world_plan`) are split into chunks for ``run_chunks``; world ``w`` is drawn
 and played with a random state from the ``w``-th child of the seed alone (:func:`world_seed`), so the
-table is the same whatever the number of workers or the chunk size.
+table is the same whatever the number of workers or the chunk size. The command runs :data:`ADVISE`, which
+writes a run folder like every experiment (the outcome of every action in every world, the table).
 """
 
 import math
 import sys
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -14,15 +16,16 @@ import pandas as pd
 from analyzer import catalog
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.experiment import kernels_uncompiled
+from analyzer.experiments.experiment import Experiment, Plan, Summary, kernels_uncompiled, records
 from analyzer.experiments.progress import report_items
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.experiments import MATCH, Bot, outcome_stats, sequence_array, world_plan
+from analyzer.games.schnapsen.experiments import MATCH, RULES, Bot, outcome_stats, sequence_array, world_plan
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.play import PERFECT, rollout_values
+from analyzer.games.schnapsen.play import PERFECT, kernels_for
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
+from analyzer.reports.formatting import CONSOLE_WIDTH, fixed
 from analyzer.reports.progress import stage
 
 #: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
@@ -49,6 +52,7 @@ def advise_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSe
     s = np.asarray(params["state"], dtype=np.int64)
     seqs = np.asarray(params["sequences"], dtype=np.int64)
     bot = Bot.from_dict(params["bot"])
+    rollout_values = kernels_for((bot.policy,)).rollout_values
     ws = new_workspace()
     out = np.zeros((count, len(seqs)), dtype=np.int64)
     for w in range(count):
@@ -94,11 +98,15 @@ def perfect_outcomes(state: SchnapsenState) -> tuple[np.ndarray, list[int]]:
     """
     if state.is_over:
         raise InputError("the deal is already over")
-    if state.hidden_filled:
-        raise InputError("the perfect bot needs every card: name the opponent's hand and the stock")
+    _check_every_card(state)
     ws = new_workspace()
     n = perfect_values(state.to_array(), ws.stack, ws.moves, ws.tt, ws.gen, ws.acts, ws.vals)
     return ws.vals[:n].reshape(1, n).copy(), [int(a) for a in ws.acts[:n]]
+
+
+def _check_every_card(state: SchnapsenState) -> None:
+    if state.hidden_filled:
+        raise InputError("the perfect bot needs every card: name the opponent's hand and the stock")
 
 
 def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = DEFAULT_WORLDS,
@@ -115,19 +123,73 @@ def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = DEFAULT_WO
     InputError
         For a finished deal, or ``perfect`` with hidden cards.
     """
-    if bot.policy == PERFECT:
-        outcomes, actions = perfect_outcomes(state)
-        return advice_table(actions, outcomes, True), True
-    params, n_worlds = advise_plan(state, bot, seed, samples)
+    plan = run_plan(state, bot, seed, samples, workers)
     if kernels_uncompiled(advise_task):
-        print(f"compiling {MATCH.kernels} kernels (first run only, about {MATCH.compile_seconds} s)...",
+        print(f"compiling {MATCH.kernels} kernels (first run only, about {ADVISE.compile_seconds} s)...",
               file=sys.stderr, flush=True)
         with stage(f"compiling {MATCH.kernels} kernels"):
-            advise_task(params, 0, 1, np.random.SeedSequence(seed))
-    chunks = run_chunks(advise_task, params, n_worlds, seed=seed, chunk_size=chunk_size(n_worlds, workers),
+            advice_rows(plan.params, 0, 1, np.random.SeedSequence(seed))
+    chunks = run_chunks(advice_rows, plan.params, plan.n_items, seed=seed, chunk_size=plan.chunk_size,
                         workers=workers, description="worlds")
-    actions = [row[0] for row in params["sequences"]]
-    return advice_table(actions, np.concatenate(chunks), params["exact"]), params["exact"]
+    return _advise_summary(plan, [world_outcomes(rows) for rows in chunks]).tables["advice"], plan.params["exact"]
+
+
+def advice_rows(params: dict, start: int, count: int, seed_seq: np.random.SeedSequence) -> pd.DataFrame:
+    """The chunk task of :data:`ADVISE`: :func:`advise_task`'s outcomes as rows ``world, action, game_points``
+    (world-major, the actions in their order); with the ``perfect`` bot (``params["perfect"]``) the one world
+    of the position as given, solved."""
+    actions = [R.action_name(row[0]) for row in params["sequences"]]
+    if params.get("perfect"):
+        solved, order = perfect_outcomes(SchnapsenState.from_array(np.asarray(params["state"], dtype=np.int64)))
+        outcomes = solved[:, [order.index(row[0]) for row in params["sequences"]]]
+    else:
+        outcomes = advise_task(params, start, count, seed_seq)
+    return pd.DataFrame({"world": np.repeat(np.arange(start, start + count), len(actions)),
+                         "action": actions * count, "game_points": outcomes.ravel()})
+
+
+def world_outcomes(rows: pd.DataFrame) -> np.ndarray:
+    """The aggregate of a chunk of :func:`advice_rows`: ``outcomes[w, i]``, action ``i`` in the chunk's world
+    ``w`` (the whole chunk: a world's row of actions is all the advice needs)."""
+    n_actions = int((rows["world"] == rows["world"].iloc[0]).sum())
+    return rows["game_points"].to_numpy(dtype=np.int64).reshape(-1, n_actions)
+
+
+def run_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int, workers: int) -> Plan:
+    """The :data:`ADVISE` plan of one position: every legal action, on the worlds of :func:`advise_plan`
+    (``perfect``: the position as given, one world).
+
+    Raises
+    ------
+    InputError
+        For a finished deal, or ``perfect`` with hidden cards.
+    """
+    if bot.policy == PERFECT:
+        _check_every_card(state)
+        params, _ = advise_plan(state, bot, seed, 1)
+        params, n_worlds = {**params, "perfect": True, "exact": True}, 1
+        method = "perfect information (every card as given), 1 world, exact"
+    else:
+        params, n_worlds = advise_plan(state, bot, seed, samples)
+        kind = "exact (every world once)" if params["exact"] else "sampled"
+        method = f"honest play-outs by {bot.label}, {n_worlds} world{'s' if n_worlds != 1 else ''}, {kind}"
+    context = {"player": state.to_move, "bot": bot.label, "method": method}
+    return Plan(params, n_worlds, seed, chunk_size(n_worlds, workers), context=context,
+                manifest={"params": {"state": state.to_text(), "bot": bot.as_dict(), "samples": samples},
+                          "rules": RULES})
+
+
+def _advise_summary(plan: Plan, chunks: list) -> Summary:
+    actions = [row[0] for row in plan.params["sequences"]]
+    exact = plan.params["exact"]
+    table = advice_table(actions, np.concatenate(chunks), exact)
+    verdict = headline(table, exact)
+    context = plan.context
+    title = f"player {context['player']} to move; {context['method']}"
+    return Summary(tables={"advice": table}, manifest={"worlds": plan.n_items, "headline": verdict["sentence"]},
+                   shown=[(textwrap.fill(verdict["sentence"], CONSOLE_WIDTH) + "\n\n" + title, table)],
+                   payload={**context, "worlds": plan.n_items, "exact": exact, "headline": verdict,
+                            "actions": records(table)})
 
 
 def advice_table(actions: list[int], outcomes: np.ndarray, exact: bool) -> pd.DataFrame:
@@ -180,20 +242,25 @@ def headline(table: pd.DataFrame, exact: bool) -> dict:
 
 def _game_points(row, exact: bool) -> str:
     if exact:
-        return f"{row['expected_gp']:+.2f} game points (exact)"
+        return f"{fixed(row['expected_gp'], 2, sign=True)} game points (exact)"
     if not (math.isfinite(row["gp_lo"]) and math.isfinite(row["gp_hi"])):
-        return f"{row['expected_gp']:+.2f} game points (too few worlds for an interval)"
-    return f"{row['expected_gp']:+.2f} game points [{row['gp_lo']:+.2f}, {row['gp_hi']:+.2f}]"
+        return f"{fixed(row['expected_gp'], 2, sign=True)} game points (too few worlds for an interval)"
+    return (f"{fixed(row['expected_gp'], 2, sign=True)} game points [{fixed(row['gp_lo'], 2, sign=True)}, "
+            f"{fixed(row['gp_hi'], 2, sign=True)}]")
 
 
 def _ahead(runner, exact: bool) -> str:
-    gap = f"{-runner['vs_best']:.2f} ahead of the next, {runner['action']}"
+    gap = f"{fixed(-runner['vs_best'], 2)} ahead of the next, {runner['action']}"
     if exact:
         return gap + " (exact)"
     if not (math.isfinite(runner["vs_best_lo"]) and math.isfinite(runner["vs_best_hi"])):
         return gap + " (too few worlds for an interval)"
-    return f"{gap} (95% {-runner['vs_best_hi']:.2f} to {-runner['vs_best_lo']:.2f}, same worlds)"
+    return f"{gap} (95% {fixed(-runner['vs_best_hi'], 2)} to {fixed(-runner['vs_best_lo'], 2)}, same worlds)"
 
 
 def _listed(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+ADVISE = Experiment("schnapsen-advise", advice_rows, world_outcomes, rows="worlds", description="worlds",
+                    summarize=_advise_summary, kernels="Schnapsen", compile_seconds=15)

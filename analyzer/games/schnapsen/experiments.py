@@ -41,9 +41,7 @@ from analyzer.games.schnapsen.play import (
     PIMC_PLUS,
     POLICIES,
     ROLLOUT,
-    play_deals,
-    play_match,
-    rollout_values,
+    kernels_for,
 )
 from analyzer.games.schnapsen.queries import CLOSING_QUERY, MATCH_QUERY
 from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
@@ -154,6 +152,7 @@ def match_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSeq
     """
     a = Bot.from_dict(params["a"])
     b = Bot.from_dict(params["b"])
+    play_match = kernels_for((a.policy, b.policy)).play_match
     ws = new_workspace()
     rows = []
     for i, child in enumerate(seed_seq.spawn(count)):
@@ -185,7 +184,7 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
     results = []
     for seats in ([a, b], [b, a]):
         policy, samples, hparams = _seat_arrays(seats)
-        play_deals(n_deals, policy, samples, hparams, state_from_seed(deal_ss), state_from_seed(bot_ss), out, ws)
+        kernels_for(policy).play_deals(n_deals, policy, samples, hparams, state_from_seed(deal_ss), state_from_seed(bot_ss), out, ws)
         results.append(np.where(out[:, 0] == 0, out[:, 1], -out[:, 1]))
     a0, a1 = results[0], -results[1]
     return pd.DataFrame({"deal": np.arange(n_deals), "a_seat0": a0, "a_seat1": a1, "a_gp": (a0 + a1) / 2})
@@ -275,7 +274,7 @@ def honest_outcomes(s: np.ndarray, sequences: list[list[int]], bot: Bot, samples
     n_worlds, exact = world_plan(s, samples)
     world_rngs = np.array([[next_u64(rng) for _ in range(4)] for _ in range(n_worlds)], dtype=np.uint64)
     out = np.zeros((n_worlds, len(sequences)), dtype=np.int64)
-    rollout_values(s, sequence_array(sequences), bot.policy, bot.samples, bot.params.to_array(), exact, 0,
+    kernels_for((bot.policy,)).rollout_values(s, sequence_array(sequences), bot.policy, bot.samples, bot.params.to_array(), exact, 0,
                    world_rngs, out, ws)
     return out, exact
 

@@ -7,6 +7,8 @@ PIMC sample count and a heuristic parameter row; a seat pair is given as ``polic
 """
 
 from dataclasses import dataclass
+from functools import cache
+from types import FunctionType
 
 import numpy as np
 from numba import njit
@@ -57,28 +59,35 @@ BOTS = {name: BotKind(name, _KERNEL_IDS[name], *facts) for name, facts in catalo
 #: kernel id of each bot name
 POLICIES = {name: kind.policy for name, kind in BOTS.items()}
 
+#: Which bots the templates below compile in: each kernel set (:func:`kernels_for`) runs them with its own
+#: values, as numba constants, so that the bots it leaves out are pruned before they are compiled.
+_WITH_RANDOM = _WITH_HEURISTIC = _WITH_PERFECT = _WITH_PIMC = _WITH_PIMC_PLUS = _WITH_ROLLOUT = True
+_WITH_HYBRID = _WITH_SEARCH = True
 
-@njit(cache=True)
+
 def choose_action(s, policy, samples, hparams, rng, ws):
     """Return the action of bot ``policy`` (id) for the player to move in ``s``, working in the
-    :class:`search.Workspace` ``ws``; the searching bots share one listing of the legal actions."""
-    if policy == RANDOM:
+    :class:`search.Workspace` ``ws``; the searching bots share one listing of the legal actions. A kernel
+    set (:func:`kernels_for`) compiles only the bots it was made for: another id raises ValueError."""
+    if _WITH_RANDOM and policy == RANDOM:
         return random_action(s, rng, ws.acts)
-    if policy == HEURISTIC:
+    if _WITH_HEURISTIC and policy == HEURISTIC:
         return heuristic_action(s, hparams, ws.acts)
-    n = list_actions(s, ws)
-    if policy == PERFECT:
-        return perfect_pick(s, ws, n)
-    if policy == PIMC_PLUS:
-        return plus_choice(s, samples, rng, ws, n)
-    if policy == ROLLOUT:
-        return rollout_choice(s, samples, rng, ws, n)
-    if policy == HYBRID:
-        return hybrid_choice(s, samples, rng, ws, n)
-    return pimc_pick(s, samples, rng, ws, n)
+    if _WITH_SEARCH:
+        n = list_actions(s, ws)
+        if _WITH_PERFECT and policy == PERFECT:
+            return perfect_pick(s, ws, n)
+        if _WITH_PIMC_PLUS and policy == PIMC_PLUS:
+            return plus_choice(s, samples, rng, ws, n)
+        if _WITH_ROLLOUT and policy == ROLLOUT:
+            return rollout_choice(s, samples, rng, ws, n)
+        if _WITH_HYBRID and policy == HYBRID:
+            return hybrid_choice(s, samples, rng, ws, n)
+        if _WITH_PIMC and policy == PIMC:
+            return pimc_pick(s, samples, rng, ws, n)
+    raise ValueError("a bot this kernel set was not compiled for")
 
 
-@njit(cache=True)
 def play_out(s, policy, samples, hparams, rng, ws):
     """Play ``s`` to the end of the deal with the seat bots ``policy[p]``; return the number of actions."""
     n = 0
@@ -86,9 +95,9 @@ def play_out(s, policy, samples, hparams, rng, ws):
         p = s[R.TO_MOVE]
         pol = policy[p]
         # the cheap bots are called directly: going through the full dispatcher costs 4x their run time
-        if pol == RANDOM:
+        if _WITH_RANDOM and pol == RANDOM:
             a = random_action(s, rng, ws.acts)
-        elif pol == HEURISTIC:
+        elif _WITH_HEURISTIC and pol == HEURISTIC:
             a = heuristic_action(s, hparams[p], ws.acts)
         else:
             a = choose_action(s, pol, samples[p], hparams[p], rng, ws)
@@ -97,7 +106,6 @@ def play_out(s, policy, samples, hparams, rng, ws):
     return n
 
 
-@njit(cache=True)
 def play_deals(n_deals, policy, samples, hparams, deal_rng, bot_rng, out, ws):
     """Play ``n_deals`` random deals (dealer alternating, starting with 1); row i of ``out`` gets
     (winner, game points, points0, points1, closer, actions)."""
@@ -115,7 +123,6 @@ def play_deals(n_deals, policy, samples, hparams, deal_rng, bot_rng, out, ws):
         out[i, 5] = k
 
 
-@njit(cache=True)
 def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, ws):
     """Play one Bummerl (both start at 7, the deal winner counts down by his game points, first to 0 wins).
 
@@ -154,7 +161,6 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, ws):
     return (0 if left0 <= 0 else 1), deals, gp0, gp1, closes[0], closes[1], close_wins[0], close_wins[1]
 
 
-@njit(cache=True)
 def rollout_values(s, seqs, policy, samples, hparams, exact, first_world, world_rngs, out, ws):
     """Honest evaluation: play each action sequence forward with one bot in both seats, world by world.
 
@@ -192,3 +198,53 @@ def rollout_values(s, seqs, policy, samples, hparams, exact, first_world, world_
             bot_rng[:] = start
             play_out(child, seats, seat_samples, seat_params, bot_rng, ws)
             out[w, i] = signed_result(child, player)
+
+
+@dataclass(frozen=True)
+class KernelSet:
+    """The play kernels compiled for some of the bots (:func:`kernels_for`)."""
+
+    choose_action: object
+    play_out: object
+    play_deals: object
+    play_match: object
+    rollout_values: object
+
+
+_TEMPLATES = (choose_action, play_out, play_deals, play_match, rollout_values)
+#: the global each kernel set sets to whether the bot is compiled in (numba prunes the branches it rules out)
+_SWITCHES = {"_WITH_RANDOM": RANDOM, "_WITH_HEURISTIC": HEURISTIC, "_WITH_PERFECT": PERFECT, "_WITH_PIMC": PIMC,
+             "_WITH_PIMC_PLUS": PIMC_PLUS, "_WITH_ROLLOUT": ROLLOUT, "_WITH_HYBRID": HYBRID}
+
+
+@cache
+def _kernel_set(policies: frozenset[int]) -> KernelSet:
+    namespace = dict(globals())
+    namespace.update({switch: policy in policies for switch, policy in _SWITCHES.items()})
+    namespace["_WITH_SEARCH"] = not policies <= {RANDOM, HEURISTIC}
+    label = "_".join(name for name, policy in _KERNEL_IDS.items() if policy in policies)
+    kernels = {}
+    for template in _TEMPLATES:
+        function = FunctionType(template.__code__, namespace, template.__name__, template.__defaults__)
+        # numba's cache key holds the name and the code, not the globals: one name per set keeps them apart
+        function.__qualname__ = f"{template.__name__}__{label}"
+        function.__doc__ = template.__doc__
+        kernels[template.__name__] = namespace[template.__name__] = njit(cache=True)(function)
+    return KernelSet(**kernels)
+
+
+def kernels_for(policies) -> KernelSet:
+    """The play kernels (``choose_action``, ``play_out``, ``play_deals``, ``play_match``,
+    ``rollout_values``) compiled for the bots with kernel ids ``policies`` alone: a first run compiles only
+    the bots it plays (every bot takes about 50 CPU-s, heuristic and random about 10). Given any other bot
+    id, ``choose_action`` raises ValueError."""
+    return _kernel_set(frozenset(int(policy) for policy in policies))
+
+
+#: every bot compiled in, for scripts and tests that choose bots per call
+EVERY_BOT = kernels_for(POLICIES.values())
+choose_action = EVERY_BOT.choose_action
+play_out = EVERY_BOT.play_out
+play_deals = EVERY_BOT.play_deals
+play_match = EVERY_BOT.play_match
+rollout_values = EVERY_BOT.rollout_values

@@ -125,8 +125,25 @@ GLOSSARY = {
     "advantage": "the seat's score minus the mean of the other seats on the same deal",
 }
 
+def settings_as_read(params: dict) -> dict:
+    """A Seconds run's parameters for the report: the policies by name (the manifest keeps their ids beside
+    the names), and no policy parameters when the defaults were used."""
+    shown = {}
+    for key, value in params.items():
+        if key in _NAMED:
+            value = params.get(_NAMED[key], value)
+        elif key in _NAMED.values() or (key == "policy_params" and not value):
+            continue
+        shown[key] = value
+    return shown
+
+
+#: the manifest's policy ids and the key of their names
+_NAMED = {"policies": "policy_names", "policy": "policy_name"}
+
+
 PLAY_REPORT = ReportSpec(
-    findings=play_findings, glossary=GLOSSARY, unit="games",
+    findings=play_findings, glossary=GLOSSARY, unit="games", settings=settings_as_read,
     captions={"play": "Mean score per deal and share of games won, by policy (top) and seat (bottom), with 95% "
                       "intervals; the dashed line is the equal share 1/n."},
     tables={"summary_by_policy": TableSpec("Each policy over the seats it played.", keys=("policy",),
@@ -140,7 +157,7 @@ PLAY_REPORT = ReportSpec(
                                          measures=(MeanMeasure("mean_score_per_deal", "score_lo", "score_hi"),
                                                    RateMeasure("win_rate", "games")))})
 VARIANTS_REPORT = ReportSpec(
-    findings=variants_findings, glossary=GLOSSARY, unit="deals",
+    findings=variants_findings, glossary=GLOSSARY, unit="deals", settings=settings_as_read,
     captions={"variants": "Left: the trick at which trump first appears under each trump rule. Middle: the "
                           "cumulative distribution of one player's deal score under each rule pair (share of "
                           "scores at most x). Right: mean deal score per seat and rule pair, with 95% intervals."},

@@ -140,10 +140,9 @@ def params_array(n_players: int = 4, **overrides) -> np.ndarray:
         values[name] = float(value)
         if not math.isfinite(values[name]):  # NaN or infinity crashed the kernels (segfault)
             raise InputError(f"{name} must be a finite number, got {value}")
-    if not 1 <= values["n_samples"] <= MAX_SAMPLES:
-        raise InputError(f"n_samples must be 1..{MAX_SAMPLES:,}, got {values['n_samples']:g}")
-    if not 0 <= values["max_tries"] <= MAX_SAMPLES:
-        raise InputError(f"max_tries must be 0..{MAX_SAMPLES:,}, got {values['max_tries']:g}")
+    for name, low in (("n_samples", 1), ("max_tries", 0)):  # counts: the kernels truncate a fraction
+        if not (low <= values[name] <= MAX_SAMPLES and values[name].is_integer()):
+            raise InputError(f"{name} must be a whole number {low}..{MAX_SAMPLES:,}, got {values[name]:g}")
     if values["suit_floor"] not in (0.0, 1.0):
         raise InputError(f"suit_floor is 0 or 1, got {values['suit_floor']:g}")
     for name in ("p_sure", "p_top", "p_unsure"):
