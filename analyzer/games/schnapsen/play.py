@@ -32,7 +32,7 @@ from analyzer.games.schnapsen.search import (
     world_into,
 )
 
-RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID = range(7)
+RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID, HYBRID_INFER = range(8)
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class BotKind:
 
 #: The kernel id of each bot of ``catalog.SCHNAPSEN_BOTS`` (which holds its name, flags and help).
 _KERNEL_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS,
-               "rollout": ROLLOUT, "hybrid": HYBRID}
+               "rollout": ROLLOUT, "hybrid": HYBRID, "hybrid_infer": HYBRID_INFER}
 #: The Schnapsen bots by name: adding one is its code, a kernel id dispatched in ``choose_action`` (and
 #: ``play_out``'s fast path if it has one), its entry in the catalog and in ``_KERNEL_IDS``, and its tests.
 BOTS = {name: BotKind(name, _KERNEL_IDS[name], *facts) for name, facts in catalog.SCHNAPSEN_BOTS.items()}
@@ -75,6 +75,8 @@ def choose_action(s, policy, samples, hparams, rng, ws):
         return rollout_choice(s, samples, rng, ws, n)
     if policy == HYBRID:
         return hybrid_choice(s, samples, rng, ws, n)
+    if policy == HYBRID_INFER:
+        return hybrid_choice(s, samples, rng, ws, n, True)
     return pimc_pick(s, samples, rng, ws, n)
 
 
