@@ -51,6 +51,7 @@ SCHNAPSEN_BOTS = {
     "pimc_plus": (True, True, "pimc with more worlds late and where closing looks good"),
     "rollout": (True, True, "each action played on by the heuristic in sampled worlds"),
     "hybrid": (True, True, "the mean of pimc_plus's and rollout's judgements"),
+    "hybrid_infer": (True, True, "hybrid drawing its worlds, when following, by how the heuristic would have led"),
 }
 #: ``schnapsen advise``'s bot and worlds; sampled worlds per decision of a sampling bot; play-outs per
 #: world of ``rollout``

@@ -3,9 +3,11 @@
 Each match pair is two Bummerls on the same deal sequence with the seats swapped
 (``experiments.match_task``, as ``analyzer schnapsen match``). Prints the seed (fresh unless
 ``--seed``), A's share of Bummerls won with its 95% Wilson interval, the game points per deal, both
-bots' closings and closing success, and each bot's CPU milliseconds per decision (positions with more
+bots' closings and closing success, A's net game points per match pair (A's minus B's over the pair's two
+Bummerls) with its 95% interval, and each bot's CPU milliseconds per decision (positions with more
 than one legal action) over ``--timing-deals`` deals between the two, seats alternating, timed in one
-run so load from other work hits both alike.
+run so load from other work hits both alike. A progress line after every ``--chunk`` pairs keeps what an
+interrupted run has played (the chunks play the same pairs as one run).
 
 Usage: python scripts/schnapsen_strength.py [--bots pimc_plus pimc] [--matches N] [--seed S]
 """
@@ -15,6 +17,7 @@ import secrets
 import time
 
 import numpy as np
+import pandas as pd
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
@@ -22,7 +25,7 @@ from analyzer.games.schnapsen.experiments import match_task, parse_bot
 from analyzer.games.schnapsen.kernels import apply_action, init_round, legal_actions, shuffle_deck
 from analyzer.games.schnapsen.play import choose_action
 from analyzer.games.schnapsen.search import new_workspace
-from analyzer.reports.stats import wilson_interval
+from analyzer.reports.stats import mean_interval, wilson_interval
 
 
 def decision_ms(bots, n_deals: int, seed: int) -> list[np.ndarray]:
@@ -49,21 +52,8 @@ def decision_ms(bots, n_deals: int, seed: int) -> list[np.ndarray]:
     return [np.array(t) * 1000 for t in times]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bots", nargs=2, default=["pimc_plus", "pimc"], metavar=("A", "B"))
-    parser.add_argument("--matches", type=int, default=250, help="match pairs (2 Bummerls each)")
-    parser.add_argument("--timing-deals", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=None, help="seed (fresh and printed if left out)")
-    args = parser.parse_args()
-    if args.matches < 1 or args.timing_deals < 1:
-        parser.error("--matches and --timing-deals must be >= 1")
-    seed = args.seed if args.seed is not None else secrets.randbits(32)
-    a, b = (parse_bot(x) for x in args.bots)
-    print(f"seed {seed}; {a.label} (A) against {b.label} (B): {args.matches} match pairs, seats swapped on the "
-          "same deals", flush=True)
-    start = time.time()
-    rows = match_task({"a": a.as_dict(), "b": b.as_dict()}, 0, args.matches, np.random.SeedSequence(seed))
+def summarize(rows: pd.DataFrame) -> None:
+    """Print A's Bummerls won, the game points per deal, A's net game points per pair and the closings."""
     n = len(rows)
     won = int((rows["winner"] == "A").sum())
     lo, hi = wilson_interval(won, n)
@@ -71,12 +61,46 @@ def main():
     print(f"A won {won}/{n} Bummerls = {won / n:.1%} [{lo:.1%}, {hi:.1%}]")
     print(f"game points per deal: A {rows['gp_a'].sum() / deals:.3f}, B {rows['gp_b'].sum() / deals:.3f} "
           f"({deals} deals)")
+    net = (rows["gp_a"] - rows["gp_b"]).groupby(rows["pair"]).sum()
+    mean, lo, hi = mean_interval(net)
+    print(f"A's net game points per match pair: {mean:+.2f} [{lo:+.2f}, {hi:+.2f}] ({len(net)} pairs)")
     for side in ("a", "b"):
         c, cw = int(rows[f"closes_{side}"].sum()), int(rows[f"close_wins_{side}"].sum())
         clo, chi = wilson_interval(cw, c) if c else (float("nan"), float("nan"))
         print(f"{side.upper()} closed {c} times ({c / deals:.3f} per deal), won {cw} = "
               f"{cw / max(c, 1):.1%} [{clo:.1%}, {chi:.1%}]")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bots", nargs=2, default=["pimc_plus", "pimc"], metavar=("A", "B"))
+    parser.add_argument("--matches", type=int, default=250, help="match pairs (2 Bummerls each)")
+    parser.add_argument("--timing-deals", type=int, default=40, help="0: no timing")
+    parser.add_argument("--chunk", type=int, default=5, help="match pairs between progress lines")
+    parser.add_argument("--seed", type=int, default=None, help="seed (fresh and printed if left out)")
+    args = parser.parse_args()
+    if args.matches < 0 or args.timing_deals < 0 or args.chunk < 1:
+        parser.error("--matches and --timing-deals must be >= 0, --chunk >= 1")
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    a, b = (parse_bot(x) for x in args.bots)
+    print(f"seed {seed}; {a.label} (A) against {b.label} (B): {args.matches} match pairs, seats swapped on the "
+          "same deals", flush=True)
+    start = time.time()
+    params = {"a": a.as_dict(), "b": b.as_dict()}
+    seed_seq = np.random.SeedSequence(seed)
+    chunks = []
+    for first in range(0, args.matches, args.chunk):
+        # spawning from one SeedSequence continues its children: the chunks play the pairs of one long run
+        chunks.append(match_task(params, first, min(args.chunk, args.matches - first), seed_seq))
+        rows = pd.concat(chunks, ignore_index=True)
+        won = int((rows["winner"] == "A").sum())
+        print(f"after {first + len(chunks[-1]) // 2} pairs: A won {won}/{len(rows)} Bummerls, net game points "
+              f"{int((rows['gp_a'] - rows['gp_b']).sum()):+d} ({time.time() - start:.0f} s wall)", flush=True)
+    if chunks:
+        summarize(rows)
     print(f"matches: {time.time() - start:.0f} s wall", flush=True)
+    if args.timing_deals == 0:
+        return
     ms = decision_ms([a, b], args.timing_deals, seed + 1)
     for name, m in zip(("A " + a.label, "B " + b.label), ms):
         print(f"{name}: CPU ms per decision ({len(m)} decisions): mean {m.mean():.1f}, median "

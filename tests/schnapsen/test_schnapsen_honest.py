@@ -156,8 +156,8 @@ def test_advise_on_an_exhausted_stock_solves_one_exact_world(bot):
     assert out["worlds"] == 1 and out["exact"] and "1 world, exact" in out["method"]
     values = {row["action"]: (row["expected_gp"], row["win_probability"]) for row in out["actions"]}
     assert values == {"HA": (1.0, 1.0), "SJ": (-1.0, 0.0)}
-    text = runner.invoke(app, ["advise", EXHAUSTED, "--bot", bot]).output
-    assert "1 world, exact" in text.splitlines()[0]
+    text = runner.invoke(app, ["advise", EXHAUSTED, "--bot", bot]).stdout
+    assert text.startswith("Advice: HA,") and "1 world, exact" in text
 
 
 def test_a_hand_left_as_question_mark_is_known_once_the_stock_is_exhausted():

@@ -86,3 +86,10 @@ def test_a_kernel_set_leaves_out_the_bots_it_was_not_made_for():
     assert light.choose_action(s, HEURISTIC, 1, hparams, state_from_seed(1), ws) >= 0
     with pytest.raises(ValueError, match="not compiled for"):
         light.choose_action(s, PIMC, 1, hparams, state_from_seed(1), ws)
+
+
+def test_every_bot_has_a_switch_in_the_kernel_sets():
+    # a bot registered without its switch would be compiled into every set, or dispatched nowhere
+    from analyzer.games.schnapsen.play import _SWITCHES, POLICIES
+
+    assert sorted(_SWITCHES.values()) == sorted(POLICIES.values())

@@ -37,6 +37,7 @@ from analyzer.games.schnapsen.play import (
     BOTS,
     HEURISTIC,
     HYBRID,
+    HYBRID_INFER,
     PIMC,
     PIMC_PLUS,
     POLICIES,
@@ -191,9 +192,11 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
 
 
 def _values_and_pick(bot: Bot):
-    """The value kernel and the pick of ``pimc_plus``, ``rollout`` or ``hybrid``."""
+    """The value kernel and the pick of ``pimc_plus``, ``rollout``, ``hybrid`` or ``hybrid_infer``."""
     if bot.policy == PIMC_PLUS:
         return plus_values, plus_pick
+    if bot.policy == HYBRID_INFER:
+        return (lambda s, samples, rng, ws, n: hybrid_values(s, samples, rng, ws, n, True)), rollout_pick
     return (rollout_bot_values if bot.policy == ROLLOUT else hybrid_values), rollout_pick
 
 
@@ -296,7 +299,7 @@ def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Wo
         n, _ = pimc_values(s, bot.samples, rng, ws, list_actions(s, ws))
         options = [i for i in range(n) if allow_close or ws.acts[i] != R.CLOSE]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
-    if bot.policy in (PIMC_PLUS, ROLLOUT, HYBRID):
+    if bot.policy in (PIMC_PLUS, ROLLOUT, HYBRID, HYBRID_INFER):
         values, pick = _values_and_pick(bot)
         n, worlds = values(s, bot.samples, rng, ws, list_actions(s, ws))
         flags = np.array([allow_close or a != R.CLOSE for a in ws.acts[:n]])

@@ -16,6 +16,9 @@ samples): 1,024 worlds against 256 changed ``rollout``'s game points by +0.02 +-
   worlds later on and more samples: ``hybrid:20`` takes about 24 ms a decision.
 * Once the stock is closed or exhausted at the decision both judge alike, and ``hybrid`` decides as
   ``pimc_plus``.
+
+``hybrid_infer`` is ``hybrid`` whose sampled worlds, when it follows to a card led plainly, are drawn
+with that lead as evidence about the opponent's hand (:mod:`lead_inference`).
 """
 
 import numpy as np
@@ -31,23 +34,24 @@ ROLLOUT_ONLY_DRAWN = 2
 
 
 @njit(cache=True)
-def hybrid_values(s, samples, rng, ws, n):
+def hybrid_values(s, samples, rng, ws, n, infer=False):
     """For the ``n`` actions listed in ``ws.acts`` (:func:`search.list_actions`; left in ``pimc_plus``'s
     order), fill ``ws.sums`` and ``ws.wins`` with each action's mean of the two per-world means (game
     points, share of worlds won) of :func:`rollout_bot.rollout_bot_values` (``samples // 2``) and
     :func:`pimc_plus.plus_values` (``2 * samples``), so that they count for one world; return
     ``(n_actions, 1)``. At the first two tricks return what ``rollout_bot_values`` returns with
-    ``samples``, once the stock is closed or exhausted what ``plus_values`` returns with ``samples``."""
+    ``samples``, once the stock is closed or exhausted what ``plus_values`` returns with ``samples``. With
+    ``infer`` both draw their sampled worlds with the opponent's lead as evidence (:mod:`lead_inference`)."""
     if stock_closed_or_exhausted(s):
-        return plus_values(s, samples, rng, ws, n)
+        return plus_values(s, samples, rng, ws, n, infer)
     if s[R.DRAWN] <= ROLLOUT_ONLY_DRAWN:
-        return rollout_bot_values(s, samples, rng, ws, n)
-    n, played = rollout_bot_values(s, max(1, samples // 2), rng, ws, n)
+        return rollout_bot_values(s, samples, rng, ws, n, infer)
+    n, played = rollout_bot_values(s, max(1, samples // 2), rng, ws, n, infer)
     acts, sums, wins = ws.acts, ws.sums, ws.wins
     rollout_acts = acts[:n].copy()
     rollout_sums = sums[:n] / played
     rollout_wins = wins[:n] / played
-    m, solved = plus_values(s, 2 * samples, rng, ws, n)
+    m, solved = plus_values(s, 2 * samples, rng, ws, n, infer)
     for i in range(m):
         for j in range(n):
             if rollout_acts[j] == acts[i]:
@@ -57,11 +61,12 @@ def hybrid_values(s, samples, rng, ws, n):
 
 
 @njit(cache=True)
-def hybrid_choice(s, samples, rng, ws, n):
-    """``hybrid``'s action among the ``n`` listed in ``ws.acts`` (a forced move without search)."""
+def hybrid_choice(s, samples, rng, ws, n, infer=False):
+    """``hybrid``'s action among the ``n`` listed in ``ws.acts`` (a forced move without search); with
+    ``infer``, ``hybrid_infer``'s."""
     if n == 1:
         return ws.acts[0]
-    n, worlds = hybrid_values(s, samples, rng, ws, n)
+    n, worlds = hybrid_values(s, samples, rng, ws, n, infer)
     allowed = np.ones(n, dtype=np.bool_)
     return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
 

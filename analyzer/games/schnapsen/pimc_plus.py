@@ -32,13 +32,13 @@ from numba import njit
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action, heuristic_pick
 from analyzer.games.schnapsen.bummerl import deal_utility, in_bummerl
+from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.search import (
     list_actions,
     signs_in_world,
     uses_package_rules,
     values_in_world,
     world_count,
-    world_into,
 )
 
 DEFAULT_SAMPLES = 12
@@ -89,15 +89,16 @@ def heuristic_first(s, acts, n, package):
 
 
 @njit(cache=True)
-def _add_worlds(s, first, last, exact, rng, ws, n, best_in):
-    """Solve worlds ``first..last-1`` (the ``exact`` enumeration, else fresh samples) and add each action's
+def _add_worlds(s, first, last, exact, rng, ws, n, best_in, infer):
+    """Solve worlds ``first..last-1`` (the ``exact`` enumeration, else fresh samples, drawn with the
+    opponent's lead as evidence when ``infer``: :mod:`lead_inference`) and add each action's
     value (:func:`bummerl.deal_utility`) to ``ws.sums``, its wins to ``ws.wins`` and, where it is among the
     best of the world, 1 to ``best_in``."""
     player = s[R.TO_MOVE]
     package = uses_package_rules(ws.moves)
     vals = ws.vals
     for w in range(first, last):
-        world_into(s, player, w, exact, rng, ws.pool, ws.world)
+        draw_world(s, player, w, exact, infer, rng, ws.pool, ws.world)
         if package:
             signs_in_world(ws.world, player, ws.stack, ws.moves, ws.tt, ws.gen, ws.acts, n, vals)
         else:
@@ -114,12 +115,12 @@ def _add_worlds(s, first, last, exact, rng, ws, n, best_in):
 
 
 @njit(cache=True)
-def plus_values(s, samples, rng, ws, n):
+def plus_values(s, samples, rng, ws, n, infer=False):
     """For the ``n`` actions listed in ``ws.acts`` (:func:`search.list_actions`; the heuristic's action is
     moved first), fill ``ws.sums`` (summed values for the mover: game points, +-1 per deal won or lost
     under the package's rules, chances of winning the Bummerl inside one) and ``ws.wins`` (worlds won)
-    over the worlds of :func:`worlds_for`, in the two stages of the module notes; return
-    ``(n_actions, n_worlds)``."""
+    over the worlds of :func:`worlds_for`, in the two stages of the module notes (sampled worlds weighted by
+    the opponent's lead when ``infer``: :mod:`lead_inference`); return ``(n_actions, n_worlds)``."""
     acts = ws.acts
     heuristic_first(s, acts, n, uses_package_rules(ws.moves))
     close_at = -1
@@ -132,16 +133,16 @@ def plus_values(s, samples, rng, ws, n):
     most = worlds_for(s, samples, close_at >= 0)
     total = world_count(s, s[R.TO_MOVE])
     if total <= most:
-        _add_worlds(s, 0, total, True, rng, ws, n, best_in)
+        _add_worlds(s, 0, total, True, rng, ws, n, best_in, infer)
         return n, total
     first = max(1, samples // 2)
-    _add_worlds(s, 0, first, False, rng, ws, n, best_in)
+    _add_worlds(s, 0, first, False, rng, ws, n, best_in, infer)
     for i in range(n):
         if best_in[i] == first and i != close_at:
             return n, first
     plausible = close_at >= 0 and ws.wins[close_at] >= PLAUSIBLE_CLOSE_WINS * first
     last = min(worlds_for(s, samples, plausible), most)
-    _add_worlds(s, first, last, False, rng, ws, n, best_in)
+    _add_worlds(s, first, last, False, rng, ws, n, best_in, infer)
     return n, last
 
 

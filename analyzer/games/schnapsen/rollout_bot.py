@@ -31,6 +31,7 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.bummerl import deal_utility
 from analyzer.games.schnapsen.kernels import signed_result, stock_closed_or_exhausted
+from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values, win_weight_at
 from analyzer.games.schnapsen.search import (
     list_actions,
@@ -38,7 +39,6 @@ from analyzer.games.schnapsen.search import (
     solve_value,
     uses_package_rules,
     world_count,
-    world_into,
 )
 
 #: play-out worlds per decision, in units of the bot's ``samples`` (12 by default: 384 worlds)
@@ -65,13 +65,14 @@ def play_out_value(s, player, params, package, buf, stack, moves, tt, gen):
 
 
 @njit(cache=True)
-def rollout_bot_values(s, samples, rng, ws, n):
+def rollout_bot_values(s, samples, rng, ws, n, infer=False):
     """For the ``n`` actions listed in ``ws.acts`` (:func:`search.list_actions`), fill ``ws.sums`` (summed
     game points for the mover; +-1 per deal under the package's rules; chances of winning the Bummerl
     inside one) and ``ws.wins`` (worlds won) as :func:`pimc_plus.plus_values` does, by play-outs while the
-    stock is open (module notes); return ``(n_actions, n_worlds)``."""
+    stock is open (module notes), sampled worlds weighted by the opponent's lead when ``infer``
+    (:mod:`lead_inference`); return ``(n_actions, n_worlds)``."""
     if stock_closed_or_exhausted(s):
-        return plus_values(s, samples, rng, ws, n)
+        return plus_values(s, samples, rng, ws, n, infer)
     player = s[R.TO_MOVE]
     package = uses_package_rules(ws.moves)
     params = _PLAYOUT_PACKAGE if package else _PLAYOUT
@@ -87,7 +88,7 @@ def rollout_bot_values(s, samples, rng, ws, n):
     child = np.empty(R.STATE_SIZE, dtype=np.int64)
     buf = np.empty(16, dtype=np.int64)
     for w in range(worlds):
-        world_into(s, player, w, exact, rng, ws.pool, ws.world)
+        draw_world(s, player, w, exact, infer, rng, ws.pool, ws.world)
         for i in range(n):
             child[:] = ws.world
             search_apply(child, acts[i], ws.moves[0])
