@@ -141,6 +141,21 @@ def test_touching_cards_are_one_choice_and_the_called_card_its_own():
     assert reps[:n].tolist() == parse_card_list("C2 C5")
 
 
+def test_a_card_of_the_trick_in_progress_splits_touching_cards():
+    # W holds SJ SQ SA, E led SK and S followed S8: SA wins the trick, SJ and SQ do not, so SK (played,
+    # but to this trick) does not make SQ and SA one choice. Once the trick is over it does.
+    hands = [_mask("C2 C3 C6"), _mask("SK C4 C7"), _mask("S8 C5 C9"), _mask("SJ SQ SA")]
+    st = new_round(hands, 1, [int(Contract.MISERY), -1, -1, -1], -1, 4, -1, 0)
+    for seat, card in ((1, "SK"), (2, "S8")):
+        apply_action(st, seat, parse_card_list(card)[0])
+    reps = np.empty(26, dtype=np.int64)
+    n = distinct_actions(st, 3, np.int64(_mask("SJ SQ SA")), np.int64(0), reps)
+    assert reps[:n].tolist() == parse_card_list("SJ SA")
+    st[L.TRICK:L.TRICK + 4] = -1
+    n = distinct_actions(st, 3, np.int64(_mask("SJ SQ SA")), np.int64(0), reps)
+    assert reps[:n].tolist() == parse_card_list("SJ")
+
+
 def test_settled_contracts_and_world_scores():
     hands = [_mask("C2 C3"), _mask("C4 C5"), _mask("C6 C7"), _mask("C8 C9")]
     st = new_round(hands, 0, [int(Contract.ALONE_8), -1, -1, -1], -1, 0, -1, 0)

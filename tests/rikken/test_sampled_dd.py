@@ -6,13 +6,14 @@ import itertools
 import numpy as np
 import pytest
 
+from analyzer.cards.deck import parse_card_list
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken import sampled_dd
-from analyzer.games.rikken.expert import expert_params
+from analyzer.games.rikken.expert import distinct_actions, expert_params
 from analyzer.games.rikken.kernels import (
     POLICY_EXPERT,
     POLICY_HEURISTIC,
@@ -27,6 +28,7 @@ from analyzer.games.rikken.sampled_dd import (
     POLICY_SAMPLED_DD,
     best_action,
     choose_sampled,
+    misery_defence_card,
     open_goals,
     playout_batch_sampled,
     playout_one_sampled,
@@ -233,10 +235,10 @@ def test_a_seat_with_one_distinct_card_draws_nothing():
 
 def test_where_every_world_ties_it_plays_the_expert_searching_from_the_opening_lead(monkeypatch):
     # Every card scores alike in every world: the card is the expert's, with its search from trick 1,
-    # drawn first from the same stream.
+    # drawn first from the same stream, except a Misery defender's following suit (the rule keeping low cards).
     monkeypatch.setattr(sampled_dd, "world_values", lambda *args, **kwargs: ([0.0] * len(args[8]),) * 2)
     expert_from_trick_1 = expert_params(first_trick=1)
-    checked = differs = 0
+    checked = differs = ruled = 0
     for setup in random_setups(16, 61, ("misery", "trick")):
         st = new_round(setup["hands"], setup["leader"], setup["contract_of"], setup["partner"], setup["trump"],
                        setup["called_card"], setup["blind"])
@@ -244,11 +246,66 @@ def test_where_every_world_ties_it_plays_the_expert_searching_from_the_opening_l
             seat = int(st[L.TURN])
             up, fd = legal_actions(st, seat)
             stream = state_from_seed(checked)
-            expected = int(choose_action(st, seat, up, fd, POLICY_EXPERT, expert_from_trick_1, stream.copy()))
+            # (A single distinct card is played as its class's lowest, before any rule.)
+            single = distinct_actions(st, seat, up, fd, np.empty(26, dtype=np.int64)) == 1
+            expected = -1 if single else misery_defence_card(st, seat, int(up))
+            ruled += expected >= 0
+            if expected < 0:
+                expected = int(choose_action(st, seat, up, fd, POLICY_EXPERT, expert_from_trick_1, stream.copy()))
             action = choose_sampled(st, seat, int(up), int(fd), default_params(), stream, {})
             assert action == expected
             differs += expected != int(choose_card_heuristic(st, seat, up, fd, default_params()))
             checked += 1
             apply_action(st, seat, action)
     # The check bites: at some of these early cards the expert's search picks another card than the heuristic.
-    assert checked == 48 and differs > 0
+    assert checked == 48 and differs > 0 and 0 < ruled < checked
+
+
+def _mask_of(text):
+    return sum(1 << c for c in parse_card_list(text))
+
+
+@pytest.mark.parametrize("played, holding, expected", [
+    ("C2 C9 C3", "CT CQ CK CA", "CA"),  # nothing below the winner (C9): the highest
+    ("C2 C8 C6", "C3 C5 CT CQ CK", "C5"),  # the highest below the winner (C8), keeping C3
+    ("C5", "C3 C4 C9", "C4"),  # the declarer winning: duck under him with the highest that does
+])
+def test_a_misery_defender_among_equals_keeps_low_cards_and_sheds_high_ones(played, holding, expected):
+    # Hand-made: N declares Misery and leads; the defender to play holds ``holding``; by the rule, the highest
+    # card below the card winning the trick, else the highest.
+    trick = parse_card_list(played)
+    seat = len(trick)
+    others = [c for c in range(52) if c // 13 != 0]
+    hands = [0, 0, 0, 0]
+    for i, card in enumerate(trick):
+        hands[i] |= 1 << card
+    hands[seat] |= _mask_of(holding)
+    for s in range(4):
+        while bin(hands[s]).count("1") < 5:
+            hands[s] |= 1 << others.pop()
+    st = new_round(hands, 0, [int(Contract.MISERY), -1, -1, -1], -1, NO_TRUMP, -1, 0)
+    for i, card in enumerate(trick):
+        apply_action(st, i, card)
+    up, _ = legal_actions(st, seat)
+    assert misery_defence_card(st, seat, int(up)) == parse_card_list(expected)[0]
+
+
+def test_the_misery_defence_rule_leaves_leads_declarers_discards_and_other_contracts_to_the_expert():
+    hands = [_mask_of("C2 C7 D2"), _mask_of("C3 CA D3"), _mask_of("H4 H5 H6"), _mask_of("S4 S5 S6")]
+    st = new_round(hands, 0, [int(Contract.MISERY), -1, -1, -1], -1, NO_TRUMP, -1, 0)
+    up, _ = legal_actions(st, 0)
+    assert misery_defence_card(st, 0, int(up)) == -1  # a lead
+    apply_action(st, 0, parse_card_list("C7")[0])
+    up, _ = legal_actions(st, 1)
+    assert misery_defence_card(st, 1, int(up)) == parse_card_list("C3")[0]
+    apply_action(st, 1, parse_card_list("C3")[0])
+    up, _ = legal_actions(st, 2)
+    assert misery_defence_card(st, 2, int(up)) == -1  # void in clubs: a discard
+    rik = new_round(hands, 1, [int(Contract.ALONE_9), -1, -1, -1], -1, 3, -1, 0)
+    apply_action(rik, 1, parse_card_list("C3")[0])
+    up, _ = legal_actions(rik, 2)
+    assert misery_defence_card(rik, 2, int(up)) == -1  # not a Misery
+    declarer = new_round(hands, 1, [int(Contract.MISERY), -1, -1, -1], -1, NO_TRUMP, -1, 0)
+    apply_action(declarer, 1, parse_card_list("C3")[0])
+    up, _ = legal_actions(declarer, 0)
+    assert misery_defence_card(declarer, 0, int(up)) == -1  # the declarer himself

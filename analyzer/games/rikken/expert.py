@@ -324,11 +324,16 @@ def distinct_actions(st, seat, up, fd, reps):
     """Fill ``reps`` with one action per class of equivalent legal actions; return the number of classes.
 
     Two legal cards of a suit are equivalent when every card ranking between them is the seat's own or
-    has been played face up (or, for the blind bidder, led face down by him): whichever is played, the
-    same tricks fall. The called card is a class of its own (playing it reveals the partner). Each class
+    was played face up to an earlier trick (or, for the blind bidder, led face down by him): whichever is
+    played, the same tricks fall. A card of the trick in progress separates them (one of the two may beat
+    it, the other not). The called card is a class of its own (playing it reveals the partner). Each class
     is represented by its lowest card; face-up cards come first, then face-down leads (``52 + card``).
     """
     gaps = st[HAND + seat] | st[PLAYED]
+    for s in range(4):
+        card = st[TRICK + s]
+        if 0 <= card < FACE_DOWN_OFFSET:
+            gaps &= ~(_ONE << card)
     if seat == st[BIDDER]:
         gaps |= st[FACE_DOWN_CARDS]
     called = st[CALLED] if st[CALLED_OUT] != 0 else -1
