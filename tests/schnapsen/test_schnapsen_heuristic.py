@@ -444,3 +444,18 @@ def test_exact_endgame_plays_the_rules_action_when_it_is_among_the_best():
         else:
             changed += 1
     assert kept > 0 and changed > 0, (kept, changed)
+
+
+# Following DJ with the stock open (six cards left, face-up SJ, spades trump): player 1 holds SA ST SK CA
+# HQ, no diamond. SQ is played and SJ face up, so player 0 holds no trump: after SK takes the trick
+# (2 + 4), SA, ST and CA are sure (32) and he throws at least his three cheapest possible cards, CJ HJ
+# DQ (7): 45 more than the counted points. With 17 counted that is 62 = 66 + the margin: take the lead
+# to close. With 16 the rules throw HQ (a two-point jack is not trumped).
+TRUMP_TO_CLOSE = "hand0=CJ DQ HJ HK; hand1=SA ST SK CA HQ; stock=CK CT DT DA HA SJ; trick=DJ; leader=0; points=7,{}; tricks=1,1"
+
+
+def test_trumps_a_cheap_lead_when_closing_is_then_sure():
+    assert DEFAULT.close_margin == -4
+    assert choice(TRUMP_TO_CLOSE.format(17)) == "SK"
+    assert choice(TRUMP_TO_CLOSE.format(16)) == "HQ"
+    assert choice(TRUMP_TO_CLOSE.format(17), replace(DEFAULT, trump_to_close=0)) == "HQ"

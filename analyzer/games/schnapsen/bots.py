@@ -27,7 +27,7 @@ _SUITS = R.SUIT_MASKS
 # indices into the parameter array (same order as the dataclass fields)
 (_CLOSE_POINTS, _CLOSE_TRUMPS, _CLOSE_HIGH_TRUMPS, _WIN_WITH_HIGH, _TRUMP_MIN, _KEEP_MARRIAGE, _CLOSE_MARGIN,
  _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS, _TRUMP_FOR_MARRIAGE, _DISCARD_ORDER, _SAVE_MARRIAGE,
- _EXACT_ENDGAME) = range(16)
+ _EXACT_ENDGAME, _TRUMP_TO_CLOSE) = range(17)
 #: a parameter value that switches its rule off (no count of points or cards reaches it)
 OFF = 1000
 
@@ -88,6 +88,10 @@ class HeuristicParams:
         1 to play, once the stock is exhausted (every card known), an action of the best game points
         for the deal by an exhaustive search of the last tricks (:func:`exact_endgame_values`): the
         rules' own action when it is among the best, else the first best.
+    trump_to_close : int
+        1 to trump, while the stock is open and can still be closed after the trick, a led card not taken
+        in its suit with the lowest trump when the sure points after the trick reach 66 plus
+        ``close_margin`` (:func:`sure_points` with the trick counted), so that the next lead closes.
     """
 
     close_points: int = 0
@@ -106,6 +110,7 @@ class HeuristicParams:
     discard_order: int = 1
     save_marriage: int = 1
     exact_endgame: int = 1
+    trump_to_close: int = 1
 
     @classmethod
     def classic(cls) -> "HeuristicParams":
@@ -113,14 +118,16 @@ class HeuristicParams:
         them the ace or ten), none of the later rules."""
         return cls(close_points=46, close_trumps=3, close_high_trumps=1, win_with_high=10, trump_min=10,
                    keep_marriage=1, close_margin=OFF, win_deal=0, trump_high_min=0, save_tens=0, strict_plan=0,
-                   lead_masters=0, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0)
+                   lead_masters=0, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0,
+                   trump_to_close=0)
 
     @classmethod
     def playout(cls) -> "HeuristicParams":
         """The heuristic as the search bots' play-outs use it: the rules before issue 41 (trumping leads
         from 3 points, no trump for a marriage, the cheapest discard, a marriage not kept when following),
         with which ``rollout`` and ``hybrid`` were measured."""
-        return cls(trump_min=3, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0)
+        return cls(trump_min=3, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0,
+                   trump_to_close=0)
 
     @classmethod
     def parse(cls, text: str, base: "HeuristicParams | None" = None) -> "HeuristicParams":
@@ -300,12 +307,17 @@ def sure_points(s, p):
     :func:`sure_winners` first: his counted points, the card points of those tricks (the opponent
     throws his cheapest possible cards), his pending marriage points once he has a trick, and his best
     marriage in hand, announced after them (credited once he has a trick)."""
-    hand = s[R.HAND0 + p]
-    opp = opponent_possible(s, p)
-    opp_cards = popcount(s[R.HAND0 + 1 - p])
-    sure = sure_winners(hand, opp, s[R.TRUMP], opp_cards)
+    return _sure_points_of(s[R.HAND0 + p], s[R.POINTS0 + p], s[R.PENDING0 + p], s[R.TRICKS0 + p] > 0,
+                           opponent_possible(s, p), popcount(s[R.HAND0 + 1 - p]), s[R.TRUMP])
+
+
+@njit(cache=True)
+def _sure_points_of(hand, points, pending, has_trick, opp, opp_cards, trump):
+    """:func:`sure_points` of ``hand`` with ``points`` counted and ``pending`` (``has_trick``: a trick
+    won already) against an opponent holding ``opp_cards`` cards among ``opp``."""
+    sure = sure_winners(hand, opp, trump, opp_cards)
     n = popcount(sure)
-    total = s[R.POINTS0 + p]
+    total = points
     for c in range(20):
         if (sure >> c) & 1:
             total += _POINTS[c]
@@ -316,9 +328,19 @@ def sure_points(s, p):
             if need > 0 and (opp >> (suit * 5 + rank)) & 1:
                 total += _POINTS[rank]
                 need -= 1
-    if n > 0 or s[R.TRICKS0 + p] > 0:
-        total += s[R.PENDING0 + p] + _marriage_value(hand, s[R.TRUMP])
+    if n > 0 or has_trick:
+        total += pending + _marriage_value(hand, trump)
     return total
+
+
+@njit(cache=True)
+def _sure_points_after_trumping(s, p, lead, trump_card):
+    """:func:`sure_points` of ``p`` (following ``lead`` while the stock is open) once ``trump_card`` has
+    taken the trick and both have drawn: his hand less ``trump_card``, the trick's points counted with his
+    pending ones, the opponent back to five cards (the card ``p`` draws can only add)."""
+    points = s[R.POINTS0 + p] + s[R.PENDING0 + p] + _POINTS[lead] + _POINTS[trump_card]
+    return _sure_points_of(s[R.HAND0 + p] & ~(np.int64(1) << trump_card), points, 0, True,
+                           opponent_possible(s, p), R.HAND_SIZE, s[R.TRUMP])
 
 
 @njit(cache=True)
@@ -580,6 +602,9 @@ def _rule_pick(s, params, buf, n):
         if value >= params[_WIN_WITH_HIGH] or _POINTS[c] < 10:
             return c
     low_trump = _cheapest(my_trumps, np.int64(0)) if my_trumps else -1
+    if (params[_TRUMP_TO_CLOSE] > 0 and low_trump >= 0 and s[R.DRAWN] + 2 <= R.STOCK_SIZE - 2
+            and _sure_points_after_trumping(s, p, lead, low_trump) >= R.WIN_POINTS + params[_CLOSE_MARGIN]):
+        return low_trump
     if params[_TRUMP_FOR_MARRIAGE] > 0:
         for_marriage = _marriage_trump(hand, my_trumps, trump)
         if for_marriage >= 0:
