@@ -1,6 +1,6 @@
 """The heuristic's rules on hand-built positions worked out by hand, the sure-points count of closing
-against a brute force over every opponent hand and defence, the classic preset, and (slow) the duel
-against the classic heuristic."""
+against a brute force over every opponent hand and defence, the exact endgame against the
+perfect-information solver, the classic preset, and (slow) the duel against the classic heuristic."""
 
 from dataclasses import replace
 from itertools import combinations

@@ -1,4 +1,5 @@
-"""Schnapsen bots that need no search: ``random`` and the rule-based ``heuristic``.
+"""Schnapsen bots that search no hidden cards: ``random`` and the rule-based ``heuristic``, whose one
+search is of the last tricks once the stock is exhausted and every card is known (``exact_endgame``).
 
 All heuristic thresholds live in :class:`HeuristicParams`; kernels receive them as a float64 array
 (``HeuristicParams.to_array``) so variants can be compared without recompiling. The default is the
