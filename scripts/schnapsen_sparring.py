@@ -17,8 +17,9 @@ one process; build its Cython extension first, in the checkout:
 ``pip install cython && python setup.py build_ext --inplace``). Bummerls come in pairs on the same deal seeds
 with the seats swapped (the same cards to each seat, the bots exchanged). Prints the seed (fresh unless
 ``--seed``), our Bummerl and deal win rates with 95% Wilson intervals and n, our game points won minus
-lost per pair with a 95% interval, wins per seat, closings won and
-each side's CPU milliseconds per decision (positions with more than one legal action).
+lost per pair with a 95% interval, wins per seat, closings won, the deals by how they ended
+(with our wins and game points won minus lost) and each side's CPU milliseconds per decision (positions with more
+than one legal action).
 
 Usage: python scripts/schnapsen_sparring.py --engine DIR/src [--bot hybrid:20] [--opponent heuristic]
        [--pairs N] [--seed S] [--params name=value,...]  (--params: our heuristic's parameters changed)
@@ -200,11 +201,28 @@ def play_bummerl(engine: Engine, bot: Bot, opponent: str, our_seat: int, deal_se
         closer = int(s[R.CLOSER])
         if closer >= 0:
             stats["closes_won"][closer == our_seat] += int(winner == closer)
+        ending = stats["endings"][deal_ending(s, our_seat)]
+        ending[0] += 1
+        ending[1] += int(winner == our_seat)
+        ending[2] += int(s[R.GAME_POINTS]) * (1 if winner == our_seat else -1)
+        stats["game_points"][winner == our_seat][int(s[R.GAME_POINTS]) - 1] += 1
         stats["deals"] += 1
         stats["deals_won"] += int(winner == our_seat)
         stats["net_points"] += int(s[R.GAME_POINTS]) * (1 if winner == our_seat else -1)
         bummerl.finalize_game()
     return bummerl.game_points[ours] > bummerl.game_points[theirs]
+
+
+ENDINGS = ("closed by us", "closed by them", "won with the stock open", "played out")
+
+
+def deal_ending(s: np.ndarray, our_seat: int) -> str:
+    """How the finished deal ``s`` ended, one of ``ENDINGS``: after a closing by either side, by someone
+    reaching 66 while the stock was still open, or after the stock ran out."""
+    closer = int(s[R.CLOSER])
+    if closer >= 0:
+        return ENDINGS[0] if closer == our_seat else ENDINGS[1]
+    return ENDINGS[2] if s[R.DRAWN] < R.STOCK_SIZE else ENDINGS[3]
 
 
 def interval(wins: int, n: int) -> str:
@@ -235,7 +253,8 @@ def main() -> None:
     pair_seeds = [1 + child.generate_state(64, np.uint32).astype(np.int64) for child in deals_ss.spawn(args.pairs)]
     rng = state_from_seed(bot_ss)
     ws = new_workspace()
-    stats = {"deals": 0, "deals_won": 0, "net_points": 0, "closes": [0, 0], "closes_won": [0, 0], "our_ms": [], "their_ms": []}
+    stats = {"deals": 0, "deals_won": 0, "net_points": 0, "closes": [0, 0], "closes_won": [0, 0], "our_ms": [], "their_ms": [],
+             "endings": {name: [0, 0, 0] for name in ENDINGS}, "game_points": [[0, 0, 0], [0, 0, 0]]}
     wins = [0, 0]
     pair_points = []  # our game points won minus lost over each pair's two Bummerls
     print(f"seed {seed}: {bot.label} against the engine's {args.opponent}, {args.pairs} Bummerl pairs", flush=True)
@@ -258,6 +277,10 @@ def main() -> None:
     print(f"our game points won minus lost per Bummerl pair: {mean:+.2f} [{lo:+.2f}, {hi:+.2f}] (n {len(pair_points)})")
     print(f"closings: ours {stats['closes'][1]} (won {stats['closes_won'][1]}), theirs {stats['closes'][0]} "
           f"(won {stats['closes_won'][0]})")
+    print("deals by how they ended (deals, won by us, our game points won minus lost): " + "; ".join(
+        f"{name} {n_deals}, {won}, {points:+d}" for name, (n_deals, won, points) in stats["endings"].items()))
+    ours_gp, theirs_gp = stats["game_points"][1], stats["game_points"][0]
+    print(f"deals won for 1/2/3 game points: ours {'/'.join(map(str, ours_gp))}, theirs {'/'.join(map(str, theirs_gp))}")
     print(f"CPU ms per decision: ours mean {ours_ms.mean():.1f} median {np.median(ours_ms):.1f} "
           f"(n {ours_ms.size}); theirs mean {theirs_ms.mean():.1f} median {np.median(theirs_ms):.1f} "
           f"(n {theirs_ms.size})")

@@ -1,6 +1,6 @@
 """The heuristic's rules on hand-built positions worked out by hand, the sure-points count of closing
-against a brute force over every opponent hand and defence, the classic preset, and (slow) the duel
-against the classic heuristic."""
+against a brute force over every opponent hand and defence, the exact endgame against the
+perfect-information solver, the classic preset, and (slow) the duel against the classic heuristic."""
 
 from dataclasses import replace
 from itertools import combinations
@@ -10,9 +10,11 @@ import pytest
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action, sure_points
+from analyzer.games.schnapsen.bots import (OFF, HeuristicParams, exact_endgame_values, heuristic_action,
+                                           sure_points)
 from analyzer.games.schnapsen.experiments import match_task, parse_bot
-from analyzer.games.schnapsen.kernels import init_round, shuffle_deck
+from analyzer.games.schnapsen.kernels import init_round, legal_actions, shuffle_deck
+from analyzer.games.schnapsen.search import new_workspace, values_in_world
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.games.schnapsen.summary import match_sums, summarize_matches
 
@@ -358,3 +360,102 @@ def test_takes_a_lead_with_a_ten_rather_than_break_a_marriage():
     text = "hand0=HA DK DQ CT; hand1=HQ HK HT CJ DJ; stock=DT ST SK SQ; trick=HJ; leader=0; points=20,20; tricks=1,2"
     assert choice(text) == "HT"
     assert choice(text, replace(DEFAULT, save_marriage=0)) == "HQ"
+
+
+# The stock exhausted, every card known (clubs trump): player 1 leads with CA DT, player 0 holds CJ CQ,
+# 47 points each, nobody reaches 66. CA draws a club (60 or 61), but player 0 trumps DT with his other
+# club and wins the last trick: -1. DT is trumped (59 or 60), the club he leads falls to CA and player 1
+# wins the last trick: +1. The rules lead CA, the trump above all of his.
+LAST_TRICK = "hand0=CJ CQ; hand1=CA DT; stock=-; trump=C; leader=1; points=47,47; tricks=5,3"
+
+
+def test_exact_endgame_keeps_the_top_trump_for_the_last_trick():
+    assert choice(LAST_TRICK) == "DT"
+    assert choice(LAST_TRICK, replace(DEFAULT, exact_endgame=0)) == "CA"
+
+
+def test_exact_endgame_values_by_hand():
+    st = SchnapsenState.from_text(LAST_TRICK)
+    acts = np.array([R.parse_card("CA"), R.parse_card("DT")], dtype=np.int64)
+    vals = np.zeros(2, dtype=np.int64)
+    exact_endgame_values(st.to_array(), acts, 2, vals)
+    assert list(vals) == [-1, 1]
+
+
+def exhausted_positions(seed: int, count: int):
+    """Up to ``count`` positions from heuristic self-play (the rules alone) once the stock is exhausted,
+    with a choice to make."""
+    params = replace(DEFAULT, exact_endgame=0).to_array()
+    rng = state_from_seed(seed)
+    deck = np.zeros(R.N_CARDS, dtype=np.int64)
+    s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    found = []
+    deal = 0
+    while len(found) < count and deal < 2000:
+        shuffle_deck(rng, deck)
+        init_round(deck, deal % 2, s)
+        deal += 1
+        st = SchnapsenState.from_array(s)
+        while not st.is_over:
+            if st.closer < 0 and not st.stock and len(st.legal_actions()) > 1:
+                found.append(st.copy())
+            st.apply(int(heuristic_action(st.to_array(), params, BUF)))
+    return found[:count]
+
+
+def test_exact_endgame_values_equal_the_perfect_solver():
+    """The endgame search against the project's perfect-information solver (MTD(f) with a transposition
+    table, an independent search) on positions from play, every legal action."""
+    ws = new_workspace()
+    positions = exhausted_positions(21, 150)
+    assert len(positions) == 150
+    for st in positions:
+        s = st.to_array()
+        acts = np.zeros(16, dtype=np.int64)
+        n = legal_actions(s, acts)
+        ours = np.zeros(n, dtype=np.int64)
+        exact_endgame_values(s, acts, n, ours)
+        theirs = np.zeros(n, dtype=np.int64)
+        values_in_world(s, st.to_move, ws.stack, ws.moves, ws.tt, ws.gen, acts[:n].copy(), n, theirs)
+        assert list(ours) == list(theirs), st.to_text()
+
+
+def test_exact_endgame_plays_the_rules_action_when_it_is_among_the_best():
+    """On positions from play: the rules' action whenever the solver rates it best, else a best action;
+    among them positions where the rules' action is best but not the first best listed, and positions
+    where the rules' action is not best."""
+    ws = new_workspace()
+    rules = replace(DEFAULT, exact_endgame=0).to_array()
+    kept = changed = 0
+    for st in exhausted_positions(22, 300):
+        s = st.to_array()
+        acts = np.zeros(16, dtype=np.int64)
+        n = legal_actions(s, acts)
+        vals = np.zeros(n, dtype=np.int64)
+        values_in_world(s, st.to_move, ws.stack, ws.moves, ws.tt, ws.gen, acts[:n].copy(), n, vals)
+        value = dict(zip(acts[:n].tolist(), vals.tolist()))
+        rule = int(heuristic_action(s, rules, BUF))
+        action = int(heuristic_action(s, DEFAULT.to_array(), BUF))
+        assert value[action] == max(value.values()), st.to_text()
+        best = [a for a, v in value.items() if v == max(value.values())]
+        if rule in best:
+            assert action == rule, st.to_text()
+            kept += int(rule != best[0])
+        else:
+            changed += 1
+    assert kept > 0 and changed > 0, (kept, changed)
+
+
+# Following DJ with the stock open (six cards left, face-up SJ, spades trump): player 1 holds SA ST SK CA
+# HQ, no diamond. SQ is played and SJ face up, so player 0 holds no trump: after SK takes the trick
+# (2 + 4), SA, ST and CA are sure (32) and he throws at least his three cheapest possible cards, CJ HJ
+# DQ (7): 45 more than the counted points. With 17 counted that is 62 = 66 + the margin: take the lead
+# to close. With 16 the rules throw HQ (a two-point jack is not trumped).
+TRUMP_TO_CLOSE = "hand0=CJ DQ HJ HK; hand1=SA ST SK CA HQ; stock=CK CT DT DA HA SJ; trick=DJ; leader=0; points=7,{}; tricks=1,1"
+
+
+def test_trumps_a_cheap_lead_when_closing_is_then_sure():
+    assert DEFAULT.close_margin == -4
+    assert choice(TRUMP_TO_CLOSE.format(17)) == "SK"
+    assert choice(TRUMP_TO_CLOSE.format(16)) == "HQ"
+    assert choice(TRUMP_TO_CLOSE.format(17), replace(DEFAULT, trump_to_close=0)) == "HQ"

@@ -1,4 +1,5 @@
-"""Schnapsen bots that need no search: ``random`` and the rule-based ``heuristic``.
+"""Schnapsen bots that search no hidden cards: ``random`` and the rule-based ``heuristic``, whose one
+search is of the last tricks once the stock is exhausted and every card is known (``exact_endgame``).
 
 All heuristic thresholds live in :class:`HeuristicParams`; kernels receive them as a float64 array
 (``HeuristicParams.to_array``) so variants can be compared without recompiling. The default is the
@@ -19,14 +20,15 @@ from numba import njit
 
 from analyzer.cards.masks import highest_bit_index, popcount
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.kernels import legal_actions, stock_closed_or_exhausted
+from analyzer.games.schnapsen.kernels import apply_action, legal_actions, signed_result, stock_closed_or_exhausted
 
 _POINTS = R.CARD_POINTS
 _SUITS = R.SUIT_MASKS
 
 # indices into the parameter array (same order as the dataclass fields)
 (_CLOSE_POINTS, _CLOSE_TRUMPS, _CLOSE_HIGH_TRUMPS, _WIN_WITH_HIGH, _TRUMP_MIN, _KEEP_MARRIAGE, _CLOSE_MARGIN,
- _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS, _TRUMP_FOR_MARRIAGE, _DISCARD_ORDER, _SAVE_MARRIAGE) = range(15)
+ _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS, _TRUMP_FOR_MARRIAGE, _DISCARD_ORDER, _SAVE_MARRIAGE,
+ _EXACT_ENDGAME, _TRUMP_TO_CLOSE) = range(17)
 #: a parameter value that switches its rule off (no count of points or cards reaches it)
 OFF = 1000
 
@@ -83,6 +85,14 @@ class HeuristicParams:
     save_marriage : int
         1 to take a led card, while the stock is open, with the cheapest card of its suit above it
         outside a marriage in hand when there is one (a ten or ace rather than the marriage's queen).
+    exact_endgame : int
+        1 to play, once the stock is exhausted (every card known), an action of the best game points
+        for the deal by an exhaustive search of the last tricks (:func:`exact_endgame_values`): the
+        rules' own action when it is among the best, else the first best.
+    trump_to_close : int
+        1 to trump, while the stock is open and can still be closed after the trick, a led card not taken
+        in its suit with the lowest trump when the sure points after the trick reach 66 plus
+        ``close_margin`` (:func:`sure_points` with the trick counted), so that the next lead closes.
     """
 
     close_points: int = 0
@@ -100,6 +110,8 @@ class HeuristicParams:
     trump_for_marriage: int = 1
     discard_order: int = 1
     save_marriage: int = 1
+    exact_endgame: int = 1
+    trump_to_close: int = 1
 
     @classmethod
     def classic(cls) -> "HeuristicParams":
@@ -107,14 +119,16 @@ class HeuristicParams:
         them the ace or ten), none of the later rules."""
         return cls(close_points=46, close_trumps=3, close_high_trumps=1, win_with_high=10, trump_min=10,
                    keep_marriage=1, close_margin=OFF, win_deal=0, trump_high_min=0, save_tens=0, strict_plan=0,
-                   lead_masters=0, trump_for_marriage=0, discard_order=0, save_marriage=0)
+                   lead_masters=0, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0,
+                   trump_to_close=0)
 
     @classmethod
     def playout(cls) -> "HeuristicParams":
         """The heuristic as the search bots' play-outs use it: the rules before issue 41 (trumping leads
         from 3 points, no trump for a marriage, the cheapest discard, a marriage not kept when following),
         with which ``rollout`` and ``hybrid`` were measured."""
-        return cls(trump_min=3, trump_for_marriage=0, discard_order=0, save_marriage=0)
+        return cls(trump_min=3, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0,
+                   trump_to_close=0)
 
     @classmethod
     def parse(cls, text: str, base: "HeuristicParams | None" = None) -> "HeuristicParams":
@@ -294,12 +308,17 @@ def sure_points(s, p):
     :func:`sure_winners` first: his counted points, the card points of those tricks (the opponent
     throws his cheapest possible cards), his pending marriage points once he has a trick, and his best
     marriage in hand, announced after them (credited once he has a trick)."""
-    hand = s[R.HAND0 + p]
-    opp = opponent_possible(s, p)
-    opp_cards = popcount(s[R.HAND0 + 1 - p])
-    sure = sure_winners(hand, opp, s[R.TRUMP], opp_cards)
+    return _sure_points_of(s[R.HAND0 + p], s[R.POINTS0 + p], s[R.PENDING0 + p], s[R.TRICKS0 + p] > 0,
+                           opponent_possible(s, p), popcount(s[R.HAND0 + 1 - p]), s[R.TRUMP])
+
+
+@njit(cache=True)
+def _sure_points_of(hand, points, pending, has_trick, opp, opp_cards, trump):
+    """:func:`sure_points` of ``hand`` with ``points`` counted and ``pending`` (``has_trick``: a trick
+    won already) against an opponent holding ``opp_cards`` cards among ``opp``."""
+    sure = sure_winners(hand, opp, trump, opp_cards)
     n = popcount(sure)
-    total = s[R.POINTS0 + p]
+    total = points
     for c in range(20):
         if (sure >> c) & 1:
             total += _POINTS[c]
@@ -310,9 +329,19 @@ def sure_points(s, p):
             if need > 0 and (opp >> (suit * 5 + rank)) & 1:
                 total += _POINTS[rank]
                 need -= 1
-    if n > 0 or s[R.TRICKS0 + p] > 0:
-        total += s[R.PENDING0 + p] + _marriage_value(hand, s[R.TRUMP])
+    if n > 0 or has_trick:
+        total += pending + _marriage_value(hand, trump)
     return total
+
+
+@njit(cache=True)
+def _sure_points_after_trumping(s, p, lead, trump_card):
+    """:func:`sure_points` of ``p`` (following ``lead`` while the stock is open) once ``trump_card`` has
+    taken the trick and both have drawn: his hand less ``trump_card``, the trick's points counted with his
+    pending ones, the opponent back to five cards (the card ``p`` draws can only add)."""
+    points = s[R.POINTS0 + p] + s[R.PENDING0 + p] + _POINTS[lead] + _POINTS[trump_card]
+    return _sure_points_of(s[R.HAND0 + p] & ~(np.int64(1) << trump_card), points, 0, True,
+                           opponent_possible(s, p), R.HAND_SIZE, s[R.TRUMP])
 
 
 @njit(cache=True)
@@ -402,6 +431,78 @@ def _deal_winner(s, p, lead, legal, trump):
     return -1
 
 
+#: plies of the last five tricks, marriages announced on their leads included
+_ENDGAME_PLIES = 2 * R.HAND_SIZE
+
+
+@njit(cache=True)
+def exact_endgame_values(s, acts, n, vals):
+    """Fill ``vals[:n]`` with the game points of the deal (+ won, - lost) for the player to move in ``s``
+    after each of the ``n`` actions ``acts``, both sides then playing best, once the stock is exhausted:
+    the opponent's hand is then his possible cards (:func:`opponent_possible`), every card known. An
+    exhaustive depth-first search of at most the last five tricks, without pruning (at most 14,400 lines
+    of play, far fewer under strict play)."""
+    p = s[R.TO_MOVE]
+    states = np.empty((_ENDGAME_PLIES + 2, R.STATE_SIZE), dtype=np.int64)
+    moves = np.empty((_ENDGAME_PLIES + 2, 16), dtype=np.int64)
+    counts = np.zeros(_ENDGAME_PLIES + 2, dtype=np.int64)
+    tried = np.zeros(_ENDGAME_PLIES + 2, dtype=np.int64)
+    best = np.zeros(_ENDGAME_PLIES + 2, dtype=np.int64)
+    for i in range(n):
+        root = states[1]
+        root[:] = s
+        root[R.HAND0 + 1 - p] = opponent_possible(s, p)  # his hand: every other unplayed card
+        apply_action(root, acts[i])
+        if root[R.WINNER] >= 0:
+            vals[i] = signed_result(root, p)
+            continue
+        depth = 1
+        counts[1] = legal_actions(root, moves[1])
+        tried[1] = 0
+        best[1] = -10 if root[R.TO_MOVE] == p else 10
+        while True:
+            node = states[depth]
+            if tried[depth] < counts[depth]:
+                child = states[depth + 1]
+                child[:] = node
+                apply_action(child, moves[depth, tried[depth]])
+                tried[depth] += 1
+                if child[R.WINNER] >= 0:
+                    v = signed_result(child, p)
+                    best[depth] = max(best[depth], v) if node[R.TO_MOVE] == p else min(best[depth], v)
+                else:
+                    depth += 1
+                    counts[depth] = legal_actions(child, moves[depth])
+                    tried[depth] = 0
+                    best[depth] = -10 if child[R.TO_MOVE] == p else 10
+                continue
+            v = best[depth]
+            depth -= 1
+            if depth == 0:
+                vals[i] = v
+                break
+            parent = states[depth]
+            best[depth] = max(best[depth], v) if parent[R.TO_MOVE] == p else min(best[depth], v)
+    return n
+
+
+@njit(cache=True)
+def _exact_endgame_pick(s, buf, n, rule):
+    """The action ``rule`` when :func:`exact_endgame_values` rates it among the best of the ``n`` in
+    ``buf``, else the first best."""
+    acts = buf[:n].copy()
+    vals = np.empty(n, dtype=np.int64)
+    exact_endgame_values(s, acts, n, vals)
+    top = vals.max()
+    for i in range(n):
+        if acts[i] == rule and vals[i] == top:
+            return rule
+    for i in range(n):
+        if vals[i] == top:
+            return acts[i]
+    return rule
+
+
 @njit(cache=True)
 def heuristic_action(s, params, buf):
     """Return the heuristic bot's action in state ``s`` (``buf`` is scratch int64[>=16])."""
@@ -413,6 +514,15 @@ def heuristic_pick(s, params, buf, n):
     """The heuristic bot's action in state ``s`` among the ``n`` legal actions listed in ``buf`` (in the
     order :func:`kernels.legal_actions` lists them). Inlined: a call per decision cost the heuristic's
     play-outs 6-10% of their speed."""
+    rule = _rule_pick(s, params, buf, n)
+    if params[_EXACT_ENDGAME] > 0 and n > 1 and s[R.CLOSER] < 0 and s[R.DRAWN] >= R.STOCK_SIZE:
+        return _exact_endgame_pick(s, buf, n, rule)
+    return rule
+
+
+@njit(cache=True, inline="always")
+def _rule_pick(s, params, buf, n):
+    """:func:`heuristic_pick` by the rules alone."""
     p = s[R.TO_MOVE]
     hand = s[R.HAND0 + p]
     trump = s[R.TRUMP]
@@ -493,6 +603,9 @@ def heuristic_pick(s, params, buf, n):
         if value >= params[_WIN_WITH_HIGH] or _POINTS[c] < 10:
             return c
     low_trump = _cheapest(my_trumps, np.int64(0)) if my_trumps else -1
+    if (params[_TRUMP_TO_CLOSE] > 0 and low_trump >= 0 and s[R.DRAWN] + 2 <= R.STOCK_SIZE - 2
+            and _sure_points_after_trumping(s, p, lead, low_trump) >= R.WIN_POINTS + params[_CLOSE_MARGIN]):
+        return low_trump
     if params[_TRUMP_FOR_MARRIAGE] > 0:
         for_marriage = _marriage_trump(hand, my_trumps, trump)
         if for_marriage >= 0:
