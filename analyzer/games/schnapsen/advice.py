@@ -264,4 +264,4 @@ def _listed(names: list[str]) -> str:
 
 
 ADVISE = Experiment("schnapsen-advise", advice_rows, world_outcomes, rows="worlds", description="worlds",
-                    summarize=_advise_summary, kernels="Schnapsen", compile_seconds=15)
+                    summarize=_advise_summary, kernels="Schnapsen", compile_seconds=45)
