@@ -126,5 +126,5 @@ def advise(
     from analyzer.games.schnapsen.experiments import parse_bot
     from analyzer.games.schnapsen.state import SchnapsenState
 
-    plan = run_plan(SchnapsenState.from_text(state), parse_bot(bot), seed, samples, workers)
+    plan = run_plan(SchnapsenState.from_text(state), parse_bot(bot), seed, samples, workers, as_given=state)
     run_and_print(ADVISE, plan, out=out, workers=workers, scheduler=None, json_out=json_out)

@@ -35,12 +35,23 @@ def part_files(directory) -> list[Path]:
     return sorted(Path(directory).glob(PART_PATTERN))
 
 
-def read_dataset(directory, columns=None) -> pd.DataFrame:
-    """All rows of a dataset folder as one DataFrame (for small runs and tests; queries use DuckDB)."""
+def read_dataset(directory, columns=None, readable: bool = False) -> pd.DataFrame:
+    """All rows of a dataset folder as one DataFrame (for small runs and tests; queries use DuckDB); with
+    ``readable`` the hands as a person reads them (:func:`readable_cards`)."""
     files = part_files(directory)
     if not files:
         return pd.DataFrame()
-    return pd.concat([pd.read_parquet(f, columns=columns) for f in files], ignore_index=True)
+    rows = pd.concat([pd.read_parquet(f, columns=columns) for f in files], ignore_index=True)
+    return readable_cards(rows) if readable else rows
+
+
+def readable_cards(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with each stored hand (a ``cards_*`` column of card masks, as Rikken stores a deal's four
+    hands: 8 bytes a hand instead of a string) as a PBN hand, ``AKQT86.A2.K73.95`` (spades first)."""
+    from analyzer.cards.pbn import format_hand
+
+    hands = [c for c in rows.columns if c.startswith("cards_") and pd.api.types.is_integer_dtype(rows[c])]
+    return rows.assign(**{c: [format_hand(m) for m in rows[c]] for c in hands})
 
 
 def dataset_bytes(directory) -> int:

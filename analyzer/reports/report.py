@@ -343,7 +343,7 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
     if tables:
         writer.heading(3 if prefix else 2, f"{prefix}Tables")
     for name in _ordered_tables(tables, spec):
-        table = tables[name]
+        table = without_idle_bounds(tables[name])
         table_spec = spec.tables.get(name, TableSpec())
         writer.heading(4 if prefix else 3, f"{prefix}{name}")
         if table_spec.description:
@@ -360,6 +360,14 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
             text = _describe_column(column, name, table.columns, spec)
             if text is not None:
                 glossary.setdefault(column if glossary.get(column, text) == text else f"{column} ({name})", text)
+
+
+def without_idle_bounds(table: pd.DataFrame) -> pd.DataFrame:
+    """The table as a report shows it: without its ``bounded`` count and the ``*_high`` columns of the bounded
+    rows' high ends when no row is bounded (they then repeat the means beside them); the CSV keeps them."""
+    if "bounded" not in table.columns or pd.to_numeric(table["bounded"], errors="coerce").fillna(0).any():
+        return table
+    return table.drop(columns=["bounded", *(c for c in table.columns if c.endswith("_high"))])
 
 
 def write_report(report: Report, out) -> Path:

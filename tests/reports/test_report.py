@@ -434,3 +434,17 @@ def test_wide_table_blocks_repeat_every_column_that_names_a_row():
     assert all(block[0].split()[:2] == ["contract", "aces"] for block in blocks)
     assert all([line.split()[1] for line in block[1:]] == ["0", "1", "2"] for block in blocks)
     assert console_table(frame.iloc[:0]) == "(no rows)"
+
+
+def test_bounds_columns_are_shown_only_when_some_row_is_bounded(tmp_path, make_run):
+    # a heuristic run bounds nothing: its mean_score_high repeats mean_score, and the report leaves it out
+    def summary(bounded):
+        return pd.DataFrame({"contract": ["rik", "misery"], "n": [10, 10], "mean_score": [1.5, -2.0],
+                             "bounded": [bounded, 0], "mean_score_high": [1.5 + bounded, -2.0],
+                             "mean_points_high": [0.5, 0.25]})
+
+    idle = build_report([make_run(tmp_path / "a", 1, summary(0))], "md")
+    assert "mean_score_high" not in idle.text and "bounded" not in idle.text.split("## Tables")[-1]
+    assert "mean_score" in idle.text
+    some = build_report([make_run(tmp_path / "b", 1, summary(3))], "md")
+    assert "mean_score_high" in some.text and "mean_points_high" in some.text

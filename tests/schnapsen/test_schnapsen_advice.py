@@ -90,6 +90,7 @@ def test_advise_writes_a_run_folder_with_every_world(tmp_path):
     assert out["run_dir"] == str(tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["experiment"] == "schnapsen-advise" and manifest["status"] == "complete"
+    assert manifest["params"]["state"] == FIRST_LEAD  # as typed: hidden cards stay '?'
     rows = pd.read_parquet(tmp_path / "worlds")
     assert sorted(set(rows["world"])) == list(range(8))
     means = rows.groupby("action")["game_points"].mean()

@@ -31,3 +31,19 @@ def test_no_small_cell_no_legend():
     fig = gain_heatmap(_sums("by_points_and_stock", (10, 8, 6, 4, 2), {(1, 10): 5}), "pimc")
     assert not [p for p in fig.axes[0].patches if p.get_hatch()] and not fig.texts
     plt.close(fig)
+
+
+def test_a_rate_of_zero_shows_as_a_bar_at_zero():
+    # B won none of the Bummerls: its bar has height 0, so it gets a line at 0 the width of a bar
+    from analyzer.games.schnapsen.charts import match_win_rate
+
+    per_bot = pd.DataFrame({"label": ["heuristic", "random"], "win_rate": [1.0, 0.0], "win_lo": [0.8, 0.0],
+                            "win_hi": [1.0, 0.2], "matches": [16, 16]})
+    by_seat = pd.DataFrame({"a_seat": [0, 1], "a_win_rate": [1.0, 1.0], "a_win_lo": [0.7, 0.7],
+                            "a_win_hi": [1.0, 1.0]})
+    fig = match_win_rate({"per_bot": per_bot, "by_seat": by_seat})
+    zero = [line for line in fig.axes[0].get_lines() if line.get_gid() == "zero-bar"]
+    assert len(zero) == 1
+    xs, ys = zero[0].get_data()
+    assert list(ys) == [0, 0] and xs[0] < 1 < xs[1] and xs[1] - xs[0] > 0.5  # under B's bar, at x = 1
+    plt.close(fig)

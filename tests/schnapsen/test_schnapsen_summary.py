@@ -161,3 +161,17 @@ def test_match_findings_are_short_sentences_each_a_new_fact():
     by_seat = match_findings({**tables("heuristic", "random", 0.6, 0.9, 1.0), "summary_by_seat": seats}, {})
     assert ("By seat, heuristic won 100.0% (95% 51.0% to 100.0%) of 4 from seat 0 and 50.0% (95% 15.0% to 85.0%) "
             "of 4 from seat 1.") in by_seat
+
+
+def test_closing_findings_give_every_share_its_interval():
+    """Hand-built closing table: each share gets a Wilson interval over the positions (statsmodels by hand
+    here: 60 of 100 is 50.2% to 69.1%), and the gain its own interval."""
+    from analyzer.games.schnapsen.findings import closing_findings
+
+    table = pd.DataFrame([{"factor": "all", "value": "all", "n": 100, "close_win": 0.6, "playon_win": 0.45,
+                           "gain": 0.2, "gain_lo": 0.05, "gain_hi": 0.35, "close_better_share": 0.55}])
+    text = closing_findings({"summary_closing": table}, {})
+    assert text[0] == ("Over 100 positions where closing was legal, closing won the deal 60.0% (95% 50.2% to 69.1%) "
+                       "of the time and playing on 45.0% (95% 35.6% to 54.8%).")
+    assert text[1] == ("Closing gained 0.200 (95% 0.0500 to 0.350) game points on average and was the better choice "
+                       "in 55.0% (95% 45.2% to 64.4%) of positions.")

@@ -12,7 +12,7 @@ from analyzer.errors import InputError
 from analyzer.games.seconds import kernels, policies
 from analyzer.games.seconds import state as reference
 from analyzer.games.seconds.kernels import unmanaged
-from analyzer.games.seconds.play import game_over, game_states, simulate_deals, simulate_games
+from analyzer.games.seconds.play import game_over, game_states, kernels_for, simulate_deals, simulate_games
 from analyzer.games.seconds.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING, params_array
 from analyzer.games.seconds.rules import CARD_VALUES, SecondsRules
 
@@ -80,6 +80,16 @@ def test_random_and_heuristic_kernels_match_reference_card_for_card(n, trump):
         state = reference.play_deal(deals[d].tolist(), int(leaders[d]), rules.trump_id, choose, rng)
         assert state.history == out["history"][d].tolist()
         assert state.scores(rules.minimum_id) == out["scores"][d].tolist()
+
+
+def test_a_kernel_set_leaves_out_the_policies_it_was_not_made_for():
+    # heuristic and random seats compile without the sampling policy (its branch is pruned by its switch):
+    # that is what makes their first run cheap; the set with every policy keeps it
+    light = kernels_for((POLICY_HEURISTIC, POLICY_RANDOM)).play_deal.py_func.__globals__
+    every = kernels_for((POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SAMPLING)).play_deal.py_func.__globals__
+    assert (light["_WITH_SAMPLING"], light["_WITH_HEURISTIC"], light["_WITH_RANDOM"]) == (False, True, True)
+    assert every["_WITH_SAMPLING"] and kernels_for([POLICY_RANDOM]).play_deal.py_func.__globals__[
+        "_WITH_HEURISTIC"] is False
 
 
 def test_sampling_kernel_matches_reference_on_short_deals():

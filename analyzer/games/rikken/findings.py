@@ -11,7 +11,13 @@ import pandas as pd
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.games.rikken.pairing import shared_deals_note
 from analyzer.games.rikken.summary import MIN_CELL
-from analyzer.reports.formatting import format_number, format_percent
+from analyzer.reports.formatting import (
+    format_number,
+    format_percent,
+    mean_with_interval,
+    paired_difference_text,
+    rate_with_interval,
+)
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
 
 # Contracts named in a sentence listing the best or worst of them.
@@ -181,24 +187,22 @@ def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
         counted = declared[declared["declared"] >= MIN_CELL].sort_values("make_rate")
         if len(counted) > 1:
             low, high = counted.iloc[0], counted.iloc[-1]
-            sentences.append(f"Among contracts declared at least {MIN_CELL} times, the make rate runs from "
-                             f"{format_percent(low.make_rate)} ({low.contract}, 95% {format_percent(low.make_lo)} to "
-                             f"{format_percent(low.make_hi)}) to {format_percent(high.make_rate)} ({high.contract}, "
-                             f"95% {format_percent(high.make_lo)} to {format_percent(high.make_hi)}).")
+            sentences.append(f"Among contracts declared at least {MIN_CELL} times, {low.contract} was made least "
+                             f"often, {rate_with_interval(low.make_rate, low.make_lo, low.make_hi)}, and "
+                             f"{high.contract} most, {rate_with_interval(high.make_rate, high.make_lo, high.make_hi)}.")
     seats = tables.get("seats")
     if seats is not None and not seats.empty:
         for mode, rows in seats.groupby("mode", sort=False):
-            scores = ", ".join(f"{r.seat} {format_number(r.mean)}" for r in rows.itertuples())
+            scores = ", ".join(f"{r.seat} {mean_with_interval(r.mean, r.low, r.high)}" for r in rows.itertuples())
             best, worst = rows.loc[rows["mean"].idxmax()], rows.loc[rows["mean"].idxmin()]
             apart = best["low"] > worst["high"]
             sentences.append(f"Mean {mode} score per round by seat: {scores}; "
-                             + (f"{best['seat']} scores more than {worst['seat']} (their 95% intervals do not "
-                                "overlap)." if apart else "the seats' 95% intervals overlap."))
+                             + (f"{best['seat']} scores more than {worst['seat']} (their intervals do not "
+                                "overlap)." if apart else "the seats' intervals overlap."))
     games = tables.get("games")
     if games is not None and not games.empty:
         sentences.append("Game wins (points mode, ties shared): " + ", ".join(
-            f"{r.seat} {format_percent(r.win_prob)} (95% {format_percent(r.win_lo)} to {format_percent(r.win_hi)})"
-            for r in games.itertuples()) + f" of {int(games['games'].iloc[0]):,} games; an equal share is 25%.")
+            f"{r.seat} {rate_with_interval(r.win_prob, r.win_lo, r.win_hi)}" for r in games.itertuples()) + f" of {int(games['games'].iloc[0]):,} games; an equal share is 25%.")
     return sentences or ["The run has no summary tables."]
 
 
@@ -281,9 +285,11 @@ def advise_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str
     for row in advice.iloc[1:LISTED].itertuples():
         if row.option == "pass":
             continue
-        sentences.append(f"{row.option}: made {format_percent(row.rate)}, money {format_number(row.mean_money)}, "
-                         f"{format_number(-row.money_vs_best)} a deal less than {advice.iloc[0]['option']} on the "
-                         f"same deals (95% {format_number(-row.vs_best_hi)} to {format_number(-row.vs_best_lo)}).")
+        difference = paired_difference_text(row.option, advice.iloc[0]["option"], row.money_vs_best, row.vs_best_lo,
+                                            row.vs_best_hi, "money a deal")
+        sentences.append(f"{row.option}: made {rate_with_interval(row.rate, row.rate_lo, row.rate_hi)}, money "
+                         f"{mean_with_interval(row.mean_money, row.money_lo, row.money_hi)}; on the same deals, "
+                         f"{difference}.")
     bracket = tables.get("bracket")
     if bracket is not None and not bracket.empty:
         flagged = bracket_sentences(bracket.fillna({"flag": ""}), options, play_name(manifest.get("policies", "")))

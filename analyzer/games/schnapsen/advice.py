@@ -155,9 +155,10 @@ def world_outcomes(rows: pd.DataFrame) -> np.ndarray:
     return rows["game_points"].to_numpy(dtype=np.int64).reshape(-1, n_actions)
 
 
-def run_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int, workers: int) -> Plan:
+def run_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int, workers: int, as_given: str = "") -> Plan:
     """The :data:`ADVISE` plan of one position: every legal action, on the worlds of :func:`advise_plan`
-    (``perfect``: the position as given, one world).
+    (``perfect``: the position as given, one world). The manifest records the position ``as_given`` (with
+    its ``?``), not the state, whose hidden cards hold a placeholder filling.
 
     Raises
     ------
@@ -175,7 +176,7 @@ def run_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int, workers: 
         method = f"honest play-outs by {bot.label}, {n_worlds} world{'s' if n_worlds != 1 else ''}, {kind}"
     context = {"player": state.to_move, "bot": bot.label, "method": method}
     return Plan(params, n_worlds, seed, chunk_size(n_worlds, workers), context=context,
-                manifest={"params": {"state": state.to_text(), "bot": bot.as_dict(), "samples": samples},
+                manifest={"params": {"state": as_given or state.to_text(), "bot": bot.as_dict(), "samples": samples},
                           "rules": RULES})
 
 
@@ -263,4 +264,4 @@ def _listed(names: list[str]) -> str:
 
 
 ADVISE = Experiment("schnapsen-advise", advice_rows, world_outcomes, rows="worlds", description="worlds",
-                    summarize=_advise_summary, kernels="Schnapsen", compile_seconds=15)
+                    summarize=_advise_summary, kernels="Schnapsen", compile_seconds=45)

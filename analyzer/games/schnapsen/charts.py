@@ -95,7 +95,11 @@ def _interval_bars(ax, labels, values, lows, highs, colors):
     # at a rate of 0 or 1 the Wilson bound equals the rate only up to rounding: clip the -1e-16 whiskers
     errors = np.clip(np.nan_to_num(np.vstack([values - lows, highs - values]), nan=0.0), 0.0, None)
     x = np.arange(len(labels))
-    ax.bar(x, values, color=colors, yerr=errors, capsize=5)
+    bars = ax.bar(x, values, color=colors, yerr=errors, capsize=5)
+    for bar, v in zip(bars, values):
+        if v == 0:  # a bar of height 0 does not show: a thick line at 0 in its colour says "0", not "missing"
+            ax.plot([bar.get_x(), bar.get_x() + bar.get_width()], [0, 0], color=bar.get_facecolor(), lw=4,
+                    solid_capstyle="butt", gid="zero-bar")
     for i, v in enumerate(values):
         if np.isfinite(v):
             ax.annotate(f"{v:.2f}", (x[i], v), textcoords="offset points", xytext=(8, 3), fontsize=8)

@@ -448,9 +448,9 @@ def _closing_summary(plan: Plan, chunks: list) -> Summary:
 
 MATCH = Experiment("schnapsen-match", match_task, match_sums, rows="matches", description="schnapsen matches",
                    summarize=_match_summary, report=MATCH_REPORT, query=MATCH_QUERY,
-                   kernels="Schnapsen", compile_seconds=40)
+                   kernels="Schnapsen", compile_seconds=15)
 CLOSING = Experiment("schnapsen-closing", closing_task, closing_sums, rows="closing_positions",
                      description="schnapsen closing", summarize=_closing_summary, report=CLOSING_REPORT,
-                     query=CLOSING_QUERY, kernels="Schnapsen", compile_seconds=40)
+                     query=CLOSING_QUERY, kernels="Schnapsen", compile_seconds=20)
 #: every Schnapsen experiment, for the catalog
 EXPERIMENTS = (MATCH, CLOSING)

@@ -15,6 +15,7 @@ from analyzer.reports.formatting import (
     rate_with_interval,
 )
 from analyzer.reports.report_spec import MeanMeasure, RateMeasure, ReportSpec, TableSpec
+from analyzer.reports.stats import wilson_interval
 
 # A closing-table group needs this many positions before a sentence names it.
 MIN_GROUP = 30
@@ -93,12 +94,18 @@ def closing_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[st
     if table is None or table.empty:
         return ["The run has no closing summary."]
     overall = table[table["factor"] == "all"].iloc[0]
-    sentences = [(f"Over {overall['n']:,} positions where closing was legal, closing won the deal "
-                 f"{format_percent(overall['close_win'])} of the time and playing on "
-                 f"{format_percent(overall['playon_win'])}; closing gained "
-                 f"{mean_with_interval(overall['gain'], overall['gain_lo'], overall['gain_hi'])} game points on "
-                 "average and "
-                 f"was the better choice in {format_percent(overall['close_better_share'])} of positions.")]
+    n = int(overall["n"])
+
+    def share(column: str) -> str:
+        # a Wilson interval over the positions: exact for a yes/no per position (closing gained), and on
+        # the safe side for a mean of shares in [0, 1] (their variance is at most that of yes/no answers)
+        low, high = wilson_interval(overall[column] * n, n)
+        return rate_with_interval(overall[column], float(low), float(high))
+
+    sentences = [f"Over {n:,} positions where closing was legal, closing won the deal {share('close_win')} of the "
+                 f"time and playing on {share('playon_win')}.",
+                 f"Closing gained {mean_with_interval(overall['gain'], overall['gain_lo'], overall['gain_hi'])} game "
+                 f"points on average and was the better choice in {share('close_better_share')} of positions."]
     groups = table[(table["factor"] != "all") & (table["n"] >= MIN_GROUP)]
     if not groups.empty:
         best, worst = groups.loc[groups["gain"].idxmax()], groups.loc[groups["gain"].idxmin()]

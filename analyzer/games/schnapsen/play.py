@@ -8,13 +8,12 @@ PIMC sample count and a heuristic parameter row; a seat pair is given as ``polic
 
 from dataclasses import dataclass
 from functools import cache
-from types import FunctionType
 
 import numpy as np
-from numba import njit
 
 from analyzer import catalog
 from analyzer.cards.rng import next_u64
+from analyzer.experiments.kernel_sets import compile_set
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
 from analyzer.games.schnapsen.hybrid_bot import hybrid_choice
@@ -222,18 +221,10 @@ _SWITCHES = {"_WITH_RANDOM": RANDOM, "_WITH_HEURISTIC": HEURISTIC, "_WITH_PERFEC
 
 @cache
 def _kernel_set(policies: frozenset[int]) -> KernelSet:
-    namespace = dict(globals())
-    namespace.update({switch: policy in policies for switch, policy in _SWITCHES.items()})
-    namespace["_WITH_SEARCH"] = not policies <= {RANDOM, HEURISTIC}
+    switches = {switch: policy in policies for switch, policy in _SWITCHES.items()}
+    switches["_WITH_SEARCH"] = not policies <= {RANDOM, HEURISTIC}
     label = "_".join(name for name, policy in _KERNEL_IDS.items() if policy in policies)
-    kernels = {}
-    for template in _TEMPLATES:
-        function = FunctionType(template.__code__, namespace, template.__name__, template.__defaults__)
-        # numba's cache key holds the name and the code, not the globals: one name per set keeps them apart
-        function.__qualname__ = f"{template.__name__}__{label}"
-        function.__doc__ = template.__doc__
-        kernels[template.__name__] = namespace[template.__name__] = njit(cache=True)(function)
-    return KernelSet(**kernels)
+    return KernelSet(**compile_set(_TEMPLATES, globals(), switches, label))
 
 
 def kernels_for(policies) -> KernelSet:

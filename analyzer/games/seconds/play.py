@@ -5,6 +5,9 @@ has its own dealing stream and its own play stream, so the same game index sees 
 deals whatever policies sit at the table (paired comparisons). End of game and winner: see ``rules.py``.
 """
 
+from functools import cache
+from types import SimpleNamespace
+
 import numpy as np
 from numba import njit
 
@@ -12,6 +15,7 @@ from analyzer.cards.dealing import shuffle_into_hands
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
+from analyzer.experiments.kernel_sets import compile_set
 from analyzer.games.seconds.kernels import (
     M_IN_HANDS,
     M_LEADER,
@@ -30,7 +34,9 @@ from analyzer.games.seconds.kernels import (
 )
 from analyzer.games.seconds.policies import (
     POLICY_HEURISTIC,
+    POLICY_NAMES,
     POLICY_RANDOM,
+    POLICY_SAMPLING,
     choose_heuristic,
     choose_random,
     choose_sampling,
@@ -39,7 +45,11 @@ from analyzer.games.seconds.policies import (
 from analyzer.games.seconds.rules import CARD_VALUES, SecondsRules
 
 
-@njit(cache=True)
+#: Which policies the templates below compile in: each kernel set (:func:`kernels_for`) runs them with its own
+#: values, as numba constants, so that the policies it leaves out are pruned before they are compiled.
+_WITH_RANDOM = _WITH_HEURISTIC = _WITH_SAMPLING = True
+
+
 def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rng, state, history):
     """Play one deal from hands ``dealt`` with ``leader`` to lead; cards played go to ``history``.
 
@@ -59,13 +69,17 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     k = 0
     while scalars[M_IN_HANDS] != 0:
         policy = seat_policies[seat_after(scalars[M_LEADER], scalars[M_POS], n)]
-        if policy == POLICY_RANDOM:
+        if _WITH_RANDOM and policy == POLICY_RANDOM:
             card = choose_random(hands, rng, scalars)
-        elif policy == POLICY_HEURISTIC:
+        elif _WITH_HEURISTIC and policy == POLICY_HEURISTIC:
             card = choose_heuristic(hands, taken, trick, meta, values, params, variant, minimum, scalars)
-        else:
+        elif _WITH_SAMPLING and policy == POLICY_SAMPLING:
             store_scalars(meta, scalars)
             card = choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
+        else:
+            # a policy the set was not made for (kernels_for's callers never pass one): a legal card, since
+            # raising here, under the unmanaged views, corrupts memory
+            card = choose_random(hands, rng, scalars)
         history[k] = card
         k += 1
         scalars = apply_card(hands, taken, voids, trick, values, variant, card, scalars)
@@ -74,7 +88,6 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     store_scalars(meta, scalars)
 
 
-@njit(cache=True)
 def play_deals_kernel(deals, leaders, seat_policies, variant, minimum, values, params, rng,
                       scores, taken_out, trump_out, histories):
     """Play ``deals[d, n]`` with ``leaders[d]``; fill scores, taken points, (trump suit, trump trick), plays."""
@@ -107,7 +120,6 @@ def game_over(totals, target):
     return -1
 
 
-@njit(cache=True)
 def play_games_kernel(deck_cards, n_players, first_dealers, seat_policies, variant, minimum, target, values,
                       params, deal_states, play_states, totals, n_deals, winners):
     """Play one game per row of ``deal_states``/``play_states``; fill totals, deal counts and winners."""
@@ -135,6 +147,31 @@ def play_games_kernel(deck_cards, n_players, first_dealers, seat_policies, varia
             winner = game_over(totals[g], target)
         n_deals[g] = count
         winners[g] = winner
+
+
+_TEMPLATES = (play_deal, play_deals_kernel, play_games_kernel)
+_SWITCHES = {"_WITH_RANDOM": POLICY_RANDOM, "_WITH_HEURISTIC": POLICY_HEURISTIC, "_WITH_SAMPLING": POLICY_SAMPLING}
+
+
+@cache
+def _kernel_set(policies: frozenset[int]) -> dict:
+    label = "_".join(POLICY_NAMES[policy] for policy in sorted(policies))
+    return compile_set(_TEMPLATES, globals(), {switch: policy in policies for switch, policy in _SWITCHES.items()},
+                       label)
+
+
+def kernels_for(policies) -> SimpleNamespace:
+    """``play_deal``, ``play_deals_kernel`` and ``play_games_kernel`` compiled for the policy ids ``policies``
+    alone (a first run of heuristic and random seats does not compile the sampling policy); give them no
+    other policy id (they would play it as random)."""
+    return SimpleNamespace(**_kernel_set(frozenset(int(policy) for policy in policies)))
+
+
+#: every policy compiled in, for scripts and tests that call the kernels directly
+_EVERY = kernels_for(_SWITCHES.values())
+play_deal = _EVERY.play_deal
+play_deals_kernel = _EVERY.play_deals_kernel
+play_games_kernel = _EVERY.play_games_kernel
 
 
 def _check_policies(seat_policies, n_players: int) -> np.ndarray:
@@ -183,7 +220,8 @@ def simulate_deals(deals, leaders, seat_policies, rules: SecondsRules, seed, par
     taken = np.zeros((n_deals, n, 4), np.int64)
     trump = np.zeros((n_deals, 2), np.int64)
     history = np.zeros((n_deals, n_cards), np.int64)
-    play_deals_kernel(deals, leaders, _check_policies(seat_policies, n), rules.trump_id, rules.minimum_id,
+    ids = _check_policies(seat_policies, n)
+    kernels_for(ids).play_deals_kernel(deals, leaders, ids, rules.trump_id, rules.minimum_id,
                       CARD_VALUES, params, state_from_seed(seed), scores, taken, trump, history)
     return {"scores": scores, "taken": taken, "trump_suit": trump[:, 0], "trump_trick": trump[:, 1],
             "history": history}
@@ -235,7 +273,8 @@ def simulate_games(n_games: int, seat_policies, rules: SecondsRules, seed_seq, p
     totals = np.zeros((n_games, n), np.int64)
     n_deals = np.zeros(n_games, np.int64)
     winners = np.zeros(n_games, np.int64)
-    play_games_kernel(deck_cards, n, first_dealers, _check_policies(seat_policies, n), rules.trump_id,
+    ids = _check_policies(seat_policies, n)
+    kernels_for(ids).play_games_kernel(deck_cards, n, first_dealers, ids, rules.trump_id,
                       rules.minimum_id, int(rules.target), CARD_VALUES, params, states[0], states[1], totals,
                       n_deals, winners)
     return {"totals": totals, "n_deals": n_deals, "winner": winners}
