@@ -12,10 +12,10 @@ Each question kind is reported (2 v 2 and 1 v 3 per trump: made probes and count
 with its total CPU seconds and share, completed tricks and counts left bounded, then the slowest
 questions.  With ``--final-probes`` each exact lone count ``c`` (1 v 3) is asked again as its two
 final probes, "makes c?" (yes) and "makes c + 1?" (no), each alone in a fresh table, outside the
-timed work: their completed tricks say which proof the count's cost is made of.  ``--out`` writes
-one JSON line per question (with its answer); ``--compare OLD NEW`` checks that two such files agree on every
-answer both hold (made / not made equal, counts equal or overlapping intervals) and prints the CPU of each
-kind side by side.
+question's CPU seconds (but not outside ``--limit``): their completed tricks say which proof the count's
+cost is made of.  ``--out`` writes one JSON line per question (with its answer); ``--compare OLD NEW``
+checks that two such files agree on every answer both hold (made / not made equal, counts equal or
+overlapping intervals) and prints the CPU of each kind side by side.
 
 Usage: python scripts/profile_bids_dd.py --seed S --deals N [--first 0] [--limit 120] [--dd-budget B] [--out FILE]
        [--final-probes]
@@ -243,8 +243,8 @@ def summarize(records, label=""):
         yes = sum(r["final_probes"][0] for r in finals)
         no = sum(r["final_probes"][1] for r in finals)
         counted = sum(r["tricks"] for r in finals)
-        print(f"final probes of {len(finals)} exact lone counts ({counted:,} completed tricks in the run), each alone "
-              f"in a fresh table: makes c (yes) {yes:,}, makes c + 1 (no) {no:,}")
+        print(f"final probes of {len(finals)} exact lone counts ({counted:,} completed tricks in their refining "
+              f"probes), each alone in a fresh table: makes c (yes) {yes:,}, makes c + 1 (no) {no:,}")
     skipped = [r for r in records if r.get("skipped")]
     if skipped:
         print(f"skipped {len(skipped)} questions (counted at the limit): "
