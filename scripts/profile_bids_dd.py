@@ -10,12 +10,15 @@ the questions after it start with an empty table).
 
 Each question kind is reported (2 v 2 and 1 v 3 per trump: made probes and counts, Misery, 1 Alone)
 with its total CPU seconds and share, completed tricks and counts left bounded, then the slowest
-questions.  ``--out`` writes one JSON line
-per question (with its answer); ``--compare OLD NEW`` checks that two such files agree on every
-answer both hold (made / not made equal, counts equal or overlapping intervals) and prints the CPU of each
-kind side by side.
+questions.  With ``--final-probes`` each exact lone count ``c`` (1 v 3) is asked again as its two
+final probes, "makes c?" (yes) and "makes c + 1?" (no), each alone in a fresh table, outside the
+question's CPU seconds (but not outside ``--limit``): their completed tricks say which proof the count's
+cost is made of.  ``--out`` writes one JSON line per question (with its answer); ``--compare OLD NEW``
+checks that two such files agree on every answer both hold (made / not made equal, counts equal or
+overlapping intervals) and prints the CPU of each kind side by side.
 
 Usage: python scripts/profile_bids_dd.py --seed S --deals N [--first 0] [--limit 120] [--dd-budget B] [--out FILE]
+       [--final-probes]
        python scripts/profile_bids_dd.py --compare OLD NEW
 """
 
@@ -72,6 +75,22 @@ def _kind_of(q):
     return f"1v3 {STRAINS[q.trump]}"
 
 
+def _final_probes(hands, q, count):
+    """Completed tricks of "makes ``count``?" and "makes ``count`` + 1?" for one exact count, each asked alone
+    in a fresh table (0 for a probe with nothing to prove: ``count`` 0, or every trick left)."""
+    from analyzer.solvers.dd import api
+
+    tricks = []
+    for target in (count, count + 1):
+        if 0 < target <= 13:
+            api.solve(hands, q.trump, q.leader, q.team, "ge", target, called_card=q.called_card,
+                      blind_call=q.blind_call)
+            tricks.append(api.last_tricks())
+        else:
+            tricks.append(0)
+    return tricks
+
+
 def _answer(hands, q, contract, generations, known, budget):
     """Ask one question as ``contract_bounds`` does: the made probes its known bounds leave open, then the
     budgeted count; yields (kind suffix, answer, completed tricks, CPU seconds) per step."""
@@ -108,7 +127,7 @@ def _answer(hands, q, contract, generations, known, budget):
     yield " count", list(bounds), api.last_tricks() if low < high else 0, time.process_time() - begin
 
 
-def _worker(seed, n_deals, first, start_deal, start_question, budget, out):
+def _worker(seed, n_deals, first, start_deal, start_question, budget, out, final_probes=False):
     """Answer the questions from (start_deal, start_question) on, sending ("start", ...) and ("done", ...) messages.
 
     ``out`` is a pipe's sending end: a queue's feeder thread would wait for the GIL, which the kernels hold,
@@ -132,9 +151,14 @@ def _worker(seed, n_deals, first, start_deal, start_question, budget, out):
                 continue
             out.send(("start", d, j, len(questions), kind))
             for suffix, answer, tricks, cpu in _answer(deals[d], q, contract, generations, known, budget):
-                out.send(("done", d, j, {"deal": d, "index": j, "kind": kind + suffix, "team": q.team,
-                                        "trump": q.trump, "goal": q.goal, "k": q.k, "called": q.called_card,
-                                        "answer": answer, "tricks": tricks, "cpu": cpu}))
+                record = {"deal": d, "index": j, "kind": kind + suffix, "team": q.team, "trump": q.trump,
+                          "goal": q.goal, "k": q.k, "called": q.called_card, "answer": answer, "tricks": tricks,
+                          "cpu": cpu}
+                if final_probes and kind.startswith("1v3") and suffix == " count" and answer[0] == answer[1]:
+                    # Fresh table generations: a budgeted count depends only on its own generation's
+                    # entries, so the deal's later answers are the same with or without these probes.
+                    record["final_probes"] = _final_probes(deals[d], q, answer[0])
+                out.send(("done", d, j, record))
             out.send(("end question",))
     out.send(("end",))
 
@@ -146,14 +170,14 @@ def _cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def profile(seed, n_deals, first, limit, out_path, budget):
+def profile(seed, n_deals, first, limit, out_path, budget, final_probes=False):
     ctx = mp.get_context("spawn")
     records = []
     deal, question = first, 0
     sink = open(out_path, "w") if out_path else None
     while True:
         receiver, sender = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker, args=(seed, n_deals, first, deal, question, budget, sender))
+        proc = ctx.Process(target=_worker, args=(seed, n_deals, first, deal, question, budget, sender, final_probes))
         proc.start()
         current = None
         started_cpu = 0.0
@@ -214,6 +238,13 @@ def summarize(records, label=""):
                           and kind.endswith("count"))
             print(f"{kind:12} {len(rows):5} {sum(cpu):9.2f} {sum(cpu) / total:6.1%} {statistics.mean(cpu):8.3f} "
                   f"{max(cpu):8.2f} {sum(r.get('tricks', 0) for r in rows):13,} {bounded:7}")
+    finals = [r for r in records if "final_probes" in r]
+    if finals:
+        yes = sum(r["final_probes"][0] for r in finals)
+        no = sum(r["final_probes"][1] for r in finals)
+        counted = sum(r["tricks"] for r in finals)
+        print(f"final probes of {len(finals)} exact lone counts ({counted:,} completed tricks in their refining "
+              f"probes), each alone in a fresh table: makes c (yes) {yes:,}, makes c + 1 (no) {no:,}")
     skipped = [r for r in records if r.get("skipped")]
     if skipped:
         print(f"skipped {len(skipped)} questions (counted at the limit): "
@@ -271,6 +302,8 @@ def main():
     parser.add_argument("--out", default=None)
     parser.add_argument("--dd-budget", type=int, default=None,
                         help="completed tricks per count's refining probes (default: the rikken commands' default)")
+    parser.add_argument("--final-probes", action="store_true",
+                        help="ask each exact lone count's last yes and no probes again, alone (see the notes)")
     parser.add_argument("--summary", default=None, help="summarize an --out file")
     parser.add_argument("--compare", nargs=2, default=None)
     args = parser.parse_args()
@@ -286,7 +319,8 @@ def main():
 
         budget = DEFAULT_BUDGET if args.dd_budget is None else args.dd_budget
         print(f"budget {budget:,} completed tricks per count", flush=True)
-        summarize(profile(args.seed, args.deals, args.first, args.limit, args.out, budget), f"seed {args.seed}: ")
+        summarize(profile(args.seed, args.deals, args.first, args.limit, args.out, budget, args.final_probes),
+                  f"seed {args.seed}: ")
 
 
 if __name__ == "__main__":
