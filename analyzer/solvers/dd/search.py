@@ -25,7 +25,6 @@ from analyzer.cards.masks import popcount
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.cards.tricks import beats as _beats  # the one trick rule
 from analyzer.raw_memory import int64_view
-from analyzer.solvers.dd.exact_window import _cash_settles
 from analyzer.solvers.dd.later_tricks import _guarded_trump_trick, _leader_loses_trick, _lone_ducks, _tops_fall_short
 from analyzer.solvers.dd.layout import (
     C_ABORTED, C_BIDDER, C_CALLED, C_LIMIT, C_MODE, C_MOVES, C_NODES, C_TEAM, C_TRICKS, C_TRUMP, MAX_MOVES, M_CTX,
@@ -177,7 +176,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             if STATS:
                 _stat(mem, S_TABLE, depth)
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
-        if _cash_settles(mode, team, seat) and not _called_under_own(hands, called):
+        if mode == MODE_MAX and not _called_under_own(hands, called):
             # Quick tricks settle the window only when the leader's side needs this many of them.
             need = lo - won if (team >> seat) & 1 else won + left - lo + 1
             if need <= _quick_ceiling(hands, seat, present, team):
@@ -194,7 +193,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     led_suit = -1
     if pos > 0:
         led_suit = called // 13 if blind else mem[M_TRICK] // 13
-        if _cash_settles(mode, team, seat) and not root_collect and not _called_under_own(hands, called):
+        if mode == MODE_MAX and not root_collect and not _called_under_own(hands, called):
             # When the side to move surely takes this trick and that settles the window, the rest
             # of the trick need not be searched.
             left = popcount(hands[seat])
