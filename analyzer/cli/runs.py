@@ -29,18 +29,25 @@ RUN_LIST_HEADER = ["run", "experiment", "status", "chunks", "size", "updated (UT
 
 def run_list(rows: list[list[str]], width: int) -> str:
     """The runs one to a block, readable at any width: a line of aligned facts (``RUN_LIST_HEADER``) and
-    the settings below it, indented and wrapped to ``width`` (they are the long part)."""
+    the settings below it, indented and wrapped to ``width`` (they are the long part). When a run's path
+    makes the line of facts wider than ``width``, every path gets a line of its own above its facts."""
     facts = [RUN_LIST_HEADER, *(row[:-1] for row in rows)]
     widths = [max(len(line[i]) for line in facts) for i in range(len(RUN_LIST_HEADER))]
 
-    def line(cells: list[str]) -> str:
-        return "  ".join(cell.ljust(w) for cell, w in zip(cells, widths)).rstrip()
+    def line(cells: list[str], first: int = 0) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(cells[first:], widths[first:])).rstrip()
 
-    blocks = [line(RUN_LIST_HEADER)]
+    own_line = len(line(RUN_LIST_HEADER)) > width
+    indent = "    "
+
+    def head(cells: list[str]) -> str:
+        return f"{cells[0]}\n{indent}{line(cells, 1)}" if own_line else line(cells)
+
+    blocks = [head(RUN_LIST_HEADER)]
     for row in rows:
-        settings = textwrap.fill(row[-1] or "(defaults)", max(40, width), initial_indent="    ",
-                                 subsequent_indent="    ")
-        blocks.append(f"{line(row[:-1])}\n{settings}")
+        settings = textwrap.fill(row[-1] or "(defaults)", max(40, width), initial_indent=indent,
+                                 subsequent_indent=indent)
+        blocks.append(f"{head(row[:-1])}\n{settings}")
     return "\n".join(blocks)
 
 

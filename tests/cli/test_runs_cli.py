@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -127,9 +128,10 @@ def test_catalog_show_and_report(reference, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("width", [80, 120])
-def test_the_run_list_reads_at_the_terminal_width(reference, capsys, monkeypatch, width):
+def test_the_run_list_reads_at_the_terminal_width(reference, capsys, monkeypatch, tmp_path, width):
     # it was a 200-column table; now each run is a line of facts and its settings wrapped below it
-    monkeypatch.chdir(reference.parent)
+    shutil.copytree(reference, tmp_path / reference.name)  # the reference run alone, not the other tests' runs
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", str(width))
     code, out, _ = cli(capsys, "runs", "--root", ".")
     lines = out.splitlines()
@@ -140,6 +142,11 @@ def test_the_run_list_reads_at_the_terminal_width(reference, capsys, monkeypatch
     assert "threshold: 12" in settings
     many = run_list([["r", "e", "complete", "1/1", "1 KiB", "2026-12-05 20:58", "; ".join(["policy: x"] * 40)]], 80)
     assert max(len(line) for line in many.splitlines()) <= 80 and many.count("policy: x") == 40
+    # a run path too long for one line of facts gets a line of its own, its facts indented below
+    deep = "a-rather-long-folder-name-of-a-run/schnapsen-match-20261205T203000Z"
+    long = run_list([[deep, "schnapsen-match", "complete", "1/1", "252.0 KiB", "2026-12-05 21:25", "a: heuristic"]], 80)
+    assert max(len(line) for line in long.splitlines()) <= 80
+    assert long.splitlines()[2:4] == [deep, "    schnapsen-match  complete  1/1     252.0 KiB  2026-12-05 21:25"]
 
 
 @pytest.mark.parametrize("manifest, message", [
