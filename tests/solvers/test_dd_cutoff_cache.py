@@ -163,14 +163,17 @@ def test_remembered_card_is_tried_first():
         present = np.int64(hands[0] | hands[1] | hands[2] | hands[3])
         seat = int(rng.integers(4))
         masks = np.array(hands, dtype=np.int64)
-        n, _, key = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, -1, 0, trump, 0b0101, MODE_MAX, -1, -1, False)
+        slot = _cutoff_slot(mem, masks, seat, 0, -1, present, -1, -1, trump)
+        n, _, key = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, -1, 0, trump, 0b0101, MODE_MAX, -1, -1, False,
+                               slot)
         candidates = [int(_next_move(mem, M_MOVES, j, n)) for j in range(n)]
         if n == 1:
             assert key == NO_CUTOFF_KEY
             continue
-        assert key == _cutoff_slot(mem, masks, seat, 0, -1, present, -1, -1, trump)
+        assert key == slot
         cutoff = candidates[int(rng.integers(n))]
         _remember_cutoff(mem, key, cutoff)
         hint = candidates[int(rng.integers(n))]
-        n, _, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, hint, 0, trump, 0b0101, MODE_MAX, -1, -1, False)
+        n, _, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, hint, 0, trump, 0b0101, MODE_MAX, -1, -1, False,
+                             slot)
         assert int(_next_move(mem, M_MOVES, 0, n)) == cutoff, i

@@ -13,7 +13,7 @@ from numba import njit
 from analyzer.cards.masks import popcount
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.cards.tricks import beats as _beats  # the one trick rule; a local ``beats`` is a flag below
-from analyzer.solvers.dd.layout import CUTOFF_SLOTS, C_GEN, MAX_MOVES, M_CTX, M_CUTOFFS, M_MOVES
+from analyzer.solvers.dd.layout import CUTOFF_SLOTS, C_GEN, MAX_MOVES, M_CTX, M_CUTOFFS, M_MOVES, _prefetch
 from analyzer.solvers.dd.rules import _blind_allowed, _holds, _legal
 from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_MAX, SUIT_BITS
 from analyzer.solvers.dd.transposition import _hash
@@ -318,6 +318,12 @@ def _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, t
 
 
 @njit(cache=True, inline="always")
+def _prefetch_cutoff(address, key):
+    """Start loading the cut-off cache's word of ``key`` (the work array at ``address``)."""
+    _prefetch(address + 8 * (M_CUTOFFS + ((key >> 32) & (CUTOFF_SLOTS - 1))))
+
+
+@njit(cache=True, inline="always")
 def _cutoff_card(mem, key):
     """The card remembered under ``key`` (see :func:`_cutoff_slot`), or -1."""
     word = mem[M_CUTOFFS + ((key >> 32) & (CUTOFF_SLOTS - 1))]
@@ -334,11 +340,11 @@ def _remember_cutoff(mem, key, card):
 
 @njit(cache=True, inline="always")
 def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called,
-               bidder, duck_all):
+               bidder, duck_all, cutoff_key):
     """Fill the move buffer of ``depth`` with the candidate plays as keys (see :func:`_move_key`).
 
     ``present``: the cards still in hands plus those of the trick in progress; ``hint``: the table's
-    best move.  Returns how many, the legal cards left out because the next higher card of the same
+    best move; ``cutoff_key``: the node's :func:`_cutoff_slot`.  Returns how many, the legal cards left out because the next higher card of the same
     hand was tried instead (see :func:`_touching`), and the node's cut-off key (see
     :func:`_cutoff_slot`; ``NO_CUTOFF_KEY`` for a single candidate, which needs no ordering).
     """
@@ -356,7 +362,6 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
         # A single candidate needs no ordering weight.
         mem[M_MOVES + base] = _move_key(0, popcount(reps - 1))
         return 1, pruned, NO_CUTOFF_KEY
-    cutoff_key = _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, trump)
     cutoff = _cutoff_card(mem, cutoff_key)
     max_lead = pos == 0 and mode == MODE_MAX
     suits = _lead_suits(seat, hands, present, trump, team) if max_lead else np.int64(0)
