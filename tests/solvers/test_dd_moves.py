@@ -57,8 +57,8 @@ def test_candidates_are_the_legal_cards_less_the_touching_ones():
         seat = int(rng.integers(4))
         masks = np.array(hands, dtype=np.int64)
         key = _cutoff_slot(mem, masks, seat, 0, -1, np.int64(present), -1, -1, trump)
-        n, pruned, _ = _gen_moves(mem, masks, seat, 0, -1, np.int64(present), -1, -1, -1, 0, trump, 0b0101, MODE_MAX,
-                                  -1, -1, False, key)
+        n, pruned, _, _ = _gen_moves(mem, masks, seat, 0, -1, np.int64(present), -1, -1, -1, 0, trump, 0b0101,
+                                     MODE_MAX, -1, -1, False, key, False)
         candidates = [int(_next_move(mem, M_MOVES, j, n)) for j in range(n)]
         legal = int(_legal(np.int64(hands[seat]), 0, -1, -1))
         expected = legal & ~_touching_by_rank(hands[seat], present)
