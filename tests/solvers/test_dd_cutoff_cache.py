@@ -16,7 +16,7 @@ import numpy as np
 
 from analyzer.solvers.dd.layout import C_GEN, M_CTX, M_MOVES, new_mem, set_context
 from analyzer.solvers.dd.moves import (
-    NO_CUTOFF_KEY, _cutoff_card, _cutoff_slot, _gen_moves, _next_move, _remember_cutoff,
+    NO_CUTOFF_KEY, _cutoff_card, _cutoff_slot, _gen_moves, _more_moves, _next_move, _remember_cutoff,
 )
 from analyzer.solvers.dd.tables import MODE_MAX
 
@@ -163,14 +163,59 @@ def test_remembered_card_is_tried_first():
         present = np.int64(hands[0] | hands[1] | hands[2] | hands[3])
         seat = int(rng.integers(4))
         masks = np.array(hands, dtype=np.int64)
-        n, _, key = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, -1, 0, trump, 0b0101, MODE_MAX, -1, -1, False)
+        slot = _cutoff_slot(mem, masks, seat, 0, -1, present, -1, -1, trump)
+        n, _, key, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, -1, 0, trump, 0b0101, MODE_MAX, -1, -1,
+                                  False, slot, False)
         candidates = [int(_next_move(mem, M_MOVES, j, n)) for j in range(n)]
         if n == 1:
             assert key == NO_CUTOFF_KEY
             continue
-        assert key == _cutoff_slot(mem, masks, seat, 0, -1, present, -1, -1, trump)
+        assert key == slot
         cutoff = candidates[int(rng.integers(n))]
         _remember_cutoff(mem, key, cutoff)
         hint = candidates[int(rng.integers(n))]
-        n, _, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, hint, 0, trump, 0b0101, MODE_MAX, -1, -1, False)
+        n, _, _, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, hint, 0, trump, 0b0101, MODE_MAX, -1, -1,
+                                False, slot, False)
         assert int(_next_move(mem, M_MOVES, 0, n)) == cutoff, i
+
+
+def test_lazy_generation_tries_the_moves_in_the_full_order():
+    rng = np.random.default_rng(53)
+    mem = new_mem(10)
+    lazy_nodes = 0
+    for i in range(400):
+        deck = [int(c) for c in rng.permutation(52)]
+        hands = [sum(1 << c for c in deck[13 * s:13 * (s + 1)]) for s in range(4)]
+        trump = int(rng.integers(5))
+        set_context(mem, trump, 0b0101, MODE_MAX, -1, -1, 1)
+        present = np.int64(hands[0] | hands[1] | hands[2] | hands[3])
+        seat = int(rng.integers(4))
+        pos = int(rng.integers(2))
+        led_suit, win_seat, win_card = -1, -1, -1
+        if pos == 1:
+            # The previous seat led one of its cards: it leaves that hand but stays among the cards out.
+            win_seat = (seat + 3) & 3
+            win_card = deck[13 * win_seat + int(rng.integers(13))]
+            hands[win_seat] ^= 1 << win_card
+            led_suit = win_card // 13
+        masks = np.array(hands, dtype=np.int64)
+        key = _cutoff_slot(mem, masks, seat, pos, led_suit, present, win_seat, win_card, trump)
+        args = (mem, masks, seat, pos, led_suit, present, win_seat, win_card)
+        n, _, _, _ = _gen_moves(*args, -1, 0, trump, 0b0101, MODE_MAX, -1, -1, False, key, False)
+        candidates = [int(_next_move(mem, M_MOVES, j, n)) for j in range(n)]
+        if n == 1:
+            continue
+        _remember_cutoff(mem, key, candidates[int(rng.integers(n))])
+        hint = candidates[int(rng.integers(n))]
+        n, _, _, lazy = _gen_moves(*args, hint, 0, trump, 0b0101, MODE_MAX, -1, -1, False, key, False)
+        full = [int(_next_move(mem, M_MOVES, j, n)) for j in range(n)]
+        assert not lazy
+        first_n, _, _, lazy = _gen_moves(*args, hint, 0, trump, 0b0101, MODE_MAX, -1, -1, False, key, True)
+        assert lazy and first_n == 1, i
+        first = int(_next_move(mem, M_MOVES, 0, 1))
+        # The search under the first card may remember another card under the same key.
+        _remember_cutoff(mem, key, full[-1])
+        n = _more_moves(*args, hint, 0, trump, 0b0101, MODE_MAX, -1, -1, False, first)
+        assert [first] + [int(_next_move(mem, M_MOVES, j, n)) for j in range(1, n)] == full, i
+        lazy_nodes += 1
+    assert lazy_nodes > 200

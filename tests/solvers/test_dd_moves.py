@@ -10,7 +10,7 @@
 import numpy as np
 
 from analyzer.solvers.dd.layout import M_MOVES, MAX_MOVES, new_mem, set_context
-from analyzer.solvers.dd.moves import _gen_moves, _move_key, _next_move, _touching
+from analyzer.solvers.dd.moves import _cutoff_slot, _gen_moves, _move_key, _next_move, _touching
 from analyzer.solvers.dd.rules import _legal
 from analyzer.solvers.dd.tables import MODE_MAX
 
@@ -56,8 +56,9 @@ def test_candidates_are_the_legal_cards_less_the_touching_ones():
         present = hands[0] | hands[1] | hands[2] | hands[3]
         seat = int(rng.integers(4))
         masks = np.array(hands, dtype=np.int64)
-        n, pruned, _ = _gen_moves(mem, masks, seat, 0, -1, np.int64(present), -1, -1, -1, 0, trump, 0b0101, MODE_MAX,
-                               -1, -1, False)
+        key = _cutoff_slot(mem, masks, seat, 0, -1, np.int64(present), -1, -1, trump)
+        n, pruned, _, _ = _gen_moves(mem, masks, seat, 0, -1, np.int64(present), -1, -1, -1, 0, trump, 0b0101,
+                                     MODE_MAX, -1, -1, False, key, False)
         candidates = [int(_next_move(mem, M_MOVES, j, n)) for j in range(n)]
         legal = int(_legal(np.int64(hands[seat]), 0, -1, -1))
         expected = legal & ~_touching_by_rank(hands[seat], present)

@@ -13,7 +13,9 @@ import tempfile
 
 import numba
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 # Slots of the one work array ``mem``: the hands, the trick in progress, the solve's context,
 # the move buffers per depth, then the transposition table.  A single array keeps the recursion
@@ -31,7 +33,7 @@ C_NODES = 6  # node counter: spreads table replacements over a bucket
 C_TRICKS = 11  # completed tricks searched: fourth-hand card plays (statistics; DDS reports this count as its nodes)
 C_TT_MASK = 7  # table buckets - 1
 C_MOVES = 8  # number of root moves written by a collecting search
-C_TAGS = 9  # where the entries' tags start
+C_HEADS = 9  # where the buckets' heads start (fill word and tags, see ``HEAD``)
 C_ENTRIES = 10  # where the entries start
 C_LIMIT = 12  # the C_TRICKS count at which the search gives up (0: none); see ``solve_bounded``
 C_ABORTED = 13  # 1 once the limit was reached: every node returns at once and stores nothing
@@ -70,8 +72,12 @@ M_CUTOFFS = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
 # The slot comes from the hash alone; an older generation's words merely miss.
 CUTOFF_SLOTS = 1 << 15
 M_TT = M_CUTOFFS + CUTOFF_SLOTS
-ENTRY = 8  # words per table entry
+ENTRY = 8  # words per table entry: one cache line
 BUCKET = 32  # table entries per bucket (a power of two)
+# A bucket's head: its fill word, then its entries' tags, padded to whole cache lines, so a probe
+# finds the fill word and the first tags in one line.
+HEAD = 40
+LINE = 8  # words per cache line: the table's blocks start on a line
 RESULT_SHIFT = 62
 RELEVANT_BITS = (1 << 52) - 1
 
@@ -79,7 +85,7 @@ RELEVANT_BITS = (1 << 52) - 1
 def new_mem(bits):
     """Allocate the work array with a transposition table of ``2**bits`` entries."""
     entries = 1 << bits
-    return np.zeros(M_TT + entries // BUCKET + entries * (1 + ENTRY), dtype=np.int64)
+    return np.zeros(M_TT + LINE + entries // BUCKET * HEAD + entries * ENTRY, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -93,10 +99,11 @@ def set_context(mem, trump, team, mode, called, bidder, generation):
     ctx[C_CALLED] = called
     ctx[C_BIDDER] = bidder
     ctx[C_GEN] = generation
-    entries = (mem.shape[0] - M_TT) * BUCKET // (1 + BUCKET * (1 + ENTRY))
+    entries = (mem.shape[0] - M_TT - LINE) * BUCKET // (HEAD + BUCKET * ENTRY)
     ctx[C_TT_MASK] = entries // BUCKET - 1
-    ctx[C_TAGS] = M_TT + entries // BUCKET
-    ctx[C_ENTRIES] = ctx[C_TAGS] + entries
+    # The first word of the table's blocks on a cache line: an entry then spans one line, not two.
+    ctx[C_HEADS] = M_TT + (-(mem.ctypes.data // 8 + M_TT)) % LINE
+    ctx[C_ENTRIES] = ctx[C_HEADS] + entries // BUCKET * HEAD
 
 
 @njit(cache=True)
@@ -117,3 +124,21 @@ def _answer(result, relevant):
 def _stat(mem, kind, depth):
     """Count one event of ``kind`` at ``depth`` (only in a counting build, see ``STATS``)."""
     mem[M_STATS + kind * MAX_DEPTH + depth] += 1
+
+
+@intrinsic
+def _prefetch(typingctx, address):
+    """Ask the processor to start loading the cache line at ``address`` (a hint: no effect on results).
+
+    The table and the cut-off cache miss the processor's caches on most probes; a load started
+    while the node does other work hides part of that wait.
+    """
+    def codegen(context, builder, signature, args):
+        pointer = ir.PointerType()
+        i32 = ir.IntType(32)
+        llvm_prefetch = builder.module.declare_intrinsic(
+            "llvm.prefetch", [pointer], ir.FunctionType(ir.VoidType(), [pointer, i32, i32, i32]))
+        # A read (0), kept in every cache level (3), of data (1).
+        builder.call(llvm_prefetch, [builder.inttoptr(args[0], pointer), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(types.intp), codegen

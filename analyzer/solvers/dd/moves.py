@@ -13,7 +13,7 @@ from numba import njit
 from analyzer.cards.masks import popcount
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.cards.tricks import beats as _beats  # the one trick rule; a local ``beats`` is a flag below
-from analyzer.solvers.dd.layout import CUTOFF_SLOTS, C_GEN, MAX_MOVES, M_CTX, M_CUTOFFS, M_MOVES
+from analyzer.solvers.dd.layout import CUTOFF_SLOTS, C_GEN, MAX_MOVES, M_CTX, M_CUTOFFS, M_MOVES, _prefetch
 from analyzer.solvers.dd.rules import _blind_allowed, _holds, _legal
 from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_MAX, SUIT_BITS
 from analyzer.solvers.dd.transposition import _hash
@@ -318,6 +318,12 @@ def _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, t
 
 
 @njit(cache=True, inline="always")
+def _prefetch_cutoff(address, key):
+    """Start loading the cut-off cache's word of ``key`` (the work array at ``address``)."""
+    _prefetch(address + 8 * (M_CUTOFFS + ((key >> 32) & (CUTOFF_SLOTS - 1))))
+
+
+@njit(cache=True, inline="always")
 def _cutoff_card(mem, key):
     """The card remembered under ``key`` (see :func:`_cutoff_slot`), or -1."""
     word = mem[M_CUTOFFS + ((key >> 32) & (CUTOFF_SLOTS - 1))]
@@ -333,31 +339,63 @@ def _remember_cutoff(mem, key, card):
 
 
 @njit(cache=True, inline="always")
-def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called,
-               bidder, duck_all):
-    """Fill the move buffer of ``depth`` with the candidate plays as keys (see :func:`_move_key`).
-
-    ``present``: the cards still in hands plus those of the trick in progress; ``hint``: the table's
-    best move.  Returns how many, the legal cards left out because the next higher card of the same
-    hand was tried instead (see :func:`_touching`), and the node's cut-off key (see
-    :func:`_cutoff_slot`; ``NO_CUTOFF_KEY`` for a single candidate, which needs no ordering).
-    """
+def _candidates(hands, seat, pos, led_suit, present, called):
+    """The candidate cards (top cards of runs, see :func:`_touching`) and the legal cards left out."""
     hand = hands[seat]
     called_bit = np.int64(0)
     if called >= 0 and (hand >> called) & 1:
         called_bit = np.int64(1) << called
     legal = _legal(hand, pos, led_suit, called)
     pruned = legal & _touching(hand & ~called_bit, present)
-    reps = legal & ~pruned
+    return legal & ~pruned, pruned
+
+
+@njit(cache=True, inline="always")
+def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called,
+               bidder, duck_all, cutoff_key, lazy):
+    """Fill the move buffer of ``depth`` with the candidate plays as keys (see :func:`_move_key`).
+
+    ``present``: the cards still in hands plus those of the trick in progress; ``hint``: the table's
+    best move; ``cutoff_key``: the node's :func:`_cutoff_slot`.  With ``lazy`` set and the cut-off
+    card among the candidates, only that card is written (it comes first of all anyway, and most
+    such nodes cut off on it): :func:`_more_moves` adds the others, in the order they would have
+    had, if it fails.  Returns how many, the legal cards left out because the next higher card of
+    the same hand was tried instead (see :func:`_touching`), the node's cut-off key
+    (``NO_CUTOFF_KEY`` for a single candidate, which needs no ordering) and whether the others
+    were left for :func:`_more_moves`.
+    """
+    reps, pruned = _candidates(hands, seat, pos, led_suit, present, called)
     base = depth * MAX_MOVES
-    n = 0
     blind_lead = pos == 0 and _blind_allowed(hands, seat, called, bidder)
     if reps & (reps - 1) == 0 and not blind_lead:
         # A single candidate needs no ordering weight.
         mem[M_MOVES + base] = _move_key(0, popcount(reps - 1))
-        return 1, pruned, NO_CUTOFF_KEY
-    cutoff_key = _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, trump)
+        return 1, pruned, NO_CUTOFF_KEY, False
     cutoff = _cutoff_card(mem, cutoff_key)
+    if lazy and cutoff >= 0 and (reps >> cutoff) & 1:
+        mem[M_MOVES + base] = _move_key(0, cutoff)
+        return 1, pruned, cutoff_key, True
+    n = _scored_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, base, trump, team, mode,
+                      duck_all, reps, cutoff, blind_lead, 0)
+    return n, pruned, cutoff_key, False
+
+
+@njit(cache=True, inline="always")
+def _more_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called,
+                bidder, duck_all, first):
+    """The candidates :func:`_gen_moves` left out after the cut-off card ``first`` (read before the search
+    under it, which may replace the cache's word), from slot 1; returns the total."""
+    reps, _ = _candidates(hands, seat, pos, led_suit, present, called)
+    blind_lead = pos == 0 and _blind_allowed(hands, seat, called, bidder)
+    return _scored_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth * MAX_MOVES, trump,
+                         team, mode, duck_all, reps & ~(np.int64(1) << first), first, blind_lead, 1)
+
+
+@njit(cache=True, inline="always")
+def _scored_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, base, trump, team, mode, duck_all,
+                  reps, cutoff, blind_lead, n):
+    """Write the keys of ``reps`` (then of the blind leads) from slot ``n`` of the buffer at ``base``; returns the end."""
+    hand = hands[seat]
     max_lead = pos == 0 and mode == MODE_MAX
     suits = _lead_suits(seat, hands, present, trump, team) if max_lead else np.int64(0)
     friend_holds = (pos > 0 and mode == MODE_MAX and win_seat >= 0 and (team >> win_seat) & 1 == (team >> seat) & 1
@@ -385,7 +423,7 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
             blind_reps ^= low
             mem[M_MOVES + base + n] = _move_key(0, popcount(low - 1) + BLIND)
             n += 1
-    return n, pruned, cutoff_key
+    return n
 
 
 @njit(cache=True, inline="always")

@@ -32,7 +32,9 @@ from analyzer.solvers.dd.layout import (
     S_LATER, S_LONE_DUCKS, S_LONE_WINNERS, S_NODES, S_NO_CUT, S_PROBES, S_QUICK, S_SECOND, S_SURE_TRICK,
     S_SURE_TRUMPS, S_TABLE, S_TRIED, _answer, _stat, new_mem, set_context, set_position,
 )
-from analyzer.solvers.dd.moves import NO_CUTOFF_KEY, _gen_moves, _next_move, _remember_cutoff, _run_spread
+from analyzer.solvers.dd.moves import (
+    NO_CUTOFF_KEY, _cutoff_slot, _gen_moves, _more_moves, _next_move, _prefetch_cutoff, _remember_cutoff, _run_spread,
+)
 from analyzer.solvers.dd.quick_tricks import _lone_winners, _partner_ruffs, _quick_ceiling, _quick_tricks, _sure_trumps
 from analyzer.solvers.dd.rules import (
     _blind_allowed, _called_under_own, _last_trick, _rank_winner, future_tricks, start_winner,
@@ -95,6 +97,12 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     sizes = np.int64(0)
     # The called card carries an obligation, so its owner always matters.
     called_rel = np.int64(0)
+    led_suit = -1
+    if pos > 0:
+        led_suit = called // 13 if blind else mem[M_TRICK] // 13
+    # The cut-off cache word is loaded now, so the wait for it overlaps the node's cut-offs and probe.
+    cutoff_key = _cutoff_slot(mem, hands, seat, pos, led_suit, present, win_seat, win_card, trump)
+    _prefetch_cutoff(address, cutoff_key)
     if pos == 0 and not root_collect:
         left = popcount(hands[seat])
         if won >= lo and won + left <= hi:
@@ -190,9 +198,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                     _stat(mem, S_QUICK, depth)
                 return _answer((team >> seat) & 1 == 1, called_rel)
         hint = _decode_move(hint_code, present)
-    led_suit = -1
     if pos > 0:
-        led_suit = called // 13 if blind else mem[M_TRICK] // 13
         if mode == MODE_MAX and not root_collect and not _called_under_own(hands, called):
             # When the side to move surely takes this trick and that settles the window, the rest
             # of the trick need not be searched.
@@ -218,8 +224,10 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     # An exact window the team has not reached yet is fought like a maximising one: the team plays to
     # win tricks and the others to deny them (1 Alone questions of 64 deals: 5.5 against 27.3 CPU-s).
     order_mode = MODE_MAX if mode == MODE_EXACT and won < lo else mode
-    n, pruned, cutoff_key = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
-                                       trump, team, order_mode, called, bidder, mode == MODE_MIN and hi == 0)
+    duck_all = mode == MODE_MIN and hi == 0
+    n, pruned, cutoff_key, lazy = _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth,
+                                             trump, team, order_mode, called, bidder, duck_all, cutoff_key,
+                                             not root_collect)
     if root_collect:
         mem[M_CTX + C_MOVES] = n
     maximiser = (team >> seat) & 1 == 1
@@ -229,7 +237,12 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     # Cards shown equivalent to a failed move: their suit's cards that mattered all rank above both.
     covered = np.int64(0)
     tried = 0
-    for i in range(n):
+    for i in range(MAX_MOVES):
+        if i == 1 and lazy:
+            n = _more_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team,
+                            order_mode, called, bidder, duck_all, mem[base])
+        if i == n:
+            break
         move = _next_move(mem, base, i, n)
         if move < BLIND and (covered >> move) & 1:
             continue

@@ -9,8 +9,9 @@ store bounds on the team's future tricks for the scalar games (``MODE_MAX``: tea
 ``MODE_MIN``: team minimises) and a win/loss bit for windows with two finite ends
 (``MODE_EXACT``), keyed with the count still needed.
 
-The table lies at the end of the work array (``M_TT``): one fill word per bucket (generation << 16
-| entries used), one tag (the key's hash) per entry, then the entries, ``ENTRY`` words each.  An
+The table lies at the end of the work array (``M_TT``), starting on a cache line: per bucket a head
+of ``HEAD`` words, its fill word (generation << 16 | entries used) and a tag (the key's hash) per
+entry, then the entries, ``ENTRY`` words each.  An
 entry matches a position whose codes, masked to the entry's relevant cards, equal the entry's words.
 """
 
@@ -18,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.cards.masks import popcount
-from analyzer.solvers.dd.layout import BUCKET, C_ENTRIES, C_GEN, C_NODES, C_TAGS, C_TT_MASK, ENTRY, M_CTX, M_TT
+from analyzer.solvers.dd.layout import BUCKET, C_ENTRIES, C_GEN, C_HEADS, C_NODES, C_TT_MASK, ENTRY, HEAD, M_CTX
 from analyzer.solvers.dd.tables import (
     BLIND, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, SELECT, SPREAD, SUIT_BITS, _gather,
 )
@@ -172,9 +173,10 @@ def _tag_admits(stored, query):
 
 
 @njit(cache=True, inline="always")
-def _fill(mem, bucket, gen):
-    """Entries of this solve in ``bucket`` (a bucket filled by an older solve counts as empty)."""
-    word = mem[M_TT + bucket]
+def _fill(mem, head, gen):
+    """Entries of this solve in the bucket whose head starts at ``head`` (a bucket filled by an older
+    solve counts as empty)."""
+    word = mem[head]
     return word & FILL_BITS if word >> 16 == gen else 0
 
 
@@ -189,15 +191,16 @@ def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     tag = _hash(pattern, extra)
     query = _tag_query(tag, word0, word1, sizes)
     buckets = mem[M_CTX + C_TT_MASK]
-    tags = mem[M_CTX + C_TAGS]
+    heads = mem[M_CTX + C_HEADS]
     entries = mem[M_CTX + C_ENTRIES]
     for step in range(MAX_CHAIN):
         bucket = (tag + step) & buckets
-        count = _fill(mem, bucket, gen)
-        for slot in range(bucket * BUCKET, bucket * BUCKET + count):
-            if not _tag_admits(mem[tags + slot], query):
+        head = heads + HEAD * bucket
+        count = _fill(mem, head, gen)
+        for i in range(count):
+            if not _tag_admits(mem[head + 1 + i], query):
                 continue
-            entry = entries + ENTRY * slot
+            entry = entries + ENTRY * (bucket * BUCKET + i)
             if (word0 & mem[entry + E_MASK0] != mem[entry + E_WORD0] or word1 & mem[entry + E_MASK1] != mem[entry + E_WORD1]
                     or mem[entry + E_PATTERN] != pattern or mem[entry + E_EXTRA] != extra):
                 continue
@@ -242,7 +245,7 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
     gen = mem[M_CTX + C_GEN]
     tag = _hash(pattern, extra)
     buckets = mem[M_CTX + C_TT_MASK]
-    tags = mem[M_CTX + C_TAGS]
+    heads = mem[M_CTX + C_HEADS]
     entries = mem[M_CTX + C_ENTRIES]
     m0, m1 = _keep_masks(sizes, tops)
     w0 = word0 & m0
@@ -252,10 +255,12 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
     fresh = False
     for step in range(MAX_CHAIN):
         bucket = (tag + step) & buckets
-        count = _fill(mem, bucket, gen)
-        for slot in range(bucket * BUCKET, bucket * BUCKET + count):
+        head = heads + HEAD * bucket
+        count = _fill(mem, head, gen)
+        for i in range(count):
+            slot = bucket * BUCKET + i
             entry = entries + ENTRY * slot
-            if (mem[tags + slot] == stored and mem[entry + E_WORD0] == w0 and mem[entry + E_WORD1] == w1
+            if (mem[head + 1 + i] == stored and mem[entry + E_WORD0] == w0 and mem[entry + E_WORD1] == w1
                     and mem[entry + E_MASK0] == m0 and mem[entry + E_MASK1] == m1
                     and mem[entry + E_PATTERN] == pattern and mem[entry + E_EXTRA] == extra):
                 target = slot
@@ -264,7 +269,7 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
             break
         if count < BUCKET:
             target = bucket * BUCKET + count
-            mem[M_TT + bucket] = (gen << 16) | (count + 1)
+            mem[head] = (gen << 16) | (count + 1)
             fresh = True
             break
         if step == MAX_CHAIN - 1:
@@ -272,7 +277,7 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
             fresh = True
     entry = entries + ENTRY * target
     if fresh:
-        mem[tags + target] = stored
+        mem[head + 1 + target % BUCKET] = stored
         mem[entry + E_PATTERN] = pattern
         mem[entry + E_EXTRA] = extra
         mem[entry + E_WORD0] = w0
