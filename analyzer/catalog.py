@@ -7,8 +7,9 @@ So the values live here, in a module that imports nothing heavy; the options' he
 registries build themselves from them (a bot named here without code fails at import).
 
 Some values are compile-time constants of cached numba kernels (``SCHNAPSEN_PLAYOUTS_PER_SAMPLE``): numba's
-cache watches only the kernel's own file, so after changing one delete the ``*.nbi``/``*.nbc`` caches. Runs
-are safe either way: the code digest of their chunks covers this module.
+cache watches only the file of the kernel it compiled, not this module nor the modules whose functions it
+inlined, so after changing one delete the ``*.nbi``/``*.nbc`` caches, or a new run computes with the old
+value. The code digest of a run's chunks covers this module, so ``resume`` never mixes the two.
 """
 
 import os

@@ -16,7 +16,6 @@ import typer
 from analyzer.cli.options import MAX_ITEMS, ChunkSize, JsonOut, OutDir, Scheduler, Seed, Workers, json_dumps
 from analyzer.cli.running import print_results, print_table, run_and_print
 from analyzer.errors import InputError
-from analyzer.reports.formatting import CONSOLE_WIDTH
 
 app = typer.Typer(help="List and inspect batch runs (under results/ by default).", invoke_without_command=True)
 
@@ -60,6 +59,7 @@ def runs(ctx: typer.Context,
         return
     from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.catalog import find_runs, format_size
+    from analyzer.reports.formatting import CONSOLE_WIDTH
     from analyzer.reports.report import run_settings
 
     if root is None:

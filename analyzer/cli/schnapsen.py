@@ -111,7 +111,7 @@ def advise(
     bot: Annotated[str, typer.Option("--bot", help=(
         f"Bot that plays every action forward for both players: {HONEST_BOTS} (honest); perfect solves the "
         "position as given, every card known."))] = SCHNAPSEN_ADVICE_BOT,
-    samples: Annotated[int, typer.Option("--samples", min=1, max=10_000, help=(
+    samples: Annotated[int, typer.Option("--samples", "-n", min=1, max=10_000, help=(
         "Sampled worlds (hidden cards) the actions are played out on; every world, exactly, once the "
         "stock is closed or exhausted or when there are no more."))] = SCHNAPSEN_ADVICE_WORLDS,
     seed: Seed = 0,

@@ -65,7 +65,7 @@ def format_percent(rate, digits: int = 1) -> str:
         return f"{format_number(percent, 2)}%"
     while percent < 100 and round(percent, digits) >= 100 and digits < MAX_PERCENT_DECIMALS:
         digits += 1  # 7,999 of 8,000 is not "100.0%"
-    return _clean_zero(f"{percent:.{digits}f}") + "%"
+    return fixed(percent, digits) + "%"
 
 
 def format_bounds(low, high) -> str:
@@ -224,8 +224,8 @@ def _percent_interval(value: float, low: float, high: float) -> str:
             or any(x < 1 and round(100 * x, shown) == 100 for x in (low, value, high))):
         shown += 1
     if shown != decimals:
-        text = _clean_zero(f"{100 * value:.{shown}f}") + "%"
-    return f"{text} [{100 * low:.{shown}f}, {100 * high:.{shown}f}]"
+        text = fixed(100 * value, shown) + "%"
+    return f"{text} [{fixed(100 * low, shown)}, {fixed(100 * high, shown)}]"
 
 
 def console_table(frame: pd.DataFrame, width: int = CONSOLE_WIDTH) -> str:
@@ -290,7 +290,7 @@ def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
                 pooled = frame[[column, low, high]].to_numpy(dtype=np.float64).ravel()
                 decimals = interval_decimals(frame[column], frame[low], frame[high], column_decimals(pooled) or 0)
                 cells = [v_text if v_text == MISSING or pd.isna(lo) or pd.isna(hi)
-                         else "{} [{}, {}]".format(*(_clean_zero(f"{x:,.{decimals}f}") for x in (v, lo, hi)))
+                         else "{} [{}, {}]".format(*(fixed(x, decimals) for x in (v, lo, hi)))
                          for v, lo, hi, v_text, _, _ in rows]
         shown[column] = cells
     return shown

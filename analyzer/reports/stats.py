@@ -40,7 +40,12 @@ def wilson_interval(successes, n, z: float = Z95):
     total = np.asarray(n, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # n = 0: statsmodels' bounds are NaN, as wanted
-        return _scalar_or_array(*proportion_confint(k, total, alpha=_alpha(z), method="wilson"))
+        low, high = proportion_confint(k, total, alpha=_alpha(z), method="wilson")
+    # k = n and k = 0 have the bound 1 and 0 exactly; the float formula gives 0.9999999999999999 for many n,
+    # which a table would show as a rate short of certain
+    high = np.where((k == total) & (total > 0), 1.0, high)
+    low = np.where((k == 0) & (total > 0), 0.0, low)
+    return _scalar_or_array(low, high)
 
 
 def proportion_difference(k_a, n_a, k_b, n_b, z: float = Z95):

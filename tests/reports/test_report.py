@@ -388,8 +388,19 @@ def test_a_rate_whose_bound_rounds_onto_zero_or_one_hundred_shows_it_apart():
     assert "59.2% [59.0, 59.3]" in console_table(rates.assign(rate=[0.5921, 0.5], lo=[0.5902, 0.4], hi=[0.5934, 0.6]))
     # 7,999 of 8,000 (Wilson 99.929% to 99.998%) is not certain either, in a cell or in a sentence.
     nearly = rates.assign(rate=[0.5, 7999 / 8000], lo=[0.4, 0.99929], hi=[0.6, 0.999978])
-    assert "99.987% [99.929, 99.998]" in console_table(nearly)
+    assert "99.988% [99.929, 99.998]" in console_table(nearly)
     assert format_percent(7999 / 8000) == "99.99%" and format_percent(0.99951) == "99.95%"
+    # 34 of 34 with Wilson's own bounds reads as certain at the top, not 100.000000%
+    from analyzer.reports.formatting import rate_with_interval
+    from analyzer.reports.stats import wilson_interval
+    assert rate_with_interval(1.0, *wilson_interval(34, 34)) == "100.0% (95% 89.8% to 100.0%)"
+
+
+def test_percentages_and_interval_cells_round_a_half_as_sentences_do():
+    # 49 of 400 is 12.25%: half away from zero everywhere, as fixed() rounds (format gave 12.2)
+    assert format_percent(49 / 400) == "12.3%"
+    cells = console_table(pd.DataFrame({"action": ["ST"], "expected_gp": [2.125], "gp_lo": [1.55], "gp_hi": [2.7]}))
+    assert "2.13 [1.55, 2.70]" in cells
 
 
 def test_report_tables_show_rates_as_the_terminal_does():

@@ -28,6 +28,9 @@ def test_wilson_edges_and_vectorised():
     low, high = wilson_interval(np.array([0, 10]), np.array([10, 10]))
     assert low[0] == 0.0 and 0.0 < high[0] < 0.35
     assert high[1] == pytest.approx(1.0) and 0.65 < low[1] < 1.0
+    # n of n is bounded by 1 exactly, 0 of n by 0 (the float formula gives 0.9999999999999999 for 622 n < 2,000)
+    n = np.arange(1, 2000)
+    assert np.all(wilson_interval(n, n)[1] == 1.0) and np.all(wilson_interval(0 * n, n)[0] == 0.0)
 
 
 def test_mean_interval_normal_approximation():
