@@ -459,3 +459,5 @@ def test_trumps_a_cheap_lead_when_closing_is_then_sure():
     assert choice(TRUMP_TO_CLOSE.format(17)) == "SK"
     assert choice(TRUMP_TO_CLOSE.format(16)) == "HQ"
     assert choice(TRUMP_TO_CLOSE.format(17), replace(DEFAULT, trump_to_close=0)) == "HQ"
+    # with two cards left in the stock the stock cannot be closed after the trick: the rule stays quiet
+    assert choice(TRUMP_TO_CLOSE.replace("CK CT DT DA HA SJ", "HA SJ").format(17)) == "HQ"
