@@ -12,6 +12,12 @@ from types import FunctionType
 from numba import njit
 
 
+def set_label(kernel_ids) -> str:
+    """A kernel set's name in numba's cache, from the ids of what it compiles in (``k1_3_7``): ids cannot
+    read two ways, as joined bot names could (``hybrid_infer`` against ``hybrid`` and ``infer``)."""
+    return "k" + "_".join(str(i) for i in sorted(kernel_ids))
+
+
 def compile_set(templates: tuple[Callable, ...], module_globals: dict, switches: dict[str, bool],
                 label: str) -> dict[str, Callable]:
     """The ``templates`` as cached numba kernels that see ``switches`` among their globals and call each

@@ -93,3 +93,15 @@ def test_every_bot_has_a_switch_in_the_kernel_sets():
     from analyzer.games.schnapsen.play import _SWITCHES, POLICIES
 
     assert sorted(_SWITCHES.values()) == sorted(POLICIES.values())
+
+
+def test_kernel_set_names_cannot_read_two_ways():
+    # numba caches a set under its name: every set of bots needs its own
+    from itertools import combinations
+
+    from analyzer.experiments.kernel_sets import set_label
+    from analyzer.games.schnapsen.play import POLICIES
+
+    ids = sorted(POLICIES.values())
+    subsets = [frozenset(c) for k in range(1, len(ids) + 1) for c in combinations(ids, k)]
+    assert len({set_label(s) for s in subsets}) == len(subsets)

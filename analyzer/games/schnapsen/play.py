@@ -13,7 +13,7 @@ import numpy as np
 
 from analyzer import catalog
 from analyzer.cards.rng import next_u64
-from analyzer.experiments.kernel_sets import compile_set
+from analyzer.experiments.kernel_sets import compile_set, set_label
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
 from analyzer.games.schnapsen.hybrid_bot import hybrid_choice
@@ -223,8 +223,7 @@ _SWITCHES = {"_WITH_RANDOM": RANDOM, "_WITH_HEURISTIC": HEURISTIC, "_WITH_PERFEC
 def _kernel_set(policies: frozenset[int]) -> KernelSet:
     switches = {switch: policy in policies for switch, policy in _SWITCHES.items()}
     switches["_WITH_SEARCH"] = not policies <= {RANDOM, HEURISTIC}
-    label = "_".join(name for name, policy in _KERNEL_IDS.items() if policy in policies)
-    return KernelSet(**compile_set(_TEMPLATES, globals(), switches, label))
+    return KernelSet(**compile_set(_TEMPLATES, globals(), switches, set_label(policies)))
 
 
 def kernels_for(policies) -> KernelSet:

@@ -15,7 +15,7 @@ from analyzer.cards.dealing import shuffle_into_hands
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.kernel_sets import compile_set
+from analyzer.experiments.kernel_sets import compile_set, set_label
 from analyzer.games.seconds.kernels import (
     M_IN_HANDS,
     M_LEADER,
@@ -34,7 +34,6 @@ from analyzer.games.seconds.kernels import (
 )
 from analyzer.games.seconds.policies import (
     POLICY_HEURISTIC,
-    POLICY_NAMES,
     POLICY_RANDOM,
     POLICY_SAMPLING,
     choose_heuristic,
@@ -155,9 +154,8 @@ _SWITCHES = {"_WITH_RANDOM": POLICY_RANDOM, "_WITH_HEURISTIC": POLICY_HEURISTIC,
 
 @cache
 def _kernel_set(policies: frozenset[int]) -> dict:
-    label = "_".join(POLICY_NAMES[policy] for policy in sorted(policies))
     return compile_set(_TEMPLATES, globals(), {switch: policy in policies for switch, policy in _SWITCHES.items()},
-                       label)
+                       set_label(policies))
 
 
 def kernels_for(policies) -> SimpleNamespace:
