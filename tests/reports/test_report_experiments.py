@@ -19,6 +19,8 @@ EXPERIMENTS = {
     "rikken-advise": ["rikken", "advise", "AKQT86.A2.K73.95", "--deals", "60"],
     "schnapsen-match": ["schnapsen", "match", "--bots", "heuristic", "random", "--matches", "4"],
     "schnapsen-closing": ["schnapsen", "closing", "--deals", "3", "--bot", "heuristic"],
+    "schnapsen-advise": ["schnapsen", "advise", "hand0=SA ST SK CA HQ; hand1=?; stock=? ? ? ? ? ? ? ? ? SJ; leader=0",
+                         "--bot", "heuristic", "-n", "8"],
     "seconds-play": ["seconds", "play", "--players", "3", "--games", "4"],
     "seconds-variants": ["seconds", "variants", "--players", "4", "--deals", "60"],
 }

@@ -99,7 +99,7 @@ def test_kernel_set_names_cannot_read_two_ways():
     # numba caches a set under its name: every set of bots needs its own
     from itertools import combinations
 
-    from analyzer.experiments.kernel_sets import set_label
+    from analyzer.games.kernel_sets import set_label
     from analyzer.games.schnapsen.play import POLICIES
 
     ids = sorted(POLICIES.values())

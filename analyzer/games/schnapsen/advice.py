@@ -21,8 +21,10 @@ from analyzer.experiments.progress import report_items
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import MATCH, RULES, Bot, outcome_stats, sequence_array, world_plan
+from analyzer.games.schnapsen.findings import ADVISE_REPORT
 from analyzer.games.schnapsen.kernels import legal_actions
 from analyzer.games.schnapsen.play import PERFECT, kernels_for
+from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.formatting import CONSOLE_WIDTH, fixed
@@ -264,4 +266,5 @@ def _listed(names: list[str]) -> str:
 
 
 ADVISE = Experiment("schnapsen-advise", advice_rows, world_outcomes, rows="worlds", description="worlds",
-                    summarize=_advise_summary, kernels="Schnapsen", compile_seconds=45)
+                    summarize=_advise_summary, report=ADVISE_REPORT, query=ADVISE_QUERY, kernels="Schnapsen",
+                    compile_seconds=45)

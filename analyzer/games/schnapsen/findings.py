@@ -178,3 +178,32 @@ CLOSING_REPORT = ReportSpec(
                                          keys=("factor", "value"),
                                          measures=(RateMeasure("close_win", "n"),
                                                    MeanMeasure("gain", "gain_lo", "gain_hi", "n")))})
+
+
+def advise_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
+    """Findings of a ``schnapsen advise`` run: the best action's game points with its interval and how often
+    it won, and which actions are within noise of it (their difference to it, on the same worlds, spans 0)."""
+    advice = tables.get("advice")
+    if advice is None or advice.empty:
+        return ["The run has no advice table."]
+    best = advice.iloc[0]
+    sentences = [f"{best['action']} has the highest mean: "
+                 f"{mean_with_interval(best['expected_gp'], best['gp_lo'], best['gp_hi'])} game points over "
+                 f"{int(best['worlds']):,} worlds, won in {format_percent(best['win_probability'])} of them."]
+    close = [str(r.action) for r in advice.iloc[1:].itertuples() if r.vs_best_lo <= 0 <= r.vs_best_hi]
+    if close:
+        sentences.append(f"Within noise of it on the same worlds: {', '.join(close)}.")
+    return sentences
+
+
+ADVISE_REPORT = ReportSpec(
+    findings=advise_findings, unit="worlds",
+    glossary={"action": "a legal action of the player to move (a card, or a closing or exchange)",
+              "expected_gp": "the action's mean game points over the worlds (signed: + for the player to move)",
+              "gp_lo": "lower 95% bound of expected_gp", "gp_hi": "upper 95% bound of expected_gp",
+              "win_probability": "share of the worlds the action won the deal",
+              "vs_best": "the action's game points minus the best action's, on the same worlds",
+              "vs_best_lo": "lower 95% bound of vs_best", "vs_best_hi": "upper 95% bound of vs_best",
+              "worlds": "sampled (or, once every card is known, exact) worlds each action was played out on"},
+    tables={"advice": TableSpec("Each legal action played out on the same worlds, best first.", keys=("action",),
+                                measures=(MeanMeasure("expected_gp", "gp_lo", "gp_hi", "worlds"),))})

@@ -13,7 +13,7 @@ import numpy as np
 
 from analyzer import catalog
 from analyzer.cards.rng import next_u64
-from analyzer.experiments.kernel_sets import compile_set, set_label
+from analyzer.games.kernel_sets import compile_set, set_label
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
 from analyzer.games.schnapsen.hybrid_bot import hybrid_choice

@@ -17,5 +17,14 @@ def _closing_subjects(columns: list[str]) -> list[Subject]:
                                     Measure("bot_closed", "bot_action = 'close'", RATE)))]
 
 
+def _advise_subjects(columns: list[str], names: list[str]) -> list[Subject]:
+    """One subject per action of the advised position, over every world."""
+    # The names come from the stored rows: quoted as SQL strings, so a quote in one cannot change the query.
+    return [Subject(name, "action = '{}'".format(name.replace("'", "''")),
+                    (Measure("game_points", "game_points"), Measure("won", "game_points > 0", RATE)))
+            for name in names]
+
+
 MATCH_QUERY = QuerySpec("matches", _match_subjects)
+ADVISE_QUERY = QuerySpec("worlds", _advise_subjects, subject_label="action", subject_column="action")
 CLOSING_QUERY = QuerySpec("closing_positions", _closing_subjects)

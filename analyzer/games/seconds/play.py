@@ -15,7 +15,7 @@ from analyzer.cards.dealing import shuffle_into_hands
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.kernel_sets import compile_set, set_label
+from analyzer.games.kernel_sets import compile_set, set_label
 from analyzer.games.seconds.kernels import (
     M_IN_HANDS,
     M_LEADER,
