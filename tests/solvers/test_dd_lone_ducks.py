@@ -1,9 +1,11 @@
-"""The lone declarer's ducking bound (``_lone_ducks``) against the brute-force minimax.
+"""The misère bounds (``misery_bounds``) against the brute-force minimax.
 
-On random no-trump endings, whichever seat leads, the bound's claims are checked against the
+On random no-trump endings, whichever seat leads, the bounds' claims are checked against the
 reference's answer to "can the declarer take no more tricks": a claimed duck of every trick must be
 possible, a claimed forced trick impossible.  Each kind of claim must come up often, so a bound
-that claims too much where one card's rank decides it is caught.
+that claims too much where one card's rank decides it is caught.  Inside a trick, a claimed forced
+trick is checked against a one-trick brute force (he cannot avoid taking the trick in progress)
+and the whole ending's answer.
 """
 
 from functools import lru_cache
@@ -12,7 +14,7 @@ import numpy as np
 import pytest
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.later_tricks import _lone_ducks
+from analyzer.solvers.dd.misery_bounds import _caught_in_trick, _entry_catch, _lone_ducks
 
 from .reference_minimax import Rules, can_force
 
@@ -23,30 +25,33 @@ def _masks(hands):
     return np.array([sum(1 << c for c in h) for h in hands], dtype=np.int64)
 
 
+def _deal(rng, size):
+    """Hands of ``size`` cards and a lone declarer: cards from two or three suits, so that suits are
+    often shared and voids are common, the declarer often dealt mostly low or mostly high cards."""
+    suits = rng.permutation(4)[: int(rng.integers(2, 4))]
+    pool = [int(13 * s + r) for s in suits for r in range(13)]
+    cards = [pool[i] for i in rng.permutation(len(pool))[: 4 * size]]
+    declarer = int(rng.integers(4))
+    slant = int(rng.integers(3))
+    if slant:
+        # A third of the time each, the declarer is dealt mostly low cards (he can often duck
+        # everything) or mostly high ones (he often takes the trick he leads).
+        cards.sort(key=lambda c: (c % 13 if slant == 1 else -(c % 13)) + 7 * int(rng.integers(2)))
+    hands = [[] for _ in range(4)]
+    hands[declarer] = sorted(cards[:size])
+    rest = cards[size:]
+    for seat in (s for s in range(4) if s != declarer):
+        hands[seat], rest = sorted(rest[:size]), rest[size:]
+    return hands, declarer
+
+
 @lru_cache(maxsize=None)
 def _cases(size):
-    """(hands, declarer, leader, verdict, whether the declarer can take no trick) on random endings.
-
-    The cards come from two or three suits, so that suits are often shared and voids are common;
-    the declarer is often dealt mostly low or mostly high cards.
-    """
+    """(hands, declarer, leader, verdict, whether the declarer can take no trick) on random endings."""
     rng = np.random.default_rng(size)
     cases = []
-    for _ in range(300):
-        suits = rng.permutation(4)[: int(rng.integers(2, 4))]
-        pool = [int(13 * s + r) for s in suits for r in range(13)]
-        cards = [pool[i] for i in rng.permutation(len(pool))[: 4 * size]]
-        declarer = int(rng.integers(4))
-        slant = int(rng.integers(3))
-        if slant:
-            # A third of the time each, the declarer is dealt mostly low cards (he can often duck
-            # everything) or mostly high ones (he often takes the trick he leads).
-            cards.sort(key=lambda c: (c % 13 if slant == 1 else -(c % 13)) + 7 * int(rng.integers(2)))
-        hands = [[] for _ in range(4)]
-        hands[declarer] = sorted(cards[:size])
-        rest = cards[size:]
-        for seat in (s for s in range(4) if s != declarer):
-            hands[seat], rest = sorted(rest[:size]), rest[size:]
+    for _ in range(400):
+        hands, declarer = _deal(rng, size)
         leader = int(rng.integers(4))
         verdict, _ = _lone_ducks(_masks(hands), leader, declarer)
         ducks = can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0)
@@ -60,17 +65,103 @@ def test_claims_hold_against_the_reference(size):
     for hands, declarer, leader, verdict, ducks in cases:
         if verdict >= 0:
             assert ducks == (verdict == 1), (hands, declarer, leader, verdict)
-    claims = [verdict for _, _, _, verdict, _ in cases]
-    # Every kind of claim is exercised: ducking everything, taking a trick on lead, being made to take one.
-    assert claims.count(1) >= 15
+    # Every kind of claim is exercised: ducking everything with a defender or the declarer on lead,
+    # taking a trick on lead, being made to take one at once or through an entry.
+    assert sum(v == 1 and leader != declarer for _, declarer, leader, v, _ in cases) >= 15
+    assert sum(v == 1 and leader == declarer for _, declarer, leader, v, _ in cases) >= 10
     assert sum(v == 0 and leader == declarer for _, declarer, leader, v, _ in cases) >= 10
-    assert sum(v == 0 and leader != declarer for _, declarer, leader, v, _ in cases) >= 20
+    entries = sum(v == 0 and leader != declarer and _entry_catch(_masks(hands), leader, declarer) != 0
+                  for hands, declarer, leader, v, _ in cases)
+    assert sum(v == 0 and leader != declarer for _, declarer, leader, v, _ in cases) - entries >= 20
+    assert entries >= 5
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_entry_catches_hold_against_the_reference(size):
+    """Every entry catch the search could meet (any defender on lead), not only where the one-trick catch fails."""
+    rng = np.random.default_rng(100 + size)
+    claims = 0
+    for _ in range(400):
+        hands, declarer = _deal(rng, size)
+        leader = int((declarer + rng.integers(1, 4)) % 4)
+        if _entry_catch(_masks(hands), leader, declarer) != 0:
+            claims += 1
+            assert not can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0), (hands, declarer, leader)
+    assert claims >= 30
+
+
+def _takes_trick(rules, hands, trick, declarer):
+    """Whether the defenders can make ``declarer`` take the trick in progress (plain brute force)."""
+    seat = (trick[-1][0] + 1) % 4
+    if len(trick) == 4:
+        return rules.winner(trick) == declarer
+    outcomes = [_takes_trick(rules, [tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(hands)],
+                             trick + ((seat, card, False),), declarer)
+                for card, _ in rules.plays(hands, seat, trick)]
+    return all(outcomes) if seat == declarer else any(outcomes)
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_caught_in_trick_against_the_reference(size):
+    rng = np.random.default_rng(200 + size)
+    claims = {True: 0, False: 0}
+    for _ in range(500):
+        hands, declarer = _deal(rng, size)
+        rules = Rules(NO_TRUMP, [declarer])
+        leader = int(rng.integers(4))
+        pos = int(rng.integers(1, 4))
+        trick = ()
+        for step in range(pos):
+            seat = (leader + step) % 4
+            options = [card for card, _ in rules.plays(hands, seat, trick)]
+            card = options[int(rng.integers(len(options)))]
+            hands[seat] = [c for c in hands[seat] if c != card]
+            trick += ((seat, card, False),)
+        winner = trick[0]
+        for seat, card, _ in trick[1:]:
+            if card // 13 == winner[1] // 13 and card > winner[1]:
+                winner = (seat, card, False)
+        masks = _masks(hands)
+        present = int(masks[0] | masks[1] | masks[2] | masks[3]) | sum(1 << c for _, c, _ in trick)
+        caught = _caught_in_trick(masks, leader, pos, trick[0][1] // 13, winner[0], winner[1], declarer, present)
+        takes = _takes_trick(rules, hands, trick, declarer)
+        if caught != 0:
+            assert takes, (hands, trick, declarer)
+            to_play = (leader + pos) % 4
+            assert not can_force(rules, hands, to_play, 0, 0, trick), (hands, trick, declarer)
+        claims[declarer in {s for s, _, _ in trick}] += caught != 0
+        # The claim is exact for the trick in progress: it misses no forced trick.
+        assert takes == (caught != 0), (hands, trick, declarer)
+    assert claims[True] >= 20 and claims[False] >= 20
 
 
 @pytest.mark.parametrize("size", [3, 4])
 def test_misery_and_one_alone_answers_match_the_reference(size):
-    for hands, declarer, leader, _, ducks in _cases(size)[:120]:
+    for hands, declarer, leader, _, ducks in _cases(size)[:150]:
         team = 1 << declarer
         assert solve(_masks(hands), NO_TRUMP, leader, team, goal="le", k=0) == ducks
         rules = Rules(NO_TRUMP, [declarer])
         assert solve(_masks(hands), NO_TRUMP, leader, team, goal="eq", k=1) == can_force(rules, hands, leader, 1, 1)
+
+
+def test_answers_in_a_trick_match_the_reference():
+    """Misery and 1 Alone asked with one to three cards of a trick played, five cards a hand."""
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        hands, declarer = _deal(rng, 5)
+        rules = Rules(NO_TRUMP, [declarer])
+        leader = int(rng.integers(4))
+        pos = int(rng.integers(1, 4))
+        trick = ()
+        for step in range(pos):
+            seat = (leader + step) % 4
+            options = [card for card, _ in rules.plays(hands, seat, trick)]
+            card = options[int(rng.integers(len(options)))]
+            hands[seat] = [c for c in hands[seat] if c != card]
+            trick += ((seat, card, False),)
+        to_play = (leader + pos) % 4
+        played = [c for _, c, _ in trick]
+        for goal, k in (("le", 0), ("eq", 1)):
+            expected = can_force(rules, hands, to_play, k, k, trick) if goal == "eq" else can_force(
+                rules, hands, to_play, 0, 0, trick)
+            assert solve(_masks(hands), NO_TRUMP, to_play, 1 << declarer, goal=goal, k=k, trick=played) == expected

@@ -1,7 +1,7 @@
 """Sure losers at a trick's start (the job of DDS's ``LaterTricks.cpp``).
 
-The side on lead that needs every trick left fails when the other side surely takes one; a lone
-no-trump declarer who may take no more tricks surely ducks them all or surely takes the next one.
+The side on lead that needs every trick left fails when the other side surely takes one (a lone
+no-trump declarer who may take no more tricks has his own bounds, ``misery_bounds``).
 """
 
 import numpy as np
@@ -106,56 +106,3 @@ def _guarded_trump_trick(hands, seat, present, trump, team):
     if third_holder >= 0 and (team >> third_holder) & 1 != mine:
         return (cards | (np.int64(1) << third)) << (13 * trump)
     return np.int64(-1)
-
-
-@njit(cache=True)
-def _lone_ducks(hands, seat, declarer):
-    """Whether a lone ``declarer`` at no trump, needing no more tricks, surely ducks the rest or surely
-    takes the trick ``seat`` leads next: 1 (ducks every trick), 0 (takes this one), -1 (neither shown).
-
-    No card can be ruffed, so a trick goes to the highest card of the led suit, and the defenders,
-    wanting the declarer to win, follow low.  On lead, the declarer loses a trick only by leading a
-    card some defender can only overtake: below the lowest card of a defender holding the suit.
-    When none of his cards is so, he takes the trick.  A defender on lead makes him take it by
-    leading a suit where his lowest card beats every defender's lowest.  Otherwise, with a defender
-    on lead, he ducks every trick left when in each suit his ``j``-th lowest card is below the
-    defenders' ``j``-th lowest (for ``j`` up to the shorter count): the defenders lead every trick,
-    each trick of a suit uses up at least one of their cards of it, so its ``j``-th lead is at least
-    their ``j``-th lowest card, and he follows with his lowest (discarding, when void, his highest).
-
-    Returns (verdict, relevant cards): every card of the suits he holds.
-    """
-    mine_all = hands[declarer]
-    relevant = np.int64(0)
-    on_lead = seat == declarer
-    ducks = True
-    safe_lead = False
-    for suit in range(4):
-        mine = (mine_all >> (13 * suit)) & SUIT_BITS
-        if mine == 0:
-            continue
-        others = np.int64(0)
-        cover = np.int64(0)
-        for other in range(4):
-            if other != declarer:
-                held = (hands[other] >> (13 * suit)) & SUIT_BITS
-                others |= held
-                if held:
-                    cover = max(cover, held & -held)
-        relevant |= (mine | others) << (13 * suit)
-        lowest = mine & -mine
-        if on_lead:
-            safe_lead = safe_lead or lowest < cover
-            continue
-        if lowest > cover and (hands[seat] >> (13 * suit)) & SUIT_BITS:
-            return 0, relevant
-        d = mine
-        o = others
-        while d and o:
-            if (d & -d) > (o & -o):
-                ducks = False
-            d &= d - 1
-            o &= o - 1
-    if on_lead:
-        return (-1 if safe_lead else 0), relevant
-    return (1 if ducks else -1), relevant

@@ -1,0 +1,183 @@
+"""Misère bounds: a lone no-trump declarer who may take no more tricks (Misery, a 1 Alone that has its trick).
+
+No card can be ruffed, so a trick goes to the highest card of the suit led.  The declarer wants to
+duck every trick left, the three defenders want him to take one: they follow low under his cards
+and keep the lead among themselves.  At a trick's start :func:`_lone_ducks` says whether he surely
+ducks every trick or is surely made to take one; inside a trick :func:`_caught_in_trick` says
+whether he surely takes the trick in progress.  Holdings are 13-bit masks (bit r = rank r), and a
+holding's lowest card is compared as its lowest bit.
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.solvers.dd.tables import COUNT, HIGHEST, SUIT_BITS
+
+
+@njit(cache=True, inline="always")
+def _below_in_order(mine, others, spare):
+    """Whether ``mine``'s ``j``-th lowest card is below ``others``' ``j``-th lowest for every ``j`` up to the
+    smaller of ``mine``'s count and ``others``' count less ``spare``."""
+    rounds = COUNT[others] - spare
+    while mine and rounds > 0:
+        if (mine & -mine) > (others & -others):
+            return False
+        mine &= mine - 1
+        others &= others - 1
+        rounds -= 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def _defence(hands, declarer, suit):
+    """The defenders' cards of ``suit``, the highest of their holders' lowest cards (0 when none holds
+    it) and how many of them hold it."""
+    others = np.int64(0)
+    cover = np.int64(0)
+    holders = 0
+    for other in range(4):
+        if other != declarer:
+            held = (hands[other] >> (13 * suit)) & SUIT_BITS
+            if held:
+                others |= held
+                cover = max(cover, held & -held)
+                holders += 1
+    return others, cover, holders
+
+
+@njit(cache=True)
+def _lone_ducks(hands, seat, declarer):
+    """Whether a lone ``declarer`` at no trump, needing no more tricks, surely ducks the rest or surely
+    takes a trick: 1 (ducks every trick), 0 (takes one), -1 (neither shown).  ``seat`` is on lead.
+
+    The ``j``-th rule: with a defender on lead, he ducks every trick left when in each suit his
+    ``j``-th lowest card is below the defenders' ``j``-th lowest (for ``j`` up to the shorter count).
+    The defenders then lead every trick; each trick of a suit uses up at least one of their cards
+    of it, so its ``j``-th lead is at least their ``j``-th lowest card, and he follows with his
+    lowest (discarding, when void, his highest, which keeps the rule in that suit).
+
+    A defender on lead makes him take this trick by leading a suit where his lowest card beats
+    every defender's lowest (each defender holding it follows with his lowest; void ones discard).
+    Otherwise :func:`_entry_catch` may show the defenders reach such a lead in two tricks.
+
+    On lead, he loses this trick by leading a card below the lowest card of some defender holding
+    its suit (that defender must overtake it); when no card is so, he takes it.  He surely ducks
+    every trick when, besides such a lead, the ``j``-th rule holds afterwards: in the other suits
+    it holds now (the defenders' discards only remove cards of theirs), and in the suit led he
+    leads his highest card below that defender's lowest (the remaining cards, lower, pass the rule
+    at least as well as after any other such lead) and every defender holding the suit gives up
+    one card of it: their ``j``-th lowest cards can only rise, so the rule on his remaining cards
+    against their present cards, for ``j`` up to their count less those holders, is enough.
+
+    Returns (verdict, relevant cards): every card of the suits he holds (every card of the suits
+    the entry uses for :func:`_entry_catch`'s catch).
+    """
+    mine_all = hands[declarer]
+    relevant = np.int64(0)
+    on_lead = seat == declarer
+    failing = 0  # suits where the j-th rule fails
+    for suit in range(4):
+        mine = (mine_all >> (13 * suit)) & SUIT_BITS
+        if mine == 0:
+            continue
+        others, cover, _ = _defence(hands, declarer, suit)
+        relevant |= (mine | others) << (13 * suit)
+        if not on_lead and (mine & -mine) > cover and (hands[seat] >> (13 * suit)) & SUIT_BITS:
+            return 0, relevant
+        if not _below_in_order(mine, others, 0):
+            failing |= 1 << suit
+    if on_lead:
+        safe_lead = False
+        for suit in range(4):
+            mine = (mine_all >> (13 * suit)) & SUIT_BITS
+            others, cover, holders = _defence(hands, declarer, suit)
+            if mine == 0 or (mine & -mine) > cover:
+                continue
+            safe_lead = True
+            lead = HIGHEST[mine & (cover - 1)]
+            if failing & ~(1 << suit) == 0 and _below_in_order(mine ^ (1 << lead), others, holders):
+                return 1, relevant
+        return (-1 if safe_lead else 0), relevant
+    if failing == 0:
+        return 1, relevant
+    caught = _entry_catch(hands, seat, declarer)
+    if caught != 0:
+        return 0, caught
+    return -1, relevant
+
+
+@njit(cache=True)
+def _entry_catch(hands, leader, declarer):
+    """The cards that show the defenders make the declarer take one of the next two tricks, or 0.
+
+    Some defender ``x`` (not on lead) holds a suit ``s`` where the declarer's lowest card beats
+    every defender's lowest (a lead of ``s`` by ``x`` makes him take that trick), and the leader
+    can put ``x`` on lead through another suit ``t``: the leader leads his lowest card of ``t``,
+    ``x`` plays his highest, above the lowest card of every other defender holding ``t`` (who play
+    those; void ones discard, keeping their lowest card of ``s``: each holds two cards or more).
+    The declarer either takes that trick or ``x`` does, and nobody played a card of ``s``, unless
+    the declarer, void in ``t``, discarded one: he then holds two cards of ``s`` or more, and his
+    lowest card left still beats every defender's lowest.  Every card of ``s`` and ``t`` decides it.
+    """
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    for suit in range(4):
+        mine = (hands[declarer] >> (13 * suit)) & SUIT_BITS
+        _, cover, _ = _defence(hands, declarer, suit)
+        if mine == 0 or not (mine & -mine) > cover:
+            continue
+        for x in range(4):
+            if x == declarer or x == leader or (hands[x] >> (13 * suit)) & SUIT_BITS == 0:
+                continue
+            for entry in range(4):
+                led = (hands[leader] >> (13 * entry)) & SUIT_BITS
+                held = (hands[x] >> (13 * entry)) & SUIT_BITS
+                if entry == suit or led == 0 or held == 0:
+                    continue
+                if (hands[declarer] >> (13 * entry)) & SUIT_BITS == 0 and COUNT[mine] < 2:
+                    continue
+                top = np.int64(1) << HIGHEST[held]
+                wins = (led & -led) < top
+                for other in range(4):
+                    follow = (hands[other] >> (13 * entry)) & SUIT_BITS
+                    if other != declarer and other != leader and other != x and follow and (follow & -follow) > top:
+                        wins = False
+                if wins:
+                    return (((present >> (13 * suit)) & SUIT_BITS) << (13 * suit)
+                            | ((present >> (13 * entry)) & SUIT_BITS) << (13 * entry))
+    return np.int64(0)
+
+
+@njit(cache=True)
+def _caught_in_trick(hands, leader, pos, led_suit, win_seat, win_card, declarer, present):
+    """The cards that show a lone no-trump ``declarer`` takes the trick in progress, or 0 (not shown).
+
+    ``pos`` cards are played; ``present`` holds the cards in hands and in the trick.  If he has
+    played, he takes it when he is winning and every defender still to play can follow below his
+    card or is void.  If not, each defender before him holding the suit plays at least his lowest
+    card, so the trick's best card before him is at least the highest of those and the card now
+    winning; he takes the trick when his lowest card of the suit beats that (every card of his
+    does) and every defender after him can follow below his lowest or is void (below any card he
+    plays).  A defender after him holding only higher cards must overtake his lowest.  The cards
+    of the suit led decide it.
+    """
+    mine = (hands[declarer] >> (13 * led_suit)) & SUIT_BITS
+    at = (declarer - leader) & 3
+    winning = win_seat == declarer
+    if at < pos and not winning:
+        return np.int64(0)
+    if not winning and mine == 0:
+        return np.int64(0)
+    floor = np.int64(1) << (win_card % 13)
+    low = floor if winning else mine & -mine
+    for step in range(pos, 4):
+        other = (leader + step) & 3
+        held = (hands[other] >> (13 * led_suit)) & SUIT_BITS
+        if other == declarer or held == 0:
+            continue
+        if step < at:
+            floor = max(floor, held & -held)
+        elif (held & -held) > low:
+            return np.int64(0)
+    if not winning and low < floor:
+        return np.int64(0)
+    return ((present >> (13 * led_suit)) & SUIT_BITS) << (13 * led_suit)
