@@ -14,8 +14,9 @@ tricks so far) and the window.
 
 Each job has its module, as DDS splits its solver: the work array's layout (``layout``), the rules
 of play (``rules``), move generation and ordering (``moves``), sure tricks at a trick's start
-(``quick_tricks``) and inside a trick (``sure_trick``), sure losers (``later_tricks``) and the
-transposition table (``transposition``).  This module re-exports what ``api`` uses of them.
+(``quick_tricks``) and inside a trick (``sure_trick``), sure losers (``later_tricks``), a lone
+no-trump declarer's misère bounds (``misery_bounds``) and the transposition table
+(``transposition``).  This module re-exports what ``api`` uses of them.
 """
 
 import numpy as np
