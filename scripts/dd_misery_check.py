@@ -5,9 +5,9 @@ script once with this tree and once with ``PYTHONPATH`` pointing at a checkout o
 solver (for example ``git archive BASE analyzer | tar -x -C /tmp/base``), each writing ``--out``,
 then ``--compare A B``.  Positions: deals from ``--seed`` (``bench_dd.random_deals``), a random
 number of random legal tricks played (0 to 9), a lone declarer (half the time the seat with the
-lowest cards, else any), and at no trump
-"can he take no trick from here?" (``le 0``) and "exactly one?" (``eq 1``), each within
-``--limit`` completed tricks (a question that runs out is recorded as unknown).
+lowest cards, else any), and at no trump "can he take no trick from here?" (``le 0``) and "exactly
+one?" (``eq 1``), each within ``--limit`` completed tricks (a question that runs out is recorded
+as unknown).
 
 Usage: python scripts/dd_misery_check.py --seed S --positions N --out FILE [--limit 200000]
        python scripts/dd_misery_check.py --compare A B
