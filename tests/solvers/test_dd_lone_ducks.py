@@ -90,6 +90,18 @@ def test_entry_catches_hold_against_the_reference(size):
     assert claims >= 30
 
 
+def _random_trick(rng, rules, hands, leader, pos):
+    """The first ``pos`` cards of a trick led by ``leader``, random legal plays taken out of ``hands``."""
+    trick = ()
+    for step in range(pos):
+        seat = (leader + step) % 4
+        options = [card for card, _ in rules.plays(hands, seat, trick)]
+        card = options[int(rng.integers(len(options)))]
+        hands[seat] = [c for c in hands[seat] if c != card]
+        trick += ((seat, card, False),)
+    return trick
+
+
 def _takes_trick(rules, hands, trick, declarer):
     """Whether the defenders can make ``declarer`` take the trick in progress (plain brute force)."""
     seat = (trick[-1][0] + 1) % 4
@@ -110,13 +122,7 @@ def test_caught_in_trick_against_the_reference(size):
         rules = Rules(NO_TRUMP, [declarer])
         leader = int(rng.integers(4))
         pos = int(rng.integers(1, 4))
-        trick = ()
-        for step in range(pos):
-            seat = (leader + step) % 4
-            options = [card for card, _ in rules.plays(hands, seat, trick)]
-            card = options[int(rng.integers(len(options)))]
-            hands[seat] = [c for c in hands[seat] if c != card]
-            trick += ((seat, card, False),)
+        trick = _random_trick(rng, rules, hands, leader, pos)
         winner = trick[0]
         for seat, card, _ in trick[1:]:
             if card // 13 == winner[1] // 13 and card > winner[1]:
@@ -152,13 +158,7 @@ def test_answers_in_a_trick_match_the_reference():
         rules = Rules(NO_TRUMP, [declarer])
         leader = int(rng.integers(4))
         pos = int(rng.integers(1, 4))
-        trick = ()
-        for step in range(pos):
-            seat = (leader + step) % 4
-            options = [card for card, _ in rules.plays(hands, seat, trick)]
-            card = options[int(rng.integers(len(options)))]
-            hands[seat] = [c for c in hands[seat] if c != card]
-            trick += ((seat, card, False),)
+        trick = _random_trick(rng, rules, hands, leader, pos)
         to_play = (leader + pos) % 4
         played = [c for _, c, _ in trick]
         for goal, k in (("le", 0), ("eq", 1)):
