@@ -158,7 +158,8 @@ def _caught_in_trick(hands, leader, pos, led_suit, win_seat, win_card, declarer,
     winning; he takes the trick when his lowest card of the suit beats that (every card of his
     does) and every defender after him can follow below his lowest or is void (below any card he
     plays).  A defender after him holding only higher cards must overtake his lowest.  The cards
-    of the suit led decide it.
+    of the suit led at or above his lowest card (his card, when he has played) decide it: with
+    their owners and the suit lengths fixed, so is who holds a card below it.
     """
     mine = (hands[declarer] >> (13 * led_suit)) & SUIT_BITS
     at = (declarer - leader) & 3
@@ -180,4 +181,4 @@ def _caught_in_trick(hands, leader, pos, led_suit, win_seat, win_card, declarer,
             return np.int64(0)
     if not winning and low < floor:
         return np.int64(0)
-    return ((present >> (13 * led_suit)) & SUIT_BITS) << (13 * led_suit)
+    return ((present >> (13 * led_suit)) & SUIT_BITS & ~(low - 1)) << (13 * led_suit)
