@@ -17,17 +17,27 @@ contract, so ``--screen K`` keeps, among ``K * --deals`` deals, those whose cont
 make against heuristic defenders: the contracts ordinary defence lets through (the first row is then
 100% by construction, and the others say how many of them a stronger defence beats).
 
+Long runs resume: with ``--out DIR`` each pair's rounds are played in chunks of ``--chunk`` deals, each
+chunk with its own play stream (seed, contract, chunk) and saved to ``DIR`` as it ends; the same command
+again reuses the saved chunks (an interrupted run loses at most the chunk in progress) and plays the rest.
+A chunk's results do not depend on the others, so the table is the same however often the run stopped.
+``DIR`` keeps the run's settings; a different setting there is refused.
+
 ``--hand N=7532.6432.752.42 --leader N`` fixes the declarer's hand and the leader (the targeted case of
 issue 39: Open Misery All with N leading).
 
 Usage: ``python scripts/rikken_play_strength.py [--deals N] [--seed S] [--contracts misery,open-misery]
 [--defenders heuristic,expert,sampled-dd,dd] [--declarers heuristic,expert] [--hand N=...] [--leader N]
-[--both-dd] [--screen K] [--worlds W] [--dd-budget B]``.
+[--both-dd] [--screen K] [--worlds W] [--dd-budget B] [--out DIR] [--chunk C]``.
 A fresh seed is drawn (and printed) unless ``--seed`` is given; times are CPU seconds of this process.
 """
 
 import argparse
+import json
+import os
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -66,7 +76,7 @@ def setups_for(args, contract: int) -> dict:
     return {key: value[keep[:args.deals]] for key, value in setups.items()}
 
 
-def play(setups: dict, declarer: str, defender: str, seed: int, worlds: int = bots.DEFAULT_WORLDS,
+def play(setups: dict, declarer: str, defender: str, seed, worlds: int = bots.DEFAULT_WORLDS,
          dd_budget: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
     """Tricks per seat of every setup row, each row's undecided dd turns (module notes) and the CPU seconds."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id(declarer),
@@ -80,6 +90,55 @@ def play(setups: dict, declarer: str, defender: str, seed: int, worlds: int = bo
     else:
         bots.play_batch(*(setups[key] for key in _KEYS), ids, default_params(), state_from_seed(seed), tricks, worlds)
     return tricks, undecided, time.process_time() - start
+
+
+def chunk_seed(seed: int, contract: int, chunk: int) -> np.random.SeedSequence:
+    """The play stream of one chunk of deals: the same for every pair, independent of the other chunks."""
+    return np.random.SeedSequence([seed, contract, chunk])
+
+
+def play_chunked(args, setups: dict, contract: int, declarer: str, defender: str) -> tuple[np.ndarray, ...]:
+    """``play`` over the setups in chunks of ``--chunk`` rows (module notes), reusing the chunks saved in
+    ``--out``: tricks, undecided turns and the CPU seconds spent on the chunks played now or before."""
+    n = setups["hand"].size
+    size = args.chunk if args.out else n
+    tricks, undecided, seconds = [], [], 0.0
+    for chunk, start in enumerate(range(0, n, size)):
+        part = {key: value[start:start + size] for key, value in setups.items()}
+        path = Path(args.out, f"{rules.CONTRACT_CLI_NAMES[contract]}-{declarer}-{defender}-{chunk}.npz") \
+            if args.out else None
+        if path is not None and path.exists():
+            saved = np.load(path)
+            t, u, s = saved["tricks"], saved["undecided"], float(saved["seconds"])
+        else:
+            t, u, s = play(part, declarer, defender, chunk_seed(args.seed, contract, chunk), args.worlds,
+                           args.dd_budget)
+            if path is not None:
+                temporary = path.with_suffix(".tmp.npz")
+                np.savez(temporary, tricks=t, undecided=u, seconds=s)
+                os.replace(temporary, path)
+        tricks.append(t)
+        undecided.append(u)
+        seconds += s
+    return np.concatenate(tricks), np.concatenate(undecided), seconds
+
+
+def check_out(args) -> None:
+    """Create ``--out`` with the run's settings, or check a resumed run's settings are the same (exit 2 if not)."""
+    if not args.out:
+        return
+    settings = {key: getattr(args, key) for key in ("seed", "deals", "screen", "worlds", "dd_budget", "hand",
+                                                    "leader", "chunk")}
+    path = Path(args.out, "settings.json")
+    if path.exists():
+        saved = json.loads(path.read_text())
+        if saved != settings:
+            differ = ", ".join(f"{k} {saved.get(k)} -> {v}" for k, v in settings.items() if saved.get(k) != v)
+            print(f"error: {args.out} holds a run with other settings ({differ})", file=sys.stderr)
+            sys.exit(2)
+        return
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings))
 
 
 def outcome(setups: dict, tricks: np.ndarray, contract: int) -> tuple[np.ndarray, np.ndarray]:
@@ -137,9 +196,17 @@ def main() -> None:
                         help="completed tricks per solver question of a dd turn (0: no limit)")
     parser.add_argument("--screen", type=int, default=0,
                         help="keep deals whose contract heuristic play makes, from this many times --deals")
+    parser.add_argument("--out", default=None, help="folder of saved chunks: the same command resumes there")
+    parser.add_argument("--chunk", type=int, default=10, help="deals per saved chunk (with --out)")
     args = parser.parse_args()
+    if args.chunk < 1 or args.deals < 1:
+        parser.error("--deals and --chunk must be at least 1")
     if args.seed is None:
-        args.seed = int(np.random.SeedSequence().entropy % 10**6)
+        if args.out and Path(args.out, "settings.json").exists():
+            args.seed = json.loads(Path(args.out, "settings.json").read_text())["seed"]
+        else:
+            args.seed = int(np.random.SeedSequence().entropy % 10**6)
+    check_out(args)
     defenders = args.defenders.split(",")
     declarers = args.declarers.split(",")
     print(f"seed {args.seed}; {args.deals} deals per contract"
@@ -162,7 +229,7 @@ def main() -> None:
         bounds = extremes(setups, contract)
         base = None
         for declarer, defender in pairs:
-            tricks, undecided, seconds = play(setups, declarer, defender, args.seed, args.worlds, args.dd_budget)
+            tricks, undecided, seconds = play_chunked(args, setups, contract, declarer, defender)
             made, money = outcome(setups, tricks, contract)
             unknown = undecided > 0
             # Each end: every undecided round at its worst, then at its best, for the declarer.
