@@ -21,6 +21,8 @@ Long runs resume: with ``--out DIR`` each pair's rounds are played in chunks of 
 chunk with its own play stream (seed, contract, chunk) and saved to ``DIR`` as it ends; the same command
 again reuses the saved chunks (an interrupted run loses at most the chunk in progress) and plays the rest.
 A chunk's results do not depend on the others, so the table is the same however often the run stopped.
+The chunks are played chunk by chunk across contracts and pairs; ``--saved-only`` prints the table of the
+chunks saved so far for every pair of a contract, playing nothing (another process may be filling ``DIR``).
 ``DIR`` keeps the run's settings; a different setting there is refused.
 
 ``--hand N=7532.6432.752.42 --leader N`` fixes the declarer's hand and the leader (the targeted case of
@@ -28,7 +30,7 @@ issue 39: Open Misery All with N leading).
 
 Usage: ``python scripts/rikken_play_strength.py [--deals N] [--seed S] [--contracts misery,open-misery]
 [--defenders heuristic,expert,sampled-dd,dd] [--declarers heuristic,expert] [--hand N=...] [--leader N]
-[--both-dd] [--screen K] [--worlds W] [--dd-budget B] [--out DIR] [--chunk C]``.
+[--both-dd] [--screen K] [--worlds W] [--dd-budget B] [--out DIR] [--chunk C] [--saved-only]``.
 A fresh seed is drawn (and printed) unless ``--seed`` is given; times are CPU seconds of this process.
 """
 
@@ -97,30 +99,37 @@ def chunk_seed(seed: int, contract: int, chunk: int) -> np.random.SeedSequence:
     return np.random.SeedSequence([seed, contract, chunk])
 
 
-def play_chunked(args, setups: dict, contract: int, declarer: str, defender: str) -> tuple[np.ndarray, ...]:
-    """``play`` over the setups in chunks of ``--chunk`` rows (module notes), reusing the chunks saved in
-    ``--out``: tricks, undecided turns and the CPU seconds spent on the chunks played now or before."""
-    n = setups["hand"].size
-    size = args.chunk if args.out else n
-    tricks, undecided, seconds = [], [], 0.0
-    for chunk, start in enumerate(range(0, n, size)):
-        part = {key: value[start:start + size] for key, value in setups.items()}
-        path = Path(args.out, f"{rules.CONTRACT_CLI_NAMES[contract]}-{declarer}-{defender}-{chunk}.npz") \
-            if args.out else None
-        if path is not None and path.exists():
-            saved = np.load(path)
-            t, u, s = saved["tricks"], saved["undecided"], float(saved["seconds"])
-        else:
-            t, u, s = play(part, declarer, defender, chunk_seed(args.seed, contract, chunk), args.worlds,
-                           args.dd_budget)
-            if path is not None:
-                temporary = path.with_suffix(".tmp.npz")
-                np.savez(temporary, tricks=t, undecided=u, seconds=s)
-                os.replace(temporary, path)
-        tricks.append(t)
-        undecided.append(u)
-        seconds += s
-    return np.concatenate(tricks), np.concatenate(undecided), seconds
+def chunk_path(args, contract: int, declarer: str, defender: str, chunk: int) -> Path:
+    """Where one pair's chunk of rounds is saved in ``--out``."""
+    return Path(args.out, f"{rules.CONTRACT_CLI_NAMES[contract]}-{declarer}-{defender}-{chunk}.npz")
+
+
+def play_chunk(args, setups: dict, contract: int, declarer: str, defender: str, chunk: int) -> tuple:
+    """One chunk of ``--chunk`` setup rows played by the pair (module notes), or read back from ``--out``:
+    tricks, undecided turns and the CPU seconds it took when it was played."""
+    path = chunk_path(args, contract, declarer, defender, chunk) if args.out else None
+    if path is not None and path.exists():
+        saved = np.load(path)
+        return saved["tricks"], saved["undecided"], float(saved["seconds"])
+    size = args.chunk if args.out else setups["hand"].size
+    part = {key: value[chunk * size:(chunk + 1) * size] for key, value in setups.items()}
+    result = play(part, declarer, defender, chunk_seed(args.seed, contract, chunk), args.worlds, args.dd_budget)
+    if path is not None:
+        temporary = path.with_suffix(".tmp.npz")
+        np.savez(temporary, tricks=result[0], undecided=result[1], seconds=result[2])
+        os.replace(temporary, path)
+    return result
+
+
+def chunks_ready(args, n: int, contract: int, pairs: list) -> int:
+    """How many chunks every pair has: all of them, or with ``--saved-only`` those saved for every pair."""
+    total = -(-n // args.chunk) if args.out else 1
+    if not args.saved_only:
+        return total
+    ready = 0
+    while ready < total and all(chunk_path(args, contract, *pair, ready).exists() for pair in pairs):
+        ready += 1
+    return ready
 
 
 def check_out(args) -> None:
@@ -198,6 +207,8 @@ def main() -> None:
                         help="keep deals whose contract heuristic play makes, from this many times --deals")
     parser.add_argument("--out", default=None, help="folder of saved chunks: the same command resumes there")
     parser.add_argument("--chunk", type=int, default=10, help="deals per saved chunk (with --out)")
+    parser.add_argument("--saved-only", action="store_true",
+                        help="play nothing: the table of the chunks --out holds for every pair")
     args = parser.parse_args()
     if args.chunk < 1 or args.deals < 1:
         parser.error("--deals and --chunk must be at least 1")
@@ -214,22 +225,35 @@ def main() -> None:
           + f"; declarers {args.declarers}; {args.worlds} worlds"
           + (f"; hand {args.hand}" if args.hand else "")
           + (f"; leader {args.leader}" if args.leader is not None else ""))
+    pairs = [(a, d) for a in declarers for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
+    contracts = [int(rules.parse_contract(text)) for text in args.contracts.split(",")]
+    setups_of = {contract: setups_for(args, contract) for contract in contracts}
+    if args.out and not args.saved_only:
+        # Chunk by chunk across contracts and pairs: a run stopped early holds as many deals of each.
+        for chunk in range(-(-args.deals // args.chunk)):
+            for contract in contracts:
+                if chunk * args.chunk < setups_of[contract]["hand"].size:
+                    for pair in pairs:
+                        play_chunk(args, setups_of[contract], contract, *pair, chunk)
     first = f"{declarers[0]} / {defenders[0]}"
     print("| contract | declarer / defenders | made % [95%] | declarer money / deal [95%] | "
           f"made - {first} (pp) | money - {first} | CPU s / deal |")
     print("|---|---|---|---|---|---|---|")
-    for text in args.contracts.split(","):
-        contract = int(rules.parse_contract(text))
-        setups = setups_for(args, contract)
+    for text, contract in zip(args.contracts.split(","), contracts):
+        setups = setups_of[contract]
+        ready = chunks_ready(args, setups["hand"].size, contract, pairs)
+        if args.out:
+            setups = {key: value[:ready * args.chunk] for key, value in setups.items()}
         n = setups["hand"].size
         if n == 0:
-            print(f"| {text} | no deal passed the screen |")
+            print(f"| {text} | no deal passed the screen or no chunk saved for every pair |")
             continue
-        pairs = [(a, d) for a in declarers for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
         bounds = extremes(setups, contract)
         base = None
         for declarer, defender in pairs:
-            tricks, undecided, seconds = play_chunked(args, setups, contract, declarer, defender)
+            played = [play_chunk(args, setups, contract, declarer, defender, c) for c in range(ready)]
+            tricks, undecided = (np.concatenate([p[i] for p in played]) for i in (0, 1))
+            seconds = sum(p[2] for p in played)
             made, money = outcome(setups, tricks, contract)
             unknown = undecided > 0
             # Each end: every undecided round at its worst, then at its best, for the declarer.
