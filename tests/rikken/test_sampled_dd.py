@@ -28,6 +28,7 @@ from analyzer.games.rikken.sampled_dd import (
     POLICY_SAMPLED_DD,
     best_action,
     choose_sampled,
+    decided_action,
     misery_defence_card,
     open_goals,
     playout_batch_sampled,
@@ -147,6 +148,53 @@ def test_best_action_leaves_the_fallback_card_only_for_one_proved_better():
     assert best_action(actions, np.array([0.0, 1.0, 2.0]), np.array([0.0, 3.0, 2.0]), own=7, weight_sum=4.0) == 7
     # 3's best case (1) is below 20's worst (2): 20 is proved better; 7 (at least 1.5) is not proved better.
     assert best_action(actions, np.array([0.0, 1.5, 2.0]), np.array([1.0, 3.0, 2.0]), own=3, weight_sum=4.0) == 20
+
+
+def test_decided_action_stops_only_when_no_later_world_can_change_the_card():
+    actions = [3, 7, 20]
+
+    def decided(low, high, own, left):
+        return decided_action(actions, np.array(low), np.array(high), own, 8.0, left)
+
+    # own (7) leads 20 by 2: decided while 2 or less may still come, open at 2.5.
+    assert decided([0.0, 3.0, 1.0], [0.0, 3.0, 1.0], own=7, left=2.0) == 7
+    assert decided([0.0, 3.0, 1.0], [0.0, 3.0, 1.0], own=7, left=2.5) is None
+    # 20 leads own (3) and 7 by more than what may come: 20, whose lead over 7 must be strict.
+    assert decided([0.0, 1.0, 3.5], [0.0, 1.0, 3.5], own=3, left=2.0) == 20
+    assert decided([0.0, 1.5, 3.5], [0.0, 1.5, 3.5], own=3, left=2.0) is None
+    # Bounds: own's best case counts for own, the others' worst case for them.
+    assert decided([0.0, 1.0, 2.0], [0.0, 4.0, 2.0], own=7, left=2.0) == 7
+    assert decided([0.0, 1.0, 3.5], [0.0, 1.0, 3.5], own=3, left=0.0) == 20
+
+
+def test_stopping_early_plays_the_card_of_every_world_solved_and_draws_the_same():
+    # The oracle: choose_sampled with the early stop switched off solves every world (best_action at the end).
+    checked = stopped = 0
+    for setup in _endings(14, 77, 6):
+        st = new_round(setup["hands"], setup["leader"], setup["contract_of"], setup["partner"], setup["trump"],
+                       setup["called_card"], setup["blind"])
+        for _ in range(12):
+            seat = int(st[L.TURN])
+            up, fd = legal_actions(st, seat)
+            calls = []
+
+            def counting(*args, **kwargs):
+                calls.append(1)
+                return world_values(*args, **kwargs)
+
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(sampled_dd, "world_values", counting)
+                stream = state_from_seed(checked)
+                action = choose_sampled(st, seat, int(up), int(fd), default_params(), stream, {})
+                early = len(calls)
+                patch.setattr(sampled_dd, "decided_action", lambda *args: None)
+                full = state_from_seed(checked)
+                assert choose_sampled(st, seat, int(up), int(fd), default_params(), full, {}) == action
+            assert (full == stream).all()
+            stopped += early < len(calls) - early
+            checked += 1
+            apply_action(st, seat, action)
+    assert checked > 100 and stopped > 10
 
 
 def test_with_every_hand_seen_it_plays_a_card_that_beats_an_open_misery_all():

@@ -253,26 +253,60 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     blind = bool(st[BLIND])
     slots = np.empty(5, dtype=np.int64)
     world = np.empty_like(st)
-    low_sum = np.zeros(n_actions)
-    high_sum = np.zeros(n_actions)
-    weight_sum = 0.0
+    # Every world is drawn before any is solved (the same draws, in the same order, as one by one), so the
+    # weight still to come is known and the search stops once the card is decided (``decided_action``).
+    drawn = []
     for _ in range(worlds if n > 0 else 1):
         weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden, rng_state, slots,
                            world)
         if weight < 0:
             return own
-        hands = world[HAND:HAND + 4].copy()
-        partner = int(world[PARTNER])
-        goals = open_goals(won, contract_of, kind_of, partner, tricks_left)
+        goals = open_goals(won, contract_of, kind_of, int(world[PARTNER]), tricks_left)
         if not goals:
             return own
         trick, trick_blind = _trick_cards(st, int(world[FACE_DOWN_CARDS]))
+        drawn.append((weight, world[HAND:HAND + 4].copy(), goals, trick, trick_blind))
+    weight_sum = sum(w[0] for w in drawn)
+    # Past the world being solved: the most weighted score any action can still gain.
+    to_come = np.cumsum([w * max_score(goals) for w, _, goals, _, _ in drawn][::-1])[::-1]
+    low_sum = np.zeros(n_actions)
+    high_sum = np.zeros(n_actions)
+    for i, (weight, hands, goals, trick, trick_blind) in enumerate(drawn):
         low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions, generations,
                                  budget)
         low_sum += weight * np.asarray(low)
         high_sum += weight * np.asarray(high)
-        weight_sum += weight
+        left = to_come[i + 1] if i + 1 < len(drawn) else 0.0
+        decided = decided_action(actions, low_sum, high_sum, own, weight_sum, left)
+        if decided is not None:
+            return decided
     return best_action(actions, low_sum, high_sum, own, weight_sum)
+
+
+def max_score(goals):
+    """The most one world's value of an action can be (``world_values``): 1 per yes/no question asked,
+    ``TRICK_WEIGHT`` per trick count kept."""
+    return sum((g.goal is not None) + TRICK_WEIGHT * g.tricks for g in goals)
+
+
+def decided_action(actions, low, high, own, weight_sum, left):
+    """The action :func:`best_action` will return whatever the worlds still to solve score, or None.
+
+    ``low``, ``high``: the bounds summed so far; ``left``: the most weighted score any action can still
+    gain (each world adds between 0 and its weight times ``max_score``). ``own`` is decided when no
+    action's ``low`` can climb past its class's ``high``; another action when its ``low`` already beats
+    ``own``'s best ``high`` and every other action's best ``low``.
+    """
+    tolerance = 1e-9 * weight_sum
+    mine = max(i for i in range(len(actions)) if actions[i] <= own)
+    others = np.delete(low, mine)  # own's class never beats own: its high is at least its low
+    if others.size == 0 or high[mine] >= np.max(others) + left - tolerance:
+        return own
+    best = int(np.argmax(low))
+    rivals = np.delete(low, best)
+    if low[best] - tolerance > high[mine] + left and (rivals.size == 0 or low[best] > np.max(rivals) + left):
+        return actions[best]
+    return None
 
 
 def misery_defence_card(st, seat, up):
