@@ -58,6 +58,7 @@ import numpy as np
 from analyzer import catalog
 from analyzer.errors import InputError
 from analyzer.games.rikken import rules
+from analyzer.games.rikken.bidding import qualifying_contracts
 from analyzer.games.rikken.expert import (
     DEFAULT_SAMPLES,
     P_FIRST_TRICK,
@@ -92,6 +93,7 @@ from analyzer.games.rikken.round_layout import (
     N_IN_TRICK,
     PARTNER,
     TRICK,
+    TRICK_NO,
     TRICKS,
     TRUMP,
     TURN,
@@ -109,6 +111,9 @@ QUESTION_BUDGET = 1_000_000
 # defence decisions tie on every world, and there the heuristic's early cards let declarers through
 # (docs/rikken-bots.md, "1 Alone defence").
 FALLBACK_FIRST_TRICK = 1
+# Draws per world in trick 1 until the hidden declarers' hands are ones the bidding policy bids their
+# contracts with (``fits_the_bidding``); 0 switches the filter off.
+BID_TRIES = 100
 
 
 class _Goal:
@@ -257,10 +262,13 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     # weight still to come is known and the search stops once the card is decided (``decided_action``).
     drawn = []
     for _ in range(worlds if n > 0 else 1):
-        weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden, rng_state, slots,
-                           world)
-        if weight < 0:
-            return own
+        for _ in range(max(BID_TRIES, 1)):
+            weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden, rng_state,
+                               slots, world)
+            if weight < 0:
+                return own
+            if BID_TRIES == 0 or fits_the_bidding(st, seat, world):
+                break
         goals = open_goals(won, contract_of, kind_of, int(world[PARTNER]), tricks_left)
         if not goals:
             return own
@@ -281,6 +289,30 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
         if decided is not None:
             return decided
     return best_action(actions, low_sum, high_sum, own, weight_sum)
+
+
+def fits_the_bidding(st, seat, world):
+    """Whether, in trick 1, every declarer hidden from ``seat`` holds in ``world`` a hand the bidding policy bids
+    his contract with (``bidding.qualifying_contracts``): a Misery bidder holds a misère, an Alone bidder a
+    strong trump suit. Later the declarer's played cards are not in the state, so every world fits; so does
+    Troela, which three aces oblige.
+
+    A rejection filter: worlds the auction rules out are drawn again (``BID_TRIES`` times at most, the last
+    draw kept), so the worlds follow the deals in which the auction went as it did.
+    """
+    if int(st[TRICK_NO]) > 0:
+        return True
+    for d in range(4):
+        contract = int(st[CONTRACT + d])
+        if d == seat or contract < 0 or contract == rules.Contract.TROELA:
+            continue
+        hand = int(world[HAND + d])
+        card = int(st[TRICK + d])
+        if 0 <= card < FACE_DOWN_OFFSET:
+            hand |= 1 << card
+        if contract not in qualifying_contracts(hand):
+            return False
+    return True
 
 
 def max_score(goals):
