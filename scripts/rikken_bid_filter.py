@@ -4,11 +4,12 @@ Per contract, deals whose declarer's hand the bidding policy bids the contract w
 (``bidding.qualifying_contracts``: the deals where the filter's premise holds), the seat ``d mod 4``
 declaring with the heuristic and the seat left of the dealer leading, or with ``--hand`` the declarer's
 hand fixed; sampled-dd defenders play each deal twice on the same play stream, with the filter
-(``sampled_dd.BID_TRIES``) and without (the anchor). Prints both make rates (95% Wilson intervals), their
-paired difference (95% interval), the declarer's money likewise and the CPU seconds per deal.
+(``--tries`` draws a world, set as ``sampled_dd.BID_TRIES``) and without (the anchor). Prints both make
+rates (95% Wilson intervals), their paired difference (95% interval), the declarer's money likewise and
+the CPU seconds per deal.
 
 Usage: ``python scripts/rikken_bid_filter.py [--deals N] [--seed S] [--contracts misery,...] [--hand N=...]
-[--leader N]``; a fresh seed is drawn (and printed) unless ``--seed`` is given.
+[--leader N] [--tries T]``; a fresh seed is drawn (and printed) unless ``--seed`` is given.
 """
 
 import argparse
@@ -24,6 +25,7 @@ from rikken_play_strength import interval, outcome, play, setups_for
 
 # Random hands per wanted deal: about 1 in 40 random hands is bid Misery, fewer the rarer contracts.
 DRAWN_PER_DEAL = 80
+FILTER_TRIES = 100
 
 
 def bid_setups(args, contract: int) -> dict:
@@ -57,11 +59,12 @@ def main() -> None:
     parser.add_argument("--contracts", default="misery")
     parser.add_argument("--hand", default=None)
     parser.add_argument("--leader", default=None, type=parse_seat)
+    parser.add_argument("--tries", type=int, default=FILTER_TRIES, help="draws a world with the filter")
     args = parser.parse_args()
     if args.seed is None:
         args.seed = int(np.random.SeedSequence().entropy % 10**6)
     print(f"seed {args.seed}; up to {args.deals} deals per contract, declarer's hand bid the contract; "
-          f"heuristic declarer, sampled-dd defence; filter {sampled_dd.BID_TRIES} tries a world against none")
+          f"heuristic declarer, sampled-dd defence; filter {args.tries} tries a world against none")
     print("| contract | deals | made %: no filter / filter [95%] | made, paired (pp) | money, paired | CPU s / deal |")
     print("|---|---|---|---|---|---|")
     for text in args.contracts.split(","):
@@ -72,7 +75,7 @@ def main() -> None:
             print(f"| {text} | 0 | no hand qualified |")
             continue
         base_made, base_money, base_cpu = played(setups, args.seed, contract, 0)
-        made, money, cpu = played(setups, args.seed, contract, sampled_dd.BID_TRIES)
+        made, money, cpu = played(setups, args.seed, contract, args.tries)
         rates = [interval(100 * m.mean(), *(100 * x for x in wilson_interval(int(m.sum()), n)), ".1f")
                  for m in (base_made, made)]
         print(f"| {text} | {n} | {rates[0]} / {rates[1]} "
