@@ -21,8 +21,10 @@ Long runs resume: with ``--out DIR`` each pair's rounds are played in chunks of 
 chunk with its own play stream (seed, contract, chunk) and saved to ``DIR`` as it ends; the same command
 again reuses the saved chunks (an interrupted run loses at most the chunk in progress) and plays the rest.
 A chunk's results do not depend on the others, so the table is the same however often the run stopped.
-The chunks are played chunk by chunk across contracts and pairs; ``--saved-only`` prints the table of the
-chunks saved so far for every pair of a contract, playing nothing (another process may be filling ``DIR``).
+The chunks are played chunk by chunk across contracts and pairs (``--stride K --offset J``: the chunks
+J, J + K, ..., so K processes can fill one ``DIR``); ``--saved-only`` prints the table of the chunks saved
+so far for every pair of a contract, playing nothing. Which chunks are done depends on time only, never
+on a round's result, so a table of some of them is a fair sample.
 ``DIR`` keeps the run's settings; a different setting there is refused.
 
 ``--hand N=7532.6432.752.42 --leader N`` fixes the declarer's hand and the leader (the targeted case of
@@ -30,7 +32,7 @@ issue 39: Open Misery All with N leading).
 
 Usage: ``python scripts/rikken_play_strength.py [--deals N] [--seed S] [--contracts misery,open-misery]
 [--defenders heuristic,expert,sampled-dd,dd] [--declarers heuristic,expert] [--hand N=...] [--leader N]
-[--both-dd] [--screen K] [--worlds W] [--dd-budget B] [--out DIR] [--chunk C] [--saved-only]``.
+[--both-dd] [--screen K] [--worlds W] [--dd-budget B] [--out DIR] [--chunk C] [--stride K --offset J] [--saved-only]``.
 A fresh seed is drawn (and printed) unless ``--seed`` is given; times are CPU seconds of this process.
 """
 
@@ -121,15 +123,12 @@ def play_chunk(args, setups: dict, contract: int, declarer: str, defender: str, 
     return result
 
 
-def chunks_ready(args, n: int, contract: int, pairs: list) -> int:
-    """How many chunks every pair has: all of them, or with ``--saved-only`` those saved for every pair."""
-    total = -(-n // args.chunk) if args.out else 1
+def chunks_ready(args, n: int, contract: int, pairs: list) -> list[int]:
+    """The chunks in the table: all of them, or with ``--saved-only`` those saved for every pair."""
+    chunks = range(-(-n // args.chunk) if args.out else 1)
     if not args.saved_only:
-        return total
-    ready = 0
-    while ready < total and all(chunk_path(args, contract, *pair, ready).exists() for pair in pairs):
-        ready += 1
-    return ready
+        return list(chunks)
+    return [c for c in chunks if all(chunk_path(args, contract, *pair, c).exists() for pair in pairs)]
 
 
 def check_out(args) -> None:
@@ -207,11 +206,13 @@ def main() -> None:
                         help="keep deals whose contract heuristic play makes, from this many times --deals")
     parser.add_argument("--out", default=None, help="folder of saved chunks: the same command resumes there")
     parser.add_argument("--chunk", type=int, default=10, help="deals per saved chunk (with --out)")
+    parser.add_argument("--stride", type=int, default=1, help="play every stride-th chunk (parallel runs)")
+    parser.add_argument("--offset", type=int, default=0, help="the first chunk this run plays (with --stride)")
     parser.add_argument("--saved-only", action="store_true",
                         help="play nothing: the table of the chunks --out holds for every pair")
     args = parser.parse_args()
-    if args.chunk < 1 or args.deals < 1:
-        parser.error("--deals and --chunk must be at least 1")
+    if min(args.chunk, args.deals, args.stride) < 1 or args.offset < 0:
+        parser.error("--deals, --chunk and --stride must be at least 1, --offset at least 0")
     if args.seed is None:
         if args.out and Path(args.out, "settings.json").exists():
             args.seed = json.loads(Path(args.out, "settings.json").read_text())["seed"]
@@ -230,7 +231,7 @@ def main() -> None:
     setups_of = {contract: setups_for(args, contract) for contract in contracts}
     if args.out and not args.saved_only:
         # Chunk by chunk across contracts and pairs: a run stopped early holds as many deals of each.
-        for chunk in range(-(-args.deals // args.chunk)):
+        for chunk in range(args.offset, -(-args.deals // args.chunk), args.stride):
             for contract in contracts:
                 if chunk * args.chunk < setups_of[contract]["hand"].size:
                     for pair in pairs:
@@ -243,7 +244,9 @@ def main() -> None:
         setups = setups_of[contract]
         ready = chunks_ready(args, setups["hand"].size, contract, pairs)
         if args.out:
-            setups = {key: value[:ready * args.chunk] for key, value in setups.items()}
+            rows = np.concatenate([np.arange(c * args.chunk, (c + 1) * args.chunk) for c in ready] or [[]])
+            rows = rows[rows < setups["hand"].size].astype(np.int64)
+            chunked, setups = setups, {key: value[rows] for key, value in setups.items()}
         n = setups["hand"].size
         if n == 0:
             print(f"| {text} | no deal passed the screen or no chunk saved for every pair |")
@@ -251,7 +254,8 @@ def main() -> None:
         bounds = extremes(setups, contract)
         base = None
         for declarer, defender in pairs:
-            played = [play_chunk(args, setups, contract, declarer, defender, c) for c in range(ready)]
+            played = [play_chunk(args, chunked if args.out else setups, contract, declarer, defender, c)
+                      for c in ready]
             tricks, undecided = (np.concatenate([p[i] for p in played]) for i in (0, 1))
             seconds = sum(p[2] for p in played)
             made, money = outcome(setups, tricks, contract)

@@ -121,8 +121,8 @@ QUESTION_BUDGET = 1_000_000
 # (docs/rikken-bots.md, "1 Alone defence").
 FALLBACK_FIRST_TRICK = 1
 # Draws per world in trick 1 until the hidden declarers' hands are ones the bidding policy bids their
-# contracts with (``fits_the_bidding``); 0 switches the filter off.
-BID_TRIES = 100
+# contracts with (``fits_the_bidding``); 0 switches the filter off (off until measured on paired deals).
+BID_TRIES = 0
 
 
 class _Goal:
