@@ -50,7 +50,8 @@ def main() -> None:
     args = parser.parse_args()
     seed = int(np.random.SeedSequence().entropy % 10**6) if args.seed is None else args.seed
     print(f"seed {seed}; {args.deals} deals per contract, screened among {args.screen}x as many")
-    print("| contract | deals | worlds solved: all / early stop (ratio) | CPU s: all / early stop (ratio) | same tricks |")
+    print("| contract | deals | worlds solved: all / early stop (ratio) | CPU s: all / early stop (ratio) "
+          "| same tricks |")
     print("|---|---|---|---|---|")
     for text in args.contracts.split(","):
         contract = int(rules.parse_contract(text))
@@ -58,7 +59,8 @@ def main() -> None:
                             contract)
         full, solved_all, cpu_all = measured(setups, seed, early=False)
         stopped, solved_early, cpu_early = measured(setups, seed, early=True)
-        print(f"| {text} | {setups['hand'].size} | {solved_all} / {solved_early} ({solved_early / max(solved_all, 1):.2f})"
+        print(f"| {text} | {setups['hand'].size} | {solved_all} / {solved_early} "
+              f"({solved_early / max(solved_all, 1):.2f})"
               f" | {cpu_all:.1f} / {cpu_early:.1f} ({cpu_early / max(cpu_all, 1e-9):.2f})"
               f" | {'yes' if (full == stopped).all() else 'NO'} |", flush=True)
 
