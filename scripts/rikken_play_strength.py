@@ -124,9 +124,10 @@ def play_chunk(args, setups: dict, contract: int, declarer: str, defender: str, 
 
 
 def chunks_ready(args, n: int, contract: int, pairs: list) -> list[int]:
-    """The chunks in the table: all of them, or with ``--saved-only`` those saved for every pair."""
+    """The chunks in the table: all of them, or with ``--saved-only`` or ``--stride`` (a run that fills some
+    chunks only) those saved for every pair."""
     chunks = range(-(-n // args.chunk) if args.out else 1)
-    if not args.saved_only:
+    if not args.saved_only and args.stride == 1:
         return list(chunks)
     return [c for c in chunks if all(chunk_path(args, contract, *pair, c).exists() for pair in pairs)]
 
