@@ -17,17 +17,31 @@ contract, so ``--screen K`` keeps, among ``K * --deals`` deals, those whose cont
 make against heuristic defenders: the contracts ordinary defence lets through (the first row is then
 100% by construction, and the others say how many of them a stronger defence beats).
 
+Long runs resume: with ``--out DIR`` each pair's rounds are played in chunks of ``--chunk`` deals, each
+chunk with its own play stream (seed, contract, chunk) and saved to ``DIR`` as it ends; the same command
+again reuses the saved chunks (an interrupted run loses at most the chunk in progress) and plays the rest.
+A chunk's results do not depend on the others, so the table is the same however often the run stopped.
+The chunks are played chunk by chunk across contracts and pairs (``--stride K --offset J``: the chunks
+J, J + K, ..., so K processes can fill one ``DIR``); ``--saved-only`` prints the table of the chunks saved
+so far for every pair of a contract, playing nothing. Which chunks are done depends on time only, never
+on a round's result, so a table of some of them is a fair sample.
+``DIR`` keeps the run's settings; a different setting there is refused.
+
 ``--hand N=7532.6432.752.42 --leader N`` fixes the declarer's hand and the leader (the targeted case of
 issue 39: Open Misery All with N leading).
 
 Usage: ``python scripts/rikken_play_strength.py [--deals N] [--seed S] [--contracts misery,open-misery]
 [--defenders heuristic,expert,sampled-dd,dd] [--declarers heuristic,expert] [--hand N=...] [--leader N]
-[--both-dd] [--screen K] [--worlds W] [--dd-budget B]``.
+[--both-dd] [--screen K] [--worlds W] [--dd-budget B] [--out DIR] [--chunk C] [--stride K --offset J] [--saved-only]``.
 A fresh seed is drawn (and printed) unless ``--seed`` is given; times are CPU seconds of this process.
 """
 
 import argparse
+import json
+import os
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -66,7 +80,7 @@ def setups_for(args, contract: int) -> dict:
     return {key: value[keep[:args.deals]] for key, value in setups.items()}
 
 
-def play(setups: dict, declarer: str, defender: str, seed: int, worlds: int = bots.DEFAULT_WORLDS,
+def play(setups: dict, declarer: str, defender: str, seed, worlds: int = bots.DEFAULT_WORLDS,
          dd_budget: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
     """Tricks per seat of every setup row, each row's undecided dd turns (module notes) and the CPU seconds."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id(declarer),
@@ -80,6 +94,60 @@ def play(setups: dict, declarer: str, defender: str, seed: int, worlds: int = bo
     else:
         bots.play_batch(*(setups[key] for key in _KEYS), ids, default_params(), state_from_seed(seed), tricks, worlds)
     return tricks, undecided, time.process_time() - start
+
+
+def chunk_seed(seed: int, contract: int, chunk: int) -> np.random.SeedSequence:
+    """The play stream of one chunk of deals: the same for every pair, independent of the other chunks."""
+    return np.random.SeedSequence([seed, contract, chunk])
+
+
+def chunk_path(args, contract: int, declarer: str, defender: str, chunk: int) -> Path:
+    """Where one pair's chunk of rounds is saved in ``--out``."""
+    return Path(args.out, f"{rules.CONTRACT_CLI_NAMES[contract]}-{declarer}-{defender}-{chunk}.npz")
+
+
+def play_chunk(args, setups: dict, contract: int, declarer: str, defender: str, chunk: int) -> tuple:
+    """One chunk of ``--chunk`` setup rows played by the pair (module notes), or read back from ``--out``:
+    tricks, undecided turns and the CPU seconds it took when it was played."""
+    path = chunk_path(args, contract, declarer, defender, chunk) if args.out else None
+    if path is not None and path.exists():
+        saved = np.load(path)
+        return saved["tricks"], saved["undecided"], float(saved["seconds"])
+    size = args.chunk if args.out else setups["hand"].size
+    part = {key: value[chunk * size:(chunk + 1) * size] for key, value in setups.items()}
+    result = play(part, declarer, defender, chunk_seed(args.seed, contract, chunk), args.worlds, args.dd_budget)
+    if path is not None:
+        temporary = path.with_suffix(".tmp.npz")
+        np.savez(temporary, tricks=result[0], undecided=result[1], seconds=result[2])
+        os.replace(temporary, path)
+    return result
+
+
+def chunks_ready(args, n: int, contract: int, pairs: list) -> list[int]:
+    """The chunks in the table: all of them, or with ``--saved-only`` or ``--stride`` (a run that fills some
+    chunks only) those saved for every pair."""
+    chunks = range(-(-n // args.chunk) if args.out else 1)
+    if not args.saved_only and args.stride == 1:
+        return list(chunks)
+    return [c for c in chunks if all(chunk_path(args, contract, *pair, c).exists() for pair in pairs)]
+
+
+def check_out(args) -> None:
+    """Create ``--out`` with the run's settings, or check a resumed run's settings are the same (exit 2 if not)."""
+    if not args.out:
+        return
+    settings = {key: getattr(args, key) for key in ("seed", "deals", "screen", "worlds", "dd_budget", "hand",
+                                                    "leader", "chunk")}
+    path = Path(args.out, "settings.json")
+    if path.exists():
+        saved = json.loads(path.read_text())
+        if saved != settings:
+            differ = ", ".join(f"{k} {saved.get(k)} -> {v}" for k, v in settings.items() if saved.get(k) != v)
+            print(f"error: {args.out} holds a run with other settings ({differ})", file=sys.stderr)
+            sys.exit(2)
+        return
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings))
 
 
 def outcome(setups: dict, tricks: np.ndarray, contract: int) -> tuple[np.ndarray, np.ndarray]:
@@ -137,9 +205,21 @@ def main() -> None:
                         help="completed tricks per solver question of a dd turn (0: no limit)")
     parser.add_argument("--screen", type=int, default=0,
                         help="keep deals whose contract heuristic play makes, from this many times --deals")
+    parser.add_argument("--out", default=None, help="folder of saved chunks: the same command resumes there")
+    parser.add_argument("--chunk", type=int, default=10, help="deals per saved chunk (with --out)")
+    parser.add_argument("--stride", type=int, default=1, help="play every stride-th chunk (parallel runs)")
+    parser.add_argument("--offset", type=int, default=0, help="the first chunk this run plays (with --stride)")
+    parser.add_argument("--saved-only", action="store_true",
+                        help="play nothing: the table of the chunks --out holds for every pair")
     args = parser.parse_args()
+    if min(args.chunk, args.deals, args.stride) < 1 or args.offset < 0:
+        parser.error("--deals, --chunk and --stride must be at least 1, --offset at least 0")
     if args.seed is None:
-        args.seed = int(np.random.SeedSequence().entropy % 10**6)
+        if args.out and Path(args.out, "settings.json").exists():
+            args.seed = json.loads(Path(args.out, "settings.json").read_text())["seed"]
+        else:
+            args.seed = int(np.random.SeedSequence().entropy % 10**6)
+    check_out(args)
     defenders = args.defenders.split(",")
     declarers = args.declarers.split(",")
     print(f"seed {args.seed}; {args.deals} deals per contract"
@@ -147,22 +227,38 @@ def main() -> None:
           + f"; declarers {args.declarers}; {args.worlds} worlds"
           + (f"; hand {args.hand}" if args.hand else "")
           + (f"; leader {args.leader}" if args.leader is not None else ""))
+    pairs = [(a, d) for a in declarers for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
+    contracts = [int(rules.parse_contract(text)) for text in args.contracts.split(",")]
+    setups_of = {contract: setups_for(args, contract) for contract in contracts}
+    if args.out and not args.saved_only:
+        # Chunk by chunk across contracts and pairs: a run stopped early holds as many deals of each.
+        for chunk in range(args.offset, -(-args.deals // args.chunk), args.stride):
+            for contract in contracts:
+                if chunk * args.chunk < setups_of[contract]["hand"].size:
+                    for pair in pairs:
+                        play_chunk(args, setups_of[contract], contract, *pair, chunk)
     first = f"{declarers[0]} / {defenders[0]}"
     print("| contract | declarer / defenders | made % [95%] | declarer money / deal [95%] | "
           f"made - {first} (pp) | money - {first} | CPU s / deal |")
     print("|---|---|---|---|---|---|---|")
-    for text in args.contracts.split(","):
-        contract = int(rules.parse_contract(text))
-        setups = setups_for(args, contract)
+    for text, contract in zip(args.contracts.split(","), contracts):
+        setups = setups_of[contract]
+        ready = chunks_ready(args, setups["hand"].size, contract, pairs)
+        if args.out:
+            rows = np.concatenate([np.arange(c * args.chunk, (c + 1) * args.chunk) for c in ready] or [[]])
+            rows = rows[rows < setups["hand"].size].astype(np.int64)
+            chunked, setups = setups, {key: value[rows] for key, value in setups.items()}
         n = setups["hand"].size
         if n == 0:
-            print(f"| {text} | no deal passed the screen |")
+            print(f"| {text} | no deal passed the screen or no chunk saved for every pair |")
             continue
-        pairs = [(a, d) for a in declarers for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
         bounds = extremes(setups, contract)
         base = None
         for declarer, defender in pairs:
-            tricks, undecided, seconds = play(setups, declarer, defender, args.seed, args.worlds, args.dd_budget)
+            played = [play_chunk(args, chunked if args.out else setups, contract, declarer, defender, c)
+                      for c in ready]
+            tricks, undecided = (np.concatenate([p[i] for p in played]) for i in (0, 1))
+            seconds = sum(p[2] for p in played)
             made, money = outcome(setups, tricks, contract)
             unknown = undecided > 0
             # Each end: every undecided round at its worst, then at its best, for the declarer.

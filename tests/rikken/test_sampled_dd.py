@@ -7,12 +7,14 @@ import numpy as np
 import pytest
 
 from analyzer.cards.deck import parse_card_list
+from analyzer.cards.pbn import parse_hand
 from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken import sampled_dd
+from analyzer.games.rikken.bidding import qualifying_contracts
 from analyzer.games.rikken.expert import distinct_actions, expert_params
 from analyzer.games.rikken.kernels import (
     POLICY_EXPERT,
@@ -28,6 +30,8 @@ from analyzer.games.rikken.sampled_dd import (
     POLICY_SAMPLED_DD,
     best_action,
     choose_sampled,
+    decided_action,
+    fits_the_bidding,
     misery_defence_card,
     open_goals,
     playout_batch_sampled,
@@ -147,6 +151,98 @@ def test_best_action_leaves_the_fallback_card_only_for_one_proved_better():
     assert best_action(actions, np.array([0.0, 1.0, 2.0]), np.array([0.0, 3.0, 2.0]), own=7, weight_sum=4.0) == 7
     # 3's best case (1) is below 20's worst (2): 20 is proved better; 7 (at least 1.5) is not proved better.
     assert best_action(actions, np.array([0.0, 1.5, 2.0]), np.array([1.0, 3.0, 2.0]), own=3, weight_sum=4.0) == 20
+
+
+def test_decided_action_stops_only_when_no_later_world_can_change_the_card():
+    actions = [3, 7, 20]
+
+    def decided(low, high, own, left):
+        return decided_action(actions, np.array(low), np.array(high), own, 8.0, left)
+
+    # own (7) leads 20 by 2: decided while 2 or less may still come, open at 2.5.
+    assert decided([0.0, 3.0, 1.0], [0.0, 3.0, 1.0], own=7, left=2.0) == 7
+    assert decided([0.0, 3.0, 1.0], [0.0, 3.0, 1.0], own=7, left=2.5) is None
+    # 20 leads own (3) and 7 by more than what may come: 20, whose lead over 7 must be strict.
+    assert decided([0.0, 1.0, 3.5], [0.0, 1.0, 3.5], own=3, left=2.0) == 20
+    assert decided([0.0, 1.5, 3.5], [0.0, 1.5, 3.5], own=3, left=2.0) is None
+    # Bounds: own's best case counts for own, the others' worst case for them.
+    assert decided([0.0, 1.0, 2.0], [0.0, 4.0, 2.0], own=7, left=2.0) == 7
+    assert decided([0.0, 1.0, 3.5], [0.0, 1.0, 3.5], own=3, left=0.0) == 20
+
+
+def test_stopping_early_plays_the_card_of_every_world_solved_and_draws_the_same():
+    # The oracle: choose_sampled with the early stop switched off solves every world (best_action at the end).
+    checked = stopped = 0
+    for setup in _endings(14, 77, 6):
+        st = new_round(setup["hands"], setup["leader"], setup["contract_of"], setup["partner"], setup["trump"],
+                       setup["called_card"], setup["blind"])
+        for _ in range(12):
+            seat = int(st[L.TURN])
+            up, fd = legal_actions(st, seat)
+            calls = []
+
+            def counting(*args, **kwargs):
+                calls.append(1)
+                return world_values(*args, **kwargs)
+
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(sampled_dd, "world_values", counting)
+                stream = state_from_seed(checked)
+                action = choose_sampled(st, seat, int(up), int(fd), default_params(), stream, {})
+                early = len(calls)
+                patch.setattr(sampled_dd, "decided_action", lambda *args: None)
+                full = state_from_seed(checked)
+                assert choose_sampled(st, seat, int(up), int(fd), default_params(), full, {}) == action
+            assert (full == stream).all()
+            stopped += early < len(calls) - early
+            checked += 1
+            apply_action(st, seat, action)
+    assert checked > 100 and stopped > 10
+
+
+MISERE = parse_hand("7532.6432.752.42")  # the issue's misère: the bidding policy bids Misery with it
+NOT_MISERE = parse_hand("AKJT9876.A32.54.")  # a one-suiter: never a Misery bid
+
+
+def _misery_round(declarer_hand):
+    """A Misery of seat 0 holding ``declarer_hand``, the other cards dealt in turn, seat 1 to lead."""
+    rest = [c for c in range(52) if not declarer_hand >> c & 1]
+    hands = [declarer_hand] + [sum(1 << c for c in rest[13 * s:13 * s + 13]) for s in range(3)]
+    return new_round(hands, 1, [int(Contract.MISERY), -1, -1, -1], -1, NO_TRUMP, -1, 0)
+
+
+def test_the_bidding_filter_asks_a_misery_bidder_for_a_misere_in_trick_1_only():
+    st = _misery_round(MISERE)
+    world = st.copy()
+    assert fits_the_bidding(st, 1, world)
+    assert fits_the_bidding(st, 0, world)  # the declarer himself: nothing hidden to ask about
+    world[L.HAND] = NOT_MISERE
+    assert not fits_the_bidding(st, 1, world)
+    st[L.TRICK_NO] = 1  # later the declarer's played cards are unknown to the state: no filter
+    assert fits_the_bidding(st, 1, world)
+    # In trick 1 the declarer's card on the table is part of the hand he bid with.
+    st = _misery_round(MISERE)
+    lowest = (MISERE & -MISERE).bit_length() - 1
+    st[L.TRICK + 0] = lowest
+    world[L.HAND] = MISERE & ~(1 << lowest)
+    assert fits_the_bidding(st, 1, world)
+    st[L.TRICK + 0] = lowest + 7  # the club nine instead of the two: no misère, though the other 12 cards are
+    assert not fits_the_bidding(st, 1, world)
+
+
+def test_with_the_filter_a_misery_bidders_worlds_hold_misere_hands(monkeypatch):
+    # The oracle for "a misère hand": the declarer's real hand and the bidding policy's own rule on others.
+    qualifying = {True: 0, False: 0}
+    for tries in (0, 100):
+        monkeypatch.setattr(sampled_dd, "BID_TRIES", tries)
+        seen = []
+        monkeypatch.setattr(sampled_dd, "world_values",
+                            lambda *args, **kwargs: (seen.append(int(args[0][0])), ([0.0] * len(args[8]),) * 2)[1])
+        st = _misery_round(MISERE)
+        up, fd = legal_actions(st, 1)
+        choose_sampled(st, 1, int(up), int(fd), default_params(), state_from_seed(5), {})
+        qualifying[tries > 0] = sum(int(Contract.MISERY) in qualifying_contracts(h) for h in seen) / len(seen)
+    assert qualifying[True] == 1.0 and qualifying[False] < 0.5
 
 
 def test_with_every_hand_seen_it_plays_a_card_that_beats_an_open_misery_all():
