@@ -115,7 +115,10 @@ def play_chunk(args, setups: dict, contract: int, declarer: str, defender: str, 
         return saved["tricks"], saved["undecided"], float(saved["seconds"])
     size = args.chunk if args.out else setups["hand"].size
     part = {key: value[chunk * size:(chunk + 1) * size] for key, value in setups.items()}
-    result = play(part, declarer, defender, chunk_seed(args.seed, contract, chunk), args.worlds, args.dd_budget)
+    # Without --out the whole run is one chunk played from the seed itself, as before chunks existed, so the
+    # seeded commands in the docs still give their tables.
+    seed = chunk_seed(args.seed, contract, chunk) if args.out else args.seed
+    result = play(part, declarer, defender, seed, args.worlds, args.dd_budget)
     if path is not None:
         temporary = path.with_suffix(".tmp.npz")
         np.savez(temporary, tricks=result[0], undecided=result[1], seconds=result[2])
@@ -214,6 +217,8 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.chunk, args.deals, args.stride) < 1 or args.offset < 0:
         parser.error("--deals, --chunk and --stride must be at least 1, --offset at least 0")
+    if (args.saved_only or args.stride > 1) and not args.out:
+        parser.error("--saved-only and --stride need --out (the folder of saved chunks)")
     if args.seed is None:
         if args.out and Path(args.out, "settings.json").exists():
             args.seed = json.loads(Path(args.out, "settings.json").read_text())["seed"]

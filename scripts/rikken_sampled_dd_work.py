@@ -4,7 +4,7 @@ Per contract, the setups of ``rikken_play_strength`` (``--deals``, ``--screen``,
 played twice with sampled-dd defenders on the same play stream: once solving every drawn world (the
 anchor, the early stop switched off) and once stopping when the card is decided. Prints the worlds solved
 (a deterministic count), the CPU seconds of both and their ratio, and whether every round's tricks agree
-(they must: the early stop never changes a card).
+(they must unless a question runs out of its budget: a budgeted answer depends on the table's contents).
 
 Usage: ``python scripts/rikken_sampled_dd_work.py [--deals N] [--seed S] [--screen K] [--contracts ...]``;
 a fresh seed is drawn (and printed) unless ``--seed`` is given.

@@ -24,7 +24,9 @@ against sampled-dd defence with the expert's card from trick 5 (the heuristic's 
 trick 1, against 2 for the expert bot (docs/rikken-bots.md).
 
 The worlds are drawn before any is solved, and the solving stops once no world still to come can change
-the card (``decided_action``): the same card and the same draws as solving all of them. It saved about
+the card (``decided_action``): the same card and the same draws as solving all of them, as long as no
+question runs out of its budget (a budgeted answer depends on what the shared table holds, and fewer
+worlds solved leave it holding less, so a later decision of the round can differ). It saved about
 1% of the solves on screened Misery and 1 Alone deals (``scripts/rikken_sampled_dd_work.py``): most
 decisions stay close to the last world, where every card ties.
 
