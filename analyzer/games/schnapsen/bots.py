@@ -525,6 +525,10 @@ def _endgame_search(root, p, alpha, beta, ws):
             child[:] = node
             apply_action(child, moves[depth, tried[depth]])
             tried[depth] += 1
+            last = child[R.HAND0 + child[R.TO_MOVE]]
+            while child[R.WINNER] < 0 and last & (last - 1) == 0:  # one card left: forced to the end
+                apply_action(child, highest_bit_index(last))
+                last = child[R.HAND0 + child[R.TO_MOVE]]
             if child[R.WINNER] >= 0:
                 v = signed_result(child, p)
                 best[depth] = max(b, v) if maxing else min(b, v)
