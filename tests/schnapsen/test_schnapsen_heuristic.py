@@ -10,10 +10,10 @@ import pytest
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.bots import (OFF, HeuristicParams, exact_endgame_values, heuristic_action,
-                                           sure_points)
+from analyzer.games.schnapsen.bots import (OFF, HeuristicParams, _endgame_search, _endgame_workspace,
+                                           exact_endgame_values, heuristic_action, opponent_possible, sure_points)
 from analyzer.games.schnapsen.experiments import match_task, parse_bot
-from analyzer.games.schnapsen.kernels import init_round, legal_actions, shuffle_deck
+from analyzer.games.schnapsen.kernels import apply_action, init_round, legal_actions, shuffle_deck, signed_result
 from analyzer.games.schnapsen.search import new_workspace, values_in_world
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.games.schnapsen.summary import match_sums, summarize_matches
@@ -418,6 +418,68 @@ def test_exact_endgame_values_equal_the_perfect_solver():
         theirs = np.zeros(n, dtype=np.int64)
         values_in_world(s, st.to_move, ws.stack, ws.moves, ws.tt, ws.gen, acts[:n].copy(), n, theirs)
         assert list(ours) == list(theirs), st.to_text()
+
+
+def every_line_value(s, p) -> int:
+    """Game points for ``p`` of the running deal ``s``, every card known, by plain minimax over every line
+    of play (no pruning, every legal action): the oracle of the alpha-beta search."""
+    acts = np.zeros(16, dtype=np.int64)
+    n = legal_actions(s, acts)
+    values = []
+    for a in acts[:n]:
+        child = s.copy()
+        apply_action(child, a)
+        values.append(signed_result(child, p) if child[R.WINNER] >= 0 else every_line_value(child, p))
+    return max(values) if s[R.TO_MOVE] == p else min(values)
+
+
+def test_endgame_search_agrees_with_every_line_in_every_window():
+    """Fail-soft alpha-beta: the exact value inside the window, a bound on the right side outside it, for
+    every window from the full one to one point wide; positions of up to four cards a hand (five-card ones
+    are checked against the solver above)."""
+    ws = _endgame_workspace()
+    checked = 0
+    for st in exhausted_positions(23, 120):
+        s = st.to_array()
+        p = st.to_move
+        s[R.HAND0 + 1 - p] = opponent_possible(s, p)
+        if bin(int(s[R.HAND0 + p])).count("1") > 4:
+            continue
+        truth = every_line_value(s, p)
+        for alpha in range(-4, 4):
+            for beta in range(alpha + 1, 5):
+                got = _endgame_search(s, p, alpha, beta, ws)
+                if truth <= alpha:
+                    assert got <= alpha, (st.to_text(), alpha, beta, got, truth)
+                elif truth >= beta:
+                    assert got >= beta, (st.to_text(), alpha, beta, got, truth)
+                else:
+                    assert got == truth, (st.to_text(), alpha, beta, got, truth)
+        checked += 1
+    assert checked >= 60
+
+
+def test_exact_endgame_values_by_every_line_with_marriages():
+    """Leads with a marriage in hand, where the search leaves out the king or queen led without its
+    announcement: every action's value equals plain minimax over every line."""
+    checked = 0
+    for st in exhausted_positions(24, 1500):
+        s = st.to_array()
+        acts = np.zeros(16, dtype=np.int64)
+        n = legal_actions(s, acts)
+        if not any(a >= R.MARRIAGE_OFFSET for a in acts[:n]) or bin(int(s[R.HAND0 + st.to_move])).count("1") > 4:
+            continue
+        ours = np.zeros(n, dtype=np.int64)
+        exact_endgame_values(s, acts, n, ours)
+        p = st.to_move
+        full = s.copy()
+        full[R.HAND0 + 1 - p] = opponent_possible(s, p)
+        for a, v in zip(acts[:n], ours):
+            child = full.copy()
+            apply_action(child, a)
+            assert v == (signed_result(child, p) if child[R.WINNER] >= 0 else every_line_value(child, p)), st.to_text()
+        checked += 1
+    assert checked >= 20, checked
 
 
 def test_exact_endgame_plays_the_rules_action_when_it_is_among_the_best():

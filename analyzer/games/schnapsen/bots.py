@@ -433,6 +433,128 @@ def _deal_winner(s, p, lead, legal, trump):
 
 #: plies of the last five tricks, marriages announced on their leads included
 _ENDGAME_PLIES = 2 * R.HAND_SIZE
+#: game points of a deal lie in [-3, 3]: a window from -4 to 4 asks for the exact value
+_FULL = 4
+
+
+@njit(cache=True)
+def _endgame_workspace():
+    """Scratch of :func:`_endgame_search`: states, ordered moves, counts, moves tried, best values and
+    the window (alpha, beta) of each ply."""
+    plies = _ENDGAME_PLIES + 2
+    return (np.empty((plies, R.STATE_SIZE), dtype=np.int64), np.empty((plies, 16), dtype=np.int64),
+            np.zeros(plies, dtype=np.int64), np.zeros(plies, dtype=np.int64), np.zeros(plies, dtype=np.int64),
+            np.zeros(plies, dtype=np.int64), np.zeros(plies, dtype=np.int64))
+
+
+@njit(cache=True)
+def _ordered_moves(s, out):
+    """The legal actions of ``s`` into ``out``, likeliest cut-offs first; return their count. A leader's
+    marriage announcements come first, and the same king or queen led without its announcement is left
+    out: with every card known the announcement is never worse (points only help their holder, and a deal
+    won sooner scores at least as much). Then cards by points, dearest first."""
+    n = legal_actions(s, out)
+    announced = np.int64(0)
+    for i in range(n):
+        if out[i] >= R.MARRIAGE_OFFSET:
+            announced |= np.int64(1) << (out[i] - R.MARRIAGE_OFFSET)
+    m = 0
+    for i in range(n):
+        a = out[i]
+        if a < R.MARRIAGE_OFFSET and (announced >> a) & 1:
+            continue
+        out[m] = a
+        m += 1
+    lead = s[R.LEAD_CARD]
+    trump = s[R.TRUMP]
+    # insertion sort by score, at most seven moves
+    for i in range(1, m):
+        a = out[i]
+        key = _move_score(a, lead, trump)
+        j = i - 1
+        while j >= 0 and _move_score(out[j], lead, trump) < key:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = a
+    return m
+
+
+@njit(cache=True, inline="always")
+def _move_score(a, lead, trump):
+    if a >= R.MARRIAGE_OFFSET:
+        return 100 + _POINTS[a - R.MARRIAGE_OFFSET]
+    if lead < 0:
+        return _POINTS[a]
+    wins = (a // 5 == lead // 5 and a > lead) or (a // 5 == trump and lead // 5 != trump)
+    return (50 if wins else 0) - _POINTS[a]
+
+
+@njit(cache=True, inline="always")
+def _best_case(s, q):
+    """The most game points ``q`` can still win the running deal ``s`` with (stock not closed): 3 while his
+    opponent has no trick, 2 while he has fewer than 33 points, else 1 (his points and tricks only grow)."""
+    o = 1 - q
+    if s[R.TRICKS0 + o] == 0:
+        return 3
+    return 2 if s[R.POINTS0 + o] < R.SCHNEIDER_POINTS else 1
+
+
+@njit(cache=True)
+def _endgame_search(root, p, alpha, beta, ws):
+    """Fail-soft alpha-beta value, for ``p``, of ``root`` (the stock exhausted, both hands known, the deal
+    running): the exact value when it lies strictly inside (``alpha``, ``beta``), else a bound on the same
+    side of the window. A side that reaches its :func:`_best_case` stops looking."""
+    states, moves, counts, tried, best, lo, hi = ws
+    states[1, :] = root
+    depth = 1
+    counts[1] = _ordered_moves(root, moves[1])
+    tried[1] = 0
+    best[1] = -_FULL if root[R.TO_MOVE] == p else _FULL
+    lo[1] = alpha
+    hi[1] = beta
+    while True:
+        node = states[depth]
+        maxing = node[R.TO_MOVE] == p
+        b = best[depth]
+        if maxing:
+            done = b >= hi[depth] or b >= _best_case(node, p)
+        else:
+            done = b <= lo[depth] or b <= -_best_case(node, 1 - p)
+        if tried[depth] < counts[depth] and not done:
+            child = states[depth + 1]
+            child[:] = node
+            apply_action(child, moves[depth, tried[depth]])
+            tried[depth] += 1
+            last = child[R.HAND0 + child[R.TO_MOVE]]
+            while child[R.WINNER] < 0 and last & (last - 1) == 0:  # one card left: forced to the end
+                apply_action(child, highest_bit_index(last))
+                last = child[R.HAND0 + child[R.TO_MOVE]]
+            if child[R.WINNER] >= 0:
+                v = signed_result(child, p)
+                best[depth] = max(b, v) if maxing else min(b, v)
+            else:
+                lo[depth + 1] = max(lo[depth], b) if maxing else lo[depth]
+                hi[depth + 1] = hi[depth] if maxing else min(hi[depth], b)
+                depth += 1
+                counts[depth] = _ordered_moves(child, moves[depth])
+                tried[depth] = 0
+                best[depth] = -_FULL if child[R.TO_MOVE] == p else _FULL
+            continue
+        v = best[depth]
+        depth -= 1
+        if depth == 0:
+            return v
+        parent_max = states[depth][R.TO_MOVE] == p
+        best[depth] = max(best[depth], v) if parent_max else min(best[depth], v)
+
+
+@njit(cache=True)
+def _after(s, a, p, out):
+    """``out`` := ``s`` with the opponent's hand filled in (his possible cards, the stock exhausted) and
+    ``a`` played."""
+    out[:] = s
+    out[R.HAND0 + 1 - p] = opponent_possible(s, p)
+    apply_action(out, a)
 
 
 @njit(cache=True)
@@ -440,67 +562,37 @@ def exact_endgame_values(s, acts, n, vals):
     """Fill ``vals[:n]`` with the game points of the deal (+ won, - lost) for the player to move in ``s``
     after each of the ``n`` actions ``acts``, both sides then playing best, once the stock is exhausted:
     the opponent's hand is then his possible cards (:func:`opponent_possible`), every card known. An
-    exhaustive depth-first search of at most the last five tricks, without pruning (at most 14,400 lines
-    of play, far fewer under strict play)."""
+    alpha-beta search of at most the last five tricks with the full window (:func:`_endgame_search`)."""
     p = s[R.TO_MOVE]
-    states = np.empty((_ENDGAME_PLIES + 2, R.STATE_SIZE), dtype=np.int64)
-    moves = np.empty((_ENDGAME_PLIES + 2, 16), dtype=np.int64)
-    counts = np.zeros(_ENDGAME_PLIES + 2, dtype=np.int64)
-    tried = np.zeros(_ENDGAME_PLIES + 2, dtype=np.int64)
-    best = np.zeros(_ENDGAME_PLIES + 2, dtype=np.int64)
+    ws = _endgame_workspace()
+    root = np.empty(R.STATE_SIZE, dtype=np.int64)
     for i in range(n):
-        root = states[1]
-        root[:] = s
-        root[R.HAND0 + 1 - p] = opponent_possible(s, p)  # his hand: every other unplayed card
-        apply_action(root, acts[i])
-        if root[R.WINNER] >= 0:
-            vals[i] = signed_result(root, p)
-            continue
-        depth = 1
-        counts[1] = legal_actions(root, moves[1])
-        tried[1] = 0
-        best[1] = -10 if root[R.TO_MOVE] == p else 10
-        while True:
-            node = states[depth]
-            if tried[depth] < counts[depth]:
-                child = states[depth + 1]
-                child[:] = node
-                apply_action(child, moves[depth, tried[depth]])
-                tried[depth] += 1
-                if child[R.WINNER] >= 0:
-                    v = signed_result(child, p)
-                    best[depth] = max(best[depth], v) if node[R.TO_MOVE] == p else min(best[depth], v)
-                else:
-                    depth += 1
-                    counts[depth] = legal_actions(child, moves[depth])
-                    tried[depth] = 0
-                    best[depth] = -10 if child[R.TO_MOVE] == p else 10
-                continue
-            v = best[depth]
-            depth -= 1
-            if depth == 0:
-                vals[i] = v
-                break
-            parent = states[depth]
-            best[depth] = max(best[depth], v) if parent[R.TO_MOVE] == p else min(best[depth], v)
+        _after(s, acts[i], p, root)
+        vals[i] = signed_result(root, p) if root[R.WINNER] >= 0 else _endgame_search(root, p, -_FULL, _FULL, ws)
     return n
 
 
 @njit(cache=True)
 def _exact_endgame_pick(s, buf, n, rule):
-    """The action ``rule`` when :func:`exact_endgame_values` rates it among the best of the ``n`` in
-    ``buf``, else the first best."""
-    acts = buf[:n].copy()
-    vals = np.empty(n, dtype=np.int64)
-    exact_endgame_values(s, acts, n, vals)
-    top = vals.max()
+    """The action ``rule`` when the endgame search rates it among the best of the ``n`` in ``buf``, else the
+    first best in ``buf``'s order: ``rule``'s exact value first, then each other action asked only whether
+    it beats the best so far (the window's floor at it), none once the best reaches :func:`_best_case`."""
+    p = s[R.TO_MOVE]
+    ws = _endgame_workspace()
+    root = np.empty(R.STATE_SIZE, dtype=np.int64)
+    _after(s, rule, p, root)
+    top = signed_result(root, p) if root[R.WINNER] >= 0 else _endgame_search(root, p, -_FULL, _FULL, ws)
+    pick = rule
+    most = _best_case(s, p)
     for i in range(n):
-        if acts[i] == rule and vals[i] == top:
-            return rule
-    for i in range(n):
-        if vals[i] == top:
-            return acts[i]
-    return rule
+        a = buf[i]
+        if a == rule or top >= most:
+            continue
+        _after(s, a, p, root)
+        v = signed_result(root, p) if root[R.WINNER] >= 0 else _endgame_search(root, p, top, _FULL, ws)
+        if v > top:
+            top, pick = v, a
+    return pick
 
 
 @njit(cache=True)
