@@ -266,3 +266,66 @@ def test_solver_counts_match_reference_on_long_split_endings():
         true = max_tricks(Rules(trump, side), hands, leader)
         team_true = true if side == team else 4 - true
         assert solve(_masks(hands), trump, leader, sum(1 << s for s in team)) == team_true
+
+
+@lru_cache(maxsize=None)
+def _under_top_endings():
+    """Endings of 3 cards: (hands, trump, team seats, leader, side on lead, claim, true count, entry suit).
+
+    When the side on lead has two seats or more, the leader holds the first suit's ace and a small
+    card of it and a partner its king; half the time that partner also holds the third suit's ace.
+    A third of the endings have trumps (the second suit).  Lone sides are dealt at random.
+    """
+    rng = np.random.default_rng(3640)
+    cases = []
+    for i in range(300):
+        suits = [int(s) for s in rng.permutation(4)[:3]]
+        trump = suits[1] if i % 3 == 2 else 4
+        team = TEAMS[i % len(TEAMS)]
+        leader = int(rng.integers(4))
+        side = team if leader in team else tuple(s for s in range(4) if s not in team)
+        hands = [[] for _ in range(4)]
+        if len(side) >= 2:
+            partner = int(rng.choice([s for s in side if s != leader]))
+            hands[leader] += [13 * suits[0] + 12, 13 * suits[0] + int(rng.integers(10))]
+            hands[partner].append(13 * suits[0] + 11)
+            if rng.integers(2):
+                hands[partner].append(13 * suits[2] + 12)
+        dealt = {c for h in hands for c in h}
+        rest = [int(c) for c in rng.permutation([13 * s + r for s in suits for r in range(13)]) if c not in dealt]
+        for seat in range(4):
+            while len(hands[seat]) < SIZE:
+                hands[seat].append(rest.pop())
+        hands = [tuple(sorted(h)) for h in hands]
+        claim, _ = _quick_tricks(_masks(hands), leader, trump, sum(1 << s for s in team), -1)
+        true = max_tricks(Rules(trump, side), hands, leader)
+        cases.append((hands, trump, team, leader, side, int(claim), true, suits[0]))
+    return cases
+
+
+def test_entries_under_the_leaders_top_card_never_exceed_the_count():
+    for hands, trump, _, leader, side, claim, true, _ in _under_top_endings():
+        assert claim <= true, (hands, trump, leader, side)
+
+
+def test_entries_under_the_leaders_top_card_count():
+    # No partner tops a suit the leader holds and no suit's top two are split two and two: before the
+    # rule, the side counted only the leader's cash.
+    fired = []
+    for hands, trump, _, leader, side, claim, true, _ in _under_top_endings():
+        partners = [s for s in side if s != leader]
+        if not partners or any(_partner_entry(hands, leader, p) or _split_suit(hands, leader, p) for p in partners):
+            continue
+        if claim > _cash_bound(hands, leader, side, trump):
+            fired.append((claim, true, trump))
+    assert len(fired) >= 20
+    assert sum(claim == true for claim, true, _ in fired) >= 15
+    # The leader's own cash added after the entry (all three tricks) and an entry with trumps both occur.
+    assert sum(claim == SIZE for claim, _, _ in fired) >= 3
+    assert sum(trump != 4 for _, _, trump in fired) >= 3
+
+
+def test_solver_counts_match_reference_on_under_top_endings():
+    for hands, trump, team, leader, side, _, true, _ in _under_top_endings():
+        team_true = true if side == team else SIZE - true
+        assert solve(_masks(hands), trump, leader, sum(1 << s for s in team)) == team_true
