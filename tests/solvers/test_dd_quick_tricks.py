@@ -274,6 +274,7 @@ def _under_top_endings():
 
     When the side on lead has two seats or more, the leader holds the first suit's ace and a small
     card of it and a partner its king; half the time that partner also holds the third suit's ace.
+    In every fourth of them an opponent holds the ace and the leader the queen instead (no entry).
     A third of the endings have trumps (the second suit).  Lone sides are dealt at random.
     """
     rng = np.random.default_rng(3640)
@@ -287,7 +288,12 @@ def _under_top_endings():
         hands = [[] for _ in range(4)]
         if len(side) >= 2:
             partner = int(rng.choice([s for s in side if s != leader]))
-            hands[leader] += [13 * suits[0] + 12, 13 * suits[0] + int(rng.integers(10))]
+            hands[leader].append(13 * suits[0] + int(rng.integers(10)))
+            if i % 4 == 3:
+                hands[int(rng.choice([s for s in range(4) if s not in side]))].append(13 * suits[0] + 12)
+                hands[leader].append(13 * suits[0] + 10)
+            else:
+                hands[leader].append(13 * suits[0] + 12)
             hands[partner].append(13 * suits[0] + 11)
             if rng.integers(2):
                 hands[partner].append(13 * suits[2] + 12)
@@ -320,9 +326,25 @@ def test_entries_under_the_leaders_top_card_count():
             fired.append((claim, true, trump))
     assert len(fired) >= 20
     assert sum(claim == true for claim, true, _ in fired) >= 15
-    # The leader's own cash added after the entry (all three tricks) and an entry with trumps both occur.
+    # Whole endings and entries with trumps both occur.
     assert sum(claim == SIZE for claim, _, _ in fired) >= 3
     assert sum(trump != 4 for _, _, trump in fired) >= 3
+
+
+def test_the_leaders_other_cash_comes_before_the_entry():
+    # No trump, North and South against East and West, North on lead.  North: spade ace and two,
+    # heart ace; South: spade king, diamond ace, a club; East two spades (North's two cannot run).
+    # North cashes the heart ace (South throws its club), leads the two to the king, and South
+    # cashes the diamond ace: all three tricks, where the entry alone counts two.
+    spades, hearts, diamonds, clubs = 0, 13, 26, 39
+    north = (spades + 12, spades + 0, hearts + 12)
+    south = (spades + 11, diamonds + 12, clubs + 3)
+    east = (spades + 10, spades + 8, hearts + 11)
+    west = (spades + 9, hearts + 10, clubs + 12)
+    hands = [tuple(sorted(h)) for h in (north, east, south, west)]
+    assert max_tricks(Rules(4, (0, 2)), hands, 0) == 3
+    claim, _ = _quick_tricks(_masks(hands), 0, 4, 0b0101, -1)
+    assert claim == 3
 
 
 def test_solver_counts_match_reference_on_under_top_endings():
