@@ -170,11 +170,6 @@ def _quick_tricks(hands, leader, trump, team, called):
                 entry = np.int64(1) << (13 * suit + HIGHEST[out])
                 break
         if entry == 0:
-            total, used = _entry_under_top(hands, leader, hand, side, present, opp_lens, safe, own, own_used, opp_trumps,
-                                           one_partner, called)
-            if total > best:
-                best = total
-                best_used = used
             continue
         total, used = _cash_hand(hands[hand], side & ~hands[hand], present, opp_lens, safe, one_partner)
         used |= entry
@@ -185,55 +180,6 @@ def _quick_tricks(hands, leader, trump, team, called):
             best = total
             best_used = used
     return best, best_used
-
-
-@njit(cache=True)
-def _entry_under_top(hands, leader, partner, side, present, opp_lens, safe, own, own_used, opp_trumps, one_partner,
-                     called):
-    """Tricks the side takes when the leader reaches ``partner`` under its own top card, and the cards
-    that make it so; (0, 0) when no suit gives such an entry.
-
-    The entry suit: the leader holds the top card still out and another card of it, the partner
-    the second card, no opponent holding trumps is void in it (``safe``), and the called card is
-    not among its cards still out (its holder would have to play it).  The leader leads one of its
-    other cards of the suit; they all rank below the partner's second card, which then beats every
-    card still out but the leader's top one, still in the leader's hand, so the partner wins the
-    trick (a second partner's card stays below it too; at no trump, and with trumps where every
-    opponent holding trumps follows, nobody can play higher).  That is one trick, and the partner
-    is on lead.  It then cashes its own top cards (:func:`_cash_hand`): nothing of them was played,
-    each opponent played one card of the suit or discarded (which only shortens the opponents'
-    suits), and the partner's cash in the entry suit counts none (its top card is the leader's).
-
-    With no opponent holding trumps, the leader first cashes its own tricks outside the entry
-    suit (``own`` less its cash there), keeping its card to lead there; the partner plays one card
-    to each and needs that many cards besides its second card of the entry suit and its own cash
-    (its cards of a suit the leader cashes are not among its cash: the leader holds that suit's
-    top card).  The count depends on the entry suit's top two cards and on the cards that decide
-    each cash.
-    """
-    for suit in range(4):
-        out = (present >> (13 * suit)) & SUIT_BITS
-        mine = (hands[leader] >> (13 * suit)) & SUIT_BITS
-        if (safe >> (4 * suit)) & 15 == 0 or COUNT[mine] < 2 or COUNT[out] < 2:
-            continue
-        if called >= 0 and called // 13 == suit and (present >> called) & 1:
-            continue
-        top = HIGHEST[out]
-        second = HIGHEST[out ^ (1 << top)]
-        if not (mine >> top) & 1 or not (hands[partner] >> (13 * suit + second)) & 1:
-            continue
-        total, used = _cash_hand(hands[partner], side & ~hands[partner], present, opp_lens, safe, one_partner)
-        total += 1
-        used |= np.int64((1 << top) | (1 << second)) << (13 * suit)
-        if not opp_trumps and own:
-            before, _, _ = _cash(hands[leader], side & ~hands[leader], suit, present, (opp_lens >> (4 * suit)) & 15,
-                                 one_partner)
-            others = own - before
-            if others > 0 and popcount(hands[partner]) - total >= others:
-                total += others
-                used |= own_used
-        return total, used
-    return 0, np.int64(0)
 
 
 @njit(cache=True)
