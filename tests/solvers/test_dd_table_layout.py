@@ -9,8 +9,8 @@ import pytest
 from analyzer.solvers.dd.layout import (
     BUCKET, C_ENTRIES, C_HEADS, C_TT_MASK, ENTRY, HEAD, M_CTX, M_TT, new_mem, set_context,
 )
-from analyzer.solvers.dd.tables import MODE_MAX
-from analyzer.solvers.dd.transposition import _tt_lookup, _tt_store
+from analyzer.solvers.dd.tables import MODE_MAX, TT_BITS
+from analyzer.solvers.dd.transposition import OFFSET_BITS, _tt_lookup, _tt_store
 
 BITS = 10
 SIZES = 13 | 13 << 4 | 13 << 8 | 13 << 12  # every suit with all 13 cards out
@@ -57,3 +57,13 @@ def test_a_chain_over_several_buckets_finds_every_entry_with_its_own_bounds(shif
         open_ = _tt_lookup(mem, pattern, extra, word0, word1, np.int64(SIZES), 0, i % 13 + 1, 99,
                            MODE_MAX)[0]
         assert (yes, open_) == (1, -1), i
+
+
+def test_table_offsets_pass_the_constant_mask_unchanged():
+    # The probe and the store AND the context's table offsets with OFFSET_BITS (so LLVM drops numba's
+    # negative-index fix-up); the mask must keep every offset of the table the solver allocates.
+    mem = new_mem(TT_BITS)
+    set_context(mem, 0, 0b0101, MODE_MAX, -1, -1, 1)
+    for slot in (C_TT_MASK, C_HEADS, C_ENTRIES):
+        assert int(mem[M_CTX + slot]) & OFFSET_BITS == int(mem[M_CTX + slot])
+    assert mem.shape[0] - 1 <= OFFSET_BITS

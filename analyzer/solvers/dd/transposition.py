@@ -172,6 +172,12 @@ def _tag_admits(stored, query):
     return (stored ^ query) & (TAG_HASH_BITS | ((stored >> 16) & 0xFFFF)) == 0
 
 
+# The table's offsets and bucket mask, read from the context, lie far below 2^40 (the work array is
+# a few million words).  Masking them with this constant lets LLVM prove every table index
+# non-negative, so numba's fix-up for negative indices drops out of the probe and the store.
+OFFSET_BITS = (1 << 40) - 1
+
+
 @njit(cache=True, inline="always")
 def _fill(mem, head, gen):
     """Entries of this solve in the bucket whose head starts at ``head`` (a bucket filled by an older
@@ -190,9 +196,9 @@ def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     gen = mem[M_CTX + C_GEN]
     tag = _hash(pattern, extra)
     query = _tag_query(tag, word0, word1, sizes)
-    buckets = mem[M_CTX + C_TT_MASK]
-    heads = mem[M_CTX + C_HEADS]
-    entries = mem[M_CTX + C_ENTRIES]
+    buckets = mem[M_CTX + C_TT_MASK] & OFFSET_BITS
+    heads = mem[M_CTX + C_HEADS] & OFFSET_BITS
+    entries = mem[M_CTX + C_ENTRIES] & OFFSET_BITS
     for step in range(MAX_CHAIN):
         bucket = (tag + step) & buckets
         head = heads + HEAD * bucket
@@ -244,9 +250,9 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
     """
     gen = mem[M_CTX + C_GEN]
     tag = _hash(pattern, extra)
-    buckets = mem[M_CTX + C_TT_MASK]
-    heads = mem[M_CTX + C_HEADS]
-    entries = mem[M_CTX + C_ENTRIES]
+    buckets = mem[M_CTX + C_TT_MASK] & OFFSET_BITS
+    heads = mem[M_CTX + C_HEADS] & OFFSET_BITS
+    entries = mem[M_CTX + C_ENTRIES] & OFFSET_BITS
     m0, m1 = _keep_masks(sizes, tops)
     w0 = word0 & m0
     w1 = word1 & m1
