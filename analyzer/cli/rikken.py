@@ -303,6 +303,10 @@ def _count_text(count) -> str:
     return format_bounds(*count) if isinstance(count, list) else str(count)
 
 
+#: Width of the solve table without its calls column: the other columns at their widest, borders, padding.
+_SOLVE_FIXED_WIDTH = 40
+
+
 def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -311,11 +315,16 @@ def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
     table = Table(title=f"Double-dummy tricks for the declaring side ({SEAT_LETTERS[leader]} leads)")
     table.add_column("declarer")
     table.add_column("trump")
-    table.add_column("alone", justify="right")
+    # A count is never split ("[8," over "13]"): the alone column does not wrap, and the calls of a row go on
+    # one line where the terminal is wide enough for the longest, else one a line.
+    table.add_column("alone", justify="right", no_wrap=True)
     table.add_column("with called card (partner): tricks")
-    for row in rows:
-        calls = ", ".join(f"{name}{'*' if c['blind'] else ''} ({c['partner']}): {_count_text(c['tricks'])}"
-                          for name, c in row["calls"].items()) or "-"
+    call_texts = [[f"{name}{'*' if c['blind'] else ''} ({c['partner']}): {_count_text(c['tricks'])}"
+                   for name, c in row["calls"].items()] for row in rows]
+    widest = max((len(", ".join(texts)) for texts in call_texts), default=0)
+    separator = ", " if console.width >= _SOLVE_FIXED_WIDTH + widest else "\n"
+    for row, texts in zip(rows, call_texts):
+        calls = separator.join(texts) or "-"
         table.add_row(row["declarer"], row["trump"], _count_text(row["alone"]), calls)
     console.print(table)
     console.print("* blind call; [a, b]: a count the --dd-budget left between a and b", markup=False)
