@@ -137,17 +137,24 @@ def deal_games(deals, event: str, dealer: int) -> list[dict[str, str]]:
 
 
 def board_deal(path, board: str | None):
-    """The deal and dealer of one board of a PBN file: the game whose ``Board`` tag is ``board``, or the
-    file's only game when ``board`` is None.
+    """The deal and dealer of one board of a PBN file (or a LIN file, ``.lin``: :mod:`lin_file`): the game
+    whose ``Board`` tag is ``board``, or the file's only game when ``board`` is None.
 
     Raises
     ------
     InputError
         On an unreadable file, no games, several games and no ``board``, or no game with that board.
     """
-    games = read_pbn(path)
-    if not games:
-        raise InputError(f"{path}: no games (a game is a list of [Tag \"value\"] lines)")
+    if Path(path).suffix.lower() == ".lin":
+        from analyzer.cards.lin_file import read_lin
+
+        games = read_lin(path)
+        if not games:
+            raise InputError(f"{path}: no boards (a board is an md|...| pair)")
+    else:
+        games = read_pbn(path)
+        if not games:
+            raise InputError(f"{path}: no games (a game is a list of [Tag \"value\"] lines)")
     if board is None:
         if len(games) > 1:
             raise InputError(f"{path} holds {len(games)} boards: pick one with --board")
