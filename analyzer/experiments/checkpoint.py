@@ -222,7 +222,8 @@ class ChunkCheckpoint:
         if stored != self.expected:
             differing = sorted(k for k in set(stored) | set(self.expected) if stored.get(k) != self.expected.get(k))
             if differing == ["code_sha256"]:
-                codes = f"code {str(stored.get('code_sha256') or 'unrecorded')[:12]}, this is {self.expected['code_sha256'][:12]}"
+                made_by = str(stored.get('code_sha256') or 'unrecorded')[:12]
+                codes = f"code {made_by}, this is {self.expected['code_sha256'][:12]}"
                 raise InputError(f"{self.run_dir}'s chunks were made by other analyzer code ({codes}): finish it "
                                  "with the analyzer that started it, or run it again into a new --out")
             raise InputError(f"{self.run_dir} holds chunks of a different run (stage "
