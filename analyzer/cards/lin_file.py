@@ -9,14 +9,12 @@ is run.
 """
 
 import re
-from pathlib import Path
-
 import numpy as np
 
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_hand
+from analyzer.cards.pbn_file import read_record_text
 from analyzer.errors import InputError
 
-MAX_LIN_BYTES = 16 << 20
 # The hands of an ``md`` value in the order LIN lists them (South, West, North, East), as seats N E S W.
 _LIN_SEATS = (2, 3, 0, 1)
 _LIN_SUITS = re.compile(r"^S([^SHDC]*)H([^SHDC]*)D([^SHDC]*)C([^SHDC]*)$")
@@ -70,15 +68,6 @@ def _board(value: str, number: str, source: str) -> dict[str, str]:
 
 
 def read_lin(path) -> list[dict[str, str]]:
-    """The boards of the LIN file ``path`` (see :func:`parse_lin`); a missing, unreadable, binary or
-    oversized file is a one-line :class:`InputError`."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > MAX_LIN_BYTES:
-            raise InputError(f"{path}: larger than {MAX_LIN_BYTES >> 20} MiB; is it a LIN file?")
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-    if b"\x00" in data:
-        raise InputError(f"{path}: not a text file; a LIN file is text")
-    return parse_lin(data.decode("utf-8", errors="replace"), str(path))
+    """The boards of the LIN file ``path`` (see :func:`parse_lin`), read as ``pbn_file.read_record_text``
+    reads a hand record."""
+    return parse_lin(read_record_text(path, "LIN"), str(path))

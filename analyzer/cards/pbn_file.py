@@ -80,23 +80,28 @@ def parse_pbn(text: str, source: str = "PBN") -> list[dict[str, str]]:
 
 
 def read_pbn(path) -> list[dict[str, str]]:
-    """The games of the PBN file ``path`` (see :func:`parse_pbn`), read as UTF-8 or else as Latin-1 (the
-    character set of the PBN standard); a missing, unreadable, binary or oversized file is a one-line
-    :class:`InputError`."""
+    """The games of the PBN file ``path`` (see :func:`parse_pbn`); see :func:`read_record_text` for the
+    reading."""
+    return parse_pbn(read_record_text(path, "PBN"), str(path))
+
+
+def read_record_text(path, kind: str) -> str:
+    """The text of the hand-record file ``path`` (a ``kind`` file: PBN, LIN), read as UTF-8 or else as
+    Latin-1 (the character set of the PBN standard); a missing, unreadable, binary or oversized file is a
+    one-line :class:`InputError`."""
     path = Path(path)
     try:
         if path.stat().st_size > MAX_PBN_BYTES:
-            raise InputError(f"{path}: larger than {MAX_PBN_BYTES >> 20} MiB; is it a PBN file?")
+            raise InputError(f"{path}: larger than {MAX_PBN_BYTES >> 20} MiB; is it a {kind} file?")
         data = path.read_bytes()
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror or error}") from None
     if b"\x00" in data:
-        raise InputError(f"{path}: not a text file; a PBN file is text")
+        raise InputError(f"{path}: not a text file; a {kind} file is text")
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return parse_pbn(text, str(path))
+        return data.decode("latin-1")
 
 
 def game_deal(game: dict[str, str], source: str = "PBN"):
@@ -146,7 +151,7 @@ def board_deal(path, board: str | None):
         On an unreadable file, no games, several games and no ``board``, or no game with that board.
     """
     if Path(path).suffix.lower() == ".lin":
-        from analyzer.cards.lin_file import read_lin
+        from analyzer.cards.lin_file import read_lin  # it imports this module
 
         games = read_lin(path)
         if not games:

@@ -37,12 +37,17 @@ def _run(root, env=None):
     return int(out[0]), out[1]
 
 
-def test_an_edit_of_an_inlined_module_gets_a_fresh_numba_cache(tmp_path):
-    package = tmp_path / "toy"
+def _toy_package(root):
+    package = root / "toy"
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "kernel.py").write_text(textwrap.dedent(_KERNEL))
     (package / "rules.py").write_text("TRICKS = 13\n")
+    return package
+
+
+def test_an_edit_of_an_inlined_module_gets_a_fresh_numba_cache(tmp_path):
+    package = _toy_package(tmp_path)
     first, first_folder = _run(tmp_path)
     assert first == 13 and first_folder.startswith(str(package / "__pycache__" / "numba"))
     assert any(path.suffix == ".nbi" for path in (package / "__pycache__").rglob("*"))
@@ -54,11 +59,7 @@ def test_an_edit_of_an_inlined_module_gets_a_fresh_numba_cache(tmp_path):
 
 
 def test_a_numba_cache_folder_the_user_chose_is_kept(tmp_path):
-    package = tmp_path / "toy"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "kernel.py").write_text(textwrap.dedent(_KERNEL))
-    (package / "rules.py").write_text("TRICKS = 13\n")
+    package = _toy_package(tmp_path)
     chosen = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "mine")}
     assert _run(tmp_path, chosen) == (13, "None")
     assert any(path.suffix == ".nbi" for path in (tmp_path / "mine").rglob("*"))
