@@ -9,6 +9,7 @@ import hashlib
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 # The installed analyzer package, and its parts whose sources no chunk's result depends on (the digest
@@ -17,6 +18,8 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 PRESENTING_PARTS = ("cli", "reports")
 #: Folder of the package's numba caches, one sub-folder per code digest (``use_digest_cache``).
 NUMBA_CACHES = "__pycache__/numba"
+#: Age after which another digest's cache folder is deleted (seconds).
+STALE_SECONDS = 24 * 3600
 
 
 @functools.cache
@@ -45,8 +48,8 @@ def use_digest_cache(package: Path = PACKAGE_ROOT) -> Path | None:
 
     Numba keys a cached kernel by its own file only, so after an edit of a module a kernel inlines (a rule,
     a constant of ``catalog.py``) it would load the old machine code; under a folder named by the digest of
-    every computing source, new code finds no cache and compiles. Folders of other digests are deleted when
-    a new one is made (one checkout runs one version of the code). Does nothing when ``NUMBA_CACHE_DIR`` is
+    every computing source, new code finds no cache and compiles. Folders of other digests untouched for a
+    day are deleted when a new one is made. Does nothing when ``NUMBA_CACHE_DIR`` is
     set (the user's choice, or a parent process's, which workers inherit), once numba is imported (too late
     to take effect), or when the package's folder is not writable (numba's own fallback then applies).
     """
@@ -57,7 +60,9 @@ def use_digest_cache(package: Path = PACKAGE_ROOT) -> Path | None:
     if not folder.is_dir():
         try:
             for old in caches.glob("*"):
-                shutil.rmtree(old, ignore_errors=True)
+                # Only folders a day old: a process of the code before an edit may still be saving kernels.
+                if time.time() - old.stat().st_mtime > STALE_SECONDS:
+                    shutil.rmtree(old, ignore_errors=True)
             folder.mkdir(parents=True)
         except OSError:
             return None

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 # A kernel cached by numba that reads a constant of another module: numba keys its cache by the kernel's
 # own file, so without a cache folder per digest the second run loads the first run's machine code.
@@ -52,9 +53,14 @@ def test_an_edit_of_an_inlined_module_gets_a_fresh_numba_cache(tmp_path):
     assert first == 13 and first_folder.startswith(str(package / "__pycache__" / "numba"))
     assert any(path.suffix == ".nbi" for path in (package / "__pycache__").rglob("*"))
     (package / "rules.py").write_text("TRICKS = 12\n")
+    recent = package / "__pycache__" / "numba" / ("0" * 16)  # another version's, in use an hour ago
+    recent.mkdir()
+    os.utime(recent, (time.time() - 3600,) * 2)
+    os.utime(first_folder, (time.time() - 2 * 86400,) * 2)
     second, second_folder = _run(tmp_path)
     assert second == 12
-    assert second_folder != first_folder and not os.path.exists(first_folder)  # the old digest's cache is gone
+    assert second_folder != first_folder and not os.path.exists(first_folder)  # two days old: deleted
+    assert recent.exists()
     assert _run(tmp_path) == (12, second_folder)  # the same code finds its cache folder again
 
 
