@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_hand
-from analyzer.cards.pbn_file import read_record_text
+from analyzer.cards.record_file import read_record_text
 from analyzer.errors import InputError
 
 # The hands of an ``md`` value in the order LIN lists them (South, West, North, East), as seats N E S W.
@@ -68,6 +68,6 @@ def _board(value: str, number: str, source: str) -> dict[str, str]:
 
 
 def read_lin(path) -> list[dict[str, str]]:
-    """The boards of the LIN file ``path`` (see :func:`parse_lin`), read as ``pbn_file.read_record_text``
+    """The boards of the LIN file ``path`` (see :func:`parse_lin`), read as ``record_file.read_record_text``
     reads a hand record."""
     return parse_lin(read_record_text(path, "LIN"), str(path))

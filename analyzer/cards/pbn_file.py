@@ -10,10 +10,11 @@ file is data, nothing in it is run.
 import re
 from pathlib import Path
 
+from analyzer.cards.lin_file import read_lin
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
+from analyzer.cards.record_file import read_record_text
 from analyzer.errors import InputError
 
-MAX_PBN_BYTES = 16 << 20
 # The mandatory tag set of PBN 2.1, in its export order.
 ROSTER = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
           "Scoring", "Declarer", "Contract", "Result")
@@ -80,28 +81,9 @@ def parse_pbn(text: str, source: str = "PBN") -> list[dict[str, str]]:
 
 
 def read_pbn(path) -> list[dict[str, str]]:
-    """The games of the PBN file ``path`` (see :func:`parse_pbn`); see :func:`read_record_text` for the
+    """The games of the PBN file ``path`` (see :func:`parse_pbn`); see ``record_file.read_record_text`` for the
     reading."""
     return parse_pbn(read_record_text(path, "PBN"), str(path))
-
-
-def read_record_text(path, kind: str) -> str:
-    """The text of the hand-record file ``path`` (a ``kind`` file: PBN, LIN), read as UTF-8 or else as
-    Latin-1 (the character set of the PBN standard); a missing, unreadable, binary or oversized file is a
-    one-line :class:`InputError`."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > MAX_PBN_BYTES:
-            raise InputError(f"{path}: larger than {MAX_PBN_BYTES >> 20} MiB; is it a {kind} file?")
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-    if b"\x00" in data:
-        raise InputError(f"{path}: not a text file; a {kind} file is text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 def game_deal(game: dict[str, str], source: str = "PBN"):
@@ -151,8 +133,6 @@ def board_deal(path, board: str | None):
         On an unreadable file, no games, several games and no ``board``, or no game with that board.
     """
     if Path(path).suffix.lower() == ".lin":
-        from analyzer.cards.lin_file import read_lin  # it imports this module
-
         games = read_lin(path)
         if not games:
             raise InputError(f"{path}: no boards (a board is an md|...| pair)")
