@@ -8,8 +8,9 @@ registries build themselves from them (a bot named here without code fails at im
 
 Some values are compile-time constants of cached numba kernels (``SCHNAPSEN_PLAYOUTS_PER_SAMPLE``): numba's
 cache watches only the file of the kernel it compiled, not this module nor the modules whose functions it
-inlined, so after changing one delete the ``*.nbi``/``*.nbc`` caches, or a new run computes with the old
-value. The code digest of a run's chunks covers this module, so ``resume`` never mixes the two.
+inlined. The command line and the tests therefore keep numba's cache in a folder named by the code digest,
+which covers this module (``experiments/code_digest.py``); a script run on its own uses numba's default
+cache, so after changing a value delete the ``*.nbi``/``*.nbc`` caches before running one.
 """
 
 import os

@@ -10,10 +10,11 @@ file is data, nothing in it is run.
 import re
 from pathlib import Path
 
+from analyzer.cards.lin_file import read_lin
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
+from analyzer.cards.record_file import read_record_text
 from analyzer.errors import InputError
 
-MAX_PBN_BYTES = 16 << 20
 # The mandatory tag set of PBN 2.1, in its export order.
 ROSTER = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
           "Scoring", "Declarer", "Contract", "Result")
@@ -80,23 +81,9 @@ def parse_pbn(text: str, source: str = "PBN") -> list[dict[str, str]]:
 
 
 def read_pbn(path) -> list[dict[str, str]]:
-    """The games of the PBN file ``path`` (see :func:`parse_pbn`), read as UTF-8 or else as Latin-1 (the
-    character set of the PBN standard); a missing, unreadable, binary or oversized file is a one-line
-    :class:`InputError`."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > MAX_PBN_BYTES:
-            raise InputError(f"{path}: larger than {MAX_PBN_BYTES >> 20} MiB; is it a PBN file?")
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-    if b"\x00" in data:
-        raise InputError(f"{path}: not a text file; a PBN file is text")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return parse_pbn(text, str(path))
+    """The games of the PBN file ``path`` (see :func:`parse_pbn`); see ``record_file.read_record_text`` for the
+    reading."""
+    return parse_pbn(read_record_text(path, "PBN"), str(path))
 
 
 def game_deal(game: dict[str, str], source: str = "PBN"):
@@ -137,17 +124,22 @@ def deal_games(deals, event: str, dealer: int) -> list[dict[str, str]]:
 
 
 def board_deal(path, board: str | None):
-    """The deal and dealer of one board of a PBN file: the game whose ``Board`` tag is ``board``, or the
-    file's only game when ``board`` is None.
+    """The deal and dealer of one board of a PBN file (or a LIN file, ``.lin``: :mod:`lin_file`): the game
+    whose ``Board`` tag is ``board``, or the file's only game when ``board`` is None.
 
     Raises
     ------
     InputError
         On an unreadable file, no games, several games and no ``board``, or no game with that board.
     """
-    games = read_pbn(path)
-    if not games:
-        raise InputError(f"{path}: no games (a game is a list of [Tag \"value\"] lines)")
+    if Path(path).suffix.lower() == ".lin":
+        games = read_lin(path)
+        if not games:
+            raise InputError(f"{path}: no boards (a board is an md|...| pair)")
+    else:
+        games = read_pbn(path)
+        if not games:
+            raise InputError(f"{path}: no games (a game is a list of [Tag \"value\"] lines)")
     if board is None:
         if len(games) > 1:
             raise InputError(f"{path} holds {len(games)} boards: pick one with --board")

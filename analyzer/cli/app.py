@@ -10,6 +10,7 @@ from typer.core import TyperArgument, TyperGroup
 
 from analyzer import __version__
 from analyzer.errors import InputError
+from analyzer.experiments.code_digest import use_digest_cache
 
 
 def _plain(group: typer.Typer) -> object:
@@ -147,6 +148,7 @@ def _with_hint(message: str, argv: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``analyzer`` console script."""
+    use_digest_cache()
     try:
         code = app(args=argv, standalone_mode=False, prog_name="analyzer")
         if code == 130:  # typer reports Ctrl-C / SIGTERM as exit code 130 instead of raising

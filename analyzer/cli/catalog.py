@@ -12,7 +12,8 @@ from analyzer.games.seconds import experiments as seconds
 
 EXPERIMENTS: dict[str, Experiment] = {
     experiment.name: experiment
-    for experiment in (*rikken.EXPERIMENTS, RIKKEN_ADVISE, *schnapsen.EXPERIMENTS, SCHNAPSEN_ADVISE, *seconds.EXPERIMENTS, DEMO)}
+    for experiment in (*rikken.EXPERIMENTS, RIKKEN_ADVISE, *schnapsen.EXPERIMENTS, SCHNAPSEN_ADVISE,
+                       *seconds.EXPERIMENTS, DEMO)}
 
 #: what a report says about each experiment's runs
 REPORT_SPECS = {name: experiment.report for name, experiment in EXPERIMENTS.items() if experiment.report}

@@ -303,6 +303,10 @@ def _count_text(count) -> str:
     return format_bounds(*count) if isinstance(count, list) else str(count)
 
 
+#: Width of the solve table without its calls column: the other columns at their widest, borders, padding.
+_SOLVE_FIXED_WIDTH = 40
+
+
 def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -311,11 +315,16 @@ def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
     table = Table(title=f"Double-dummy tricks for the declaring side ({SEAT_LETTERS[leader]} leads)")
     table.add_column("declarer")
     table.add_column("trump")
-    table.add_column("alone", justify="right")
+    # A count is never split ("[8," over "13]"): the alone column does not wrap, and the calls of a row go on
+    # one line where the terminal is wide enough for the longest, else one a line.
+    table.add_column("alone", justify="right", no_wrap=True)
     table.add_column("with called card (partner): tricks")
-    for row in rows:
-        calls = ", ".join(f"{name}{'*' if c['blind'] else ''} ({c['partner']}): {_count_text(c['tricks'])}"
-                          for name, c in row["calls"].items()) or "-"
+    call_texts = [[f"{name}{'*' if c['blind'] else ''} ({c['partner']}): {_count_text(c['tricks'])}"
+                   for name, c in row["calls"].items()] for row in rows]
+    widest = max((len(", ".join(texts)) for texts in call_texts), default=0)
+    separator = ", " if console.width >= _SOLVE_FIXED_WIDTH + widest else "\n"
+    for row, texts in zip(rows, call_texts):
+        calls = separator.join(texts) or "-"
         table.add_row(row["declarer"], row["trump"], _count_text(row["alone"]), calls)
     console.print(table)
     console.print("* blind call; [a, b]: a count the --dd-budget left between a and b", markup=False)
@@ -330,13 +339,16 @@ def _print_tables(rows: list[dict], misery: list[dict], leader: int) -> None:
 @app.command("solve")
 def solve_command(
     deal: Annotated[str, typer.Argument(help='PBN deal "N:hand hand hand hand" (endings with equal hands too), '
-                                        "or a .pbn file.")],
-    board: Annotated[str | None, typer.Option("--board", help="The board of a .pbn file holding several.")] = None,
+                                        "or a .pbn or .lin file.")],
+    board: Annotated[str | None, typer.Option(
+        "--board", help="The board of a .pbn or .lin file holding several.")] = None,
     dealer: Annotated[str | None, typer.Option("--dealer", help="Dealer seat; the player on his left leads.",
                                                show_default="the file's Dealer tag, else W")] = None,
     trump: Annotated[str | None, typer.Option("--trump", help="One question: trump C, D, H, S or N.")] = None,
-    leader: Annotated[str | None, typer.Option("--leader", help="One question: seat on lead (default: left of dealer).")] = None,
-    team: Annotated[str | None, typer.Option("--team", help="One question: the declaring side, e.g. NS, NE, N.")] = None,
+    leader: Annotated[str | None, typer.Option(
+        "--leader", help="One question: seat on lead (default: left of dealer).")] = None,
+    team: Annotated[str | None, typer.Option(
+        "--team", help="One question: the declaring side, e.g. NS, NE, N.")] = None,
     goal: Annotated[str, typer.Option("--goal", help="One question: max, ge:K, le:K (Misery: le:0) or eq:K.")] = "max",
     called: Annotated[str | None, typer.Option("--called", help="One question: the called card, e.g. HA.")] = None,
     blind: Annotated[bool, typer.Option("--blind", help="One question: the call was blind.")] = False,
@@ -363,13 +375,14 @@ def solve_command(
 
 
 def given_deal(deal: str, board: str | None, hand_size: int | None = 13):
-    """The seat masks of a deal given on the command line, a PBN string or a board of a .pbn file, and the
-    file's dealer (None for a string, or a board without a Dealer tag); ``hand_size`` as in ``parse_deal``."""
+    """The seat masks of a deal given on the command line, a PBN string or a board of a .pbn or .lin file,
+    and the file's dealer (None for a string, or a board without a Dealer tag); ``hand_size`` as in
+    ``parse_deal``."""
     from analyzer.cards.pbn_file import board_deal
 
-    if not deal.strip().lower().endswith(".pbn"):
+    if not deal.strip().lower().endswith((".pbn", ".lin")):
         if board is not None:
-            raise InputError("--board picks a board of a .pbn file; the deal given is not one")
+            raise InputError("--board picks a board of a .pbn or .lin file; the deal given is not one")
         return parse_deal(deal, hand_size=hand_size), None
     hands, file_dealer = board_deal(deal, board)
     if hand_size is not None:
@@ -378,7 +391,7 @@ def given_deal(deal: str, board: str | None, hand_size: int | None = 13):
 
 
 def _deal_and_leader(deal: str, board: str | None, dealer: str | None, leader: str | None):
-    """The hands of ``solve``'s deal (a PBN string or a board of a .pbn file) and the seat on lead."""
+    """The hands of ``solve``'s deal (a PBN string or a board of a .pbn or .lin file) and the seat on lead."""
     hands, file_dealer = given_deal(deal, board, hand_size=None)
     dealer_seat = parse_seat(dealer) if dealer is not None else (
         file_dealer if file_dealer is not None else parse_seat(DEFAULT_DEALER))

@@ -40,9 +40,10 @@ JudgeBudget = Annotated[int | None, typer.Option(
 
 
 def replay(
-    deal: Annotated[str | None, typer.Argument(help='A PBN deal "N:hand hand hand hand" or a .pbn file (instead '
-                                                    "of --seed --index).", show_default=False)] = None,
-    board: Annotated[str | None, typer.Option("--board", help="The board of a .pbn file holding several.")] = None,
+    deal: Annotated[str | None, typer.Argument(help='A PBN deal "N:hand hand hand hand" or a .pbn or .lin file '
+                                                    "(instead of --seed --index).", show_default=False)] = None,
+    board: Annotated[str | None, typer.Option(
+        "--board", help="The board of a .pbn or .lin file holding several.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="The rikken play run's seed (with --index); "
                                              "with a PBN deal, the seed of the random choices.",
                                              show_default="0 with a deal")] = None,
@@ -95,7 +96,7 @@ def replay(
                                   judge_budget)
     else:
         if board is not None:
-            raise InputError("--board picks a board of a .pbn file: give the file")
+            raise InputError("--board picks a board of a .pbn or .lin file: give the file")
         result = _replay_run_round(seed, index, dealer, dealing, chunk_size, constraints, policies, auction,
                                    judge_budget)
     payload = replay_payload(result)
@@ -217,8 +218,8 @@ def _title(source: dict) -> str:
         return f"Rikken replay of a given deal, {source['policies']}, {source['bidding']}, seed {source['seed']}"
     extra = f", constraints {source['constraints']}" if "constraints" in source else ""
     return (f"Rikken replay: round {source['index']:,} of rikken play --seed {source['seed']} (chunk "
-            f"{source['chunk']:,} of {source['chunk_size']:,} rounds), {source['policies']}, {source['bidding']}, dealing "
-            f"{source['dealing']}{extra}")
+            f"{source['chunk']:,} of {source['chunk_size']:,} rounds), {source['policies']}, {source['bidding']}, "
+            f"dealing {source['dealing']}{extra}")
 
 
 def _setup_lines(payload: dict) -> list[str]:

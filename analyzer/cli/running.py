@@ -22,8 +22,9 @@ def run_and_print(experiment, plan, *, out: str | None, workers: int, scheduler:
 
 
 def print_table(table, title: str) -> None:
-    """Print ``title:`` (each paragraph wrapped to the console's width) and the table as every command prints one (:func:`reports.formatting.console_table`:
-    rates as ``59.2% [59.0, 59.3]``, counts as integers, ``–`` for an undefined value), then a blank line."""
+    """Print ``title:`` (each paragraph wrapped to the console's width) and the table as every command prints
+    one (:func:`reports.formatting.console_table`: rates as ``59.2% [59.0, 59.3]``, counts as integers, ``–``
+    for an undefined value), then a blank line."""
     import textwrap
 
     from analyzer.reports.formatting import CONSOLE_WIDTH, console_table

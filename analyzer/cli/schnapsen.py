@@ -29,8 +29,8 @@ HONEST_BOTS = ", ".join(f"{name}{'[:N]' if sampling else ''}"
                         for name, (sampling, honest, _) in SCHNAPSEN_BOTS.items() if honest)
 Samples = Annotated[int, typer.Option("--samples", min=1, max=10_000,
                                       help=f"Sampled worlds per pimc / pimc_plus decision; rollout plays out "
-                                           f"{SCHNAPSEN_PLAYOUTS_PER_SAMPLE} times as many, hybrid does both (pimc:N sets it "
-                                           "for one bot).")]
+                                           f"{SCHNAPSEN_PLAYOUTS_PER_SAMPLE} times as many, hybrid does both "
+                                           "(pimc:N sets it for one bot).")]
 
 
 #: What a comma between the two bots gets (also when click counts the pair as one bot, see ``app._with_hint``).

@@ -10,7 +10,6 @@ every chunk whose file and Parquet part match their checksums; a damaged or miss
 stderr and recomputed, never merged.
 """
 
-import functools
 import hashlib
 import json
 import signal
@@ -25,15 +24,12 @@ import numpy as np
 from analyzer import __version__
 from analyzer.errors import InputError
 from analyzer.experiments import chunkfile
+from analyzer.experiments.code_digest import code_digest
 from analyzer.reports.integrity import Ledger, PartRecord, part_problem
 from analyzer.reports.manifest import CHUNKS_DIR
 from analyzer.reports.store import atomic_write
 
 FINGERPRINT_NAME = "fingerprint.json"
-# The installed analyzer package, and its parts whose sources no chunk's result depends on (the fingerprint
-# names all the others: a new module counts unless it is put here on purpose).
-PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-PRESENTING_PARTS = ("cli", "reports")
 # Chunk files of analyzer versions that pickled them: never opened.
 LEGACY_PATTERN = "chunk-*.pkl"
 
@@ -98,27 +94,6 @@ def fingerprint(task, params, seed, chunk_size: int, n_items: int) -> dict:
     return {"task": task_name(task), "params_sha256": params_digest(params), "seed": _seed_key(seed),
             "chunk_size": int(chunk_size), "n_items": int(n_items), "analyzer_version": __version__,
             "code_sha256": code_digest()}
-
-
-@functools.cache
-def code_digest(package: Path = PACKAGE_ROOT) -> str:
-    """SHA-256 of the Python sources that compute chunks (names and contents, in name order).
-
-    Every source counts but those of the parts that only present results (``PRESENTING_PARTS``: the command
-    line and the reports), so a change of help texts or reports leaves runs resumable while a change of a
-    constant in ``catalog.py`` that a kernel reads does not. Hidden files and anything that is not a regular
-    file (an editor's lock link such as ``.#rules.py``) are skipped.
-    """
-    digest = hashlib.sha256()
-    for source in sorted(package.rglob("*.py")):
-        name = source.relative_to(package)
-        if name.parts[0] in PRESENTING_PARTS or any(piece.startswith(".") for piece in name.parts):
-            continue
-        if source.is_symlink() or not source.is_file():
-            continue
-        digest.update(name.as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(source.read_bytes()).digest())
-    return digest.hexdigest()
 
 
 def _seed_key(seed):
@@ -247,7 +222,8 @@ class ChunkCheckpoint:
         if stored != self.expected:
             differing = sorted(k for k in set(stored) | set(self.expected) if stored.get(k) != self.expected.get(k))
             if differing == ["code_sha256"]:
-                codes = f"code {str(stored.get('code_sha256') or 'unrecorded')[:12]}, this is {self.expected['code_sha256'][:12]}"
+                made_by = str(stored.get('code_sha256') or 'unrecorded')[:12]
+                codes = f"code {made_by}, this is {self.expected['code_sha256'][:12]}"
                 raise InputError(f"{self.run_dir}'s chunks were made by other analyzer code ({codes}): finish it "
                                  "with the analyzer that started it, or run it again into a new --out")
             raise InputError(f"{self.run_dir} holds chunks of a different run (stage "

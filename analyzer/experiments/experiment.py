@@ -9,7 +9,6 @@ every experiment: refuse a run directory holding another run, write the first ma
 chunks on any backend with checkpoints, write the tables and figures, and finish the manifest.
 """
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -172,19 +171,6 @@ def run_directory(out: str | None, folder: str) -> Path:
     return Path("results") / f"{folder}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
 
 
-def kernels_uncompiled(task: Callable) -> bool:
-    """True while the package of ``task``'s module holds no compiled numba kernels (no ``*.nbi`` cache index
-    in its ``__pycache__``): the game's first run after an install. With ``NUMBA_CACHE_DIR`` set the caches
-    live elsewhere and this says False."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return False
-    module = sys.modules.get(task.__module__)
-    source = getattr(module, "__file__", None)
-    if source is None:
-        return False
-    return not any((Path(source).parent / "__pycache__").glob("*.nbi"))
-
-
 def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, workers: int,
                    scheduler: str | None) -> tuple[RunStore, Summary]:
     """Run ``plan`` of ``experiment`` into a run directory and return its store and summary.
@@ -214,10 +200,12 @@ def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, worke
     store.write_manifest({"experiment": experiment.name, "command": " ".join(["analyzer", *sys.argv[1:]]),
                           "seed": plan.seed, "chunk_size": plan.chunk_size, **plan.manifest})
     started = time.perf_counter()
-    if experiment.kernels and kernels_uncompiled(experiment.task):
-        about = f", about {experiment.compile_seconds} s" if experiment.compile_seconds else ""
-        print(f"compiling {experiment.kernels} kernels (first run only{about})...", file=sys.stderr, flush=True)
-        with stage(f"compiling {experiment.kernels} kernels"):
+    if experiment.kernels:
+        # One item here compiles the kernels the run uses (or loads them from numba's cache), saying so only
+        # when numba compiles, before the workers start: each would compile them again.
+        from analyzer.experiments.compile_notice import compile_notice  # numba: only commands that compute
+
+        with compile_notice(experiment.kernels, experiment.compile_seconds):
             experiment.task(plan.params, 0, 1, np.random.SeedSequence(0))
     chunks = run_chunks(experiment.task, plan.params, plan.n_items, seed=plan.seed, chunk_size=plan.chunk_size,
                         workers=workers, description=experiment.description, store=store, backend=scheduler,

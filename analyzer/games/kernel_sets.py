@@ -19,7 +19,7 @@ def set_label(kernel_ids) -> str:
 
 
 def compile_set(templates: tuple[Callable, ...], module_globals: dict, switches: dict[str, bool],
-                label: str) -> dict[str, Callable]:
+                label: str, inline: tuple[str, ...] = ()) -> dict[str, Callable]:
     """The ``templates`` as cached numba kernels that see ``switches`` among their globals and call each
     other's versions of this set.
 
@@ -34,6 +34,8 @@ def compile_set(templates: tuple[Callable, ...], module_globals: dict, switches:
     label : str
         Names the set in numba's cache (``<template>__<label>``): its cache key holds a kernel's name and
         code but not its globals, so each set needs a name of its own.
+    inline : tuple of str
+        Names of the templates numba inlines into the set's kernels that call them (``inline="always"``).
 
     Returns
     -------
@@ -46,5 +48,6 @@ def compile_set(templates: tuple[Callable, ...], module_globals: dict, switches:
         function = FunctionType(template.__code__, namespace, template.__name__, template.__defaults__)
         function.__qualname__ = f"{template.__name__}__{label}"
         function.__doc__ = template.__doc__
-        kernels[template.__name__] = namespace[template.__name__] = njit(cache=True)(function)
+        inlined = "always" if template.__name__ in inline else "never"
+        kernels[template.__name__] = namespace[template.__name__] = njit(cache=True, inline=inlined)(function)
     return kernels

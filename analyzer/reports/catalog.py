@@ -63,7 +63,8 @@ def describe_run(run_dir) -> RunInfo:
     total = sum(int(stage.get("chunks_total", 0)) for stage in stages.values())
     return RunInfo(path=root, experiment=experiment, parameters=parameters, status=run_status(manifest, root),
                    seed=manifest.get("seed", _option_value(parameters, "--seed")), size_bytes=_size(root),
-                   updated=str(manifest.get("updated") or _modified(root / MANIFEST_NAME)), chunks_done=done, chunks_total=total, manifest=manifest)
+                   updated=str(manifest.get("updated") or _modified(root / MANIFEST_NAME)), chunks_done=done,
+                   chunks_total=total, manifest=manifest)
 
 
 def split_command(args: list[str]) -> tuple[list[str], list[str]]:

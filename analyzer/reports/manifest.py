@@ -61,7 +61,8 @@ def read_manifest(run_dir) -> dict:
         raise InputError(f"{path} is corrupt: its params are not a JSON object")
     written_by = manifest.get("analyzer_version")
     if written_by is not None and version_tuple(written_by) > version_tuple(__version__):
-        raise InputError(f"{root} was written by analyzer {written_by}, newer than this {__version__}; upgrade analyzer")
+        raise InputError(f"{root} was written by analyzer {written_by}, newer than this {__version__}; "
+                         "upgrade analyzer")
     run_format = manifest.get("format_version", FORMAT_VERSION)
     if not isinstance(run_format, int) or run_format > FORMAT_VERSION:
         raise InputError(f"{root} has run format {run_format!r}; this analyzer reads format {FORMAT_VERSION} or older")

@@ -254,7 +254,7 @@ def test_chunks_made_by_other_code_are_not_reused(tmp_path, monkeypatch):
 
 
 def test_the_code_digest_follows_the_computing_sources_and_nothing_else(tmp_path):
-    from analyzer.experiments.checkpoint import code_digest
+    from analyzer.experiments.code_digest import code_digest
 
     package = tmp_path / "package"
     for part in ("games", "cli", "solvers"):

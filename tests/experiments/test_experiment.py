@@ -96,46 +96,34 @@ def test_a_plan_refuses_rules_in_another_shape():
         Plan({}, 1, 0, 1, manifest={"rules": {"dealing": "random"}})
 
 
-def test_a_first_run_says_it_compiles_and_compiles_once_before_the_chunks(tmp_path, capsys, monkeypatch):
+def test_the_compiling_notice_shows_when_numba_compiles_and_only_then(tmp_path, capsys):
     import dataclasses
 
-    import analyzer.experiments.experiment as experiment_module
+    from numba import njit
+
+    @njit  # no cache: compiled in this process at its first call for each argument type
+    def doubled(x):
+        return 2 * x
 
     calls = []
+    argument = {"value": 1}
 
     def counted(params, start, count, seed_seq):
         calls.append((start, count))
+        doubled(argument["value"])
         return count_task(params, start, count, seed_seq)
 
     toy = dataclasses.replace(TOY, task=counted, kernels="Toy", compile_seconds=5)
-    monkeypatch.setattr(experiment_module, "kernels_uncompiled", lambda task: True)
     plan = Plan({"value": 1}, 4, 0, 4)
     run_experiment(toy, plan, out=str(tmp_path / "cold"), workers=1, scheduler=None)
     assert "compiling Toy kernels (first run only, about 5 s)" in capsys.readouterr().err
     assert calls == [(0, 1), (0, 4)]  # one item to compile, then the chunk
-    monkeypatch.setattr(experiment_module, "kernels_uncompiled", lambda task: False)
     calls.clear()
     run_experiment(toy, plan, out=str(tmp_path / "warm"), workers=1, scheduler=None)
-    assert "compiling" not in capsys.readouterr().err and calls == [(0, 4)]
+    assert "compiling" not in capsys.readouterr().err and calls == [(0, 1), (0, 4)]
     assert (tmp_path / "cold" / "toy.csv").read_bytes() == (tmp_path / "warm" / "toy.csv").read_bytes()
-
-
-def test_kernels_count_as_compiled_once_their_package_holds_a_cache_index(tmp_path, monkeypatch):
-    import sys
-    import types
-
-    from analyzer.experiments.experiment import kernels_uncompiled
-
-    module = types.ModuleType("fake_game_kernels")
-    module.__file__ = str(tmp_path / "kernels.py")
-    monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-
-    def task():
-        return None
-
-    task.__module__ = module.__name__
-    assert kernels_uncompiled(task)
-    (tmp_path / "__pycache__").mkdir()
-    (tmp_path / "__pycache__" / "kernels.play-12.py311.nbi").write_bytes(b"")
-    assert not kernels_uncompiled(task)
+    # Kernels not compiled before (here a new specialisation; in a game, a new set of bots) announce
+    # themselves although others of the same game are compiled.
+    argument["value"] = 1.5
+    run_experiment(toy, plan, out=str(tmp_path / "other"), workers=1, scheduler=None)
+    assert "compiling Toy kernels" in capsys.readouterr().err

@@ -152,16 +152,20 @@ def test_facts_left_out_of_the_key_do_not_change_it():
     assert ruff[0] != ruff[1]
 
 
+def _random_deal(rng, mem):
+    """A random deal, its trump set in ``mem``'s context: (deck, hands, trump, cards present, seat to play)."""
+    deck = [int(c) for c in rng.permutation(52)]
+    hands = [sum(1 << c for c in deck[13 * s:13 * (s + 1)]) for s in range(4)]
+    trump = int(rng.integers(5))
+    set_context(mem, trump, 0b0101, MODE_MAX, -1, -1, 1)
+    return deck, hands, trump, np.int64(hands[0] | hands[1] | hands[2] | hands[3]), int(rng.integers(4))
+
+
 def test_remembered_card_is_tried_first():
     rng = np.random.default_rng(37)
     mem = new_mem(10)
     for i in range(300):
-        deck = [int(c) for c in rng.permutation(52)]
-        hands = [sum(1 << c for c in deck[13 * s:13 * (s + 1)]) for s in range(4)]
-        trump = int(rng.integers(5))
-        set_context(mem, trump, 0b0101, MODE_MAX, -1, -1, 1)
-        present = np.int64(hands[0] | hands[1] | hands[2] | hands[3])
-        seat = int(rng.integers(4))
+        deck, hands, trump, present, seat = _random_deal(rng, mem)
         masks = np.array(hands, dtype=np.int64)
         slot = _cutoff_slot(mem, masks, seat, 0, -1, present, -1, -1, trump)
         n, _, key, _ = _gen_moves(mem, masks, seat, 0, -1, present, -1, -1, -1, 0, trump, 0b0101, MODE_MAX, -1, -1,
@@ -184,12 +188,7 @@ def test_lazy_generation_tries_the_moves_in_the_full_order():
     mem = new_mem(10)
     lazy_nodes = 0
     for i in range(400):
-        deck = [int(c) for c in rng.permutation(52)]
-        hands = [sum(1 << c for c in deck[13 * s:13 * (s + 1)]) for s in range(4)]
-        trump = int(rng.integers(5))
-        set_context(mem, trump, 0b0101, MODE_MAX, -1, -1, 1)
-        present = np.int64(hands[0] | hands[1] | hands[2] | hands[3])
-        seat = int(rng.integers(4))
+        deck, hands, trump, present, seat = _random_deal(rng, mem)
         pos = int(rng.integers(2))
         led_suit, win_seat, win_card = -1, -1, -1
         if pos == 1:

@@ -15,11 +15,15 @@ batch share one xoshiro stream, drawn in move order. :func:`choose_action` is th
 batch loop, ``play_round`` and the Python drivers all call it.
 """
 
+from functools import cache
+from types import SimpleNamespace
+
 import numpy as np
 from numba import njit
 
 from analyzer.cards.rng import bounded
 from analyzer.errors import InputError
+from analyzer.games.kernel_sets import compile_set, set_label
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.expert import choose_expert
 from analyzer.games.rikken.heuristic import choose_heuristic
@@ -35,6 +39,10 @@ POLICY_EXPERT = 3  # 2 and 4 are Python bots' (``bots.BOTS``)
 POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "expert": POLICY_EXPERT}
 
 _N_CONTRACTS = rules.N_CONTRACTS
+
+#: Which bots the templates below compile in: each kernel set (:func:`kernels_for`) runs them with its own
+#: values, as numba constants, so that a table of heuristic seats neither types nor compiles the expert.
+_WITH_HEURISTIC = _WITH_EXPERT = True
 
 
 @njit(cache=True, inline="always")
@@ -53,20 +61,19 @@ def choose_card_heuristic(st, seat, up, fd, params):
     return choose_heuristic(st, seat, up, fd, params)
 
 
-@njit(cache=True, inline="always")
 def choose_action(st, seat, up, fd, policy, params, rng_state):
     """Action chosen by kernel bot ``policy`` for ``seat`` among the legal masks ``up`` and ``fd``.
 
-    The one dispatch of the kernel bots: the batch loop, ``play_round`` and Python drivers call it.
+    The one dispatch of the kernel bots: the batch loop, ``play_round`` and Python drivers call it. A bot
+    its kernel set leaves out plays as random (:func:`kernels_for`'s callers never pass one).
     """
-    if policy == POLICY_HEURISTIC:
+    if _WITH_HEURISTIC and policy == POLICY_HEURISTIC:
         return choose_heuristic(st, seat, up, fd, params)
-    if policy == POLICY_EXPERT:
+    if _WITH_EXPERT and policy == POLICY_EXPERT:
         return choose_expert(st, seat, up, fd, params, rng_state)
     return choose_card_random(up, fd, rng_state)
 
 
-@njit(cache=True)
 def play_round(st, policy_of_seat, params, rng_state, trace):
     """Play the 13 tricks of an initialised round, recording move ``i`` in ``trace[i]``.
 
@@ -85,7 +92,6 @@ def play_round(st, policy_of_seat, params, rng_state, trace):
         trace[i, 3] = fd
 
 
-@njit(cache=True)
 def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params,
                     rng_state, kind_table, exposure_table, tricks_out):
     # ``st`` views ``owner``'s buffer without a reference count: every array argument of the per-move
@@ -103,6 +109,29 @@ def _playout_kernel(hands, leader, contract_of, partner, trump, called_card, bli
         for s in range(4):
             tricks_out[d, s] = st[TRICKS + s]
     owner[0] = st[0]
+
+
+_TEMPLATES = (choose_action, play_round, _playout_kernel)
+_SWITCHES = {"_WITH_HEURISTIC": POLICY_HEURISTIC, "_WITH_EXPERT": POLICY_EXPERT}
+
+
+@cache
+def _kernel_set(policies: frozenset[int]) -> dict:
+    return compile_set(_TEMPLATES, globals(), {switch: policy in policies for switch, policy in _SWITCHES.items()},
+                       set_label(policies), inline=("choose_action",))
+
+
+def kernels_for(policies) -> SimpleNamespace:
+    """``choose_action``, ``play_round`` and ``_playout_kernel`` compiled for the kernel bot ids ``policies``
+    alone (a table of heuristic and random seats does not compile the expert); give them no other bot id
+    (they would play it as random)."""
+    return SimpleNamespace(**_kernel_set(frozenset(int(policy) for policy in policies)))
+
+
+#: every kernel bot compiled in, for the Python drivers and tests that call the kernels one move at a time
+_EVERY = kernels_for(POLICY_IDS.values())
+choose_action = _EVERY.choose_action
+play_round = _EVERY.play_round
 
 
 _SETUP_ERRORS = (
@@ -195,8 +224,9 @@ def playout_batch(hands, leader, contract_of, partner, trump, called_card, blind
     if isinstance(policy_of_seat, np.ndarray) and policy_of_seat.shape == (4,) and isinstance(hands, np.ndarray):
         policy_of_seat = np.ascontiguousarray(np.broadcast_to(policy_of_seat, (hands.shape[0], 4)))
     _check_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, tricks_out)
-    _playout_kernel(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat,
-                    np.asarray(params, dtype=np.float64), rng_state, rules.KIND, rules.EXPOSURE, tricks_out)
+    kernels = kernels_for(np.unique(policy_of_seat))
+    kernels._playout_kernel(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat,
+                            np.asarray(params, dtype=np.float64), rng_state, rules.KIND, rules.EXPOSURE, tricks_out)
 
 
 def new_round(hands, leader, contract_of, partner, trump, called_card, blind) -> np.ndarray:
@@ -213,6 +243,6 @@ def playout_one(hands, leader, contract_of, partner, trump, called_card, blind, 
     _check_policies(policy_of_seat)
     st = new_round(hands, leader, contract_of, partner, trump, called_card, blind)
     trace = np.empty((52, 4), dtype=np.int64)
-    play_round(st, policy_of_seat, np.asarray(params, dtype=np.float64), rng_state,
-               trace)
+    kernels_for(np.unique(policy_of_seat)).play_round(st, policy_of_seat, np.asarray(params, dtype=np.float64),
+                                                      rng_state, trace)
     return st[TRICKS:TRICKS + 4].copy(), trace

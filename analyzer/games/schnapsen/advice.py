@@ -7,7 +7,6 @@ writes a run folder like every experiment (the outcome of every action in every 
 """
 
 import math
-import sys
 import textwrap
 
 import numpy as np
@@ -16,7 +15,8 @@ import pandas as pd
 from analyzer import catalog
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.experiment import Experiment, Plan, Summary, kernels_uncompiled, records
+from analyzer.experiments.compile_notice import compile_notice
+from analyzer.experiments.experiment import Experiment, Plan, Summary, records
 from analyzer.experiments.progress import report_items
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.schnapsen import rules as R
@@ -28,7 +28,6 @@ from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.formatting import CONSOLE_WIDTH, fixed
-from analyzer.reports.progress import stage
 
 #: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
 DEFAULT_BOT = catalog.SCHNAPSEN_ADVICE_BOT
@@ -126,11 +125,8 @@ def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = DEFAULT_WO
         For a finished deal, or ``perfect`` with hidden cards.
     """
     plan = run_plan(state, bot, seed, samples, workers)
-    if kernels_uncompiled(advise_task):
-        print(f"compiling {MATCH.kernels} kernels (first run only, about {ADVISE.compile_seconds} s)...",
-              file=sys.stderr, flush=True)
-        with stage(f"compiling {MATCH.kernels} kernels"):
-            advice_rows(plan.params, 0, 1, np.random.SeedSequence(seed))
+    with compile_notice(MATCH.kernels, ADVISE.compile_seconds):
+        advice_rows(plan.params, 0, 1, np.random.SeedSequence(seed))
     chunks = run_chunks(advice_rows, plan.params, plan.n_items, seed=seed, chunk_size=plan.chunk_size,
                         workers=workers, description="worlds")
     return _advise_summary(plan, [world_outcomes(rows) for rows in chunks]).tables["advice"], plan.params["exact"]

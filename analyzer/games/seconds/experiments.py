@@ -98,7 +98,8 @@ def play_plan(rules: SecondsRules, policies: str, games: int, policy_params: dic
               "policies": seat_policies, "policy_params": policy_params}
     names = [POLICY_NAMES[p] for p in seat_policies]
     return Plan(params, games, seed, chunk_size, context=names,
-                manifest={"params": {**params, "policy_names": names}, "rules": game_rules("seconds", **rules.as_dict())})
+                manifest={"params": {**params, "policy_names": names},
+                          "rules": game_rules("seconds", **rules.as_dict())})
 
 
 def _play_summary(plan: Plan, chunks: list) -> Summary:

@@ -39,6 +39,8 @@ from analyzer.games.seconds.policies import (
     choose_heuristic,
     choose_random,
     choose_sampling,
+    counts_floor,
+    heuristic_card,
     params_array,
 )
 from analyzer.games.seconds.rules import CARD_VALUES, SecondsRules
@@ -47,6 +49,10 @@ from analyzer.games.seconds.rules import CARD_VALUES, SecondsRules
 #: Which policies the templates below compile in: each kernel set (:func:`kernels_for`) runs them with its own
 #: values, as numba constants, so that the policies it leaves out are pruned before they are compiled.
 _WITH_RANDOM = _WITH_HEURISTIC = _WITH_SAMPLING = True
+#: Whether the heuristic counts the suit floor (``policies.counts_floor``): 1 yes, 0 no, -1 decided at each
+#: card. A set made for one rule and parameter set compiles one version of the heuristic instead of both
+#: (half its compile time; the version is the one ``choose_heuristic`` would pick).
+_FLOOR = -1
 
 
 def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rng, state, history):
@@ -58,7 +64,8 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
     hands, taken, voids, trick, meta = state
     n = dealt.shape[0]
     init_round(dealt, leader, hands, taken, voids, trick, meta)
-    hands, taken, voids, trick, meta = unmanaged(hands), unmanaged(taken), unmanaged(voids), unmanaged(trick), unmanaged(meta)
+    hands, taken, voids, trick = unmanaged(hands), unmanaged(taken), unmanaged(voids), unmanaged(trick)
+    meta = unmanaged(meta)
     seat_policies, values, params = unmanaged(seat_policies), unmanaged(values), unmanaged(params)
     rng, history = unmanaged(rng), unmanaged(history)
     scalars = load_scalars(meta)
@@ -71,7 +78,10 @@ def play_deal(dealt, leader, seat_policies, variant, minimum, values, params, rn
         if _WITH_RANDOM and policy == POLICY_RANDOM:
             card = choose_random(hands, rng, scalars)
         elif _WITH_HEURISTIC and policy == POLICY_HEURISTIC:
-            card = choose_heuristic(hands, taken, trick, meta, values, params, variant, minimum, scalars)
+            if _FLOOR < 0:
+                card = choose_heuristic(hands, taken, trick, meta, values, params, variant, minimum, scalars)
+            else:
+                card = heuristic_card(hands, taken, trick, meta, values, params, variant, _FLOOR == 1, scalars)
         elif _WITH_SAMPLING and policy == POLICY_SAMPLING:
             store_scalars(meta, scalars)
             card = choose_sampling(hands, taken, voids, trick, meta, variant, minimum, values, params, rng)
@@ -153,16 +163,20 @@ _SWITCHES = {"_WITH_RANDOM": POLICY_RANDOM, "_WITH_HEURISTIC": POLICY_HEURISTIC,
 
 
 @cache
-def _kernel_set(policies: frozenset[int]) -> dict:
-    return compile_set(_TEMPLATES, globals(), {switch: policy in policies for switch, policy in _SWITCHES.items()},
-                       set_label(policies))
+def _kernel_set(policies: frozenset[int], floor: int) -> dict:
+    switches = {switch: policy in policies for switch, policy in _SWITCHES.items()}
+    return compile_set(_TEMPLATES, globals(), {**switches, "_FLOOR": floor},
+                       set_label(policies) + ("" if floor < 0 else f"_floor{floor}"))
 
 
-def kernels_for(policies) -> SimpleNamespace:
+def kernels_for(policies, minimum: int | None = None, params=None) -> SimpleNamespace:
     """``play_deal``, ``play_deals_kernel`` and ``play_games_kernel`` compiled for the policy ids ``policies``
     alone (a first run of heuristic and random seats does not compile the sampling policy); give them no
-    other policy id (they would play it as random)."""
-    return SimpleNamespace(**_kernel_set(frozenset(int(policy) for policy in policies)))
+    other policy id (they would play it as random). With the rule's ``minimum`` and the policy ``params``
+    the kernels run with, the heuristic is compiled for them alone; give the kernels no others."""
+    ids = frozenset(int(policy) for policy in policies)
+    floor = -1 if minimum is None or POLICY_HEURISTIC not in ids else int(counts_floor.py_func(minimum, params))
+    return SimpleNamespace(**_kernel_set(ids, floor))
 
 
 #: every policy compiled in, for scripts and tests that call the kernels directly
@@ -219,8 +233,9 @@ def simulate_deals(deals, leaders, seat_policies, rules: SecondsRules, seed, par
     trump = np.zeros((n_deals, 2), np.int64)
     history = np.zeros((n_deals, n_cards), np.int64)
     ids = _check_policies(seat_policies, n)
-    kernels_for(ids).play_deals_kernel(deals, leaders, ids, rules.trump_id, rules.minimum_id,
-                      CARD_VALUES, params, state_from_seed(seed), scores, taken, trump, history)
+    kernels_for(ids, rules.minimum_id, params).play_deals_kernel(
+        deals, leaders, ids, rules.trump_id, rules.minimum_id, CARD_VALUES, params, state_from_seed(seed), scores,
+        taken, trump, history)
     return {"scores": scores, "taken": taken, "trump_suit": trump[:, 0], "trump_trick": trump[:, 1],
             "history": history}
 
@@ -272,7 +287,7 @@ def simulate_games(n_games: int, seat_policies, rules: SecondsRules, seed_seq, p
     n_deals = np.zeros(n_games, np.int64)
     winners = np.zeros(n_games, np.int64)
     ids = _check_policies(seat_policies, n)
-    kernels_for(ids).play_games_kernel(deck_cards, n, first_dealers, ids, rules.trump_id,
+    kernels_for(ids, rules.minimum_id, params).play_games_kernel(deck_cards, n, first_dealers, ids, rules.trump_id,
                       rules.minimum_id, int(rules.target), CARD_VALUES, params, states[0], states[1], totals,
                       n_deals, winners)
     return {"totals": totals, "n_deals": n_deals, "winner": winners}

@@ -281,13 +281,20 @@ def choose_heuristic(hands, taken, trick, meta, values, params, variant, minimum
     ``scalars`` is the deal's scalar tuple and ``meta`` holds its standings table (``kernels``).
     """
     # A constant ``floor`` in each call compiles a version without the floor's test and select.
-    if minimum == MINIMUM_PER_SUIT and params[SUIT_FLOOR] != 0.0:
-        return _choose_heuristic(hands, taken, trick, meta, values, params, variant, True, scalars)
-    return _choose_heuristic(hands, taken, trick, meta, values, params, variant, False, scalars)
+    if counts_floor(minimum, params):
+        return heuristic_card(hands, taken, trick, meta, values, params, variant, True, scalars)
+    return heuristic_card(hands, taken, trick, meta, values, params, variant, False, scalars)
 
 
 @njit(cache=True, inline="always")
-def _choose_heuristic(hands, taken, trick, meta, values, params, variant, floor, scalars):
+def counts_floor(minimum, params):
+    """Whether the heuristic counts the per-suit floor in its suit values: under the per-suit minimum, with
+    a nonzero ``SUIT_FLOOR`` weight."""
+    return minimum == MINIMUM_PER_SUIT and params[SUIT_FLOOR] != 0.0
+
+
+@njit(cache=True, inline="always")
+def heuristic_card(hands, taken, trick, meta, values, params, variant, floor, scalars):
     """``choose_heuristic`` with ``floor`` (count the per-suit floor in suit values) decided.
 
     ``scalars`` is the deal's scalar tuple and ``meta`` holds its standings table (``kernels``).
@@ -385,7 +392,7 @@ def _choose_heuristic(hands, taken, trick, meta, values, params, variant, floor,
 def _best_taking(cards, chance, suit, in_trick, values, mine, o1, o2, before, floor, params, bonus, take_all,
                  best_card, best_value):
     """The better of (best_card, best_value) and the lowest and highest of ``cards``, which take the trick
-    with probability ``chance`` (see :func:`_choose_heuristic` for the scoring and the tie rule)."""
+    with probability ``chance`` (see :func:`heuristic_card` for the scoring and the tie rule)."""
     for rank in (low_bit(cards), high_bit(cards)):
         pts = in_trick + values[13 * suit + rank]
         gain = potential_if_i_take(mine, o1, o2, pts, floor, params[TOP_PENALTY], params[BELOW_WEIGHT]) - before

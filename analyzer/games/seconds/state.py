@@ -307,7 +307,8 @@ def heuristic_choice(state: DealState, minimum: int, params) -> int:
                                params)
         bonus = 0.0
         if state.trump < 0 and state.trump_if_played(card) >= 0:
-            bonus = params[TRUMP_LENGTH_BONUS] * (len([c for c in cards_in(state.hands[seat]) if suit_of(c) == suit]) - 1)
+            length = len([c for c in cards_in(state.hands[seat]) if suit_of(c) == suit])
+            bonus = params[TRUMP_LENGTH_BONUS] * (length - 1)
         value = params[RANK_WEIGHT] * rank_of(card) + bonus
         p_me = chance(card, outcome)
         if p_me is None:
