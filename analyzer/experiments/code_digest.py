@@ -63,7 +63,7 @@ def use_digest_cache(package: Path = PACKAGE_ROOT) -> Path | None:
                 # Only folders a day old: a process of the code before an edit may still be saving kernels.
                 if time.time() - old.stat().st_mtime > STALE_SECONDS:
                     shutil.rmtree(old, ignore_errors=True)
-            folder.mkdir(parents=True)
+            folder.mkdir(parents=True, exist_ok=True)  # two processes starting together after an edit
         except OSError:
             return None
     os.environ["NUMBA_CACHE_DIR"] = str(folder)

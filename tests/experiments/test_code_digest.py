@@ -70,3 +70,26 @@ def test_a_numba_cache_folder_the_user_chose_is_kept(tmp_path):
     assert _run(tmp_path, chosen) == (13, "None")
     assert any(path.suffix == ".nbi" for path in (tmp_path / "mine").rglob("*"))
     assert not (package / "__pycache__" / "numba").exists()
+
+
+_RACE = """
+import pathlib
+import sys
+
+from analyzer.experiments.code_digest import NUMBA_CACHES, code_digest, use_digest_cache
+
+package = pathlib.Path(sys.argv[1]) / "toy"
+(package / NUMBA_CACHES / code_digest(package)[:16]).mkdir(parents=True)
+real_is_dir, looks = pathlib.Path.is_dir, []
+# Another process makes the folder just after this one first looks for it.
+pathlib.Path.is_dir = lambda self: real_is_dir(self) if looks else looks.append(self) or False
+print(use_digest_cache(package))
+"""
+
+
+def test_a_folder_made_by_a_process_starting_alongside_is_used(tmp_path):
+    package = _toy_package(tmp_path)
+    env = {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _RACE, str(tmp_path)], env=env, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out.startswith(str(package / "__pycache__" / "numba"))

@@ -514,8 +514,9 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     no_call[setups["hand"][rik]] = setups["called_card"][rik] < 0
     frame["rik_blind_call"] = blind
     frame["rik_no_call"] = no_call
-    for key, column in result_columns(setups, tricks, hands.size, contracts, shared, high_tricks).items():
-        frame[key] = column
+    # One concat, not a column at a time: a dd run's bound columns made pandas warn of a fragmented frame.
+    results = result_columns(setups, tricks, hands.size, contracts, shared, high_tricks)
+    frame = pd.concat([frame, pd.DataFrame(results, index=frame.index)], axis=1)
     if len(seats) < 4:
         frame = frame[frame["seat"].isin(seats).to_numpy()].reset_index(drop=True)
     return frame
