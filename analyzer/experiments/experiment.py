@@ -9,6 +9,8 @@ every experiment: refuse a run directory holding another run, write the first ma
 chunks on any backend with checkpoints, write the tables and figures, and finish the manifest.
 """
 
+import hashlib
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -171,6 +173,25 @@ def run_directory(out: str | None, folder: str) -> Path:
     return Path("results") / f"{folder}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
 
 
+def kernels_cached(task: Callable) -> bool:
+    """True when numba's cache holds compiled kernels (a ``*.nbi`` index) of the package of ``task``'s module.
+
+    Numba keeps a module's kernels in ``__pycache__`` beside it, or with ``NUMBA_CACHE_DIR`` set (as the
+    command line sets it, a folder per code digest) in ``<dir name>_<sha1 of the dir's absolute path>``
+    below it. A set of bots not played before still compiles, in the workers, without the notice.
+    """
+    module = sys.modules.get(task.__module__)
+    if module is None or not getattr(module, "__file__", None):
+        return False
+    package = os.path.dirname(os.path.abspath(module.__file__))
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        folder = Path(root, f"{os.path.basename(package)}_{hashlib.sha1(package.encode()).hexdigest()}")
+    else:
+        folder = Path(package, "__pycache__")
+    return any(folder.glob("*.nbi"))
+
+
 def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, workers: int,
                    scheduler: str | None) -> tuple[RunStore, Summary]:
     """Run ``plan`` of ``experiment`` into a run directory and return its store and summary.
@@ -200,9 +221,9 @@ def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, worke
     store.write_manifest({"experiment": experiment.name, "command": " ".join(["analyzer", *sys.argv[1:]]),
                           "seed": plan.seed, "chunk_size": plan.chunk_size, **plan.manifest})
     started = time.perf_counter()
-    if experiment.kernels:
-        # One item here compiles the kernels the run uses (or loads them from numba's cache), saying so only
-        # when numba compiles, before the workers start: each would compile them again.
+    if experiment.kernels and not kernels_cached(experiment.task):
+        # One item here compiles the kernels the run uses, saying so when numba compiles, before the workers
+        # start: each would compile them again. Not on a warm run: one item can cost seconds (a dd round).
         from analyzer.experiments.compile_notice import compile_notice  # numba: only commands that compute
 
         with compile_notice(experiment.kernels, experiment.compile_seconds):

@@ -127,3 +127,41 @@ def test_the_compiling_notice_shows_when_numba_compiles_and_only_then(tmp_path, 
     argument["value"] = 1.5
     run_experiment(toy, plan, out=str(tmp_path / "other"), workers=1, scheduler=None)
     assert "compiling Toy kernels" in capsys.readouterr().err
+
+
+def test_a_warm_run_computes_no_extra_item(tmp_path, monkeypatch):
+    """The warm-up item runs only while numba's cache holds no kernel of the task's package (one item of a
+    dd round can cost minutes); the cache is found where numba itself writes it."""
+    import dataclasses
+    import os
+    import subprocess
+    import sys
+
+    import analyzer.experiments.experiment as experiment_module
+
+    calls = []
+
+    def counted(params, start, count, seed_seq):
+        calls.append((start, count))
+        return count_task(params, start, count, seed_seq)
+
+    toy = dataclasses.replace(TOY, task=counted, kernels="Toy")
+    monkeypatch.setattr(experiment_module, "kernels_cached", lambda task: True)
+    run_experiment(toy, Plan({"value": 1}, 4, 0, 4), out=str(tmp_path / "warm"), workers=1, scheduler=None)
+    assert calls == [(0, 4)]
+    package = tmp_path / "toygame"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kernels.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef one():\n    return 1\n\n\n"
+                                        "def task():\n    return one()\n")
+    probe = ("import sys\nfrom toygame import kernels\nfrom analyzer.experiments.experiment import kernels_cached\n"
+             "before = kernels_cached(kernels.task)\nkernels.task()\nprint(before, kernels_cached(kernels.task))\n")
+    for cache in (str(tmp_path / "numba"), None):  # a cache folder as the command line sets it; numba's default
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *sys.path])
+        if cache:
+            env["NUMBA_CACHE_DIR"] = cache
+        out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+        assert out.stdout.split() == ["False", "True"]
+        for path in package.rglob("*.nb[ic]"):
+            path.unlink()
