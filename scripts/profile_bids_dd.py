@@ -9,8 +9,9 @@ question is killed; the question is recorded as skipped and the deal goes on in 
 the questions after it start with an empty table).
 
 Each question kind is reported (2 v 2 and 1 v 3 per trump: made probes and counts, Misery, 1 Alone)
-with its total CPU seconds and share, completed tricks and counts left bounded, then the slowest
-questions.  With ``--final-probes`` each exact lone count ``c`` (1 v 3) is asked again as its two
+with its total CPU seconds and share, completed tricks and counts left bounded, then the setup rows
+(``experiments.build_setups``) the bounded counts leave bounded (the issue's measure: at most 1%), then the
+slowest questions.  With ``--final-probes`` each exact lone count ``c`` (1 v 3) is asked again as its two
 final probes, "makes c?" (yes) and "makes c + 1?" (no), each alone in a fresh table, outside the
 question's CPU seconds (but not outside ``--limit``): their completed tricks say which proof the count's
 cost is made of.  ``--out`` writes one JSON line per question (with its answer); ``--compare OLD NEW``
@@ -41,11 +42,13 @@ KINDS = (*(f"{kind} {step}" for kind in ("2v2", "1v3 C", "1v3 D", "1v3 H", "1v3 
 
 
 def deal_questions(setups, rows):
-    """The solver questions ``contract_bounds`` asks for one deal's setup rows, in its order, each with its kind.
+    """The solver questions ``contract_bounds`` asks for one deal's setup rows, in its order, each with its kind
+    and the number of those rows its answer settles.
 
     Trick contracts come in ``count_order``: each asks "makes t?" for the targets of ``made_targets`` its
     proved bounds leave open (kind ``... made``, lowest first, up to the first no), then refines its count
-    within the budget (kind ``... count``); Misery and 1 Alone are one question each.
+    within the budget (kind ``... count``); Misery and 1 Alone are one question each (per trump and team,
+    whatever the call).
     """
     from analyzer.games.rikken import rules
     from analyzer.games.rikken.dd import count_order, setup_declarer
@@ -58,11 +61,12 @@ def deal_questions(setups, rows):
         contracts.append((int(setups["trump"][i]), team, int(rules.KIND[contract]), int(setups["called_card"][i]),
                           bool(setups["blind"][i])))
     unique = list(dict.fromkeys(contracts))
-    asked = [(Question(c[0], leader, c[1], "ge", 0, c[3], c[4]), c) for c in count_order(unique)]
+    asked = [(Question(c[0], leader, c[1], "ge", 0, c[3], c[4]), c, contracts.count(c)) for c in count_order(unique)]
     for kind, goal, k in ((rules.Kind.MISERY, "le", 0), (rules.Kind.ONE, "eq", 1)):
-        keys = dict.fromkeys((c[0], c[1]) for c in unique if c[2] == kind)
-        asked += [(Question(trump, leader, team, goal, k), None) for trump, team in keys]
-    return [(q, contract, _kind_of(q)) for q, contract in asked]
+        keys = [(c[0], c[1]) for c in contracts if c[2] == kind]
+        asked += [(Question(trump, leader, team, goal, k), None, keys.count((trump, team)))
+                  for trump, team in dict.fromkeys(keys)]
+    return [(q, contract, _kind_of(q), settled) for q, contract, settled in asked]
 
 
 def _kind_of(q):
@@ -146,14 +150,14 @@ def _worker(seed, n_deals, first, start_deal, start_question, budget, out, final
         generations = {}
         known = KnownCounts(deals[d])
         questions = deal_questions(setups, rows)
-        for j, (q, contract, kind) in enumerate(questions):
+        for j, (q, contract, kind, settled) in enumerate(questions):
             if d == start_deal and j < start_question:
                 continue
-            out.send(("start", d, j, len(questions), kind))
+            out.send(("start", d, j, len(questions), kind, settled))
             for suffix, answer, tricks, cpu in _answer(deals[d], q, contract, generations, known, budget):
                 record = {"deal": d, "index": j, "kind": kind + suffix, "team": q.team, "trump": q.trump,
                           "goal": q.goal, "k": q.k, "called": q.called_card, "answer": answer, "tricks": tricks,
-                          "cpu": cpu}
+                          "cpu": cpu, "rows": settled}
                 if final_probes and kind.startswith("1v3") and suffix == " count" and answer[0] == answer[1]:
                     # Fresh table generations: a budgeted count depends only on its own generation's
                     # entries, so the deal's later answers are the same with or without these probes.
@@ -189,9 +193,9 @@ def profile(seed, n_deals, first, limit, out_path, budget, final_probes=False):
                 if current is not None and _cpu_seconds(proc.pid) - started_cpu > limit:
                     proc.kill()
                     proc.join()
-                    d, j, n, kind = current
+                    d, j, n, kind, settled = current
                     print(f"deal {d} question {j} ({kind}): skipped after {limit} CPU-s", flush=True)
-                    record = {"deal": d, "index": j, "kind": kind, "skipped": True, "cpu": float(limit)}
+                    record = {"deal": d, "index": j, "kind": kind, "skipped": True, "cpu": float(limit), "rows": settled}
                     records.append(record)
                     if sink:
                         sink.write(json.dumps(record) + "\n")
@@ -234,10 +238,17 @@ def summarize(records, label=""):
         rows = [r for r in records if r.get("kind") == kind]
         if rows:
             cpu = [r["cpu"] for r in rows]
-            bounded = sum(1 for r in rows if isinstance(r.get("answer"), list) and r["answer"][0] < r["answer"][1]
-                          and kind.endswith("count"))
+            bounded = sum(1 for r in rows if _bounded(r))
             print(f"{kind:12} {len(rows):5} {sum(cpu):9.2f} {sum(cpu) / total:6.1%} {statistics.mean(cpu):8.3f} "
                   f"{max(cpu):8.2f} {sum(r.get('tricks', 0) for r in rows):13,} {bounded:7}")
+    settling = [r for r in records if not r["kind"].endswith("made")]
+    if all("rows" in r for r in settling):
+        # Each setup row is settled by one count, Misery or 1 Alone question (a made probe shares its count's rows).
+        rows = sum(r["rows"] for r in settling)
+        bounded = sum(r["rows"] for r in settling if _bounded(r))
+        skipped = sum(r["rows"] for r in settling if r.get("skipped"))
+        print(f"setup rows: {rows:,}, bounded {bounded} ({bounded / max(1, rows):.2%})"
+              + (f", unanswered (skipped) {skipped}" if skipped else ""))
     finals = [r for r in records if "final_probes" in r]
     if finals:
         yes = sum(r["final_probes"][0] for r in finals)
@@ -257,6 +268,12 @@ def summarize(records, label=""):
         seats = "".join(SEATS[s] for s in range(4) if r["team"] >> s & 1)
         print(f"  {r['cpu']:8.2f} s deal {r['deal']} {r['kind']} team {seats} trump {STRAINS[r['trump']]} "
               f"goal {r['goal']} {r['k']} -> {r['answer']}")
+
+
+def _bounded(record):
+    """A count whose probes ran out of budget: its answer is an interval."""
+    answer = record.get("answer")
+    return record["kind"].endswith("count") and isinstance(answer, list) and answer[0] < answer[1]
 
 
 def _load(path):
