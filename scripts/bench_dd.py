@@ -7,7 +7,11 @@ strain and one leader per deal, cycled over the deals) both solvers answer
 - makes k, no: the same with k one more (when k <= 12);
 - table (the first ``--table-deals``, 100 by default): all 20 results of the deal (5 strains x 4
   declarers), ours by ``solve_table`` (cache kept across the leaders of a strain), against DDS's
-  table call (``CalcDDtable``); with ``--singles N`` also by 20 single solves on N of them.
+  table call (``CalcDDtable``); with ``--singles N`` also by 20 single solves on N of them.  The
+  table's tree ratio compares the completed tricks of ``solve_table`` with those of 20 untimed DDS
+  single-board solves of the deal, strain by strain, leaders N E S W: DDS keeps its table across
+  solves of one deal and strain, as its table call does (which reports no count), so this stands in
+  for its table's tree (the call also differs in the first guess of the later leaders).
 Each question kind runs as its own pass over the deals, so DDS never meets the same deal twice in a
 row (it would reuse its cache).  Within a pass the solver that goes first alternates deal by deal.
 Times are CPU seconds of this process (``time.process_time``), DDS pinned to one thread.
@@ -204,7 +208,9 @@ def main() -> None:
         expected = np.array([[theirs[denoms[s], Player(d)] for d in range(4)] for s in range(5)])
         if not (ours == expected).all():
             _fail(f"deal {i} table: ours {ours.tolist()}, DDS {expected.tolist()}")
-        samples["table"].add(-1, to, td)
+        searched = last_tricks()
+        dds_tree = sum(_dds_solve(_deal(hands, s, leader), -1)[1] for s in range(5) for leader in range(4))
+        samples["table"].add(-1, to, td, (searched, dds_tree))
         if i >= args.singles:
             continue
         start = time.process_time()
