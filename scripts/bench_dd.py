@@ -7,7 +7,11 @@ strain and one leader per deal, cycled over the deals) both solvers answer
 - makes k, no: the same with k one more (when k <= 12);
 - table (the first ``--table-deals``, 100 by default): all 20 results of the deal (5 strains x 4
   declarers), ours by ``solve_table`` (cache kept across the leaders of a strain), against DDS's
-  table call (``CalcDDtable``); with ``--singles N`` also by 20 single solves on N of them.
+  table call (``CalcDDtable``); with ``--singles N`` also by 20 single solves on N of them.  The
+  table's tree ratio compares the completed tricks of ``solve_table`` with those of 20 untimed DDS
+  single-board solves of the deal, strain by strain, leaders N E S W, the later leaders in DDS's
+  mode 2 (its table kept from the leader before): that is what its table call does (it reports no
+  count), except that the call starts the later leaders' searches from the first leader's answer.
 Each question kind runs as its own pass over the deals, so DDS never meets the same deal twice in a
 row (it would reuse its cache).  Within a pass the solver that goes first alternates deal by deal.
 Times are CPU seconds of this process (``time.process_time``), DDS pinned to one thread.
@@ -83,13 +87,17 @@ def _timed(first_ours, ours, theirs):
     return a, b, ta, tb
 
 
-def _dds_solve(deal, target):
-    """DDS's single-board solve (one optimal card; ``target`` -1 for the most tricks): (scores, completed tricks searched)."""
+def _dds_solve(deal, target, mode=1):
+    """DDS's single-board solve (one optimal card; ``target`` -1 for the most tricks): (scores, completed tricks searched).
+
+    ``mode`` 2 keeps DDS's table from the solve before, meant for the same deal with another leader
+    (mode 1 clears it after a new deal or trump, or after a search of more than 700,000 nodes).
+    """
     import endplay._dds as dds_ext
     from endplay.dds.solve import SolvedBoard
 
     result = dds_ext.futureTricks()
-    dds_ext.SolveBoard(deal._data, target, 1, 1, result, 0)
+    dds_ext.SolveBoard(deal._data, target, 1, mode, result, 0)
     return [score for _, score in SolvedBoard(result)], result.nodes
 
 
@@ -204,7 +212,10 @@ def main() -> None:
         expected = np.array([[theirs[denoms[s], Player(d)] for d in range(4)] for s in range(5)])
         if not (ours == expected).all():
             _fail(f"deal {i} table: ours {ours.tolist()}, DDS {expected.tolist()}")
-        samples["table"].add(-1, to, td)
+        searched = last_tricks()
+        dds_tree = sum(_dds_solve(_deal(hands, s, leader), -1, 2 if leader else 1)[1] for s in range(5)
+                       for leader in range(4))
+        samples["table"].add(-1, to, td, (searched, dds_tree))
         if i >= args.singles:
             continue
         start = time.process_time()

@@ -12,12 +12,14 @@ endplay_dds = pytest.importorskip("endplay.dds")
 
 from analyzer.cards.pbn import format_deal  # noqa: E402
 from analyzer.solvers.dd import solve, solve_table  # noqa: E402
+from analyzer.solvers.dd.api import last_tricks  # noqa: E402
 
 from .reference_minimax import Rules, max_tricks  # noqa: E402
 from .test_dd_vs_dds import DENOMS, _random_hands, dds_tricks  # noqa: E402
 
 NS = 0b0101
 EW = 0b1010
+SUIT = 0x1FFF
 
 
 def _singles(hands):
@@ -77,6 +79,33 @@ def test_table_matches_brute_force_on_small_endings():
             for declarer in range(4):
                 rules = Rules(strain, [declarer, (declarer + 2) % 4])
                 assert table[strain, declarer] == max_tricks(rules, hands, (declarer + 1) % 4)
+
+
+def test_no_leader_bounds_the_next_one_suit_per_hand():
+    """N holds the spades, E the hearts, S the diamonds, W the clubs (worked by hand).
+
+    At no trump the side on lead takes all 13 tricks, so the count swings by 13 from one leader to
+    the next: a table that bounded a leader's search by its neighbour's answer would fail here.  In a
+    suit the trumps' holder ruffs every other lead and takes all 13, whoever leads.
+    """
+    hands = np.array([SUIT << 39, SUIT << 26, SUIT << 13, SUIT], dtype=np.int64)
+    ns_trumps, ew_trumps = [13, 0, 13, 0], [0, 13, 0, 13]
+    expected = [ew_trumps, ns_trumps, ew_trumps, ns_trumps, [0, 0, 0, 0]]
+    assert solve_table(hands).tolist() == expected
+
+
+def test_last_tricks_counts_all_five_strains_of_the_table():
+    """Each strain's first leader searches a fresh table with the fitted first guess, as a single solve
+    does, so the table's count is at least the sum of those five single solves' counts."""
+    rng = np.random.default_rng(14000)
+    for _ in range(3):
+        hands = _random_hands(rng, 13)
+        first_leaders = 0
+        for strain in range(5):
+            solve(hands, strain, 0, NS)
+            first_leaders += last_tricks()
+        solve_table(hands)
+        assert last_tricks() >= first_leaders > 0
 
 
 def test_table_validates_its_input():

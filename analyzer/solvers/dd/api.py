@@ -458,6 +458,7 @@ def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bi
 def _table_kernel(hands, first_gen, mem, out):
     trick = np.full(4, -1, dtype=np.int64)
     left = _k.future_tricks(hands)
+    searched = 0
     for trump in range(NO_TRUMP + 1):
         # One table generation per strain: every leader's search reuses the bounds of the others.
         _k.set_context(mem, trump, NORTH_SOUTH, MODE_MAX, -1, -1, first_gen + trump)
@@ -467,6 +468,9 @@ def _table_kernel(hands, first_gen, mem, out):
             guess = north_south
             declarer = (leader + 3) & 3
             out[trump, declarer] = north_south if declarer % 2 == 0 else left - north_south
+        searched += mem[_k.M_CTX + _k.C_TRICKS]
+    # Each strain's context starts its count at zero: the sum is what the whole table searched.
+    mem[_k.M_CTX + _k.C_TRICKS] = searched
 
 
 def solve_table(hands):
@@ -476,7 +480,11 @@ def solve_table(hands):
     the declarer's left-hand opponent leads, both sides play for tricks.  The transposition table
     is kept across the four leaders of a strain (its entries bound the side's future tricks from a
     position, whatever the root, the leader or the target), so later leaders reuse the earlier
-    searches.
+    searches, and each leader's count search starts from the previous leader's answer.  That is all
+    DDS's table call shares too (``CalcSingleCommon``: one table per strain, the first leader's answer
+    as the others' first guess).  No leader's answer bounds another's: with 13 cards of one suit in
+    each hand, at no trump the side on lead takes all 13 tricks, whoever leads.  :func:`last_tricks`
+    then reports the completed tricks of all 20 searches.
 
     Parameters
     ----------
