@@ -1,7 +1,7 @@
 """How well the heuristic predicts a bot's plain leads: the fit behind ``lead_inference.MISMATCH_WEIGHT``.
 
 Plays ``--deals`` deals of the bot against itself and, at every lead with the stock open that is a plain
-card (not a marriage, exchange or closing), asks the model (``HeuristicParams.lead_model()``) what it would have
+card (not a marriage, exchange or closing), asks the model (``HeuristicParams()``) what it would have
 led. Prints the share it matched, the plain leads there were to choose from, and the mismatch weight that
 share implies when a mismatch spreads evenly over the other plain leads: ``(1 - q) / (k - 1) / q``.
 
@@ -42,7 +42,7 @@ def main():
     ws = new_workspace()
     rng = state_from_seed(seed)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
-    model = HeuristicParams.lead_model().to_array()
+    model = HeuristicParams().to_array()
     buf = np.zeros(16, dtype=np.int64)
     legal = np.zeros(16, dtype=np.int64)
     matched = leads = options = 0

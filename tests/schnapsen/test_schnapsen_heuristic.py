@@ -341,21 +341,10 @@ def test_throws_a_king_of_a_suit_the_opponent_cannot_hold_before_a_jack():
 
 def test_throws_a_king_whose_queen_is_played_before_a_queen_whose_king_is_out():
     """HJ led, no heart or trump: CK's CQ is played, DQ's DK is still out (player 0 holds it). CK goes;
-    the cheapest card, with kings and queens not kept, would be DQ, keeping a king that can no longer
-    marry; the cheapest card outside the kept ones (keep_marriage, the discard order off) is CK too."""
+    the cheapest card would be DQ, keeping a king that can no longer marry."""
     text = "hand0=HA HK HQ DK; hand1=CK DQ DA CA DT; stock=CT HT SK SQ; trick=HJ; leader=0; points=20,20; tricks=3,0"
     assert choice(text) == "CK"
-    assert choice(text, replace(DEFAULT, discard_order=0)) == "CK"
-    assert choice(text, replace(DEFAULT, discard_order=0, keep_marriage=0)) == "DQ"
-
-
-def test_leads_a_ten_rather_than_a_king_whose_queen_is_out():
-    """Spades trump, no card of player 0 above all the opponent's of its suit (CA, DA, HA out): the
-    discard order alone would lead CK (its CQ still out); keep_marriage keeps it for the marriage and
-    leads a ten."""
-    text = "hand0=CK DT HT SA SQ; hand1=CA DJ HJ DK HK; stock=CQ DA HA ST; leader=0; points=20,9; tricks=2,1"
-    assert choice(text) in ("DT", "HT")
-    assert choice(text, replace(DEFAULT, keep_marriage=0)) == "CK"
+    assert choice(text, replace(DEFAULT, discard_order=0)) == "DQ"
 
 
 def test_params_parse_names_and_values():
@@ -370,8 +359,7 @@ def test_takes_a_lead_with_a_ten_rather_than_break_a_marriage():
     is HQ, which breaks it."""
     text = "hand0=HA DK DQ CT; hand1=HQ HK HT CJ DJ; stock=DT ST SK SQ; trick=HJ; leader=0; points=20,20; tricks=1,2"
     assert choice(text) == "HT"
-    assert choice(text, replace(DEFAULT, save_marriage=0)) == "HT"  # kept by keep_marriage alone
-    assert choice(text, replace(DEFAULT, save_marriage=0, keep_marriage=0)) == "HQ"
+    assert choice(text, replace(DEFAULT, save_marriage=0)) == "HQ"
 
 
 # The stock exhausted, every card known (clubs trump): player 1 leads with CA DT, player 0 holds CJ CQ,

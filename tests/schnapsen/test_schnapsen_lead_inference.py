@@ -27,7 +27,7 @@ from analyzer.games.schnapsen.play import HYBRID_INFER, choose_action
 from analyzer.games.schnapsen.search import hidden_pool, list_actions, new_workspace
 from analyzer.games.schnapsen.state import SchnapsenState
 
-MODEL = HeuristicParams.lead_model().to_array()
+MODEL = HeuristicParams().to_array()
 
 
 def plainly_led(rnd: random.Random, stock: int, predictable: bool = False) -> tuple[SchnapsenState, int]:

@@ -100,7 +100,7 @@ class HeuristicParams:
     close_high_trumps: int = OFF
     win_with_high: int = 0
     trump_min: int = 10
-    keep_marriage: int = 1
+    keep_marriage: int = 0
     close_margin: int = -4
     win_deal: int = 1
     trump_high_min: int = 10
@@ -127,14 +127,8 @@ class HeuristicParams:
         """The heuristic as the search bots' play-outs use it: the rules before issue 41 (trumping leads
         from 3 points, no trump for a marriage, the cheapest discard, a marriage not kept when following),
         with which ``rollout`` and ``hybrid`` were measured."""
-        return cls(trump_min=3, keep_marriage=0, trump_for_marriage=0, discard_order=0, save_marriage=0,
-                   exact_endgame=0, trump_to_close=0)
-
-    @classmethod
-    def lead_model(cls) -> "HeuristicParams":
-        """The model of the opponent's leads in ``lead_inference``: the heuristic of session 6 (kings and
-        queens not kept), with which ``hybrid_infer`` was measured."""
-        return cls(keep_marriage=0)
+        return cls(trump_min=3, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0,
+                   trump_to_close=0)
 
     @classmethod
     def parse(cls, text: str, base: "HeuristicParams | None" = None) -> "HeuristicParams":

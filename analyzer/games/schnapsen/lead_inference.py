@@ -5,8 +5,8 @@ player has seen (:func:`search.sample_world`). But the card the opponent has jus
 hand holding a king and queen of a suit he would most likely have announced the marriage, from a hand
 with the trump jack he would have exchanged it, and he leads by some plan. When following to a card led
 without announcing a marriage, ``hybrid_infer`` draws each world by rejection: a uniform draw is kept
-when the ``heuristic`` bot of session 6 (the model of the opponent, ``HeuristicParams.lead_model()``)
-would have led the same action from the world's opponent hand before the lead, else only with probability ``MISMATCH_WEIGHT``.
+when the ``heuristic`` bot (the model of the opponent, ``HeuristicParams()``) would have led the same
+action from the world's opponent hand before the lead, else only with probability ``MISMATCH_WEIGHT``.
 The worlds kept are then distributed in proportion to that likelihood (1 or ``MISMATCH_WEIGHT``)
 times their uniform weight: the model is trusted, not believed.
 
@@ -29,7 +29,7 @@ MISMATCH_WEIGHT = 0.25
 #: draws per world at most: after them the last draw is kept whatever its likelihood (a model that fits
 #: no world must not stall the bot)
 MAX_DRAWS = 64
-_MODEL = HeuristicParams.lead_model().to_array()
+_MODEL = HeuristicParams().to_array()
 
 
 @njit(cache=True)
