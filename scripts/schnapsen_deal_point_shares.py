@@ -7,13 +7,18 @@ Usage: python scripts/schnapsen_deal_point_shares.py [--bot hybrid] [--deals 400
 import argparse
 import secrets
 
-import numpy as np
+from analyzer.experiments.code_digest import use_digest_cache
 
-from analyzer.cards.rng import state_from_seed
-from analyzer.games.schnapsen.experiments import parse_bot
-from analyzer.games.schnapsen.play import play_deals
-from analyzer.games.schnapsen.search import new_workspace
-from analyzer.reports.stats import wilson_interval
+# before numba is imported: kernels inlined from an edited module must not load the old machine code
+use_digest_cache()
+
+import numpy as np  # noqa: E402
+
+from analyzer.cards.rng import state_from_seed  # noqa: E402
+from analyzer.games.schnapsen.experiments import parse_bot  # noqa: E402
+from analyzer.games.schnapsen.play import play_deals  # noqa: E402
+from analyzer.games.schnapsen.search import new_workspace  # noqa: E402
+from analyzer.reports.stats import wilson_interval  # noqa: E402
 
 
 def main():

@@ -19,14 +19,19 @@ import argparse
 import time
 from dataclasses import replace
 
-import numpy as np
+from analyzer.experiments.code_digest import use_digest_cache
 
-from analyzer.cards.rng import state_from_seed
-from analyzer.games.schnapsen.bots import HeuristicParams
-from analyzer.games.schnapsen.experiments import Bot, match_task, parse_bot
-from analyzer.games.schnapsen.play import play_deals
-from analyzer.games.schnapsen.search import new_workspace
-from analyzer.games.schnapsen.summary import match_sums, summarize_matches
+# before numba is imported: kernels inlined from an edited module must not load the old machine code
+use_digest_cache()
+
+import numpy as np  # noqa: E402
+
+from analyzer.cards.rng import state_from_seed  # noqa: E402
+from analyzer.games.schnapsen.bots import HeuristicParams  # noqa: E402
+from analyzer.games.schnapsen.experiments import Bot, match_task, parse_bot  # noqa: E402
+from analyzer.games.schnapsen.play import play_deals  # noqa: E402
+from analyzer.games.schnapsen.search import new_workspace  # noqa: E402
+from analyzer.games.schnapsen.summary import match_sums, summarize_matches  # noqa: E402
 
 
 def with_params(spec: str, changes: str) -> Bot:

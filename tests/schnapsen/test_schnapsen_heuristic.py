@@ -347,6 +347,14 @@ def test_throws_a_king_whose_queen_is_played_before_a_queen_whose_king_is_out():
     assert choice(text, replace(DEFAULT, discard_order=0)) == "DQ"
 
 
+def test_keep_marriage_leads_a_ten_rather_than_a_king_whose_queen_is_out():
+    """Spades trump, no card of player 0 above all the opponent's of its suit (CA, DA, HA out): the
+    discard order leads CK (its CQ still out); keep_marriage keeps it for the marriage and leads a ten."""
+    text = "hand0=CK DT HT SA SQ; hand1=CA DJ HJ DK HK; stock=CQ DA HA ST; leader=0; points=20,9; tricks=2,1"
+    assert choice(text) == "CK"
+    assert choice(text, replace(DEFAULT, keep_marriage=1)) in ("DT", "HT")
+
+
 def test_params_parse_names_and_values():
     assert HeuristicParams.parse("discard_order=0, close_margin=-8") == replace(DEFAULT, discard_order=0, close_margin=-8)
     assert HeuristicParams.parse("") == DEFAULT
