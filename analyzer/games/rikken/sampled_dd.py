@@ -128,6 +128,9 @@ FALLBACK_FIRST_TRICK = 1
 # Draws per world in trick 1 until the hidden declarers' hands are ones the bidding policy bids their
 # contracts with (``fits_the_bidding``); 0 switches the filter off (off until measured on paired deals).
 BID_TRIES = 0
+# Worlds drawn again when none of the first told the cards apart (every card alike in every world), before the
+# tie goes to the expert's card; 0: none (docs/rikken-bots.md, "Open Misery").
+TIE_WORLDS = 0
 
 
 class _Goal:
@@ -273,25 +276,53 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     blind = bool(st[BLIND])
     slots = np.empty(5, dtype=np.int64)
     world = np.empty_like(st)
+
+    def draw(count):
+        """``count`` worlds ``(weight, hands, goals, trick, trick_blind)``, or None where the sampler failed or a
+        world asks nothing."""
+        drawn = []
+        for _ in range(count if n > 0 else 1):
+            for _ in range(max(BID_TRIES, 1)):
+                weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden,
+                                   rng_state, slots, world)
+                if weight < 0:
+                    return None
+                if BID_TRIES == 0 or fits_the_bidding(st, seat, world):
+                    break
+            goals = open_goals(won, contract_of, kind_of, int(world[PARTNER]), tricks_left)
+            if not goals:
+                return None
+            trick, trick_blind = _trick_cards(st, int(world[FACE_DOWN_CARDS]))
+            drawn.append((weight, world[HAND:HAND + 4].copy(), goals, trick, trick_blind))
+        return drawn
+
     # Every world is drawn before any is solved (the same draws, in the same order, as one by one), so the
     # weight still to come is known and the search stops once the card is decided (``decided_action``).
-    drawn = []
-    for _ in range(worlds if n > 0 else 1):
-        for _ in range(max(BID_TRIES, 1)):
-            weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden, rng_state,
-                               slots, world)
-            if weight < 0:
-                return own
-            if BID_TRIES == 0 or fits_the_bidding(st, seat, world):
-                break
-        goals = open_goals(won, contract_of, kind_of, int(world[PARTNER]), tricks_left)
-        if not goals:
-            return own
-        trick, trick_blind = _trick_cards(st, int(world[FACE_DOWN_CARDS]))
-        drawn.append((weight, world[HAND:HAND + 4].copy(), goals, trick, trick_blind))
-    weight_sum = sum(w[0] for w in drawn)
-    low_sum = np.zeros(n_actions)
-    high_sum = np.zeros(n_actions)
+    drawn = draw(worlds)
+    if drawn is None:
+        return own
+    sums = (np.zeros(n_actions), np.zeros(n_actions))
+    decided, separated = _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget,
+                                       sum(w[0] for w in drawn), True)
+    if decided is not None:
+        return decided
+    if not separated and TIE_WORLDS:
+        # No world told the cards apart: more worlds, where the few drawn may have missed the ones that do.
+        more = draw(TIE_WORLDS)
+        if more is not None:
+            drawn += more
+            _solve_worlds(more, sums, own, actions, trump, seat, called, blind, generations, budget, 0.0, False)
+    return best_action(actions, *sums, own, sum(w[0] for w in drawn))
+
+
+def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget, weight_sum, stop):
+    """Add each world's action values (``world_values``) to ``sums`` (low, high), the contracts first in every
+    world, then the trick counts; with ``stop``, return ``(card, separated)`` as soon as no question still to
+    come can change the card (``decided_action``; not while no world has told the cards apart and
+    ``TIE_WORLDS`` may draw more), else ``(None, separated)``. ``separated``: some world valued the actions
+    differently."""
+    low_sum, high_sum = sums
+    separated = False
     # The contracts first in every world, then the trick counts (worth TRICK_WEIGHT each, a tie-break costing
     # most of a trick contract's solving): a card the contracts already decide asks no trick count.
     contract_part = [w * contract_score(goals) for w, _, goals, _, _ in drawn]
@@ -304,13 +335,16 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
         for i, (weight, hands, goals, trick, trick_blind) in enumerate(drawn):
             low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions,
                                      generations, budget, (part,))
+            separated = separated or len(set(low)) > 1 or len(set(high)) > 1
             low_sum += weight * np.asarray(low)
             high_sum += weight * np.asarray(high)
+            if not stop:
+                continue
             left = to_come[i + 1] if i + 1 < len(drawn) else later
             decided = decided_action(actions, low_sum, high_sum, own, weight_sum, left)
-            if decided is not None:
-                return decided
-    return best_action(actions, low_sum, high_sum, own, weight_sum)
+            if decided is not None and (separated or not TIE_WORLDS):
+                return decided, separated
+    return None, separated
 
 
 def fits_the_bidding(st, seat, world):
