@@ -302,11 +302,11 @@ def _ranked(questions: list[_Question], mover: int) -> list[_Question]:
     return sorted(questions, key=lambda q: q.declarer != mover)
 
 
-def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind, generations, budget=0):
+def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind, generations, budget=None):
     """The legal actions ``mover`` may play, ``(face-up mask, face-down mask, decided)``.
 
-    The questions are asked with :func:`judge_moves` within ``budget`` completed tricks for the whole turn
-    (0: no limit): each question gets what the earlier ones left. A finished question, or one that proved
+    The questions are asked with :func:`judge_moves` within the turn's ``budget`` (a :class:`_TurnBudget`,
+    None: no limit): each question gets what the earlier calls left. A finished question, or one that proved
     some moves keep the side's result, narrows the actions to proved optimal ones (or leaves them all when
     none keeps): ``decided`` stays True. A question the budget stopped before any move was proved to keep
     narrows them to the moves not proved to fail, and ``decided`` is False: the card drawn from them is not
