@@ -12,10 +12,11 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.errors import InputError
 from analyzer.games.rikken import round_layout as L
-from analyzer.games.rikken import rules
+from analyzer.games.rikken import dd, rules
 from analyzer.games.rikken.dd import POLICY_DD, playout_batch_dd, playout_one_dd
 from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, new_round
 from analyzer.solvers.dd import solve
+from analyzer.solvers.dd.api import last_tricks
 
 from .test_contract_invariants import as_arrays, cut_to_ending, random_setups
 
@@ -116,3 +117,38 @@ def test_batch_counts_each_rounds_undecided_turns_and_a_budget_must_be_recorded(
         playout_one_dd(**setups[0], rng_state=state_from_seed(2), budget=5)
     with pytest.raises(InputError, match="undecided"):
         playout_batch_dd(**arrays, rng_state=state_from_seed(2), tricks_out=out, budget=5)
+
+
+def test_a_turns_solver_calls_together_stay_within_the_budget(monkeypatch):
+    # Full deals: trick contracts (each turn solves the value, then asks its question) and Misery / 1 Alone
+    # (questions from 13 cards, which without a budget search far more than this).
+    setups = random_setups(6, 53, ("trick", "misery"))
+    budget = 4000
+    spent, turns = [0], []
+    for name in ("judge_moves", "solve_bounds", "solve"):
+        call = getattr(dd, name)
+
+        def counted(*args, _call=call, **kwargs):
+            result = _call(*args, **kwargs)
+            spent[0] += last_tricks()
+            return result
+
+        monkeypatch.setattr(dd, name, counted)
+    draw = dd.choose_card_random
+
+    def one_turn_ends(*args):
+        turns.append(spent[0])
+        spent[0] = 0
+        return draw(*args)
+
+    monkeypatch.setattr(dd, "choose_card_random", one_turn_ends)
+    rng_state = state_from_seed(6)
+    undecided = 0
+    for setup in setups:
+        count = np.zeros(1, dtype=np.int64)
+        playout_one_dd(**setup, rng_state=rng_state, budget=budget, undecided_out=count)
+        undecided += count[0]
+    # The limit fires when a search completes its budget-th trick: one trick over at most per solver call.
+    assert len(turns) == 6 * 52 and max(turns) <= budget + 4
+    # The check bites: some turns spent nearly all of it, so unbudgeted calls would have gone past it.
+    assert max(turns) > budget // 2 and undecided > 0

@@ -405,3 +405,45 @@ def test_the_misery_defence_rule_leaves_leads_declarers_discards_and_other_contr
     apply_action(declarer, 1, parse_card_list("C3")[0])
     up, _ = legal_actions(declarer, 0)
     assert misery_defence_card(declarer, 0, int(up)) == -1  # the declarer himself
+
+
+def test_where_no_world_tells_the_cards_apart_tie_worlds_are_drawn_and_decide(monkeypatch):
+    # Scripted worlds: the first WORLDS tie; the extra ones value the highest distinct card above the rest.
+    # With TIE_WORLDS the extra worlds are drawn and solved and their card played; without, the tie's card.
+    setup = random_setups(4, 71, ("misery",))[0]
+    st = new_round(setup["hands"], setup["leader"], setup["contract_of"], setup["partner"], setup["trump"],
+                   setup["called_card"], setup["blind"])
+    seat = int(st[L.TURN])
+    up, fd = legal_actions(st, seat)
+    reps = np.empty(26, dtype=np.int64)
+    n_actions = distinct_actions(st, seat, up, fd, reps)
+    assert n_actions > 1
+    calls = []
+
+    def scripted(*args, **kwargs):
+        calls.append(1)
+        values = [0.0] * n_actions
+        if len(calls) > sampled_dd.WORLDS:
+            values[-1] = 1.0
+        return values, values
+
+    monkeypatch.setattr(sampled_dd, "world_values", scripted)
+    played = {}
+    for tie_worlds in (0, 5):
+        monkeypatch.setattr(sampled_dd, "TIE_WORLDS", tie_worlds)
+        calls.clear()
+        played[tie_worlds] = choose_sampled(st, seat, int(up), int(fd), default_params(), state_from_seed(9), {})
+        assert len(calls) == sampled_dd.WORLDS + tie_worlds
+    assert played[5] == int(reps[n_actions - 1]) != played[0]
+
+    # A world that already told the cards apart draws no more.
+    def separating(*args, **kwargs):
+        calls.append(1)
+        values = [0.0] * n_actions
+        values[-1] = 1.0
+        return values, values
+
+    monkeypatch.setattr(sampled_dd, "world_values", separating)
+    calls.clear()
+    assert choose_sampled(st, seat, int(up), int(fd), default_params(), state_from_seed(9), {}) == int(reps[-1 + n_actions])
+    assert len(calls) <= sampled_dd.WORLDS

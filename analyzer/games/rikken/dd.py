@@ -62,13 +62,15 @@ from analyzer.games.rikken.kernels import (
     new_round,
 )
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, HAND, TRICKS, TURN
-from analyzer.solvers.dd.api import Question, judge_moves, solve, solve_bounds, solve_questions
+from analyzer.solvers.dd.api import Question, judge_moves, last_tricks, solve, solve_bounds, solve_questions
 
 # Completed tricks each trick count's refining probes may search by default (about 4 CPU-s): on fresh
 # seeds it leaves about 1% of the bids rows bounded (docs/performance.md).
 DEFAULT_BUDGET = catalog.DD_DEFAULT_BUDGET
-# Completed tricks per solver question of a dd turn, for callers that record undecided turns (the comparison
-# scripts): about 0.4 CPU-s, the budget sampled-dd's questions use.
+# Completed tricks per dd turn (all its solver calls), for callers that record undecided turns (the comparison
+# scripts): about 0.4 CPU-s, the budget each of sampled-dd's questions uses. Without a budget one turn can
+# take minutes: item 0 of seed 0 of `rikken play --policy dd`, a Misery's opening lead, asked "le 0" of
+# every card of a full deal, ran past 2 CPU-minutes on its first turn.
 DECISION_BUDGET = 1_000_000
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
@@ -300,14 +302,15 @@ def _ranked(questions: list[_Question], mover: int) -> list[_Question]:
     return sorted(questions, key=lambda q: q.declarer != mover)
 
 
-def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind, generations, budget=0):
+def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_card, blind, generations, budget=None):
     """The legal actions ``mover`` may play, ``(face-up mask, face-down mask, decided)``.
 
-    Each question is asked with :func:`judge_moves` within ``budget`` completed tricks (0: no limit). A
-    finished question, or one that proved some moves keep the side's result, narrows the actions to
-    proved optimal ones (or leaves them all when none keeps): ``decided`` stays True. A question the budget
-    stopped before any move was proved to keep narrows them to the moves not proved to fail, and
-    ``decided`` is False: the card drawn from them is not proved optimal.
+    The questions are asked with :func:`judge_moves` within the turn's ``budget`` (a :class:`_TurnBudget`,
+    None: no limit): each question gets what the earlier calls left. A finished question, or one that proved
+    some moves keep the side's result, narrows the actions to proved optimal ones (or leaves them all when
+    none keeps): ``decided`` stays True. A question the budget stopped before any move was proved to keep
+    narrows them to the moves not proved to fail, and ``decided`` is False: the card drawn from them is not
+    proved optimal; so is a question left unasked (the budget spent, or its trick contract's value unknown).
     """
     hands = st[HAND:HAND + 4].copy()
     # The mover has not played to the trick in progress: his cards count it.
@@ -316,12 +319,20 @@ def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_car
     for question in _ranked(questions, mover):
         if up.bit_count() + fd.bit_count() <= 1:
             break
+        if question.value is None:
+            decided = False
+            continue
         asked = question.goal(st, mover, tricks_left)
         if asked is None:
             continue
+        if budget and budget.left <= 0:
+            decided = False
+            continue
         verdicts = judge_moves(hands, trump, mover, question.team, asked[0], asked[1], trick=trick,
                                called_card=called_card, blind_call=blind, trick_blind=trick_blind,
-                               generations=generations, budget=budget)
+                               generations=generations, budget=budget.left if budget else 0)
+        if budget:
+            budget.spend(last_tricks())
         if verdicts.keep_up or verdicts.keep_down:
             best_up, best_fd = verdicts.keep_up, verdicts.keep_down
         elif verdicts.complete:
@@ -334,14 +345,39 @@ def _optimal(st, mover, up, fd, questions, trump, trick, trick_blind, called_car
     return up, fd, decided
 
 
-def _solve_values(questions, st, mover, trump, trick, trick_blind, called_card, blind, generations):
-    """Set each trick contract's value to its team's tricks so far plus its double-dummy count from here."""
+class _TurnBudget:
+    """Completed tricks one dd turn may still search, over all its solver calls (values and questions)."""
+
+    def __init__(self, total: int):
+        self.left = total
+
+    def spend(self, tricks: int) -> None:
+        self.left -= tricks
+
+
+def _solve_values(questions, st, mover, trump, trick, trick_blind, called_card, blind, generations, budget=None):
+    """Set each trick contract's value to its team's tricks so far plus its double-dummy count from here; None
+    where ``budget`` (a :class:`_TurnBudget`, None: no limit) ran out before the count was exact.
+
+    Returns whether every value is known."""
     hands = st[HAND:HAND + 4].copy()
+    known = True
     for question in questions:
-        if question.kind == rules.Kind.TRICKS:
-            question.value = question.won(st) + solve(hands, trump, mover, question.team, trick=trick,
-                                                      called_card=called_card, blind_call=blind,
-                                                      trick_blind=trick_blind, generations=generations)
+        if question.kind != rules.Kind.TRICKS:
+            continue
+        kwargs = dict(trick=trick, called_card=called_card, blind_call=blind, trick_blind=trick_blind,
+                      generations=generations)
+        if budget is None:
+            count = solve(hands, trump, mover, question.team, **kwargs)
+        elif budget.left > 0:
+            low, high = solve_bounds(hands, trump, mover, question.team, budget.left, **kwargs)
+            budget.spend(last_tricks())
+            count = low if low == high else None
+        else:
+            count = None
+        question.value = None if count is None else question.won(st) + count
+        known = known and count is not None
+    return known
 
 
 def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, policy_of_seat=None,
@@ -365,8 +401,9 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
     params : float64[N_PARAMS], optional
         Heuristic parameters for heuristic seats (default ``heuristic.default_params()``).
     budget : int
-        Completed tricks each solver question of a dd turn may search (``solvers.dd.judge_moves``); 0: no
-        limit, every card proved optimal. With a budget a turn may be *undecided*: the search stopped
+        Completed tricks each dd turn may search over all its solver calls (the trick contracts' values,
+        then its questions, each getting what the earlier calls left; :func:`last_tricks`); 0: no limit,
+        every card proved optimal. With a budget a turn may be *undecided*: the search stopped
         before proving any card optimal, and the card is drawn among those not proved worse (``_optimal``).
         A round with an undecided turn is not a perfect-play result; only a caller that records
         ``undecided_out`` may pass a budget.
@@ -405,11 +442,13 @@ def playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blin
         seat = int(st[TURN])
         up, fd = legal_actions(st, seat)
         if policies[seat] == POLICY_DD:
+            turn = _TurnBudget(budget) if budget else None
             if stale:
-                _solve_values(questions, st, seat, trump, trick, trick_blind, called_card, blind, generations)
-                stale = False
+                # A value the budget left unknown is solved again at the next dd turn.
+                stale = not _solve_values(questions, st, seat, trump, trick, trick_blind, called_card, blind,
+                                          generations, turn)
             best_up, best_fd, decided = _optimal(st, seat, int(up), int(fd), questions, trump, trick, trick_blind,
-                                                 called_card, blind, generations, budget)
+                                                 called_card, blind, generations, turn)
             undecided += not decided
             action = int(choose_card_random(np.int64(best_up), np.int64(best_fd), rng_state))
         else:

@@ -23,12 +23,15 @@ the expert, which models a fallible declarer, still ranks the cards. On those de
 against sampled-dd defence with the expert's card from trick 5 (the heuristic's before), 2 with it from
 trick 1, against 2 for the expert bot (docs/rikken-bots.md).
 
-The worlds are drawn before any is solved, and the solving stops once no world still to come can change
-the card (``decided_action``): the same card and the same draws as solving all of them, as long as no
+The worlds are drawn before any is solved; the contracts are asked in every world first, the trick counts
+(the tie-break, most of a trick contract's solving: 75% of the completed tricks on Rik, 97% on 9 Alone) after,
+and the solving stops once no question still to come can change the card (``decided_action``): the same card and the same draws as solving all of them, as long as no
 question runs out of its budget (a budgeted answer depends on what the shared table holds, and fewer
 worlds solved leave it holding less, so a later decision of the round can differ). It saved about
 1% of the solves on screened Misery and 1 Alone deals (``scripts/rikken_sampled_dd_work.py``): most
-decisions stay close to the last world, where every card ties.
+decisions stay close to the last world, where every card ties. Asking the trick counts last saved 6% of 9
+Alone's and 9% of Rik's completed tricks (seed 7311, 4 deals each, same tricks): the contracts seldom
+separate the cards, so the tie-break is usually still needed.
 
 In trick 1 a world whose hidden declarer holds a hand the bidding policy would not bid his contract with
 (a Misery bidder without a misère) is drawn again, up to ``BID_TRIES`` times (``fits_the_bidding``); later
@@ -125,6 +128,10 @@ FALLBACK_FIRST_TRICK = 1
 # Draws per world in trick 1 until the hidden declarers' hands are ones the bidding policy bids their
 # contracts with (``fits_the_bidding``); 0 switches the filter off (off until measured on paired deals).
 BID_TRIES = 0
+# Worlds drawn again when none of the first told the cards apart (every card alike in every world), before the
+# tie goes to the expert's card; 0: none. 24 did not beat more Open Misery deals (11 made against 12 of 25,
+# paired) at 2.5x the CPU (docs/rikken-bots.md, "Open Misery").
+TIE_WORLDS = 0
 
 
 class _Goal:
@@ -176,7 +183,7 @@ def _has(masks, action):
 
 
 def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goals, actions, generations,
-                 budget=0):
+                 budget=0, parts=("contracts", "tricks")):
     """Bounds on the value of each action for ``seat`` in one fully known world: ``(low, high)``, lists parallel
     to ``actions``, equal when every solve finished.
 
@@ -186,15 +193,16 @@ def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goa
     (``solvers.dd.judge_moves``; 0: no limit): an action the budget left undecided counts 0 in ``low``
     and the full score in ``high``, so the true value always lies between them. Where every action is
     alike (all keep the result, or none can) they all score 0: a constant per world changes no choice.
-    ``hands``: the world's four hands, ``trick``: the current trick's cards in play order.
+    ``hands``: the world's four hands, ``trick``: the current trick's cards in play order. ``parts``: the
+    questions asked, ``"contracts"`` (made or beaten) and / or ``"tricks"`` (the trick counts kept).
     """
     low = [0.0] * len(actions)
     high = [0.0] * len(actions)
     kwargs = dict(trick=trick, called_card=called_card, blind_call=blind, trick_blind=trick_blind,
                   generations=generations, budget=budget)
     for g in goals:
-        asked = [(g.goal, g.k, 1.0)] if g.goal is not None else []
-        if g.tricks:
+        asked = [(g.goal, g.k, 1.0)] if g.goal is not None and "contracts" in parts else []
+        if g.tricks and "tricks" in parts:
             asked.append(("max", 0, TRICK_WEIGHT))
         for goal, k, score in asked:
             verdicts = judge_moves(hands, trump, seat, g.team, goal, k, **kwargs)
@@ -269,37 +277,75 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     blind = bool(st[BLIND])
     slots = np.empty(5, dtype=np.int64)
     world = np.empty_like(st)
+
+    def draw(count):
+        """``count`` worlds ``(weight, hands, goals, trick, trick_blind)``, or None where the sampler failed or a
+        world asks nothing."""
+        drawn = []
+        for _ in range(count if n > 0 else 1):
+            for _ in range(max(BID_TRIES, 1)):
+                weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden,
+                                   rng_state, slots, world)
+                if weight < 0:
+                    return None
+                if BID_TRIES == 0 or fits_the_bidding(st, seat, world):
+                    break
+            goals = open_goals(won, contract_of, kind_of, int(world[PARTNER]), tricks_left)
+            if not goals:
+                return None
+            trick, trick_blind = _trick_cards(st, int(world[FACE_DOWN_CARDS]))
+            drawn.append((weight, world[HAND:HAND + 4].copy(), goals, trick, trick_blind))
+        return drawn
+
     # Every world is drawn before any is solved (the same draws, in the same order, as one by one), so the
     # weight still to come is known and the search stops once the card is decided (``decided_action``).
-    drawn = []
-    for _ in range(worlds if n > 0 else 1):
-        for _ in range(max(BID_TRIES, 1)):
-            weight = draw_into(st, seat, allowed, counts, order, n, troela_partner, partner_rule, hidden, rng_state,
-                               slots, world)
-            if weight < 0:
-                return own
-            if BID_TRIES == 0 or fits_the_bidding(st, seat, world):
-                break
-        goals = open_goals(won, contract_of, kind_of, int(world[PARTNER]), tricks_left)
-        if not goals:
-            return own
-        trick, trick_blind = _trick_cards(st, int(world[FACE_DOWN_CARDS]))
-        drawn.append((weight, world[HAND:HAND + 4].copy(), goals, trick, trick_blind))
-    weight_sum = sum(w[0] for w in drawn)
-    # Past the world being solved: the most weighted score any action can still gain.
-    to_come = np.cumsum([w * max_score(goals) for w, _, goals, _, _ in drawn][::-1])[::-1]
-    low_sum = np.zeros(n_actions)
-    high_sum = np.zeros(n_actions)
-    for i, (weight, hands, goals, trick, trick_blind) in enumerate(drawn):
-        low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions, generations,
-                                 budget)
-        low_sum += weight * np.asarray(low)
-        high_sum += weight * np.asarray(high)
-        left = to_come[i + 1] if i + 1 < len(drawn) else 0.0
-        decided = decided_action(actions, low_sum, high_sum, own, weight_sum, left)
-        if decided is not None:
-            return decided
-    return best_action(actions, low_sum, high_sum, own, weight_sum)
+    drawn = draw(worlds)
+    if drawn is None:
+        return own
+    sums = (np.zeros(n_actions), np.zeros(n_actions))
+    decided, separated = _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget,
+                                       sum(w[0] for w in drawn), True)
+    if decided is not None:
+        return decided
+    if not separated and TIE_WORLDS:
+        # No world told the cards apart: more worlds, where the few drawn may have missed the ones that do.
+        more = draw(TIE_WORLDS)
+        if more is not None:
+            drawn += more
+            _solve_worlds(more, sums, own, actions, trump, seat, called, blind, generations, budget, 0.0, False)
+    return best_action(actions, *sums, own, sum(w[0] for w in drawn))
+
+
+def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget, weight_sum, stop):
+    """Add each world's action values (``world_values``) to ``sums`` (low, high), the contracts first in every
+    world, then the trick counts; with ``stop``, return ``(card, separated)`` as soon as no question still to
+    come can change the card (``decided_action``; not while no world has told the cards apart and
+    ``TIE_WORLDS`` may draw more), else ``(None, separated)``. ``separated``: some world valued the actions
+    differently."""
+    low_sum, high_sum = sums
+    separated = False
+    # The contracts first in every world, then the trick counts (worth TRICK_WEIGHT each, a tie-break costing
+    # most of a trick contract's solving): a card the contracts already decide asks no trick count.
+    contract_part = [w * contract_score(goals) for w, _, goals, _, _ in drawn]
+    trick_part = [w * trick_score(goals) for w, _, goals, _, _ in drawn]
+    passes = [("contracts", contract_part)] + ([("tricks", trick_part)] if sum(trick_part) > 0 else [])
+    for p, (part, scores) in enumerate(passes):
+        # Past the world being solved: the most weighted score any action can still gain, later passes included.
+        later = sum(sum(rest) for _, rest in passes[p + 1:])
+        to_come = np.cumsum(scores[::-1])[::-1] + later
+        for i, (weight, hands, goals, trick, trick_blind) in enumerate(drawn):
+            low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions,
+                                     generations, budget, (part,))
+            separated = separated or len(set(low)) > 1 or len(set(high)) > 1
+            low_sum += weight * np.asarray(low)
+            high_sum += weight * np.asarray(high)
+            if not stop:
+                continue
+            left = to_come[i + 1] if i + 1 < len(drawn) else later
+            decided = decided_action(actions, low_sum, high_sum, own, weight_sum, left)
+            if decided is not None and (separated or not TIE_WORLDS):
+                return decided, separated
+    return None, separated
 
 
 def fits_the_bidding(st, seat, world):
@@ -326,17 +372,21 @@ def fits_the_bidding(st, seat, world):
     return True
 
 
-def max_score(goals):
-    """The most one world's value of an action can be (``world_values``): 1 per yes/no question asked,
-    ``TRICK_WEIGHT`` per trick count kept."""
-    return sum((g.goal is not None) + TRICK_WEIGHT * g.tricks for g in goals)
+def contract_score(goals):
+    """The most one world's value of an action gains from the contracts (``world_values``): 1 per yes/no question."""
+    return sum(g.goal is not None for g in goals)
+
+
+def trick_score(goals):
+    """The most one world's value of an action gains from the trick counts kept: ``TRICK_WEIGHT`` per count."""
+    return TRICK_WEIGHT * sum(g.tricks for g in goals)
 
 
 def decided_action(actions, low, high, own, weight_sum, left):
     """The action :func:`best_action` will return whatever the worlds still to solve score, or None.
 
     ``low``, ``high``: the bounds summed so far; ``left``: the most weighted score any action can still
-    gain (each world adds between 0 and its weight times ``max_score``). ``own`` is decided when no
+    gain (each world adds between 0 and its weight times ``contract_score`` plus ``trick_score``). ``own`` is decided when no
     action's ``low`` can climb past its class's ``high``; another action when its ``low`` already beats
     ``own``'s best ``high`` and every other action's best ``low``.
     """
