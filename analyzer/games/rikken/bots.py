@@ -6,6 +6,9 @@ a Python bot brings a driver that plays whole rounds card by card, its own seats
 other seat through ``kernels.choose_action``. A table holds kernel bots and at most one kind of Python
 bot (:func:`driver_of`).
 
+A Python bot's module loads when one of its seats plays (its driver imports it): the dd solver compiles its
+search when imported, tens of CPU-seconds on a first run that no command without a dd seat should pay.
+
 Adding a bot: its code (a kernel function dispatched in ``kernels.choose_action``, or a Python driver
 with the two entry points of :class:`Driver`), one ``Bot`` entry below, and its tests. The command's
 choices and help (``cli/rikken.py``), the experiments' ids, chunk sizes and shared play-outs
@@ -19,8 +22,15 @@ import numpy as np
 
 from analyzer import catalog
 from analyzer.errors import InputError
-from analyzer.games.rikken import dd, sampled_dd
-from analyzer.games.rikken.kernels import POLICY_EXPERT, POLICY_HEURISTIC, POLICY_RANDOM, playout_batch, playout_one
+from analyzer.games.rikken.kernels import (
+    POLICY_DD,
+    POLICY_EXPERT,
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    POLICY_SAMPLED_DD,
+    playout_batch,
+    playout_one,
+)
 
 
 class Driver(NamedTuple):
@@ -71,13 +81,29 @@ class Bot:
 
 def _dd_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
               tricks_out):
+    from analyzer.games.rikken import dd  # the solver, when a dd seat plays (module notes)
+
     dd.playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, tricks_out,
                         policy_of_seat, params)
 
 
 def _dd_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
+    from analyzer.games.rikken import dd
+
     return dd.playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
                              policy_of_seat, params)
+
+
+def _sampled_batch(*args, worlds):
+    from analyzer.games.rikken import sampled_dd  # the solver, when a sampled-dd seat plays (module notes)
+
+    sampled_dd.playout_batch_sampled(*args, worlds=worlds)
+
+
+def _sampled_one(*args, worlds):
+    from analyzer.games.rikken import sampled_dd
+
+    return sampled_dd.playout_one_sampled(*args, worlds=worlds)
 
 
 #: The code of each Rikken bot of ``catalog.RIKKEN_BOTS`` (which holds its name and help): kernel id, honest,
@@ -86,9 +112,8 @@ _CODE = {
     "random": (POLICY_RANDOM, True, "heuristic", False, None),
     "heuristic": (POLICY_HEURISTIC, True, "heuristic", False, None),
     "expert": (POLICY_EXPERT, True, "expert", True, None),
-    "dd": (dd.POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one)),
-    sampled_dd.NAME: (sampled_dd.POLICY_SAMPLED_DD, True, "dd", True,
-                      Driver(sampled_dd.playout_batch_sampled, sampled_dd.playout_one_sampled, takes_worlds=True)),
+    "dd": (POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one)),
+    "sampled-dd": (POLICY_SAMPLED_DD, True, "dd", True, Driver(_sampled_batch, _sampled_one, takes_worlds=True)),
 }
 #: The Rikken bots by name (module notes).
 BOTS = {name: Bot(name, *_CODE[name], help) for name, help in catalog.RIKKEN_BOTS.items()}
@@ -96,7 +121,7 @@ BOTS = {name: Bot(name, *_CODE[name], help) for name, help in catalog.RIKKEN_BOT
 _BY_ID = {bot.policy: bot for bot in BOTS.values()}
 _SPEEDS = ("heuristic", "expert", "dd")
 #: Worlds a sampling bot draws per decision unless told otherwise, and the most it accepts.
-DEFAULT_WORLDS = sampled_dd.WORLDS
+DEFAULT_WORLDS = catalog.RIKKEN_DEFAULT_WORLDS
 MAX_WORLDS = catalog.RIKKEN_MAX_WORLDS
 
 

@@ -41,7 +41,6 @@ from analyzer.games.rikken.auction import auction_batch
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_batch
 from analyzer.games.rikken.calling import choose_call_batch
 from analyzer.games.rikken import bots
-from analyzer.games.rikken.dd import DEFAULT_BUDGET, play_setups_dd
 from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
 from analyzer.games.rikken.findings import BIDS_REPORT, PLAY_REPORT
 from analyzer.games.rikken.heuristic import default_params
@@ -377,6 +376,8 @@ def play_setups(setups: dict, policies: Policies, rng_state: np.ndarray, dd_budg
     each count. Any other mix is played card by card.
     """
     if policies.names() == {"dd"}:
+        from analyzer.games.rikken.dd import play_setups_dd  # the solver, only for a dd run (``bots`` notes)
+
         return play_setups_dd(setups, dd_budget)
     return _play_batch(setups["hands"], setups, policies, rng_state), None
 
@@ -556,7 +557,7 @@ def dd_budget_params(policies: Policies, budget: int | None) -> dict:
     """``{"dd_budget": ...}`` for the run's parameters when dd plays every seat (the solver counts the tricks),
     else nothing; ``--dd-budget`` with any other policy is an error (card-by-card play has no budget)."""
     if policies.names() == {"dd"}:
-        return {"dd_budget": DEFAULT_BUDGET if budget is None else budget}
+        return {"dd_budget": catalog.DD_DEFAULT_BUDGET if budget is None else budget}
     if budget is not None:
         raise InputError("--dd-budget needs --policy dd at every seat: only the solver's trick counts have a budget")
     return {}
