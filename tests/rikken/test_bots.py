@@ -12,7 +12,7 @@ from analyzer.cli.app import app
 from analyzer.cli.rikken import Policy, policies_from_options
 from analyzer.errors import InputError
 from analyzer.games.rikken import bots, kernels
-from analyzer.games.rikken.experiments import CHUNK_SIZE, Policies, default_chunk_size, shared_play
+from analyzer.games.rikken.experiments import CHUNK_SIZE, Policies, default_chunk_size, shared_play, warm_up
 from analyzer.games.rikken.heuristic import default_params
 
 from .test_contract_invariants import as_arrays, random_setups
@@ -106,3 +106,21 @@ print(sorted(m for m in sys.modules if m.startswith("analyzer.solvers") or m.end
 def test_the_solver_loads_only_when_a_solver_bot_plays():
     out = subprocess.run([sys.executable, "-c", _NO_SOLVER], capture_output=True, text=True, check=True).stdout
     assert out == "[]\n"
+
+
+@pytest.mark.parametrize(("policies", "played"), [
+    (Policies("dd", "heuristic"), Policies("heuristic", "heuristic")),
+    (Policies(None, None, ("random", "sampled-dd", "expert", "sampled-dd")),
+     Policies(None, None, ("random", "random", "expert", "random"))),
+    (Policies.everywhere("dd"), None),
+    (Policies.everywhere("expert"), Policies.everywhere("expert")),
+])
+def test_a_cold_run_compiles_without_a_solver_round(monkeypatch, policies, played):
+    # Item 0 of seed 0 played by the solver took minutes: the warm-up loads the solver's modules and plays the
+    # item with a kernel bot of the table in the solver bots' seats, or no item with none at the table.
+    loaded, items = [], []
+    monkeypatch.setattr(bots, "load", lambda names: loaded.append(set(names)))
+    params = {**policies.params(), "dealing": "random"}
+    warm_up(lambda params, start, count, seed: items.append((Policies.from_params(params), start, count)), params)
+    assert loaded == [policies.names()]
+    assert items == ([] if played is None else [(played, 0, 1)])

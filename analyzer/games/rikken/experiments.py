@@ -165,6 +165,15 @@ class Policies:
             return ", ".join(f"{SEAT_LETTERS[seat]} {name}" for seat, name in enumerate(self.seats)) + worlds
         return f"declarers {self.declarer}, defenders {self.defender}{worlds}"
 
+    def standing_in(self, kernel_bot: str) -> "Policies":
+        """These policies with ``kernel_bot`` in every seat a Python bot plays (``bots.Bot.driver``)."""
+        def swap(name):
+            return kernel_bot if bots.BOTS[name].driver is not None else name
+
+        if self.seats:
+            return replace(self, seats=tuple(map(swap, self.seats)))
+        return replace(self, declarer=swap(self.declarer), defender=swap(self.defender))
+
     def names(self) -> set[str]:
         """Every policy that plays a card."""
         return set(self.seats) if self.seats else {self.declarer, self.defender}
@@ -644,11 +653,23 @@ def _play_summary(plan: Plan, chunks: list) -> Summary:
                  **({"games": records(games)} if len(games) else {})})
 
 
+def warm_up(task, params: dict) -> None:
+    """What a cold cache's first item of a Rikken run compiles (``Experiment.warm_up``), without its cost: the
+    Python bots' modules load (the solver compiles its search) and ``task``'s item 0 of seed 0 plays with a
+    kernel bot of the table in their seats (the kernels compile); no item when only Python bots play. Item 0
+    played by the solver took minutes."""
+    policies = Policies.from_params(params)
+    bots.load(policies.names())
+    stand_in = bots.kernel_stand_in(policies.names())
+    if stand_in is not None:
+        task({**params, **policies.standing_in(stand_in).params()}, 0, 1, np.random.SeedSequence(0))
+
+
 BIDS = Experiment("rikken-bids", bids_chunk, bids_moments, rows="hands", description="rikken bids",
                   summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY,
-                  kernels="Rikken")
+                  kernels="Rikken", warm_up=partial(warm_up, bids_chunk))
 PLAY = Experiment("rikken-play", play_chunk, rounds_moments, rows="rounds", description="rikken rounds",
                   summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY,
-                  kernels="Rikken")
+                  kernels="Rikken", warm_up=partial(warm_up, play_chunk))
 #: the Rikken experiments declared here (``advice_experiment.ADVISE`` is declared beside its task)
 EXPERIMENTS = (BIDS, PLAY)
