@@ -28,6 +28,7 @@ from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.formatting import CONSOLE_WIDTH, fixed
+from analyzer.reports.stats import wilson_interval
 
 #: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
 DEFAULT_BOT = catalog.SCHNAPSEN_ADVICE_BOT
@@ -192,18 +193,21 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
 
 
 def advice_table(actions: list[int], outcomes: np.ndarray, exact: bool) -> pd.DataFrame:
-    """One row per action, best mean first: ``action, expected_gp, gp_lo, gp_hi, win_probability, vs_best,
-    vs_best_lo, vs_best_hi, worlds``; ``vs_best`` is the paired difference to the best action on the same
-    worlds with its 95% interval (none when the worlds were enumerated)."""
+    """One row per action, best mean first: ``action, expected_gp, gp_lo, gp_hi, win_probability, win_lo, win_hi,
+    vs_best, vs_best_lo, vs_best_hi, worlds``; ``win_probability`` is the share of the worlds the action won,
+    with its 95% Wilson interval; ``vs_best`` is the paired difference to the best action on the same worlds
+    with its 95% interval (no interval when the worlds were enumerated: each bound is then the value)."""
     means = outcomes.mean(axis=0)
     best = int(np.argmax(means))
     rows = []
     for i, a in enumerate(actions):
         gp, lo, hi = outcome_stats(outcomes[:, i], exact)
         diff, d_lo, d_hi = outcome_stats(outcomes[:, i] - outcomes[:, best], exact)
+        won = int((outcomes[:, i] > 0).sum())
+        win_lo, win_hi = (won / len(outcomes),) * 2 if exact else wilson_interval(won, len(outcomes))
         rows.append({"action": R.action_name(a), "expected_gp": gp, "gp_lo": lo, "gp_hi": hi,
-                     "win_probability": float((outcomes[:, i] > 0).mean()), "vs_best": diff, "vs_best_lo": d_lo,
-                     "vs_best_hi": d_hi, "worlds": len(outcomes)})
+                     "win_probability": won / len(outcomes), "win_lo": float(win_lo), "win_hi": float(win_hi),
+                     "vs_best": diff, "vs_best_lo": d_lo, "vs_best_hi": d_hi, "worlds": len(outcomes)})
     return pd.DataFrame(rows).sort_values("expected_gp", ascending=False, kind="stable").reset_index(drop=True)
 
 
@@ -230,7 +234,7 @@ def headline(table: pd.DataFrame, exact: bool) -> dict:
         runner = others.iloc[0]
         return {"clear": True, "actions": [best["action"]],
                 "sentence": f"Advice: {best['action']}, {_game_points(best, exact)}, won in "
-                            f"{100 * best['win_probability']:.0f}% of the worlds; {_ahead(runner, exact)}."}
+                            f"{_won(best, exact)} of the worlds; {_ahead(runner, exact)}."}
     names = [best["action"], *close["action"]]
     why = ("the same expected game points over every world" if exact else
            "their paired differences to the best on the same worlds include zero")
@@ -246,6 +250,11 @@ def _game_points(row, exact: bool) -> str:
         return f"{fixed(row['expected_gp'], 2, sign=True)} game points (too few worlds for an interval)"
     return (f"{fixed(row['expected_gp'], 2, sign=True)} game points [{fixed(row['gp_lo'], 2, sign=True)}, "
             f"{fixed(row['gp_hi'], 2, sign=True)}]")
+
+
+def _won(row, exact: bool) -> str:
+    share = f"{fixed(100 * row['win_probability'], 1)}%"
+    return share if exact else f"{share} [{fixed(100 * row['win_lo'], 1)}, {fixed(100 * row['win_hi'], 1)}]"
 
 
 def _ahead(runner, exact: bool) -> str:
