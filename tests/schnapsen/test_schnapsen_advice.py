@@ -109,7 +109,8 @@ def test_advise_writes_a_run_folder_with_every_world(tmp_path):
     assert out["run_dir"] == str(tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["experiment"] == "schnapsen-advise" and manifest["status"] == "complete"
-    assert manifest["params"]["state"] == FIRST_LEAD  # as typed: hidden cards stay '?'
+    # as typed: hidden cards stay '?'; the bot's name without a sample count it does not use
+    assert manifest["params"] == {"state": FIRST_LEAD, "bot": "heuristic", "samples": 8}
     rows = pd.read_parquet(tmp_path / "worlds")
     assert sorted(set(rows["world"])) == list(range(8))
     means = rows.groupby("action")["game_points"].mean()

@@ -157,7 +157,7 @@ def world_outcomes(rows: pd.DataFrame) -> np.ndarray:
 def run_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int, workers: int, as_given: str = "") -> Plan:
     """The :data:`ADVISE` plan of one position: every legal action, on the worlds of :func:`advise_plan`
     (``perfect``: the position as given, one world). The manifest records the position ``as_given`` (with
-    its ``?``), not the state, whose hidden cards hold a placeholder filling.
+    its ``?``), not the state, whose hidden cards hold a placeholder filling, and the bot as typed.
 
     Raises
     ------
@@ -174,8 +174,10 @@ def run_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int, workers: 
         kind = "exact (every world once)" if params["exact"] else "sampled"
         method = f"honest play-outs by {bot.label}, {n_worlds} world{'s' if n_worlds != 1 else ''}, {kind}"
     context = {"player": state.to_move, "bot": bot.label, "method": method}
+    # the bot as typed (its sample count only when it samples), and the worlds only when they are drawn
+    sampled = {} if params["exact"] else {"samples": samples}
     return Plan(params, n_worlds, seed, chunk_size(n_worlds, workers), context=context,
-                manifest={"params": {"state": as_given or state.to_text(), "bot": bot.as_dict(), "samples": samples},
+                manifest={"params": {"state": as_given or state.to_text(), "bot": bot.label, **sampled},
                           "rules": RULES})
 
 
