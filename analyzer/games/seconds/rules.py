@@ -3,7 +3,7 @@
 Readings settled here (the rules leave them open or the seed document is terse; docs/rules.md collects them):
 
 * Player counts are 2..8: the kernels' arrays are sized for them. The rule (remove 2s until the deck divides)
-  also allows 10, 12, 13, 16, 17, 24-26 and 48-52 players; 9, 11, 14, 15 and 18-23 would need more than
+  also allows 10, 12, 13, 16, 17, 24-26 and 48-52 players; every other count above 8 would need more than
   four 2s removed (docs/rules.md).
 * Trump variant ``seed``: on trick 1 (index 0) a card off the led suit sets nothing; from trick 2 on,
   the first off-suit card makes its suit trump at once and for the rest of the deal.
