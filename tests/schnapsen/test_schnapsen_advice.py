@@ -124,3 +124,13 @@ def test_advise_writes_a_run_folder_with_every_world(tmp_path):
 def test_bad_workers_are_refused(workers):
     result = CliRunner().invoke(app, ["advise", FIRST_LEAD, "--workers", workers])
     assert result.exit_code == 2
+
+
+def test_the_report_gives_the_share_won_with_its_interval():
+    from analyzer.games.schnapsen.findings import advise_findings
+
+    sampled = table([("SA", 1.0, 0, 0, 0), ("HJ", 0.4, -0.6, -1.0, -0.2)])
+    assert "won in 50.0% (95% 30.0% to 70.0%) of them" in advise_findings({"advice": sampled}, {})[0]
+    # a run recorded before the interval, and enumerated worlds (an exact share), give the share alone
+    for plain in (sampled.drop(columns=["win_lo", "win_hi"]), sampled.assign(win_lo=0.5, win_hi=0.5)):
+        assert "won in 50.0% of them" in advise_findings({"advice": plain}, {})[0]
