@@ -3,9 +3,9 @@ with an empty numba cache, then again with the cache it filled, in one invocatio
 
     .venv/bin/python scripts/first_run.py [--only schnapsen]
 
-Each command runs with a fresh ``NUMBA_CACHE_DIR`` (and ``--workers 1`` when it writes a run), so it compiles what it uses and
-nothing else. Prints one row per command: cold CPU-s, warm CPU-s, their difference (the compile cost; the
-goal is at most 20 s) and the ratio.
+Each command runs with a fresh ``NUMBA_CACHE_DIR`` (and ``--workers 1`` when it writes a run), so it compiles
+what it uses and nothing else. Prints one row per command: cold CPU-s, warm CPU-s, their difference (the
+compile cost; the goal is at most 20 s) and the ratio.
 """
 
 import argparse
@@ -27,7 +27,6 @@ COMMANDS = {
     "rikken bids": ["rikken", "bids", "--deals", "2000"],
     "rikken play": ["rikken", "play", "--rounds", "2000"],
     "rikken advise": ["rikken", "advise", "AKQT86.A2.K73.95", "--deals", "2000"],
-    "rikken play dd": ["rikken", "play", "--policy", "dd", "--rounds", "2"],
 }
 #: Commands that write no run (no --workers, no --out).
 PLAIN = {
@@ -41,7 +40,8 @@ PLAIN = {
 def cpu_seconds(args: list[str], cache: str, out: str | None) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = [] if out is None else ["--workers", "1", "--out", out]
-    subprocess.run([ANALYZER, *args, *run], check=True, capture_output=True, env={**os.environ, "NUMBA_CACHE_DIR": cache})
+    subprocess.run([ANALYZER, *args, *run], check=True, capture_output=True,
+                   env={**os.environ, "NUMBA_CACHE_DIR": cache})
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 

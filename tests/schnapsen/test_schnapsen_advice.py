@@ -38,7 +38,8 @@ def test_workers_give_the_same_table():
 def table(rows, exact=False):
     """An advice table from (action, expected_gp, vs_best, vs_best_lo, vs_best_hi), best first."""
     return pd.DataFrame([{"action": a, "expected_gp": gp, "gp_lo": gp - 0.5, "gp_hi": gp + 0.5,
-                          "win_probability": 0.5, "win_lo": 0.3, "win_hi": 0.7, "vs_best": d, "vs_best_lo": lo, "vs_best_hi": hi, "worlds": 16}
+                          "win_probability": 0.5, "win_lo": 0.3, "win_hi": 0.7, "vs_best": d, "vs_best_lo": lo,
+                          "vs_best_hi": hi, "worlds": 16}
                          for a, gp, d, lo, hi in rows])
 
 

@@ -94,13 +94,13 @@ class Bot:
 
 def _dd_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
               tricks_out):
-    _load_dd().playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, tricks_out,
-                        policy_of_seat, params)
+    _load_dd().playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
+                                tricks_out, policy_of_seat, params)
 
 
 def _dd_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
     return _load_dd().playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
-                             policy_of_seat, params)
+                                     policy_of_seat, params)
 
 
 def _sampled_batch(*args, worlds):
