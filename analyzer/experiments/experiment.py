@@ -134,6 +134,9 @@ class Experiment:
         (workers then load them) before the chunks start.
     compile_seconds : int, optional
         About how long that first compile takes on 2 cores, for the message.
+    warm_up : callable, optional
+        ``warm_up(params)`` compiles what the run's items use, in place of that first compile's one item
+        (item 0 of seed 0): for a task whose item can take minutes (a round played by the solver).
     """
 
     name: str
@@ -147,6 +150,7 @@ class Experiment:
     query: Any = None
     kernels: str = ""
     compile_seconds: int | None = None
+    warm_up: Callable[[dict], None] | None = None
 
     @property
     def folder(self) -> str:
@@ -227,7 +231,10 @@ def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, worke
         from analyzer.experiments.compile_notice import compile_notice  # numba: only commands that compute
 
         with compile_notice(experiment.kernels, experiment.compile_seconds):
-            experiment.task(plan.params, 0, 1, np.random.SeedSequence(0))
+            if experiment.warm_up is None:
+                experiment.task(plan.params, 0, 1, np.random.SeedSequence(0))
+            else:
+                experiment.warm_up(plan.params)
     chunks = run_chunks(experiment.task, plan.params, plan.n_items, seed=plan.seed, chunk_size=plan.chunk_size,
                         workers=workers, description=experiment.description, store=store, backend=scheduler,
                         stage=experiment.stage, rows_dir=store.root / experiment.rows,

@@ -129,6 +129,26 @@ def test_the_compiling_notice_shows_when_numba_compiles_and_only_then(tmp_path, 
     assert "compiling Toy kernels" in capsys.readouterr().err
 
 
+def test_a_warm_up_replaces_the_compile_item(tmp_path, monkeypatch):
+    """An experiment whose items take minutes compiles through its own ``warm_up``, on a cold cache only."""
+    import dataclasses
+
+    import analyzer.experiments.experiment as experiment_module
+
+    calls = []
+
+    def counted(params, start, count, seed_seq):
+        calls.append((start, count))
+        return count_task(params, start, count, seed_seq)
+
+    toy = dataclasses.replace(TOY, task=counted, kernels="Toy", warm_up=lambda params: calls.append(params))
+    for cached, out in ((False, "cold"), (True, "warm")):
+        calls.clear()
+        monkeypatch.setattr(experiment_module, "kernels_cached", lambda task, cached=cached: cached)
+        run_experiment(toy, Plan({"value": 1}, 4, 0, 4), out=str(tmp_path / out), workers=1, scheduler=None)
+        assert calls == ([] if cached else [{"value": 1}]) + [(0, 4)]
+
+
 def test_a_warm_run_computes_no_extra_item(tmp_path, monkeypatch):
     """The warm-up item runs only while numba's cache holds no kernel of the task's package (one item of a
     dd round can cost minutes); the cache is found where numba itself writes it."""

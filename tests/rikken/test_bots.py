@@ -1,5 +1,8 @@
 """The Rikken bot registry: one entry per bot, the one dispatch of a table, the command's choices from it."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -9,7 +12,7 @@ from analyzer.cli.app import app
 from analyzer.cli.rikken import Policy, policies_from_options
 from analyzer.errors import InputError
 from analyzer.games.rikken import bots, kernels
-from analyzer.games.rikken.experiments import CHUNK_SIZE, Policies, default_chunk_size, shared_play
+from analyzer.games.rikken.experiments import CHUNK_SIZE, Policies, default_chunk_size, shared_play, warm_up
 from analyzer.games.rikken.heuristic import default_params
 
 from .test_contract_invariants import as_arrays, random_setups
@@ -84,3 +87,40 @@ def test_the_world_count_is_a_run_parameter_only_with_a_sampling_bot():
     for bad in (0, bots.MAX_WORLDS + 1, 2.5):
         with pytest.raises(InputError, match="1..256"):
             Policies("heuristic", "sampled-dd").with_worlds(bad)
+
+
+# Every Rikken command module, then rounds at a table without a solver bot: none may load the solver, whose
+# search compiles when imported (tens of CPU-seconds on a first run).
+_NO_SOLVER = """
+import sys
+import numpy as np
+import analyzer.cli.catalog, analyzer.cli.rikken, analyzer.cli.rikken_advise, analyzer.cli.rikken_replay
+import analyzer.cli.rikken_strategy, analyzer.games.rikken.replay
+from analyzer.games.rikken.experiments import play_chunk
+play_chunk({"declarer_policy": "expert", "defender_policy": "heuristic", "dealing": "packets"}, 0, 2,
+           np.random.SeedSequence(1))
+print(sorted(m for m in sys.modules if m.startswith("analyzer.solvers") or m.endswith(("rikken.dd", "sampled_dd"))))
+"""
+
+
+def test_the_solver_loads_only_when_a_solver_bot_plays():
+    out = subprocess.run([sys.executable, "-c", _NO_SOLVER], capture_output=True, text=True, check=True).stdout
+    assert out == "[]\n"
+
+
+@pytest.mark.parametrize(("policies", "played"), [
+    (Policies("dd", "heuristic"), Policies("heuristic", "heuristic")),
+    (Policies(None, None, ("random", "sampled-dd", "expert", "sampled-dd")),
+     Policies(None, None, ("random", "random", "expert", "random"))),
+    (Policies.everywhere("dd"), None),
+    (Policies.everywhere("expert"), Policies.everywhere("expert")),
+])
+def test_a_cold_run_compiles_without_a_solver_round(monkeypatch, policies, played):
+    # Item 0 of seed 0 played by the solver took minutes: the warm-up loads the solver's modules and plays the
+    # item with a kernel bot of the table in the solver bots' seats, or no item with none at the table.
+    loaded, items = [], []
+    monkeypatch.setattr(bots, "load", lambda names: loaded.append(set(names)))
+    params = {**policies.params(), "dealing": "random"}
+    warm_up(lambda params, start, count, seed: items.append((Policies.from_params(params), start, count)), params)
+    assert loaded == [policies.names()]
+    assert items == ([] if played is None else [(played, 0, 1)])

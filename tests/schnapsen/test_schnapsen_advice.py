@@ -9,8 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from analyzer.cli.schnapsen import app
-from analyzer.games.schnapsen.advice import advise, advise_plan, advise_task, headline
+from analyzer.games.schnapsen.advice import advice_table, advise, advise_plan, advise_task, headline
 from analyzer.games.schnapsen.experiments import parse_bot
+from analyzer.games.schnapsen.rules import action_name
 from analyzer.games.schnapsen.state import SchnapsenState
 
 FIRST_LEAD = "hand0=HJ SA SK SQ CJ; hand1=?; stock=? ? ? ? ? ? ? ? ? HA; leader=0"
@@ -37,7 +38,8 @@ def test_workers_give_the_same_table():
 def table(rows, exact=False):
     """An advice table from (action, expected_gp, vs_best, vs_best_lo, vs_best_hi), best first."""
     return pd.DataFrame([{"action": a, "expected_gp": gp, "gp_lo": gp - 0.5, "gp_hi": gp + 0.5,
-                          "win_probability": 0.5, "vs_best": d, "vs_best_lo": lo, "vs_best_hi": hi, "worlds": 16}
+                          "win_probability": 0.5, "win_lo": 0.3, "win_hi": 0.7, "vs_best": d, "vs_best_lo": lo,
+                          "vs_best_hi": hi, "worlds": 16}
                          for a, gp, d, lo, hi in rows])
 
 
@@ -56,6 +58,24 @@ def test_headline_names_one_best_action_only_when_every_other_is_clearly_worse()
     nan = headline(one_world.assign(gp_lo=np.nan, gp_hi=np.nan), False)
     assert not nan["clear"]
     assert "nan" not in nan["sentence"] and "too few worlds for an interval" in nan["sentence"]
+
+
+def test_the_share_of_worlds_won_has_its_interval():
+    # the first action wins 3 of 4 worlds, the second none: Wilson's score interval by its formula, z = 1.96
+    outcomes = np.array([[1, -1], [2, -2], [3, -1], [-1, -2]])
+    first, second = action_name(0), action_name(1)
+    rows = advice_table([0, 1], outcomes, False).set_index("action")
+    z, n, p = 1.959964, 4, 0.75
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert rows.loc[first, ["win_probability", "win_lo", "win_hi"]].tolist() == \
+        pytest.approx([0.75, centre - half, centre + half])
+    assert rows.loc[second, ["win_probability", "win_lo"]].tolist() == [0.0, 0.0]
+    assert f"won in 75.0% [{100 * (centre - half):.1f}, {100 * (centre + half):.1f}] of the worlds" in \
+        headline(rows.reset_index(), False)["sentence"]
+    # enumerated worlds: the share is exact
+    exact = advice_table([0, 1], outcomes, True).set_index("action")
+    assert exact.loc[first, ["win_lo", "win_hi"]].tolist() == [0.75, 0.75]
 
 
 def test_headline_rounds_a_half_as_the_table_reads_it():
@@ -90,7 +110,8 @@ def test_advise_writes_a_run_folder_with_every_world(tmp_path):
     assert out["run_dir"] == str(tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["experiment"] == "schnapsen-advise" and manifest["status"] == "complete"
-    assert manifest["params"]["state"] == FIRST_LEAD  # as typed: hidden cards stay '?'
+    # as typed: hidden cards stay '?'; the bot's name without a sample count it does not use
+    assert manifest["params"] == {"state": FIRST_LEAD, "bot": "heuristic", "samples": 8}
     rows = pd.read_parquet(tmp_path / "worlds")
     assert sorted(set(rows["world"])) == list(range(8))
     means = rows.groupby("action")["game_points"].mean()
@@ -104,3 +125,13 @@ def test_advise_writes_a_run_folder_with_every_world(tmp_path):
 def test_bad_workers_are_refused(workers):
     result = CliRunner().invoke(app, ["advise", FIRST_LEAD, "--workers", workers])
     assert result.exit_code == 2
+
+
+def test_the_report_gives_the_share_won_with_its_interval():
+    from analyzer.games.schnapsen.findings import advise_findings
+
+    sampled = table([("SA", 1.0, 0, 0, 0), ("HJ", 0.4, -0.6, -1.0, -0.2)])
+    assert "won in 50.0% (95% 30.0% to 70.0%) of them" in advise_findings({"advice": sampled}, {})[0]
+    # a run recorded before the interval, and enumerated worlds (an exact share), give the share alone
+    for plain in (sampled.drop(columns=["win_lo", "win_hi"]), sampled.assign(win_lo=0.5, win_hi=0.5)):
+        assert "won in 50.0% of them" in advise_findings({"advice": plain}, {})[0]

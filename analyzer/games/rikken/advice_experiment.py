@@ -8,10 +8,10 @@ from functools import partial
 import pandas as pd
 
 from analyzer.cards.pbn import SEAT_LETTERS, parse_hand, parse_seat
+from analyzer.catalog import DD_DEFAULT_BUDGET as DEFAULT_BUDGET
 from analyzer.errors import InputError
 from analyzer.experiments.experiment import Experiment, Plan, Summary, records
 from analyzer.games.rikken import advice, advice_verdict, rules
-from analyzer.games.rikken.dd import DEFAULT_BUDGET
 from analyzer.games.rikken.experiments import (
     Policies,
     chosen_contracts,
@@ -23,7 +23,6 @@ from analyzer.games.rikken.experiments import (
 from analyzer.games.rikken.findings import ADVISE_REPORT
 from analyzer.games.rikken.queries import ADVISE_QUERY
 from analyzer.reports.formatting import CONSOLE_WIDTH
-from analyzer.solvers.dd.api import check_budget
 
 # Heuristic play-outs take about 0.15 ms per deal and option: 50,000 deals answer in seconds with
 # intervals of about +-0.5 points; an expert play-out takes about 60 times longer and a double-dummy deal
@@ -88,6 +87,8 @@ def _bracket_budget(policies: Policies, bracket: int, deals: int, dd_budget: int
     if bracket > deals:
         raise InputError(f"--bracket {bracket:,} is more than the run's {deals:,} deals: the bracket plays some of "
                          "the same deals again")
+    from analyzer.solvers.dd.api import check_budget  # the solver, only for a bracket (``bots`` notes)
+
     return check_budget(DEFAULT_BUDGET if dd_budget is None else dd_budget)
 
 

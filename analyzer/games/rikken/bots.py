@@ -6,6 +6,9 @@ a Python bot brings a driver that plays whole rounds card by card, its own seats
 other seat through ``kernels.choose_action``. A table holds kernel bots and at most one kind of Python
 bot (:func:`driver_of`).
 
+A Python bot's module loads when one of its seats plays (its driver imports it): the dd solver compiles its
+search when imported, tens of CPU-seconds on a first run that no command without a dd seat should pay.
+
 Adding a bot: its code (a kernel function dispatched in ``kernels.choose_action``, or a Python driver
 with the two entry points of :class:`Driver`), one ``Bot`` entry below, and its tests. The command's
 choices and help (``cli/rikken.py``), the experiments' ids, chunk sizes and shared play-outs
@@ -19,8 +22,27 @@ import numpy as np
 
 from analyzer import catalog
 from analyzer.errors import InputError
-from analyzer.games.rikken import dd, sampled_dd
-from analyzer.games.rikken.kernels import POLICY_EXPERT, POLICY_HEURISTIC, POLICY_RANDOM, playout_batch, playout_one
+from analyzer.games.rikken.kernels import (
+    POLICY_DD,
+    POLICY_EXPERT,
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    POLICY_SAMPLED_DD,
+    playout_batch,
+    playout_one,
+)
+
+
+def _load_dd():
+    from analyzer.games.rikken import dd  # the solver, when a dd seat plays (module notes)
+
+    return dd
+
+
+def _load_sampled_dd():
+    from analyzer.games.rikken import sampled_dd  # the solver, when a sampled-dd seat plays (module notes)
+
+    return sampled_dd
 
 
 class Driver(NamedTuple):
@@ -29,11 +51,12 @@ class Driver(NamedTuple):
     ``batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
     tricks_out)`` and ``one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat,
     params, rng_state) -> (tricks, trace)``; with ``takes_worlds`` both also take ``worlds=`` (worlds drawn
-    per decision).
+    per decision); ``load()`` imports the bot's module (the solver compiles then on a first run).
     """
 
     batch: Callable
     one: Callable
+    load: Callable
     takes_worlds: bool = False
 
 
@@ -71,13 +94,21 @@ class Bot:
 
 def _dd_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
               tricks_out):
-    dd.playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state, tricks_out,
-                        policy_of_seat, params)
+    _load_dd().playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
+                                tricks_out, policy_of_seat, params)
 
 
 def _dd_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
-    return dd.playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
-                             policy_of_seat, params)
+    return _load_dd().playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
+                                     policy_of_seat, params)
+
+
+def _sampled_batch(*args, worlds):
+    _load_sampled_dd().playout_batch_sampled(*args, worlds=worlds)
+
+
+def _sampled_one(*args, worlds):
+    return _load_sampled_dd().playout_one_sampled(*args, worlds=worlds)
 
 
 #: The code of each Rikken bot of ``catalog.RIKKEN_BOTS`` (which holds its name and help): kernel id, honest,
@@ -86,9 +117,9 @@ _CODE = {
     "random": (POLICY_RANDOM, True, "heuristic", False, None),
     "heuristic": (POLICY_HEURISTIC, True, "heuristic", False, None),
     "expert": (POLICY_EXPERT, True, "expert", True, None),
-    "dd": (dd.POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one)),
-    sampled_dd.NAME: (sampled_dd.POLICY_SAMPLED_DD, True, "dd", True,
-                      Driver(sampled_dd.playout_batch_sampled, sampled_dd.playout_one_sampled, takes_worlds=True)),
+    "dd": (POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one, _load_dd)),
+    "sampled-dd": (POLICY_SAMPLED_DD, True, "dd", True, Driver(_sampled_batch, _sampled_one, _load_sampled_dd,
+                                                                takes_worlds=True)),
 }
 #: The Rikken bots by name (module notes).
 BOTS = {name: Bot(name, *_CODE[name], help) for name, help in catalog.RIKKEN_BOTS.items()}
@@ -96,7 +127,7 @@ BOTS = {name: Bot(name, *_CODE[name], help) for name, help in catalog.RIKKEN_BOT
 _BY_ID = {bot.policy: bot for bot in BOTS.values()}
 _SPEEDS = ("heuristic", "expert", "dd")
 #: Worlds a sampling bot draws per decision unless told otherwise, and the most it accepts.
-DEFAULT_WORLDS = sampled_dd.WORLDS
+DEFAULT_WORLDS = catalog.RIKKEN_DEFAULT_WORLDS
 MAX_WORLDS = catalog.RIKKEN_MAX_WORLDS
 
 
@@ -144,6 +175,19 @@ def check_worlds(names, worlds: int | None) -> int:
     if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
         raise InputError(f"worlds per decision must be a whole number 1..{MAX_WORLDS}, got {worlds!r}")
     return int(worlds)
+
+
+def load(names) -> None:
+    """Import the modules of the Python bots among ``names`` (the solver compiles its search then, once)."""
+    for name in sorted(names):
+        if BOTS[name].driver is not None:
+            BOTS[name].driver.load()
+
+
+def kernel_stand_in(names) -> str | None:
+    """A kernel bot among ``names`` to play the Python bots' seats of a compile round (the first in registry
+    order), None when only Python bots play: their rounds take seconds to minutes, a kernel bot's microseconds."""
+    return next((name for name in BOTS if name in names and BOTS[name].driver is None), None)
 
 
 def check_table(names) -> None:

@@ -54,6 +54,7 @@ from analyzer.games.rikken.calling import call_candidates
 from analyzer.games.rikken.count_bounds import KnownCounts, Side
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import (
+    POLICY_DD,
     POLICY_IDS,
     apply_action,
     choose_action,
@@ -74,7 +75,6 @@ DEFAULT_BUDGET = catalog.DD_DEFAULT_BUDGET
 DECISION_BUDGET = 1_000_000
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
-POLICY_DD = 2
 
 
 def declaring_team(bidder: int, contract: int, partner: int) -> int:

@@ -41,7 +41,6 @@ from analyzer.games.rikken.auction import auction_batch
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch, troela_batch
 from analyzer.games.rikken.calling import choose_call_batch
 from analyzer.games.rikken import bots
-from analyzer.games.rikken.dd import DEFAULT_BUDGET, play_setups_dd
 from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
 from analyzer.games.rikken.findings import BIDS_REPORT, PLAY_REPORT
 from analyzer.games.rikken.heuristic import default_params
@@ -165,6 +164,15 @@ class Policies:
         if self.seats:
             return ", ".join(f"{SEAT_LETTERS[seat]} {name}" for seat, name in enumerate(self.seats)) + worlds
         return f"declarers {self.declarer}, defenders {self.defender}{worlds}"
+
+    def standing_in(self, kernel_bot: str) -> "Policies":
+        """These policies with ``kernel_bot`` in every seat a Python bot plays (``bots.Bot.driver``)."""
+        def swap(name):
+            return kernel_bot if bots.BOTS[name].driver is not None else name
+
+        if self.seats:
+            return replace(self, seats=tuple(map(swap, self.seats)))
+        return replace(self, declarer=swap(self.declarer), defender=swap(self.defender))
 
     def names(self) -> set[str]:
         """Every policy that plays a card."""
@@ -377,6 +385,8 @@ def play_setups(setups: dict, policies: Policies, rng_state: np.ndarray, dd_budg
     each count. Any other mix is played card by card.
     """
     if policies.names() == {"dd"}:
+        from analyzer.games.rikken.dd import play_setups_dd  # the solver, only for a dd run (``bots`` notes)
+
         return play_setups_dd(setups, dd_budget)
     return _play_batch(setups["hands"], setups, policies, rng_state), None
 
@@ -556,7 +566,7 @@ def dd_budget_params(policies: Policies, budget: int | None) -> dict:
     """``{"dd_budget": ...}`` for the run's parameters when dd plays every seat (the solver counts the tricks),
     else nothing; ``--dd-budget`` with any other policy is an error (card-by-card play has no budget)."""
     if policies.names() == {"dd"}:
-        return {"dd_budget": DEFAULT_BUDGET if budget is None else budget}
+        return {"dd_budget": catalog.DD_DEFAULT_BUDGET if budget is None else budget}
     if budget is not None:
         raise InputError("--dd-budget needs --policy dd at every seat: only the solver's trick counts have a budget")
     return {}
@@ -643,11 +653,23 @@ def _play_summary(plan: Plan, chunks: list) -> Summary:
                  **({"games": records(games)} if len(games) else {})})
 
 
+def warm_up(task, params: dict) -> None:
+    """What a cold cache's first item of a Rikken run compiles (``Experiment.warm_up``), without its cost: the
+    Python bots' modules load (the solver compiles its search) and ``task``'s item 0 of seed 0 plays with a
+    kernel bot of the table in their seats (the kernels compile); no item when only Python bots play. Item 0
+    played by the solver took minutes."""
+    policies = Policies.from_params(params)
+    bots.load(policies.names())
+    stand_in = bots.kernel_stand_in(policies.names())
+    if stand_in is not None:
+        task({**params, **policies.standing_in(stand_in).params()}, 0, 1, np.random.SeedSequence(0))
+
+
 BIDS = Experiment("rikken-bids", bids_chunk, bids_moments, rows="hands", description="rikken bids",
                   summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY,
-                  kernels="Rikken")
+                  kernels="Rikken", warm_up=partial(warm_up, bids_chunk))
 PLAY = Experiment("rikken-play", play_chunk, rounds_moments, rows="rounds", description="rikken rounds",
                   summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY,
-                  kernels="Rikken")
+                  kernels="Rikken", warm_up=partial(warm_up, play_chunk))
 #: the Rikken experiments declared here (``advice_experiment.ADVISE`` is declared beside its task)
 EXPERIMENTS = (BIDS, PLAY)

@@ -34,7 +34,11 @@ from analyzer.raw_memory import int64_view
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICY_EXPERT = 3  # 2 and 4 are Python bots' (``bots.BOTS``)
+POLICY_EXPERT = 3
+# The Python bots' ids (``bots.BOTS``), here so that every id has one home and the registry knows them without
+# importing the solver their drivers load.
+POLICY_DD = 2
+POLICY_SAMPLED_DD = 4
 #: The kernel bots' ids by name (the registry of every bot is ``bots.BOTS``).
 POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "expert": POLICY_EXPERT}
 

@@ -39,7 +39,6 @@ from analyzer.games.rikken.experiments import (
 )
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import apply_action, new_round
-from analyzer.games.rikken.replay_judge import card_costs
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET, TRICKS
 from analyzer.games.rikken.strategy import bidders_from_params, bidding_label
 
@@ -269,6 +268,8 @@ def _assemble(row: pd.Series, policies: Policies, trace, source: dict, bidders,
         seats = tuple(policies.declarer if on else policies.defender for on in declaring)
     costs = None
     if trace is not None and judge_budget is not None:
+        from analyzer.games.rikken.replay_judge import card_costs  # the solver, only when judging (``bots`` notes)
+
         costs = card_costs(setup, trace[:, :2], judge_budget)
         source = {**source, "judge_budget": judge_budget}
     return RoundReplay(row, auction.bids, seats, tricks, source, costs)

@@ -86,6 +86,7 @@ from analyzer.games.rikken.heuristic import N_PARAMS, default_params
 from analyzer.games.rikken.kernels import (
     POLICY_EXPERT,
     POLICY_IDS,
+    POLICY_SAMPLED_DD,
     apply_action,
     choose_action,
     legal_actions,
@@ -116,7 +117,6 @@ from analyzer.games.rikken.round_layout import (
 from analyzer.solvers.dd.api import judge_moves
 
 NAME = "sampled-dd"
-POLICY_SAMPLED_DD = 4
 WORLDS = catalog.RIKKEN_DEFAULT_WORLDS  # worlds drawn per searched decision
 # Completed tricks each solver question may search (about 0.4 CPU-s): on screened Misery and 1 Alone deals
 # it bounded the slowest decision from 20 CPU-s to 0.25 with the same card played (docs/rikken-bots.md).

@@ -28,6 +28,7 @@ from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.formatting import CONSOLE_WIDTH, fixed
+from analyzer.reports.stats import wilson_interval
 
 #: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
 DEFAULT_BOT = catalog.SCHNAPSEN_ADVICE_BOT
@@ -156,7 +157,7 @@ def world_outcomes(rows: pd.DataFrame) -> np.ndarray:
 def run_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int, workers: int, as_given: str = "") -> Plan:
     """The :data:`ADVISE` plan of one position: every legal action, on the worlds of :func:`advise_plan`
     (``perfect``: the position as given, one world). The manifest records the position ``as_given`` (with
-    its ``?``), not the state, whose hidden cards hold a placeholder filling.
+    its ``?``), not the state, whose hidden cards hold a placeholder filling, and the bot as typed.
 
     Raises
     ------
@@ -173,8 +174,10 @@ def run_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int, workers: 
         kind = "exact (every world once)" if params["exact"] else "sampled"
         method = f"honest play-outs by {bot.label}, {n_worlds} world{'s' if n_worlds != 1 else ''}, {kind}"
     context = {"player": state.to_move, "bot": bot.label, "method": method}
+    # the bot as typed (its sample count only when it samples), and the worlds only when they are drawn
+    sampled = {} if params["exact"] else {"samples": samples}
     return Plan(params, n_worlds, seed, chunk_size(n_worlds, workers), context=context,
-                manifest={"params": {"state": as_given or state.to_text(), "bot": bot.as_dict(), "samples": samples},
+                manifest={"params": {"state": as_given or state.to_text(), "bot": bot.label, **sampled},
                           "rules": RULES})
 
 
@@ -192,18 +195,21 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
 
 
 def advice_table(actions: list[int], outcomes: np.ndarray, exact: bool) -> pd.DataFrame:
-    """One row per action, best mean first: ``action, expected_gp, gp_lo, gp_hi, win_probability, vs_best,
-    vs_best_lo, vs_best_hi, worlds``; ``vs_best`` is the paired difference to the best action on the same
-    worlds with its 95% interval (none when the worlds were enumerated)."""
+    """One row per action, best mean first: ``action, expected_gp, gp_lo, gp_hi, win_probability, win_lo, win_hi,
+    vs_best, vs_best_lo, vs_best_hi, worlds``; ``win_probability`` is the share of the worlds the action won,
+    with its 95% Wilson interval; ``vs_best`` is the paired difference to the best action on the same worlds
+    with its 95% interval (no interval when the worlds were enumerated: each bound is then the value)."""
     means = outcomes.mean(axis=0)
     best = int(np.argmax(means))
     rows = []
     for i, a in enumerate(actions):
         gp, lo, hi = outcome_stats(outcomes[:, i], exact)
         diff, d_lo, d_hi = outcome_stats(outcomes[:, i] - outcomes[:, best], exact)
+        won = int((outcomes[:, i] > 0).sum())
+        win_lo, win_hi = (won / len(outcomes),) * 2 if exact else wilson_interval(won, len(outcomes))
         rows.append({"action": R.action_name(a), "expected_gp": gp, "gp_lo": lo, "gp_hi": hi,
-                     "win_probability": float((outcomes[:, i] > 0).mean()), "vs_best": diff, "vs_best_lo": d_lo,
-                     "vs_best_hi": d_hi, "worlds": len(outcomes)})
+                     "win_probability": won / len(outcomes), "win_lo": float(win_lo), "win_hi": float(win_hi),
+                     "vs_best": diff, "vs_best_lo": d_lo, "vs_best_hi": d_hi, "worlds": len(outcomes)})
     return pd.DataFrame(rows).sort_values("expected_gp", ascending=False, kind="stable").reset_index(drop=True)
 
 
@@ -230,7 +236,7 @@ def headline(table: pd.DataFrame, exact: bool) -> dict:
         runner = others.iloc[0]
         return {"clear": True, "actions": [best["action"]],
                 "sentence": f"Advice: {best['action']}, {_game_points(best, exact)}, won in "
-                            f"{100 * best['win_probability']:.0f}% of the worlds; {_ahead(runner, exact)}."}
+                            f"{_won(best, exact)} of the worlds; {_ahead(runner, exact)}."}
     names = [best["action"], *close["action"]]
     why = ("the same expected game points over every world" if exact else
            "their paired differences to the best on the same worlds include zero")
@@ -246,6 +252,11 @@ def _game_points(row, exact: bool) -> str:
         return f"{fixed(row['expected_gp'], 2, sign=True)} game points (too few worlds for an interval)"
     return (f"{fixed(row['expected_gp'], 2, sign=True)} game points [{fixed(row['gp_lo'], 2, sign=True)}, "
             f"{fixed(row['gp_hi'], 2, sign=True)}]")
+
+
+def _won(row, exact: bool) -> str:
+    share = f"{fixed(100 * row['win_probability'], 1)}%"
+    return share if exact else f"{share} [{fixed(100 * row['win_lo'], 1)}, {fixed(100 * row['win_hi'], 1)}]"
 
 
 def _ahead(runner, exact: bool) -> str:

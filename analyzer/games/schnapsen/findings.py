@@ -189,11 +189,19 @@ def advise_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str
     best = advice.iloc[0]
     sentences = [f"{best['action']} has the highest mean: "
                  f"{mean_with_interval(best['expected_gp'], best['gp_lo'], best['gp_hi'])} game points over "
-                 f"{int(best['worlds']):,} worlds, won in {format_percent(best['win_probability'])} of them."]
+                 f"{int(best['worlds']):,} worlds, won in {_won(best)} of them."]
     close = [str(r.action) for r in advice.iloc[1:].itertuples() if r.vs_best_lo <= 0 <= r.vs_best_hi]
     if close:
         sentences.append(f"Within noise of it on the same worlds: {', '.join(close)}.")
     return sentences
+
+
+def _won(row) -> str:
+    """The share of worlds won, with its interval when it has one (runs before it had none; enumerated worlds
+    give an exact share)."""
+    if "win_lo" not in row or row["win_lo"] == row["win_hi"]:
+        return format_percent(row["win_probability"])
+    return rate_with_interval(row["win_probability"], row["win_lo"], row["win_hi"])
 
 
 ADVISE_REPORT = ReportSpec(

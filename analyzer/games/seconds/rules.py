@@ -2,7 +2,9 @@
 
 Readings settled here (the rules leave them open or the seed document is terse; docs/rules.md collects them):
 
-* Player counts are 2..8. With 9 or more the "remove 2s" rule runs out of 2s before the deck divides.
+* Player counts are 2..8: the kernels' arrays are sized for them. The rule (remove 2s until the deck divides)
+  also allows 10, 12, 13, 16, 17, 24-26 and 48-52 players; every other count above 8 would need more than
+  four 2s removed (docs/rules.md).
 * Trump variant ``seed``: on trick 1 (index 0) a card off the led suit sets nothing; from trick 2 on,
   the first off-suit card makes its suit trump at once and for the rest of the deal.
 * Trump variant ``original``: every off-suit card "breaks" its suit, trick 1 included; the first suit
