@@ -1,0 +1,159 @@
+"""``ismcts``: single-observer information-set Monte Carlo tree search while the stock is open.
+
+PIMC (``pimc_plus``) and the flat play-outs (``rollout``) both judge only the action at hand: what
+follows it is played either with every card known (strategy fusion) or by the heuristic. ``ismcts``
+(Cowling, Powley and Whitehouse 2012, SO-ISMCTS) grows one tree of action sequences from the
+decision, shared by every sampled world: each iteration draws a world consistent with what the player
+to move has seen, walks down the tree choosing among the actions legal in that world by UCB1 with
+availability counts (a child's exploration term counts the iterations in which it was legal, not its
+parent's visits), adds one new node, values it by the ``rollout`` play-out (the heuristic in both
+seats until the stock is exhausted, then the exact solve, :func:`rollout_bot.play_out_value`) and backs
+the value up. A node is keyed by the actions that lead to it, not by the cards drawn, so the player's
+later decisions in the tree are made without knowing his future draws, and the opponent's are made
+alike for every hand he may hold: what nobody can see is not used.
+
+* Iterations: ``ITERATIONS_PER_SAMPLE * samples``; the chosen action is the root's most visited child.
+* Reward: the mover's deal utility (:func:`bummerl.deal_utility`: game points, or inside a Bummerl the
+  chance of winning it) plus ``WIN_WEIGHT`` for a deal won outside one, as ``pimc_plus``; the opponent's
+  reward is its negative. UCB's exploration constant is ``EXPLORATION`` times the reward's range.
+* Once the stock is closed or exhausted at the decision the bot decides as ``pimc_plus`` (as ``hybrid``
+  does): few cards are unknown then (none once it is exhausted).
+"""
+
+import numpy as np
+from numba import njit
+
+from analyzer.cards.rng import bounded
+from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bots import HeuristicParams
+from analyzer.games.schnapsen.bummerl import deal_utility, in_bummerl
+from analyzer.games.schnapsen.kernels import stock_closed_or_exhausted
+from analyzer.games.schnapsen.lead_inference import draw_world
+from analyzer.games.schnapsen.pimc_plus import plus_values, win_weight_at
+from analyzer.games.schnapsen.rollout_bot import play_out_value, rollout_pick
+from analyzer.games.schnapsen.search import search_actions, search_apply, uses_package_rules, world_count
+
+#: tree iterations per decision, in units of the bot's ``samples``
+ITERATIONS_PER_SAMPLE = 100
+#: UCB1's exploration constant, in units of the reward's range
+EXPLORATION = 0.35
+#: action codes run 0..CLOSE: the width of the child table
+N_ACTIONS = R.CLOSE + 1
+#: the play-outs' heuristic, as ``rollout``'s
+_PLAYOUT = HeuristicParams.playout().to_array()
+
+
+@njit(cache=True)
+def _reward(s, player, v):
+    """The root mover's reward for a deal ending with ``v`` signed game points for him (module notes)."""
+    return deal_utility(s, player, v) + (win_weight_at(s) if v > 0 else 0.0)
+
+
+@njit(cache=True)
+def ismcts_tree(s, iterations, rng, ws, infer=False):
+    """Grow the SO-ISMCTS tree of the module notes from ``s`` for ``iterations`` iterations (worlds drawn
+    with the opponent's lead as evidence when ``infer``: :mod:`lead_inference`). Returns ``(child,
+    visits, totals)``: ``child[node, action]`` the node reached by ``action`` (-1 none; node 0 is the
+    root), each node's visits and summed reward for the player who chose the action leading to it."""
+    player = s[R.TO_MOVE]
+    frame = ws.moves[0]
+    package = uses_package_rules(ws.moves)
+    size = iterations + 1
+    child = np.full((size, N_ACTIONS), -1, dtype=np.int32)
+    actor = np.zeros(size, dtype=np.int64)
+    visits = np.zeros(size, dtype=np.int64)
+    avail = np.zeros(size, dtype=np.int64)
+    totals = np.zeros(size, dtype=np.float64)
+    path = np.empty(R.N_CARDS * 3 + 4, dtype=np.int64)
+    acts = np.empty(16, dtype=np.int64)
+    untried = np.empty(16, dtype=np.int64)
+    buf = np.empty(16, dtype=np.int64)
+    st = np.empty(R.STATE_SIZE, dtype=np.int64)
+    span = 1.0 if in_bummerl(s) else 3.0 + win_weight_at(s)
+    c = EXPLORATION * 2.0 * span
+    total = world_count(s, player)
+    exact = total <= iterations
+    nodes = 1
+    for it in range(iterations):
+        draw_world(s, player, it % total if exact else it, exact, infer, rng, ws.pool, ws.world)
+        st[:] = ws.world
+        node = 0
+        depth = 0
+        while st[R.WINNER] < 0:
+            n = search_actions(st, acts, frame)
+            k = 0
+            for i in range(n):
+                nxt = child[node, acts[i]]
+                if nxt < 0:
+                    untried[k] = acts[i]
+                    k += 1
+                else:
+                    avail[nxt] += 1
+            if k > 0:
+                a = untried[bounded(rng, k)]
+                child[node, a] = nodes
+                actor[nodes] = st[R.TO_MOVE]
+                avail[nodes] = 1
+                node = nodes
+                nodes += 1
+                depth += 1
+                path[depth] = node
+                search_apply(st, a, frame)
+                break
+            best = -1
+            best_score = 0.0
+            for i in range(n):
+                nxt = child[node, acts[i]]
+                score = totals[nxt] / visits[nxt] + c * np.sqrt(np.log(avail[nxt]) / visits[nxt])
+                if best < 0 or score > best_score:
+                    best = acts[i]
+                    best_score = score
+            node = child[node, best]
+            depth += 1
+            path[depth] = node
+            search_apply(st, best, frame)
+        v = play_out_value(st, player, _PLAYOUT, package, buf, ws.stack, ws.moves, ws.tt, ws.gen)
+        if package:
+            v = 1 if v > 0 else -1
+        r = _reward(s, player, v)
+        visits[0] += 1
+        for d in range(1, depth + 1):
+            nd = path[d]
+            visits[nd] += 1
+            totals[nd] += r if actor[nd] == player else -r
+    return child, visits, totals
+
+
+@njit(cache=True)
+def ismcts_values(s, samples, rng, ws, n, infer=False):
+    """For the ``n`` actions listed in ``ws.acts``, fill ``ws.sums`` with each root child's visits and
+    ``ws.wins`` with its summed reward; return ``(n_actions, iterations)``. Once the stock is closed or
+    exhausted, what :func:`pimc_plus.plus_values` returns with ``samples`` instead."""
+    if stock_closed_or_exhausted(s):
+        return plus_values(s, samples, rng, ws, n, infer)
+    iterations = ITERATIONS_PER_SAMPLE * samples
+    child, visits, totals = ismcts_tree(s, iterations, rng, ws, infer)
+    for i in range(n):
+        nxt = child[0, ws.acts[i]]
+        ws.sums[i] = visits[nxt] if nxt >= 0 else 0.0
+        ws.wins[i] = totals[nxt] if nxt >= 0 else 0.0
+    return n, iterations
+
+
+@njit(cache=True)
+def ismcts_choice(s, samples, rng, ws, n, infer=False):
+    """``ismcts``'s action among the ``n`` listed in ``ws.acts`` (a forced move without search): the root
+    child visited most (the first of equal counts), or ``pimc_plus``'s pick once the stock is closed or
+    exhausted."""
+    if n == 1:
+        return ws.acts[0]
+    if stock_closed_or_exhausted(s):
+        n, worlds = plus_values(s, samples, rng, ws, n, infer)
+        allowed = np.ones(n, dtype=np.bool_)
+        return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
+    ismcts_values(s, samples, rng, ws, n, infer)
+    best = 0
+    for i in range(1, n):
+        if ws.sums[i] > ws.sums[best]:
+            best = i
+    return ws.acts[best]
