@@ -27,6 +27,7 @@ from analyzer.cards.rng import bounded
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams
 from analyzer.games.schnapsen.bummerl import deal_utility, in_bummerl
+from analyzer.games.schnapsen.hybrid_bot import ROLLOUT_ONLY_DRAWN
 from analyzer.games.schnapsen.kernels import stock_closed_or_exhausted
 from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.pimc_plus import plus_values, win_weight_at
@@ -54,7 +55,8 @@ def ismcts_tree(s, iterations, rng, ws, infer=False):
     """Grow the SO-ISMCTS tree of the module notes from ``s`` for ``iterations`` iterations (worlds drawn
     with the opponent's lead as evidence when ``infer``: :mod:`lead_inference`). Returns ``(child,
     visits, totals)``: ``child[node, action]`` the node reached by ``action`` (-1 none; node 0 is the
-    root), each node's visits and summed reward for the player who chose the action leading to it."""
+    root), each node's visits, summed reward for the player who chose the action leading to it, and deals
+    won by the player to move at ``s``."""
     player = s[R.TO_MOVE]
     frame = ws.moves[0]
     package = uses_package_rules(ws.moves)
@@ -64,6 +66,7 @@ def ismcts_tree(s, iterations, rng, ws, infer=False):
     visits = np.zeros(size, dtype=np.int64)
     avail = np.zeros(size, dtype=np.int64)
     totals = np.zeros(size, dtype=np.float64)
+    won = np.zeros(size, dtype=np.int64)
     path = np.empty(R.N_CARDS * 3 + 4, dtype=np.int64)
     acts = np.empty(16, dtype=np.int64)
     untried = np.empty(16, dtype=np.int64)
@@ -121,7 +124,8 @@ def ismcts_tree(s, iterations, rng, ws, infer=False):
             nd = path[d]
             visits[nd] += 1
             totals[nd] += r if actor[nd] == player else -r
-    return child, visits, totals
+            won[nd] += v > 0
+    return child, visits, totals, won
 
 
 @njit(cache=True)
@@ -132,7 +136,7 @@ def ismcts_values(s, samples, rng, ws, n, infer=False):
     if stock_closed_or_exhausted(s):
         return plus_values(s, samples, rng, ws, n, infer)
     iterations = ITERATIONS_PER_SAMPLE * samples
-    child, visits, totals = ismcts_tree(s, iterations, rng, ws, infer)
+    child, visits, totals, _ = ismcts_tree(s, iterations, rng, ws, infer)
     for i in range(n):
         nxt = child[0, ws.acts[i]]
         ws.sums[i] = visits[nxt] if nxt >= 0 else 0.0
@@ -157,3 +161,51 @@ def ismcts_choice(s, samples, rng, ws, n, infer=False):
         if ws.sums[i] > ws.sums[best]:
             best = i
     return ws.acts[best]
+
+
+@njit(cache=True)
+def ismcts_hybrid_values(s, samples, rng, ws, n, infer=False):
+    """``hybrid_values`` (:mod:`hybrid_bot`) with the tree's judgement in place of ``rollout``'s: for the
+    ``n`` actions listed in ``ws.acts`` fill ``ws.sums`` and ``ws.wins`` with the mean of the root
+    child's mean deal utility and share of deals won (``ITERATIONS_PER_SAMPLE * samples // 2``
+    iterations) and :func:`pimc_plus.plus_values`'s (``2 * samples``); return ``(n_actions, 1)``. At the
+    first two tricks the tree's alone (``samples`` worth of iterations), once the stock is closed or
+    exhausted ``plus_values``'s with ``samples``."""
+    if stock_closed_or_exhausted(s):
+        return plus_values(s, samples, rng, ws, n, infer)
+    alone = s[R.DRAWN] <= ROLLOUT_ONLY_DRAWN
+    iterations = ITERATIONS_PER_SAMPLE * (samples if alone else max(1, samples // 2))
+    child, visits, totals, won = ismcts_tree(s, iterations, rng, ws, infer)
+    weight = win_weight_at(s)
+    acts = ws.acts
+    tree_acts = acts[:n].copy()
+    tree_util = np.zeros(n)
+    tree_wins = np.zeros(n)
+    for j in range(n):
+        nxt = child[0, tree_acts[j]]
+        if nxt >= 0:
+            tree_wins[j] = won[nxt] / visits[nxt]
+            tree_util[j] = totals[nxt] / visits[nxt] - weight * tree_wins[j]
+    if alone:
+        for j in range(n):
+            ws.sums[j] = tree_util[j]
+            ws.wins[j] = tree_wins[j]
+        return n, 1
+    m, solved = plus_values(s, 2 * samples, rng, ws, n, infer)
+    for i in range(m):
+        for j in range(n):
+            if tree_acts[j] == acts[i]:
+                ws.sums[i] = 0.5 * (ws.sums[i] / solved + tree_util[j])
+                ws.wins[i] = 0.5 * (ws.wins[i] / solved + tree_wins[j])
+    return m, 1
+
+
+@njit(cache=True)
+def ismcts_hybrid_choice(s, samples, rng, ws, n, infer=False):
+    """``ismcts_hybrid``'s action among the ``n`` listed in ``ws.acts`` (a forced move without search):
+    :func:`rollout_bot.rollout_pick` on :func:`ismcts_hybrid_values`."""
+    if n == 1:
+        return ws.acts[0]
+    n, worlds = ismcts_hybrid_values(s, samples, rng, ws, n, infer)
+    allowed = np.ones(n, dtype=np.bool_)
+    return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]

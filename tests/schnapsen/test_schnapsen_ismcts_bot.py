@@ -1,0 +1,170 @@
+"""``ismcts``: the tree against a plain-Python twin over the same worlds, honesty, the hand-over to
+``pimc_plus`` once the stock is closed or exhausted."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+from test_schnapsen_heuristic import redealt
+from test_schnapsen_rollout_bot import child_of, open_stock_position, twin_play_out
+from test_schnapsen_search import random_ending
+
+from analyzer.cards.rng import bounded, state_from_seed
+from analyzer.games.schnapsen import kernels as K
+from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen import search as S
+from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
+from analyzer.games.schnapsen.experiments import parse_bot
+from analyzer.games.schnapsen.ismcts_bot import EXPLORATION, ismcts_choice, ismcts_tree
+from analyzer.games.schnapsen.kernels import init_round, shuffle_deck
+from analyzer.games.schnapsen.lead_inference import draw_world
+from analyzer.games.schnapsen.pimc_plus import plus_values
+from analyzer.games.schnapsen.rollout_bot import rollout_pick
+from analyzer.games.schnapsen.search import list_actions, new_workspace
+from analyzer.games.schnapsen.state import SchnapsenState
+
+
+def kernel_order(st: SchnapsenState) -> list[int]:
+    """``st``'s legal actions in the kernel's listing order (the order the tree tries and ranks them)."""
+    buf = np.zeros(16, dtype=np.int64)
+    n = K.legal_actions(st.to_array(), buf)
+    assert sorted(buf[:n]) == sorted(st.legal_actions())
+    return [int(a) for a in buf[:n]]
+
+
+def twin_tree(s: np.ndarray, iterations: int, rng: np.ndarray) -> dict:
+    """Plain-Python SO-ISMCTS (the module notes of ``ismcts_bot``) over the worlds the kernel draws with the
+    same random state: returns ``{action sequence: [visits, summed reward of its last actor, deals won by the
+    player to move at s]}``."""
+    player = int(s[R.TO_MOVE])
+    ws = new_workspace(tt_bits=12)
+    twin_ws = new_workspace(tt_bits=12)
+    c = EXPLORATION * 2.0 * 4.0
+    total = S.world_count(s, player)
+    exact = total <= iterations
+    nodes = {(): [0, 0.0, 0]}
+    avail = {}
+    actor = {}
+    for it in range(iterations):
+        draw_world(s, player, it % total if exact else it, exact, False, rng, ws.pool, ws.world)
+        st = SchnapsenState.from_array(ws.world)
+        key = ()
+        path = [()]
+        while not st.is_over:
+            legal = kernel_order(st)
+            untried = [a for a in legal if key + (a,) not in nodes]
+            for a in legal:
+                if key + (a,) in nodes:
+                    avail[key + (a,)] += 1
+            if untried:
+                a = untried[int(bounded(rng, len(untried)))]
+                key = key + (a,)
+                nodes[key] = [0, 0.0, 0]
+                avail[key] = 1
+                actor[key] = st.to_move
+                path.append(key)
+                st = child_of(st, a)
+                break
+
+            def ucb(a):
+                visits, summed, _ = nodes[key + (a,)]
+                return summed / visits + c * math.sqrt(math.log(avail[key + (a,)]) / visits)
+            a = max(legal, key=ucb)  # the first of equal scores
+            key = key + (a,)
+            path.append(key)
+            st = child_of(st, a)
+        v = twin_play_out(st, player, False, twin_ws, [0])
+        reward = v + (1.0 if v > 0 else 0.0)
+        for k in path:
+            nodes[k][0] += 1
+            if k:
+                nodes[k][1] += reward if actor[k] == player else -reward
+                nodes[k][2] += v > 0
+    return nodes
+
+
+def kernel_tree(child, visits, totals, won) -> dict:
+    """The kernel's tree as ``{action sequence: [visits, summed reward, deals won]}``."""
+    nodes = {}
+    stack = [((), 0)]
+    while stack:
+        key, node = stack.pop()
+        nodes[key] = [int(visits[node]), float(totals[node]), int(won[node]) if key else 0]
+        for a in np.flatnonzero(child[node] >= 0):
+            stack.append((key + (int(a),), int(child[node, a])))
+    return nodes
+
+
+@pytest.mark.parametrize("stock", [2, 4, 6, 8])
+def test_the_tree_matches_a_plain_python_twin(stock):
+    """Every node's visits and summed reward equal the twin's after the same iterations (with two stock
+    cards left the kernel cycles through every world, deeper stocks sample)."""
+    rnd = random.Random(50 + stock)
+    for _ in range(2):
+        st = open_stock_position(rnd, stock)
+        s = st.to_array()
+        child, visits, totals, won = ismcts_tree(s, 150, state_from_seed(stock), new_workspace(tt_bits=12))
+        twin = twin_tree(s, 150, state_from_seed(stock))
+        ours = kernel_tree(child, visits, totals, won)
+        assert ours.keys() == twin.keys(), st.to_text()
+        for key, (n, summed, deals_won) in twin.items():
+            assert (ours[key][0], ours[key][2]) == (n, deals_won), (st.to_text(), key)
+            assert ours[key][1] == pytest.approx(summed, abs=1e-9), (st.to_text(), key)
+        assert visits[0] == 150 and len(ours) == 151
+        assert max(len(k) for k in ours) >= 3  # the tree grew past the first trick
+
+
+def test_ismcts_takes_a_sure_win():
+    """Stock open, 46 to 20: announcing the trump marriage (40 in hearts) reaches 86 at once, a deal won
+    for two game points in every world (the opponent has a trick); every other action leaves the deal
+    open. The root's most visited child is the announcement."""
+    st = SchnapsenState.from_text("hand0=HQ HK CA DJ SJ; hand1=?; stock=? ? ? HJ; leader=0; points=46,20; "
+                                  "tricks=2,1")
+    s = st.to_array()
+    ws = new_workspace(tt_bits=12)
+    n = list_actions(s, ws)
+    assert ismcts_choice(s, 2, state_from_seed(3), ws, n) == R.MARRIAGE_OFFSET + R.parse_card("HQ")
+
+
+def test_ismcts_decides_only_from_what_its_player_sees():
+    """Positions from heuristic play with the stock open: dealing the cards the player to move cannot
+    see differently never changes ``ismcts``'s action, given the same random state."""
+    rnd = np.random.default_rng(15)
+    ws = new_workspace(tt_bits=12)
+    deck = np.zeros(R.N_CARDS, dtype=np.int64)
+    s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    params = HeuristicParams().to_array()
+    buf = np.zeros(16, dtype=np.int64)
+    positions = 0
+    for deal in range(5):
+        shuffle_deck(state_from_seed(200 + deal), deck)
+        init_round(deck, deal % 2, s)
+        st = SchnapsenState.from_array(s)
+        while not st.is_over and st.stock and st.closer < 0:
+            rng = state_from_seed(deal)
+            a = st.to_array()
+            action = int(ismcts_choice(a, 1, rng.copy(), ws, list_actions(a, ws)))
+            for world in redealt(st, st.to_move, rnd, 3):
+                w = world.to_array()
+                assert int(ismcts_choice(w, 1, rng.copy(), ws, list_actions(w, ws))) == action, st.to_text()
+            positions += 1
+            st.apply(int(heuristic_action(st.to_array(), params, buf)))
+    assert positions > 20
+
+
+@pytest.mark.parametrize("kind", ["closed", "exhausted"])
+def test_ismcts_decides_as_pimc_plus_once_the_stock_is_closed_or_exhausted(kind):
+    rnd = random.Random(71)
+    ws = new_workspace(tt_bits=12)
+    for _ in range(5):
+        s = random_ending(rnd, kind).to_array()
+        n, worlds = plus_values(s, 3, state_from_seed(5), ws, list_actions(s, ws))
+        allowed = np.ones(n, dtype=np.bool_)
+        expected = ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, 1.0)]
+        assert ismcts_choice(s, 3, state_from_seed(5), ws, list_actions(s, ws)) == expected
+
+
+def test_bot_names():
+    assert parse_bot("ismcts").label == "ismcts"
+    assert parse_bot("ISMCTS:40").label == "ismcts:40"
