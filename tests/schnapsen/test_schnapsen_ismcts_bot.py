@@ -111,20 +111,22 @@ def test_the_tree_matches_a_plain_python_twin(stock):
         for key, (n, summed, deals_won) in twin.items():
             assert (ours[key][0], ours[key][2]) == (n, deals_won), (st.to_text(), key)
             assert ours[key][1] == pytest.approx(summed, abs=1e-9), (st.to_text(), key)
-        assert visits[0] == 150 and len(ours) == 151
+        assert visits[0] == 150 and len(ours) <= 151  # an iteration ending at a finished deal adds no node
         assert max(len(k) for k in ours) >= 3  # the tree grew past the first trick
 
 
 def test_ismcts_takes_a_sure_win():
-    """Stock open, 46 to 20: announcing the trump marriage (40 in hearts) reaches 86 at once, a deal won
-    for two game points in every world (the opponent has a trick); every other action leaves the deal
-    open. The root's most visited child is the announcement."""
-    st = SchnapsenState.from_text("hand0=HQ HK CA DJ SJ; hand1=?; stock=? ? ? HJ; leader=0; points=46,20; "
-                                  "tricks=2,1")
+    """Stock open, 42 to 14 (SA ST and DA DT won, CT CK lost): announcing the trump marriage (40 in hearts)
+    reaches 82 at once, a deal won for two game points in every world (the opponent has a trick, under 33);
+    every other action leaves the deal open. The root's most visited child is the announcement (led with
+    the queen or the king)."""
+    st = SchnapsenState.from_text("hand0=HQ HK CA DJ SJ; hand1=?; stock=? ? ? HJ; leader=0; points=42,14; "
+                                  "tricks=2,1; history=SA ST DA DT CT CK")
     s = st.to_array()
     ws = new_workspace(tt_bits=12)
     n = list_actions(s, ws)
-    assert ismcts_choice(s, 2, state_from_seed(3), ws, n) == R.MARRIAGE_OFFSET + R.parse_card("HQ")
+    marriage = {R.MARRIAGE_OFFSET + R.parse_card(c) for c in ("HQ", "HK")}
+    assert ismcts_choice(s, 2, state_from_seed(3), ws, n) in marriage
 
 
 def test_ismcts_decides_only_from_what_its_player_sees():
