@@ -1,5 +1,6 @@
-"""``ismcts``: the tree against a plain-Python twin over the same worlds, honesty, the hand-over to
-``pimc_plus`` once the stock is closed or exhausted."""
+"""``ismcts``: the tree against a plain-Python twin over the same worlds, a sure win, honesty, the hand-over
+to ``pimc_plus`` once the stock is closed or exhausted; ``ismcts_hybrid``'s mean of the tree's and
+``pimc_plus``'s judgements."""
 
 import math
 import random
@@ -16,7 +17,13 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen import search as S
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.experiments import parse_bot
-from analyzer.games.schnapsen.ismcts_bot import EXPLORATION, ismcts_choice, ismcts_tree
+from analyzer.games.schnapsen.ismcts_bot import (
+    EXPLORATION,
+    ITERATIONS_PER_SAMPLE,
+    ismcts_choice,
+    ismcts_hybrid_values,
+    ismcts_tree,
+)
 from analyzer.games.schnapsen.kernels import init_round, shuffle_deck
 from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.pimc_plus import plus_values
@@ -165,6 +172,36 @@ def test_ismcts_decides_as_pimc_plus_once_the_stock_is_closed_or_exhausted(kind)
         allowed = np.ones(n, dtype=np.bool_)
         expected = ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, 1.0)]
         assert ismcts_choice(s, 3, state_from_seed(5), ws, list_actions(s, ws)) == expected
+
+
+@pytest.mark.parametrize("stock", [8, 4])
+def test_ismcts_hybrid_averages_the_tree_and_pimc_plus_action_by_action(stock):
+    """With eight stock cards left (the second trick) the tree's means alone, with ``samples`` worth of
+    iterations; with four, the mean of the tree's (half the iterations) and ``plus_values``'s (``2 *
+    samples``, drawn after the tree from the same random state) per-world means, action by action."""
+    rnd = random.Random(80 + stock)
+    ws = new_workspace(tt_bits=12)
+    for k in range(2):
+        s = open_stock_position(rnd, stock).to_array()
+        n = list_actions(s, ws)
+        acts = [int(a) for a in ws.acts[:n]]
+        rng = state_from_seed(k)
+        alone = stock == 8
+        child, visits, totals, won = ismcts_tree(s, ITERATIONS_PER_SAMPLE * (4 if alone else 2), rng, ws)
+        tree = {a: ((totals[child[0, a]] - won[child[0, a]]) / visits[child[0, a]],
+                    won[child[0, a]] / visits[child[0, a]]) for a in acts}
+        if alone:
+            expected = tree
+        else:
+            m, solved = plus_values(s, 8, rng, ws, list_actions(s, ws))
+            expected = {int(ws.acts[i]): ((ws.sums[i] / solved + tree[int(ws.acts[i])][0]) / 2,
+                                          (ws.wins[i] / solved + tree[int(ws.acts[i])][1]) / 2) for i in range(m)}
+        m, worlds = ismcts_hybrid_values(s, 4, state_from_seed(k), ws, list_actions(s, ws))
+        assert worlds == 1
+        got = {int(ws.acts[i]): (ws.sums[i], ws.wins[i]) for i in range(m)}
+        assert got.keys() == expected.keys()
+        for a, (util, share) in expected.items():
+            assert got[a] == (pytest.approx(util), pytest.approx(share)), a
 
 
 def test_bot_names():
