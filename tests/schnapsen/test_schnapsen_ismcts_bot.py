@@ -7,15 +7,18 @@ import random
 
 import numpy as np
 import pytest
-from test_schnapsen_heuristic import redealt
-from test_schnapsen_rollout_bot import child_of, open_stock_position, twin_play_out
+from test_schnapsen_rollout_bot import (
+    check_decides_only_from_what_its_player_sees,
+    child_of,
+    open_stock_position,
+    twin_play_out,
+)
 from test_schnapsen_search import random_ending
 
 from analyzer.cards.rng import bounded, state_from_seed
 from analyzer.games.schnapsen import kernels as K
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen import search as S
-from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.experiments import parse_bot
 from analyzer.games.schnapsen.ismcts_bot import (
     EXPLORATION,
@@ -24,7 +27,6 @@ from analyzer.games.schnapsen.ismcts_bot import (
     ismcts_hybrid_values,
     ismcts_tree,
 )
-from analyzer.games.schnapsen.kernels import init_round, shuffle_deck
 from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.pimc_plus import plus_values
 from analyzer.games.schnapsen.rollout_bot import rollout_pick
@@ -137,28 +139,8 @@ def test_ismcts_takes_a_sure_win():
 
 
 def test_ismcts_decides_only_from_what_its_player_sees():
-    """Positions from heuristic play with the stock open: dealing the cards the player to move cannot
-    see differently never changes ``ismcts``'s action, given the same random state."""
-    rnd = np.random.default_rng(15)
-    ws = new_workspace(tt_bits=12)
-    deck = np.zeros(R.N_CARDS, dtype=np.int64)
-    s = np.zeros(R.STATE_SIZE, dtype=np.int64)
-    params = HeuristicParams().to_array()
-    buf = np.zeros(16, dtype=np.int64)
-    positions = 0
-    for deal in range(5):
-        shuffle_deck(state_from_seed(200 + deal), deck)
-        init_round(deck, deal % 2, s)
-        st = SchnapsenState.from_array(s)
-        while not st.is_over and st.stock and st.closer < 0:
-            rng = state_from_seed(deal)
-            a = st.to_array()
-            action = int(ismcts_choice(a, 1, rng.copy(), ws, list_actions(a, ws)))
-            for world in redealt(st, st.to_move, rnd, 3):
-                w = world.to_array()
-                assert int(ismcts_choice(w, 1, rng.copy(), ws, list_actions(w, ws))) == action, st.to_text()
-            positions += 1
-            st.apply(int(heuristic_action(st.to_array(), params, buf)))
+    positions = check_decides_only_from_what_its_player_sees(
+        lambda s, rng, ws: ismcts_choice(s, 1, rng, ws, list_actions(s, ws)), 5, 200, 15)
     assert positions > 20
 
 

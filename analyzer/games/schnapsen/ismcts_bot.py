@@ -129,19 +129,33 @@ def ismcts_tree(s, iterations, rng, ws, infer=False):
 
 
 @njit(cache=True)
+def tree_means(s, iterations, rng, ws, n, infer=False):
+    """Grow the tree (:func:`ismcts_tree`) and return, for each of the ``n`` actions listed in ``ws.acts``,
+    its root child's mean deal utility and share of deals won (0 for a child never visited)."""
+    child, visits, totals, won = ismcts_tree(s, iterations, rng, ws, infer)
+    weight = win_weight_at(s)
+    util = np.zeros(n)
+    wins = np.zeros(n)
+    for j in range(n):
+        nxt = child[0, ws.acts[j]]
+        if nxt >= 0:
+            wins[j] = won[nxt] / visits[nxt]
+            util[j] = totals[nxt] / visits[nxt] - weight * wins[j]
+    return util, wins
+
+
+@njit(cache=True)
 def ismcts_values(s, samples, rng, ws, n, infer=False):
-    """For the ``n`` actions listed in ``ws.acts``, fill ``ws.sums`` with each root child's visits and
-    ``ws.wins`` with its summed reward; return ``(n_actions, iterations)``. Once the stock is closed or
-    exhausted, what :func:`pimc_plus.plus_values` returns with ``samples`` instead."""
+    """For the ``n`` actions listed in ``ws.acts``, fill ``ws.sums`` and ``ws.wins`` with the means of
+    :func:`tree_means` (``ITERATIONS_PER_SAMPLE * samples`` iterations) and return ``(n_actions, 1)``, as
+    ``hybrid_values`` does (the values another engine's or the closing odds' pick reads); once the stock is
+    closed or exhausted, what :func:`pimc_plus.plus_values` returns with ``samples``."""
     if stock_closed_or_exhausted(s):
         return plus_values(s, samples, rng, ws, n, infer)
-    iterations = ITERATIONS_PER_SAMPLE * samples
-    child, visits, totals, _ = ismcts_tree(s, iterations, rng, ws, infer)
-    for i in range(n):
-        nxt = child[0, ws.acts[i]]
-        ws.sums[i] = visits[nxt] if nxt >= 0 else 0.0
-        ws.wins[i] = totals[nxt] if nxt >= 0 else 0.0
-    return n, iterations
+    util, wins = tree_means(s, ITERATIONS_PER_SAMPLE * samples, rng, ws, n, infer)
+    ws.sums[:n] = util
+    ws.wins[:n] = wins
+    return n, 1
 
 
 @njit(cache=True)
@@ -155,10 +169,10 @@ def ismcts_choice(s, samples, rng, ws, n, infer=False):
         n, worlds = plus_values(s, samples, rng, ws, n, infer)
         allowed = np.ones(n, dtype=np.bool_)
         return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
-    ismcts_values(s, samples, rng, ws, n, infer)
+    child, visits, _, _ = ismcts_tree(s, ITERATIONS_PER_SAMPLE * samples, rng, ws, infer)
     best = 0
     for i in range(1, n):
-        if ws.sums[i] > ws.sums[best]:
+        if visits[child[0, ws.acts[i]]] > visits[child[0, ws.acts[best]]]:
             best = i
     return ws.acts[best]
 
@@ -175,17 +189,9 @@ def ismcts_hybrid_values(s, samples, rng, ws, n, infer=False):
         return plus_values(s, samples, rng, ws, n, infer)
     alone = s[R.DRAWN] <= ROLLOUT_ONLY_DRAWN
     iterations = ITERATIONS_PER_SAMPLE * (samples if alone else max(1, samples // 2))
-    child, visits, totals, won = ismcts_tree(s, iterations, rng, ws, infer)
-    weight = win_weight_at(s)
     acts = ws.acts
     tree_acts = acts[:n].copy()
-    tree_util = np.zeros(n)
-    tree_wins = np.zeros(n)
-    for j in range(n):
-        nxt = child[0, tree_acts[j]]
-        if nxt >= 0:
-            tree_wins[j] = won[nxt] / visits[nxt]
-            tree_util[j] = totals[nxt] / visits[nxt] - weight * tree_wins[j]
+    tree_util, tree_wins = tree_means(s, iterations, rng, ws, n, infer)
     if alone:
         for j in range(n):
             ws.sums[j] = tree_util[j]
