@@ -19,13 +19,14 @@ from analyzer.cards.rng import bounded, state_from_seed
 from analyzer.games.schnapsen import kernels as K
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen import search as S
-from analyzer.games.schnapsen.experiments import parse_bot
+from analyzer.games.schnapsen.experiments import parse_bot, play_on_sequence
 from analyzer.games.schnapsen.ismcts_bot import (
     EXPLORATION,
     ITERATIONS_PER_SAMPLE,
     ismcts_choice,
     ismcts_hybrid_values,
     ismcts_tree,
+    ismcts_values,
 )
 from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.pimc_plus import plus_values
@@ -184,6 +185,28 @@ def test_ismcts_hybrid_averages_the_tree_and_pimc_plus_action_by_action(stock):
         assert got.keys() == expected.keys()
         for a, (util, share) in expected.items():
             assert got[a] == (pytest.approx(util), pytest.approx(share)), a
+
+
+@pytest.mark.parametrize("name", ["ismcts", "ismcts_hybrid"])
+def test_the_closing_odds_play_on_by_the_trees_values(name):
+    """``schnapsen closing``'s "play on" for these bots is the best non-closing action by their values (the
+    tree's means for ``ismcts``), not a random one: at open-stock leads where closing is legal it is the
+    :func:`rollout_bot.rollout_pick` of ``ismcts_values`` / ``ismcts_hybrid_values`` without closing."""
+    values = ismcts_values if name == "ismcts" else ismcts_hybrid_values
+    rnd = random.Random(90)
+    ws = new_workspace(tt_bits=12)
+    checked = 0
+    while checked < 4:
+        st = open_stock_position(rnd, rnd.choice([4, 6]))
+        s = st.to_array()
+        n = list_actions(s, ws)
+        if R.CLOSE not in ws.acts[:n] or R.EXCHANGE in ws.acts[:n]:
+            continue
+        n, worlds = values(s, 2, state_from_seed(checked), ws, n)
+        allowed = ws.acts[:n] != R.CLOSE
+        expected = int(ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, 1.0)])
+        assert play_on_sequence(s, parse_bot(f"{name}:2"), state_from_seed(checked), ws) == [expected]
+        checked += 1
 
 
 def test_bot_names():
