@@ -54,6 +54,8 @@ SCHNAPSEN_BOTS = {
     "rollout": (True, True, "each action played on by the heuristic in sampled worlds"),
     "hybrid": (True, True, "the mean of pimc_plus's and rollout's judgements"),
     "hybrid_infer": (True, True, "hybrid drawing its worlds, when following, by how the heuristic would have led"),
+    "ismcts": (True, True, "information-set tree search over sampled worlds with heuristic play-outs"),
+    "ismcts_hybrid": (True, True, "hybrid with ismcts's judgement in place of rollout's"),
 }
 #: ``schnapsen advise``'s bot and worlds; sampled worlds per decision of a sampling bot; play-outs per
 #: world of ``rollout``

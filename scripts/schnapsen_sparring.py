@@ -46,6 +46,7 @@ from analyzer.games.schnapsen.play import choose_action
 from analyzer.games.schnapsen.search import new_workspace
 from analyzer.games.schnapsen.state import SchnapsenState
 from analyzer.reports.stats import mean_interval, wilson_interval
+from schnapsen_strength import seat_sign_test
 
 
 class Engine:
@@ -256,13 +257,15 @@ def main() -> None:
     stats = {"deals": 0, "deals_won": 0, "net_points": 0, "closes": [0, 0], "closes_won": [0, 0], "our_ms": [], "their_ms": [],
              "endings": {name: [0, 0, 0] for name in ENDINGS}, "game_points": [[0, 0, 0], [0, 0, 0]]}
     wins = [0, 0]
+    pair_wins = []  # (won as ONE, won as TWO) of each pair
     pair_points = []  # our game points won minus lost over each pair's two Bummerls
     print(f"seed {seed}: {bot.label} against the engine's {args.opponent}, {args.pairs} Bummerl pairs", flush=True)
     try:
         for k, deal_seeds in enumerate(pair_seeds):
             stats["net_points"] = 0
-            for seat in (0, 1):
-                wins[seat] += play_bummerl(engine, bot, args.opponent, seat, deal_seeds, rng, ws, stats)
+            won = [play_bummerl(engine, bot, args.opponent, seat, deal_seeds, rng, ws, stats) for seat in (0, 1)]
+            wins = [wins[0] + won[0], wins[1] + won[1]]
+            pair_wins.append(won)
             pair_points.append(stats["net_points"])
             print(f"  pair {k + 1}: Bummerls won {sum(wins)}/{2 * (k + 1)}", flush=True)
     except Mismatch as exc:
@@ -271,6 +274,8 @@ def main() -> None:
     ours_ms, theirs_ms = np.array(stats["our_ms"]), np.array(stats["their_ms"])
     print(f"Bummerls won {interval(sum(wins), n)}; as player ONE {wins[0]}/{args.pairs}, as TWO "
           f"{wins[1]}/{args.pairs}")
+    one_both, two_both, p = seat_sign_test(*zip(*pair_wins))
+    print(f"pairs whose both Bummerls went to player ONE: {one_both}, to TWO: {two_both} (exact two-sided p {p:.3f})")
     print(f"deals won {interval(stats['deals_won'], stats['deals'])}; every move's legal actions and every "
           "deal's result agreed")
     mean, lo, hi = mean_interval(pair_points)

@@ -4,7 +4,8 @@ Each match pair is two Bummerls on the same deal sequence with the seats swapped
 (``experiments.match_task``, as ``analyzer schnapsen match``). Prints the seed (fresh unless
 ``--seed``), A's share of Bummerls won with its 95% Wilson interval, the game points per deal, both
 bots' closings and closing success, A's net game points per match pair (A's minus B's over the pair's two
-Bummerls) with its 95% interval, and each bot's CPU milliseconds per decision (positions with more
+Bummerls) with its 95% interval, the seat test (:func:`seat_sign_test`), and each bot's CPU milliseconds
+per decision (positions with more
 than one legal action) over ``--timing-deals`` deals between the two, seats alternating, timed in one
 run so load from other work hits both alike. A progress line after every ``--chunk`` pairs keeps what an
 interrupted run has played (the chunks play the same pairs as one run).
@@ -18,6 +19,7 @@ import time
 
 import numpy as np
 import pandas as pd
+from scipy.stats import binomtest
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
@@ -52,6 +54,22 @@ def decision_ms(bots, n_deals: int, seed: int) -> list[np.ndarray]:
     return [np.array(t) * 1000 for t in times]
 
 
+def seat_sign_test(won_in_seat0, won_in_seat1) -> tuple[int, int, float]:
+    """Whether a seat is favoured, from pairs of Bummerls on the same deals with the seats swapped.
+
+    ``won_in_seat0[i]`` and ``won_in_seat1[i]`` tell whether bot A won pair ``i``'s Bummerl in seat 0 and in
+    seat 1 (each seat gets the same cards in both). A pair won once tells which seat won both Bummerls; with
+    no seat advantage either is as likely, whatever the bots' strengths. Returns the pairs won both times by
+    seat 0 and by seat 1 and the exact two-sided binomial (McNemar) p-value of that split.
+    """
+    a0 = np.asarray(won_in_seat0, dtype=bool)
+    a1 = np.asarray(won_in_seat1, dtype=bool)
+    seat0_both = int((a0 & ~a1).sum())
+    seat1_both = int((~a0 & a1).sum())
+    split = seat0_both + seat1_both
+    return seat0_both, seat1_both, binomtest(seat0_both, split).pvalue if split else 1.0
+
+
 def summarize(rows: pd.DataFrame) -> None:
     """Print A's Bummerls won, the game points per deal, A's net game points per pair and the closings."""
     n = len(rows)
@@ -64,6 +82,10 @@ def summarize(rows: pd.DataFrame) -> None:
     net = (rows["gp_a"] - rows["gp_b"]).groupby(rows["pair"]).sum()
     mean, lo, hi = mean_interval(net)
     print(f"A's net game points per match pair: {mean:+.2f} [{lo:+.2f}, {hi:+.2f}] ({len(net)} pairs)")
+    won = (rows["winner"] == "A").groupby([rows["pair"], rows["a_seat"]]).first().unstack()
+    seat0, seat1, p = seat_sign_test(won[0], won[1])
+    print(f"A won {int(won[0].sum())} Bummerls in seat 0, {int(won[1].sum())} in seat 1; pairs whose both "
+          f"Bummerls went to seat 0: {seat0}, to seat 1: {seat1} (exact two-sided p {p:.3f})")
     for side in ("a", "b"):
         c, cw = int(rows[f"closes_{side}"].sum()), int(rows[f"close_wins_{side}"].sum())
         clo, chi = wilson_interval(cw, c) if c else (float("nan"), float("nan"))

@@ -195,7 +195,7 @@ CASES = [
     (["schnapsen", "match", "--bots", "heuristic", "pimc:0"], "sample count must be 1..10000"),
     (["schnapsen", "match", "--bots", "heuristic", "pimc:x"], "write pimc:N"),
     (["schnapsen", "match", "--bots", "heuristic:strong", "pimc"], "heuristic takes no ':strong'"),
-    (["schnapsen", "match", "--bots", "random:5", "pimc"], "only pimc:N, pimc_plus:N, rollout:N, hybrid:N and hybrid_infer:N"),
+    (["schnapsen", "match", "--bots", "random:5", "pimc"], "only pimc:N, pimc_plus:N, rollout:N, hybrid:N, hybrid_infer:N, ismcts:N and ismcts_hybrid:N"),
     (["schnapsen", "match", "--matches", "0"], "--matches"),
     (["schnapsen", "match", "--matches", "1000000000000"], "less than or equal to 1000000000"),
     (["schnapsen", "match", "--matches", "100000000", "--chunk-size", "1"], "raise --chunk-size"),

@@ -118,28 +118,34 @@ def test_package_play_outs_lead_the_marriage_with_the_king():
     assert play_out_value(s, 0, params, True, buf, ws.stack, ws.moves, ws.tt, ws.gen) < 0
 
 
-def test_rollout_decides_only_from_what_its_player_sees():
+def check_decides_only_from_what_its_player_sees(bot_action, deals: int, first_deal_seed: int, rnd_seed: int) -> int:
     """Positions from heuristic play with the stock open: dealing the cards the player to move cannot
-    see differently never changes ``rollout``'s action, given the same random state."""
-    rnd = np.random.default_rng(14)
+    see differently never changes ``bot_action(s, rng, ws)``, given the same random state. Returns the
+    positions checked."""
+    rnd = np.random.default_rng(rnd_seed)
     ws = new_workspace(tt_bits=12)
     deck = np.zeros(R.N_CARDS, dtype=np.int64)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
     params = HeuristicParams().to_array()
     buf = np.zeros(16, dtype=np.int64)
     positions = 0
-    for deal in range(8):
-        shuffle_deck(state_from_seed(100 + deal), deck)
+    for deal in range(deals):
+        shuffle_deck(state_from_seed(first_deal_seed + deal), deck)
         init_round(deck, deal % 2, s)
         st = SchnapsenState.from_array(s)
         while not st.is_over and st.stock and st.closer < 0:
-            p = st.to_move
             rng = state_from_seed(deal)
-            action = int(rollout_bot_action(st.to_array(), 1, rng.copy(), ws))
-            for world in redealt(st, p, rnd, 3):
-                assert int(rollout_bot_action(world.to_array(), 1, rng.copy(), ws)) == action, st.to_text()
+            action = int(bot_action(st.to_array(), rng.copy(), ws))
+            for world in redealt(st, st.to_move, rnd, 3):
+                assert int(bot_action(world.to_array(), rng.copy(), ws)) == action, st.to_text()
             positions += 1
             st.apply(int(heuristic_action(st.to_array(), params, buf)))
+    return positions
+
+
+def test_rollout_decides_only_from_what_its_player_sees():
+    positions = check_decides_only_from_what_its_player_sees(
+        lambda s, rng, ws: rollout_bot_action(s, 1, rng, ws), 8, 100, 14)
     assert positions > 30
 
 

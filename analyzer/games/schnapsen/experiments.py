@@ -24,6 +24,7 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.findings import CLOSING_REPORT, MATCH_REPORT
 from analyzer.games.schnapsen.hybrid_bot import hybrid_values
+from analyzer.games.schnapsen.ismcts_bot import ismcts_hybrid_values, ismcts_values
 from analyzer.games.schnapsen.kernels import (
     apply_action,
     init_round,
@@ -38,6 +39,8 @@ from analyzer.games.schnapsen.play import (
     HEURISTIC,
     HYBRID,
     HYBRID_INFER,
+    ISMCTS,
+    ISMCTS_HYBRID,
     PIMC,
     PIMC_PLUS,
     POLICIES,
@@ -192,9 +195,11 @@ def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
 
 
 def _values_and_pick(bot: Bot):
-    """The value kernel and the pick of ``pimc_plus``, ``rollout``, ``hybrid`` or ``hybrid_infer``."""
+    """The value kernel and the pick of a sampling bot other than ``pimc``."""
     if bot.policy == PIMC_PLUS:
         return plus_values, plus_pick
+    if bot.policy in (ISMCTS, ISMCTS_HYBRID):
+        return (ismcts_values if bot.policy == ISMCTS else ismcts_hybrid_values), rollout_pick
     if bot.policy == HYBRID_INFER:
         return (lambda s, samples, rng, ws, n: hybrid_values(s, samples, rng, ws, n, True)), rollout_pick
     return (rollout_bot_values if bot.policy == ROLLOUT else hybrid_values), rollout_pick
@@ -299,7 +304,7 @@ def _bot_choice(s: np.ndarray, bot: Bot, hp: np.ndarray, rng: np.ndarray, ws: Wo
         n, _ = pimc_values(s, bot.samples, rng, ws, list_actions(s, ws))
         options = [i for i in range(n) if allow_close or ws.acts[i] != R.CLOSE]
         return int(ws.acts[max(options, key=lambda i: ws.sums[i])])
-    if bot.policy in (PIMC_PLUS, ROLLOUT, HYBRID, HYBRID_INFER):
+    if bot.policy in SAMPLING:
         values, pick = _values_and_pick(bot)
         n, worlds = values(s, bot.samples, rng, ws, list_actions(s, ws))
         flags = np.array([allow_close or a != R.CLOSE for a in ws.acts[:n]])
