@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.misery_bounds import _caught_in_trick, _entry_catch, _lone_ducks
+from analyzer.solvers.dd.misery_bounds import _below_in_order, _caught_in_trick, _entry_catch, _guarded, _lone_ducks
 
 from .reference_minimax import Rules, can_force
 
@@ -88,6 +88,47 @@ def test_entry_catches_hold_against_the_reference(size):
             claims += 1
             assert not can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0), (hands, declarer, leader)
     assert claims >= 30
+
+
+def _failing_suits(masks, declarer):
+    """The suits where the declarer's ``j``-th lowest card is not below the defenders' ``j``-th lowest."""
+    failing = []
+    for suit in range(4):
+        mine = (int(masks[declarer]) >> (13 * suit)) & 8191
+        others = 0
+        for seat in range(4):
+            if seat != declarer:
+                others |= (int(masks[seat]) >> (13 * suit)) & 8191
+        if mine and not _below_in_order(mine, others, 0):
+            failing.append(suit)
+    return failing
+
+
+@pytest.mark.parametrize("size,deals", [(4, 700), (5, 150)])
+def test_guarded_suits_hold_against_the_reference(size, deals):
+    """A guard claimed in the one suit where the ``j``-th rule fails: the declarer ducks every trick left.
+
+    Counted apart: claims where a defender could discard the guard's cards (the guard is void in a
+    suit the declarer holds), and where the declarer holds two cards of the guarded suit or more.
+    """
+    rng = np.random.default_rng(400 + size)
+    claims = discards = longer = 0
+    for _ in range(deals):
+        hands, declarer = _deal(rng, size)
+        leader = int((declarer + rng.integers(1, 4)) % 4)
+        masks = _masks(hands)
+        failing = _failing_suits(masks, declarer)
+        if len(failing) != 1 or not _guarded(masks, declarer, failing[0]):
+            continue
+        claims += 1
+        suit = failing[0]
+        shapes = [[sum(c // 13 == u for c in hand) for u in range(4)] for hand in hands]
+        guards = [g for g in range(4) if g != declarer and shapes[g][suit]
+                  and min(c for c in hands[g] if c // 13 == suit) > max(c for c in hands[declarer] if c // 13 == suit)]
+        discards += any(shapes[declarer][u] > shapes[g][u] for g in guards for u in range(4) if u != suit)
+        longer += shapes[declarer][suit] >= 2
+        assert can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0), (hands, declarer, leader)
+    assert claims >= 6 * deals // 100 and discards >= claims // 4 and longer >= claims // 10, (claims, discards, longer)
 
 
 def _random_trick(rng, rules, hands, leader, pos):
