@@ -104,7 +104,7 @@ def _failing_suits(masks, declarer):
     return failing
 
 
-@pytest.mark.parametrize("size,deals", [(4, 700), (5, 150)])
+@pytest.mark.parametrize("size,deals", [(4, 600), (5, 120)])
 def test_guarded_suits_hold_against_the_reference(size, deals):
     """A guard claimed in the one suit where the ``j``-th rule fails: the declarer ducks every trick left.
 
@@ -128,7 +128,7 @@ def test_guarded_suits_hold_against_the_reference(size, deals):
         discards += any(shapes[declarer][u] > shapes[g][u] for g in guards for u in range(4) if u != suit)
         longer += shapes[declarer][suit] >= 2
         assert can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0), (hands, declarer, leader)
-    assert claims >= 6 * deals // 100 and discards >= claims // 4 and longer >= claims // 10, (claims, discards, longer)
+    assert claims >= 5 * deals // 100 and discards >= claims // 4 and longer >= claims // 10, (claims, discards, longer)
 
 
 def _random_trick(rng, rules, hands, leader, pos):
