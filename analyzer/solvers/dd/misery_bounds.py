@@ -52,10 +52,13 @@ def _lone_ducks(hands, seat, declarer):
 
     The ``j``-th rule: with a defender on lead, he ducks every trick left when in each suit his
     ``j``-th lowest card is below the defenders' ``j``-th lowest (for ``j`` up to the shorter count).
-    The defenders then lead every trick; each trick of a suit uses up at least one of their cards
-    of it, so its ``j``-th lead is at least their ``j``-th lowest card, and he follows with his
-    lowest (discarding, when void, his highest, which keeps the rule in that suit).  When the rule
-    fails in one suit only, :func:`_guarded` may show a defender who must cover him there.
+    The defenders then lead every trick.  He follows with his highest card below the card led (one
+    exists: his lowest is below their lowest); taking it and the card led out of the two sets keeps
+    the rule, as in a greedy matching, and the defenders' other cards of the trick or discards only
+    raise their ``j``-th lowest.  When void he discards his highest card of a suit, which keeps the
+    rule there.  (His lowest would not do: against a defender's 3 and 9 his 2 and 5 must go under
+    the 9 led first.)  When the rule fails in one suit only, :func:`_guarded` may show a defender
+    who must cover him there.
 
     A defender on lead makes him take this trick by leading a suit where his lowest card beats
     every defender's lowest (each defender holding it follows with his lowest; void ones discard).
