@@ -131,6 +131,27 @@ def test_guarded_suits_hold_against_the_reference(size, deals):
     assert claims >= 5 * deals // 100 and discards >= claims // 4 and longer >= claims // 10, (claims, discards, longer)
 
 
+@pytest.mark.parametrize("size,deals", [(4, 600), (5, 150)])
+def test_guarded_suits_after_the_declarers_lead_hold_against_the_reference(size, deals):
+    """The declarer on lead claimed to duck everything; counted apart where the guard was needed."""
+    rng = np.random.default_rng(500 + size)
+    claims = 0
+    for _ in range(deals):
+        hands, declarer = _deal(rng, size)
+        masks = _masks(hands)
+        verdict, _ = _lone_ducks(masks, declarer, declarer)
+        if verdict != 1:
+            continue
+        assert can_force(Rules(NO_TRUMP, [declarer]), hands, declarer, 0, 0), (hands, declarer)
+        # The guard was needed when two suits fail, or one where he has no lead some defender must overtake.
+        failing = _failing_suits(masks, declarer)
+        covers = [max(min(c for c in hand if c // 13 == suit) for seat, hand in enumerate(hands)
+                      if seat != declarer and any(c // 13 == suit for c in hand)) for suit in failing]
+        claims += len(failing) >= 2 or (len(failing) == 1 and min(
+            c for c in hands[declarer] if c // 13 == failing[0]) > covers[0])
+    assert claims >= deals // 50, claims
+
+
 def _random_trick(rng, rules, hands, leader, pos):
     """The first ``pos`` cards of a trick led by ``leader``, random legal plays taken out of ``hands``."""
     trick = ()

@@ -71,7 +71,9 @@ def _lone_ducks(hands, seat, declarer):
     leads his highest card below that defender's lowest (the remaining cards, lower, pass the rule
     at least as well as after any other such lead) and every defender holding the suit gives up
     one card of it: their ``j``-th lowest cards can only rise, so the rule on his remaining cards
-    against their present cards, for ``j`` up to their count less those holders, is enough.
+    against their present cards, for ``j`` up to their count less those holders, is enough.  When
+    the rule fails in one other suit, :func:`_guarded`'s count shown now holds after the trick (his
+    lead counts as a trick of a suit he follows), and a defender is then on lead.
 
     Returns (verdict, relevant cards): every card of the suits he holds (every card of the suits
     the entry uses for :func:`_entry_catch`'s catch).
@@ -99,7 +101,9 @@ def _lone_ducks(hands, seat, declarer):
                 continue
             safe_lead = True
             lead = HIGHEST[mine & (cover - 1)]
-            if failing & ~(1 << suit) == 0 and _below_in_order(mine ^ (1 << lead), others, holders):
+            rest = failing & ~(1 << suit)
+            if ((rest == 0 or (rest & (rest - 1) == 0 and _guarded(hands, declarer, HIGHEST[rest])))
+                    and _below_in_order(mine ^ (1 << lead), others, holders)):
                 return 1, relevant
         return (-1 if safe_lead else 0), relevant
     if failing == 0 or (failing & (failing - 1) == 0 and _guarded(hands, declarer, HIGHEST[failing])):
