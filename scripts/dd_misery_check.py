@@ -47,24 +47,37 @@ def _play_random_tricks(hands, leader, tricks, rng):
     return np.array(hands, dtype=np.int64), leader
 
 
-def _ask(hands, leader, team, goal, limit):
-    """The answer (None when the limit ran out) and the completed tricks."""
+def solve_within(limit, *args, **kwargs):
+    """``api.solve(*args, **kwargs)`` stopped after ``limit`` completed tricks (0: no limit).
+
+    Returns the answer (None when the limit ran out) and the completed tricks.  The one place the
+    misère scripts cap a question: ``api.solve`` has no limit parameter, so the kernels' context
+    setter is wrapped for the call.
+    """
     set_context = api._k.set_context
     mem = api._work()
 
     def limited(mem, *context):
+        # set_context starts the completed-trick count; the limit sits that far above it.
         set_context(mem, *context)
-        mem[kernels.M_CTX + kernels.C_LIMIT] = mem[kernels.M_CTX + kernels.C_TRICKS] + limit
+        if limit:
+            mem[kernels.M_CTX + kernels.C_LIMIT] = mem[kernels.M_CTX + kernels.C_TRICKS] + limit
 
     api._k.set_context = limited
     try:
-        answer = api.solve(hands, NO_TRUMP, leader, team, goal, 0 if goal == "le" else 1)
+        answer = api.solve(*args, **kwargs)
     finally:
         api._k.set_context = set_context
     stopped = bool(mem[kernels.M_CTX + kernels.C_ABORTED])
     mem[kernels.M_CTX + kernels.C_LIMIT] = 0
     mem[kernels.M_CTX + kernels.C_ABORTED] = 0
-    return (None if stopped else bool(answer)), api.last_tricks()
+    return (None if stopped else answer), api.last_tricks()
+
+
+def _ask(hands, leader, team, goal, limit):
+    """The answer (None when the limit ran out) and the completed tricks."""
+    answer, tricks = solve_within(limit, hands, NO_TRUMP, leader, team, goal, 0 if goal == "le" else 1)
+    return (None if answer is None else bool(answer)), tricks
 
 
 def run(seed, positions, limit, out):

@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 
 from bench_dd import random_deals  # noqa: E402
 from dd_cutoff_stats import NAMES, print_table  # noqa: E402
+from dd_misery_check import solve_within  # noqa: E402
 
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal  # noqa: E402
 from analyzer.cards.tricks import NO_TRUMP  # noqa: E402
@@ -43,23 +44,11 @@ def main():
     mem = api._work()
     stats = mem[kernels.M_STATS:kernels.M_STATS + kernels.STATS_KINDS * kernels.MAX_DEPTH]
     stats[:] = 0
-    set_context = api._k.set_context
-
-    def limited(mem, *context):
-        # set_context starts the completed-trick count; the limit sits that far above it.
-        set_context(mem, *context)
-        if args.limit:
-            mem[kernels.M_CTX + kernels.C_LIMIT] = mem[kernels.M_CTX + kernels.C_TRICKS] + args.limit
-
-    api._k.set_context = limited
     begin = time.process_time()
-    answer = api.solve(hands, NO_TRUMP, 0, 1 << SEAT_LETTERS.index(args.seat), goal, k)
+    answer, tricks = solve_within(args.limit, hands, NO_TRUMP, 0, 1 << SEAT_LETTERS.index(args.seat), goal, k)
     cpu = time.process_time() - begin
-    stopped = bool(mem[kernels.M_CTX + kernels.C_ABORTED])
-    mem[kernels.M_CTX + kernels.C_LIMIT] = 0
-    mem[kernels.M_CTX + kernels.C_ABORTED] = 0
-    verdict = "unknown (limit reached)" if stopped else answer
-    print(f"{args.question} of {args.seat}: {verdict}; {api.last_tricks()} completed tricks, {cpu:.2f} CPU-s")
+    verdict = "unknown (limit reached)" if answer is None else answer
+    print(f"{args.question} of {args.seat}: {verdict}; {tricks} completed tricks, {cpu:.2f} CPU-s")
     counts = stats.reshape(kernels.STATS_KINDS, kernels.MAX_DEPTH)
     print_table({name: counts[i].tolist() for i, name in enumerate(NAMES)})
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.misery_bounds import _caught_in_trick, _entry_catch, _lone_ducks
+from analyzer.solvers.dd.misery_bounds import _below_in_order, _caught_in_trick, _entry_catch, _guarded, _lone_ducks
 
 from .reference_minimax import Rules, can_force
 
@@ -88,6 +88,68 @@ def test_entry_catches_hold_against_the_reference(size):
             claims += 1
             assert not can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0), (hands, declarer, leader)
     assert claims >= 30
+
+
+def _failing_suits(masks, declarer):
+    """The suits where the declarer's ``j``-th lowest card is not below the defenders' ``j``-th lowest."""
+    failing = []
+    for suit in range(4):
+        mine = (int(masks[declarer]) >> (13 * suit)) & 8191
+        others = 0
+        for seat in range(4):
+            if seat != declarer:
+                others |= (int(masks[seat]) >> (13 * suit)) & 8191
+        if mine and not _below_in_order(mine, others, 0):
+            failing.append(suit)
+    return failing
+
+
+@pytest.mark.parametrize("size,deals", [(4, 600), (5, 120)])
+def test_guarded_suits_hold_against_the_reference(size, deals):
+    """A guard claimed in the one suit where the ``j``-th rule fails: the declarer ducks every trick left.
+
+    Counted apart: claims where a defender could discard the guard's cards (the guard is void in a
+    suit the declarer holds), and where the declarer holds two cards of the guarded suit or more.
+    """
+    rng = np.random.default_rng(400 + size)
+    claims = discards = longer = 0
+    for _ in range(deals):
+        hands, declarer = _deal(rng, size)
+        leader = int((declarer + rng.integers(1, 4)) % 4)
+        masks = _masks(hands)
+        failing = _failing_suits(masks, declarer)
+        if len(failing) != 1 or not _guarded(masks, declarer, failing[0]):
+            continue
+        claims += 1
+        suit = failing[0]
+        shapes = [[sum(c // 13 == u for c in hand) for u in range(4)] for hand in hands]
+        guards = [g for g in range(4) if g != declarer and shapes[g][suit]
+                  and min(c for c in hands[g] if c // 13 == suit) > max(c for c in hands[declarer] if c // 13 == suit)]
+        discards += any(shapes[declarer][u] > shapes[g][u] for g in guards for u in range(4) if u != suit)
+        longer += shapes[declarer][suit] >= 2
+        assert can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0), (hands, declarer, leader)
+    assert claims >= 5 * deals // 100 and discards >= claims // 4 and longer >= claims // 10, (claims, discards, longer)
+
+
+@pytest.mark.parametrize("size,deals", [(4, 600), (5, 150)])
+def test_guarded_suits_after_the_declarers_lead_hold_against_the_reference(size, deals):
+    """The declarer on lead claimed to duck everything; counted apart where the guard was needed."""
+    rng = np.random.default_rng(500 + size)
+    claims = 0
+    for _ in range(deals):
+        hands, declarer = _deal(rng, size)
+        masks = _masks(hands)
+        verdict, _ = _lone_ducks(masks, declarer, declarer)
+        if verdict != 1:
+            continue
+        assert can_force(Rules(NO_TRUMP, [declarer]), hands, declarer, 0, 0), (hands, declarer)
+        # The guard was needed when two suits fail, or one where he has no lead some defender must overtake.
+        failing = _failing_suits(masks, declarer)
+        covers = [max(min(c for c in hand if c // 13 == suit) for seat, hand in enumerate(hands)
+                      if seat != declarer and any(c // 13 == suit for c in hand)) for suit in failing]
+        claims += len(failing) >= 2 or (len(failing) == 1 and min(
+            c for c in hands[declarer] if c // 13 == failing[0]) > covers[0])
+    assert claims >= deals // 50, claims
 
 
 def _random_trick(rng, rules, hands, leader, pos):

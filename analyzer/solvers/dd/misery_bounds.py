@@ -52,9 +52,13 @@ def _lone_ducks(hands, seat, declarer):
 
     The ``j``-th rule: with a defender on lead, he ducks every trick left when in each suit his
     ``j``-th lowest card is below the defenders' ``j``-th lowest (for ``j`` up to the shorter count).
-    The defenders then lead every trick; each trick of a suit uses up at least one of their cards
-    of it, so its ``j``-th lead is at least their ``j``-th lowest card, and he follows with his
-    lowest (discarding, when void, his highest, which keeps the rule in that suit).
+    The defenders then lead every trick.  He follows with his highest card below the card led (one
+    exists: his lowest is below their lowest); taking it and the card led out of the two sets keeps
+    the rule, as in a greedy matching, and the defenders' other cards of the trick or discards only
+    raise their ``j``-th lowest.  When void he discards his highest card of a suit, which keeps the
+    rule there.  (His lowest would not do: against a defender's 3 and 9 his 2 and 5 must go under
+    the 9 led first.)  When the rule fails in one suit only, :func:`_guarded` may show a defender
+    who must cover him there.
 
     A defender on lead makes him take this trick by leading a suit where his lowest card beats
     every defender's lowest (each defender holding it follows with his lowest; void ones discard).
@@ -67,7 +71,9 @@ def _lone_ducks(hands, seat, declarer):
     leads his highest card below that defender's lowest (the remaining cards, lower, pass the rule
     at least as well as after any other such lead) and every defender holding the suit gives up
     one card of it: their ``j``-th lowest cards can only rise, so the rule on his remaining cards
-    against their present cards, for ``j`` up to their count less those holders, is enough.
+    against their present cards, for ``j`` up to their count less those holders, is enough.  When
+    the rule fails in one other suit, :func:`_guarded`'s count shown now holds after the trick (his
+    lead counts as a trick of a suit he follows), and a defender is then on lead.
 
     Returns (verdict, relevant cards): every card of the suits he holds (every card of the suits
     the entry uses for :func:`_entry_catch`'s catch).
@@ -95,15 +101,62 @@ def _lone_ducks(hands, seat, declarer):
                 continue
             safe_lead = True
             lead = HIGHEST[mine & (cover - 1)]
-            if failing & ~(1 << suit) == 0 and _below_in_order(mine ^ (1 << lead), others, holders):
+            rest = failing & ~(1 << suit)
+            if ((rest == 0 or (rest & (rest - 1) == 0 and _guarded(hands, declarer, HIGHEST[rest])))
+                    and _below_in_order(mine ^ (1 << lead), others, holders)):
                 return 1, relevant
         return (-1 if safe_lead else 0), relevant
-    if failing == 0:
+    if failing == 0 or (failing & (failing - 1) == 0 and _guarded(hands, declarer, HIGHEST[failing])):
         return 1, relevant
     caught = _entry_catch(hands, seat, declarer)
     if caught != 0:
         return 0, caught
     return -1, relevant
+
+
+@njit(cache=True)
+def _guarded(hands, declarer, suit):
+    """Whether a defender ``g`` surely plays above the declarer in every trick of ``suit`` he plays.
+
+    For a defender on lead, when the ``j``-th rule holds in every suit but ``suit``.  ``g`` holds
+    only cards of ``suit`` above the declarer's highest, so whenever ``g`` still holds the suit
+    when it is led, ``g`` follows above any card the declarer plays and the declarer takes no trick
+    of it; in the other suits the ``j``-th rule keeps him under (when void in a suit led, he
+    discards a card of ``suit`` while he has one, else his highest of a suit where the rule holds).
+    ``g`` holds the suit whenever the declarer does while
+
+        Phi = g_s - d_s - sum over other suits u of max(0, min(d_u, l_u) - g_u)
+
+    stays at least 0, where ``g_x`` and ``d_x`` are ``g``'s and the declarer's counts of suit
+    ``x`` and ``l_u`` the longest defender's count of ``u``; so it is enough that Phi >= 0 now.
+    Phi never falls, trick by trick: a trick of ``suit`` takes one card from ``g`` and one from
+    the declarer.  A trick of ``u`` the declarer follows takes one card of ``u`` from every holder
+    of it, so ``min(d_u, l_u)`` falls by at least one: if ``g`` follows too, the term of ``u`` does
+    not rise; if ``g`` is void, it falls by at least one while ``g`` discards one card, which raises
+    by at most one the term of its suit (or lowers ``g_s``).  In a trick of a suit the declarer is
+    void in, its term is 0 and stays 0; he discards a card of ``suit`` (``d_s`` falls by one, or he
+    holds none and is safe) and ``g`` loses at most one card.  Other defenders' discards only lower
+    ``l_u``.  The counts of the suits he holds decide it (the caller's relevant cards hold every
+    card of those suits).
+    """
+    mine = (hands[declarer] >> (13 * suit)) & SUIT_BITS
+    for g in range(4):
+        held = (hands[g] >> (13 * suit)) & SUIT_BITS
+        if g == declarer or (held & -held) < mine:
+            continue
+        phi = COUNT[held] - COUNT[mine]
+        for other in range(4):
+            if other == suit:
+                continue
+            longest = 0
+            for x in range(4):
+                if x != declarer:
+                    longest = max(longest, COUNT[(hands[x] >> (13 * other)) & SUIT_BITS])
+            ours = COUNT[(hands[declarer] >> (13 * other)) & SUIT_BITS]
+            phi -= max(0, min(ours, longest) - COUNT[(hands[g] >> (13 * other)) & SUIT_BITS])
+        if phi >= 0:
+            return True
+    return False
 
 
 @njit(cache=True)
