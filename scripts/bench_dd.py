@@ -40,6 +40,7 @@ import secrets
 import statistics
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.pbn import format_deal

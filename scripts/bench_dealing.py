@@ -12,6 +12,7 @@ import argparse
 import time
 from math import comb
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.constraints import build_constraints

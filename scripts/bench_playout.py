@@ -16,6 +16,7 @@ CPU-minute; the expert's target is 5,000.
 import argparse
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.dealing import deal_random

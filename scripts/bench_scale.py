@@ -21,6 +21,7 @@ from pathlib import Path
 
 import psutil
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 from analyzer.reports.dataset import dataset_bytes
 
 GIB = 1 << 30

@@ -15,6 +15,7 @@ import argparse
 import random
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.rng import state_from_seed

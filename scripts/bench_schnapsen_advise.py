@@ -13,6 +13,7 @@ import random
 import resource
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.advice import DEFAULT_BOT, DEFAULT_WORLDS, advise
 from analyzer.games.schnapsen.experiments import parse_bot

@@ -12,6 +12,7 @@ bare loop.
 import argparse
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.dealing import deal_random

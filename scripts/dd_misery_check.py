@@ -18,6 +18,7 @@ import json
 import sys
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from bench_dd import random_deals

@@ -16,6 +16,7 @@ import time
 
 os.environ["ANALYZER_DD_STATS"] = "1"
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np  # noqa: E402
 
 from bench_dd import random_deals  # noqa: E402

@@ -35,6 +35,7 @@ import argparse
 import sys
 from functools import lru_cache
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from bench_dd import random_deals

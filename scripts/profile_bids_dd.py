@@ -31,6 +31,7 @@ import statistics
 import sys
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from bench_dd import random_deals

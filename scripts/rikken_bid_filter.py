@@ -15,6 +15,7 @@ Usage: ``python scripts/rikken_bid_filter.py [--deals N] [--seed S] [--contracts
 import argparse
 from types import SimpleNamespace
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.pbn import parse_seat

@@ -20,6 +20,7 @@ times are CPU seconds of this process.
 import argparse
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.rng import state_from_seed

@@ -25,7 +25,7 @@ The chunks are played chunk by chunk across contracts and pairs (``--stride K --
 J, J + K, ..., so K processes can fill one ``DIR``); ``--saved-only`` prints the table of the chunks saved
 so far for every pair of a contract, playing nothing. Which chunks are done depends on time only, never
 on a round's result, so a table of some of them is a fair sample.
-``DIR`` keeps the run's settings; a different setting there is refused.
+``DIR`` keeps the run's settings and the code digest; a different setting or code there is refused.
 
 ``--hand N=7532.6432.752.42 --leader N`` fixes the declarer's hand and the leader (the targeted case of
 issue 39: Open Misery All with N leading).
@@ -43,12 +43,14 @@ import sys
 import time
 from pathlib import Path
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.constraints import build_constraints
 from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.pbn import parse_seat
 from analyzer.cards.rng import state_from_seed
+from analyzer.experiments.code_digest import code_digest
 from analyzer.games.rikken import bots, dd, rules
 from analyzer.games.rikken.experiments import build_setups, declaring_seats, result_columns
 from analyzer.games.rikken.heuristic import default_params
@@ -141,6 +143,8 @@ def check_out(args) -> None:
         return
     settings = {key: getattr(args, key) for key in ("seed", "deals", "screen", "worlds", "dd_budget", "hand",
                                                     "leader", "chunk")}
+    # chunks played by other code (a budget's meaning, a bot's rule) must not mix with this code's
+    settings["code"] = code_digest()[:16]
     path = Path(args.out, "settings.json")
     if path.exists():
         saved = json.loads(path.read_text())

@@ -14,6 +14,7 @@ import argparse
 import time
 from types import SimpleNamespace
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.games.rikken import rules, sampled_dd

@@ -14,6 +14,7 @@ Usage: python scripts/schnapsen_closed_exact.py [--deals N] [--bot hybrid:20] [-
 import argparse
 import secrets
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.rng import state_from_seed

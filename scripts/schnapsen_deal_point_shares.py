@@ -7,11 +7,7 @@ Usage: python scripts/schnapsen_deal_point_shares.py [--bot hybrid] [--deals 400
 import argparse
 import secrets
 
-from analyzer.experiments.code_digest import use_digest_cache
-
-# before numba is imported: kernels inlined from an edited module must not load the old machine code
-use_digest_cache()
-
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np  # noqa: E402
 
 from analyzer.cards.rng import state_from_seed  # noqa: E402

@@ -19,11 +19,7 @@ import argparse
 import time
 from dataclasses import replace
 
-from analyzer.experiments.code_digest import use_digest_cache
-
-# before numba is imported: kernels inlined from an edited module must not load the old machine code
-use_digest_cache()
-
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np  # noqa: E402
 
 from analyzer.cards.rng import state_from_seed  # noqa: E402

@@ -11,6 +11,7 @@ Usage: python scripts/schnapsen_lead_model_fit.py [--bot hybrid:20] [--deals 40]
 import argparse
 import secrets
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.rng import state_from_seed

@@ -12,6 +12,7 @@ package's moves (no closing, king-led marriages).
 
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 from schnapsen.deck import Card, Rank, Suit
 from schnapsen.game import Bot, GamePhase, Marriage, RegularMove, TrumpExchange

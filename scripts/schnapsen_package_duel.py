@@ -14,6 +14,7 @@ import random
 import secrets
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 from schnapsen.bots import RdeepBot
 from schnapsen.game import SchnapsenGamePlayEngine

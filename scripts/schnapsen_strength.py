@@ -17,6 +17,7 @@ import argparse
 import secrets
 import time
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 import pandas as pd
 from scipy.stats import binomtest

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import pandas as pd
 
 from analyzer.games.rikken.strategy_duel import contract_mix, money_table
