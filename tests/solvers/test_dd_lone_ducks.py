@@ -59,7 +59,7 @@ def _cases(size):
     return cases
 
 
-@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("size", [3, pytest.param(4, marks=pytest.mark.slow)])
 def test_claims_hold_against_the_reference(size):
     cases = _cases(size)
     for hands, declarer, leader, verdict, ducks in cases:
@@ -76,7 +76,7 @@ def test_claims_hold_against_the_reference(size):
     assert entries >= 5
 
 
-@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("size", [3, pytest.param(4, marks=pytest.mark.slow)])
 def test_entry_catches_hold_against_the_reference(size):
     """Every entry catch the search could meet (any defender on lead), not only where the one-trick catch fails."""
     rng = np.random.default_rng(100 + size)
@@ -104,7 +104,7 @@ def _failing_suits(masks, declarer):
     return failing
 
 
-@pytest.mark.parametrize("size,deals", [(4, 600), (5, 120)])
+@pytest.mark.parametrize("size,deals", [(4, 600), pytest.param(5, 120, marks=pytest.mark.slow)])
 def test_guarded_suits_hold_against_the_reference(size, deals):
     """A guard claimed in the one suit where the ``j``-th rule fails: the declarer ducks every trick left.
 
@@ -131,7 +131,7 @@ def test_guarded_suits_hold_against_the_reference(size, deals):
     assert claims >= 5 * deals // 100 and discards >= claims // 4 and longer >= claims // 10, (claims, discards, longer)
 
 
-@pytest.mark.parametrize("size,deals", [(4, 600), (5, 150)])
+@pytest.mark.parametrize("size,deals", [(4, 600), pytest.param(5, 150, marks=pytest.mark.slow)])
 def test_guarded_suits_after_the_declarers_lead_hold_against_the_reference(size, deals):
     """The declarer on lead claimed to duck everything; counted apart where the guard was needed."""
     rng = np.random.default_rng(500 + size)
@@ -203,7 +203,7 @@ def test_caught_in_trick_against_the_reference(size):
     assert claims[True] >= 20 and claims[False] >= 20
 
 
-@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("size", [3, pytest.param(4, marks=pytest.mark.slow)])
 def test_misery_and_one_alone_answers_match_the_reference(size):
     for hands, declarer, leader, _, ducks in _cases(size)[:150]:
         team = 1 << declarer
