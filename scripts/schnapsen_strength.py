@@ -26,14 +26,15 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import match_task, parse_bot
 from analyzer.games.schnapsen.kernels import apply_action, init_round, legal_actions, shuffle_deck
-from analyzer.games.schnapsen.play import choose_action
+from analyzer.games.schnapsen.play import kernels_for
 from analyzer.games.schnapsen.search import new_workspace
 from analyzer.reports.stats import mean_interval, wilson_interval
 
 
 def decision_ms(bots, n_deals: int, seed: int) -> list[np.ndarray]:
     """CPU milliseconds per decision of each of the two bots over ``n_deals`` deals between them
-    (seats alternating; a first untimed deal compiles the kernels)."""
+    (seats alternating; a first untimed deal compiles the kernels, those of the two bots alone)."""
+    choose_action = kernels_for((bots[0].policy, bots[1].policy)).choose_action
     ws = new_workspace()
     rng = state_from_seed(seed)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
