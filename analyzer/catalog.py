@@ -56,7 +56,6 @@ SCHNAPSEN_BOTS = {
     "hybrid_infer": (True, True, "hybrid drawing its worlds, when following, by how the heuristic would have led"),
     "ismcts": (True, True, "information-set tree search over sampled worlds with heuristic play-outs"),
     "ismcts_hybrid": (True, True, "hybrid with ismcts's judgement in place of rollout's"),
-    "hybrid_ep": (True, True, "hybrid whose solves let the next mover pick one reply for the worlds he cannot tell apart"),
 }
 #: ``schnapsen advise``'s bot and worlds; sampled worlds per decision of a sampling bot; play-outs per
 #: world of ``rollout``

@@ -7,7 +7,7 @@ where A and B agree, and for follows the share where each takes the trick, for l
 of the trump jack is legal the share where each exchanges, where closing is legal the share where each
 closes. B's action is played on. Each bot's CPU milliseconds per decision come from the same positions.
 
-Usage: python scripts/bench_schnapsen_decisions.py --bots hybrid_ep:20 hybrid:20 [--deals 20] [--seed S]
+Usage: python scripts/bench_schnapsen_decisions.py --bots pimc:20 hybrid:20 [--deals 20] [--seed S]
 """
 
 import argparse
@@ -43,7 +43,7 @@ def share(k: int, n: int) -> str:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bots", nargs=2, default=["hybrid_ep:20", "hybrid:20"], metavar=("A", "B"))
+    parser.add_argument("--bots", nargs=2, default=["pimc:20", "hybrid:20"], metavar=("A", "B"))
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=None, help="seed (fresh and printed if left out)")
     args = parser.parse_args()

@@ -38,7 +38,6 @@ from analyzer.games.schnapsen.play import (
     BOTS,
     HEURISTIC,
     HYBRID,
-    HYBRID_EP,
     HYBRID_INFER,
     ISMCTS,
     ISMCTS_HYBRID,
@@ -203,8 +202,6 @@ def _values_and_pick(bot: Bot):
         return (ismcts_values if bot.policy == ISMCTS else ismcts_hybrid_values), rollout_pick
     if bot.policy == HYBRID_INFER:
         return (lambda s, samples, rng, ws, n: hybrid_values(s, samples, rng, ws, n, True)), rollout_pick
-    if bot.policy == HYBRID_EP:
-        return (lambda s, samples, rng, ws, n: hybrid_values(s, samples, rng, ws, n, False, True)), rollout_pick
     return (rollout_bot_values if bot.policy == ROLLOUT else hybrid_values), rollout_pick
 
 

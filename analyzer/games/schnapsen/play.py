@@ -34,7 +34,7 @@ from analyzer.games.schnapsen.search import (
     world_into,
 )
 
-RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID, HYBRID_INFER, ISMCTS, ISMCTS_HYBRID, HYBRID_EP = range(11)
+RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID, HYBRID_INFER, ISMCTS, ISMCTS_HYBRID = range(10)
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class BotKind:
 #: The kernel id of each bot of ``catalog.SCHNAPSEN_BOTS`` (which holds its name, flags and help).
 _KERNEL_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS,
                "rollout": ROLLOUT, "hybrid": HYBRID, "hybrid_infer": HYBRID_INFER, "ismcts": ISMCTS,
-               "ismcts_hybrid": ISMCTS_HYBRID, "hybrid_ep": HYBRID_EP}
+               "ismcts_hybrid": ISMCTS_HYBRID}
 #: The Schnapsen bots by name: adding one is its code, a kernel id dispatched in ``choose_action`` (and
 #: ``play_out``'s fast path if it has one), its entry in the catalog and in ``_KERNEL_IDS``, and its tests.
 BOTS = {name: BotKind(name, _KERNEL_IDS[name], *facts) for name, facts in catalog.SCHNAPSEN_BOTS.items()}
@@ -63,7 +63,7 @@ POLICIES = {name: kind.policy for name, kind in BOTS.items()}
 #: Which bots the templates below compile in: each kernel set (:func:`kernels_for`) runs them with its own
 #: values, as numba constants, so that the bots it leaves out are pruned before they are compiled.
 _WITH_RANDOM = _WITH_HEURISTIC = _WITH_PERFECT = _WITH_PIMC = _WITH_PIMC_PLUS = _WITH_ROLLOUT = True
-_WITH_HYBRID = _WITH_HYBRID_INFER = _WITH_ISMCTS = _WITH_ISMCTS_HYBRID = _WITH_HYBRID_EP = _WITH_SEARCH = True
+_WITH_HYBRID = _WITH_HYBRID_INFER = _WITH_ISMCTS = _WITH_ISMCTS_HYBRID = _WITH_SEARCH = True
 
 
 def choose_action(s, policy, samples, hparams, rng, ws):
@@ -86,8 +86,6 @@ def choose_action(s, policy, samples, hparams, rng, ws):
             return hybrid_choice(s, samples, rng, ws, n)
         if _WITH_HYBRID_INFER and policy == HYBRID_INFER:
             return hybrid_choice(s, samples, rng, ws, n, True)
-        if _WITH_HYBRID_EP and policy == HYBRID_EP:
-            return hybrid_choice(s, samples, rng, ws, n, False, True)
         if _WITH_ISMCTS and policy == ISMCTS:
             return ismcts_choice(s, samples, rng, ws, n)
         if _WITH_ISMCTS_HYBRID and policy == ISMCTS_HYBRID:
@@ -225,7 +223,7 @@ _TEMPLATES = (choose_action, play_out, play_deals, play_match, rollout_values)
 _SWITCHES = {"_WITH_RANDOM": RANDOM, "_WITH_HEURISTIC": HEURISTIC, "_WITH_PERFECT": PERFECT, "_WITH_PIMC": PIMC,
              "_WITH_PIMC_PLUS": PIMC_PLUS, "_WITH_ROLLOUT": ROLLOUT, "_WITH_HYBRID": HYBRID,
              "_WITH_HYBRID_INFER": HYBRID_INFER, "_WITH_ISMCTS": ISMCTS,
-             "_WITH_ISMCTS_HYBRID": ISMCTS_HYBRID, "_WITH_HYBRID_EP": HYBRID_EP}
+             "_WITH_ISMCTS_HYBRID": ISMCTS_HYBRID}
 
 
 @cache
