@@ -92,7 +92,8 @@ def _pattern(hands, seat, window, called, bidder):
     While the called card is out, the call is its suit, its rank among the cards out and the seat
     allowed blind leads; once it is played the call no longer changes the game and is left out, so
     solves of one team and trump under different calls (sharing a table generation) share those
-    entries.
+    entries.  The extra word (seat 2 bits, call 10, window 10) stays below 2^22: an entry keeps it
+    in its info word above ``EXTRA_SHIFT``.
     """
     pattern = np.int64(0)
     for owner in range(4):
