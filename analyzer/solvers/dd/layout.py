@@ -100,8 +100,8 @@ def set_context(mem, trump, team, mode, called, bidder, generation):
     ctx[C_BIDDER] = bidder
     ctx[C_GEN] = generation
     ctx[C_TT_MASK] = (mem.shape[0] - M_TT - LINE) // STRIDE - 1
-    # The first bucket on a cache line: every head and entry then starts on a line (``STRIDE`` and
-    # ``HEAD`` are whole lines), so an entry never spans two.
+    # The first bucket on a cache line: every head then starts on a line (``STRIDE`` and ``HEAD`` are
+    # whole lines) and, as ``ENTRY`` divides a line, no entry spans two.
     ctx[C_HEADS] = M_TT + (-(mem.ctypes.data // 8 + M_TT)) % LINE
 
 
