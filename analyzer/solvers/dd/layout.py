@@ -33,8 +33,7 @@ C_NODES = 6  # node counter: spreads table replacements over a bucket
 C_TRICKS = 11  # completed tricks searched: fourth-hand card plays (statistics; DDS reports this count as its nodes)
 C_TT_MASK = 7  # table buckets - 1
 C_MOVES = 8  # number of root moves written by a collecting search
-C_HEADS = 9  # where the buckets' heads start (fill word and tags, see ``HEAD``)
-C_ENTRIES = 10  # where the entries start
+C_HEADS = 9  # where the first bucket starts (its head, see ``HEAD``, then its entries)
 C_LIMIT = 12  # the C_TRICKS count at which the search gives up (0: none); see ``solve_bounded``
 C_ABORTED = 13  # 1 once the limit was reached: every node returns at once and stores nothing
 CTX_SIZE = 16
@@ -72,11 +71,12 @@ M_CUTOFFS = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
 # The slot comes from the hash alone; an older generation's words merely miss.
 CUTOFF_SLOTS = 1 << 15
 M_TT = M_CUTOFFS + CUTOFF_SLOTS
-ENTRY = 8  # words per table entry: one cache line
+ENTRY = 4  # words per table entry: two entries share a cache line
 BUCKET = 32  # table entries per bucket (a power of two)
 # A bucket's head: its fill word, then its entries' tags, padded to whole cache lines, so a probe
 # finds the fill word and the first tags in one line.
 HEAD = 40
+STRIDE = HEAD + BUCKET * ENTRY  # words per bucket: its head, then its entries
 LINE = 8  # words per cache line: the table's blocks start on a line
 RESULT_SHIFT = 62
 RELEVANT_BITS = (1 << 52) - 1
@@ -85,7 +85,7 @@ RELEVANT_BITS = (1 << 52) - 1
 def new_mem(bits):
     """Allocate the work array with a transposition table of ``2**bits`` entries."""
     entries = 1 << bits
-    return np.zeros(M_TT + LINE + entries // BUCKET * HEAD + entries * ENTRY, dtype=np.int64)
+    return np.zeros(M_TT + LINE + entries // BUCKET * STRIDE, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -99,11 +99,10 @@ def set_context(mem, trump, team, mode, called, bidder, generation):
     ctx[C_CALLED] = called
     ctx[C_BIDDER] = bidder
     ctx[C_GEN] = generation
-    entries = (mem.shape[0] - M_TT - LINE) * BUCKET // (HEAD + BUCKET * ENTRY)
-    ctx[C_TT_MASK] = entries // BUCKET - 1
-    # The first word of the table's blocks on a cache line: an entry then spans one line, not two.
+    ctx[C_TT_MASK] = (mem.shape[0] - M_TT - LINE) // STRIDE - 1
+    # The first bucket on a cache line: every head then starts on a line (``STRIDE`` and ``HEAD`` are
+    # whole lines) and, as ``ENTRY`` divides a line, no entry spans two.
     ctx[C_HEADS] = M_TT + (-(mem.ctypes.data // 8 + M_TT)) % LINE
-    ctx[C_ENTRIES] = ctx[C_HEADS] + entries // BUCKET * HEAD
 
 
 @njit(cache=True)

@@ -9,30 +9,34 @@ store bounds on the team's future tricks for the scalar games (``MODE_MAX``: tea
 ``MODE_MIN``: team minimises) and a win/loss bit for windows with two finite ends
 (``MODE_EXACT``), keyed with the count still needed.
 
-The table lies at the end of the work array (``M_TT``), starting on a cache line: per bucket a head
-of ``HEAD`` words, its fill word (generation << 16 | entries used) and a tag (the key's hash) per
-entry, then the entries, ``ENTRY`` words each.  An
-entry matches a position whose codes, masked to the entry's relevant cards, equal the entry's words.
+The table lies at the end of the work array (``M_TT``), starting on a cache line: bucket after bucket
+(``STRIDE`` words each), a head of ``HEAD`` words, its fill word (generation << 16 | entries used) and
+a tag (the key's hash) per entry, then the bucket's entries, ``ENTRY`` words each (the pattern, the
+two masked codes, the info word), so a probe's head and entries lie on one memory page.  An
+entry matches a position whose codes, masked to the entry's relevant cards (the masks follow from
+the entry's tops and the suit sizes), equal the entry's words.
 """
 
 import numpy as np
 from numba import njit
 
 from analyzer.cards.masks import popcount
-from analyzer.solvers.dd.layout import BUCKET, C_ENTRIES, C_GEN, C_HEADS, C_NODES, C_TT_MASK, ENTRY, HEAD, M_CTX
+from analyzer.solvers.dd.layout import BUCKET, C_GEN, C_HEADS, C_NODES, C_TT_MASK, ENTRY, HEAD, M_CTX, STRIDE
 from analyzer.solvers.dd.tables import (
     BLIND, COUNT, HIGHEST, MODE_EXACT, MODE_MAX, MODE_MIN, SELECT, SPREAD, SUIT_BITS, _gather,
 )
 
 
 E_PATTERN = 0
-E_EXTRA = 1
-E_WORD0 = 2
-E_WORD1 = 3
-E_MASK0 = 4
-E_MASK1 = 5
-E_INFO = 6  # bounds (16 bits) | best move + 1 (8 bits) << 16 | relevance tops (16 bits) << 24
+E_WORD0 = 1
+E_WORD1 = 2
+# bounds (16 bits) | best move + 1 (8 bits) << 16 | relevance tops (16 bits) << 24 | extra (22 bits) << 40.
+# The entry's masks are not stored: the tops and the pattern's suit sizes give them (``_keep_masks``).
+E_INFO = 3
 BOUNDS_BITS = 0xFFFF  # lower bound + 256 * upper bound on the team's future tricks (win bit in MODE_EXACT)
+TOPS_SHIFT = 24
+TOPS_BITS = 0xFFFF
+EXTRA_SHIFT = 40  # ``_pattern``'s extra word is below 2^22, so the info word stays non-negative
 FILL_BITS = 0xFFFF
 MAX_CHAIN = 16  # buckets one key may spill over
 TAG_HASH_BITS = -(1 << 32)
@@ -88,7 +92,8 @@ def _pattern(hands, seat, window, called, bidder):
     While the called card is out, the call is its suit, its rank among the cards out and the seat
     allowed blind leads; once it is played the call no longer changes the game and is left out, so
     solves of one team and trump under different calls (sharing a table generation) share those
-    entries.
+    entries.  The extra word (seat 2 bits, call 10, window 10) stays below 2^22: an entry keeps it
+    in its info word above ``EXTRA_SHIFT``.
     """
     pattern = np.int64(0)
     for owner in range(4):
@@ -190,7 +195,9 @@ def _fill(mem, head, gen):
 def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     """Scan the bucket chain for an entry that matches on its relevant cards and decides the window.
 
-    Returns (verdict 1/0 or -1, the entry's relevance tops, the best move of a matching entry or -1).
+    Returns (verdict 1/0 or -1, the entry's relevance tops, the best move of a matching entry or -1).  The
+    pattern and the extra word are compared before the masked codes: a tag admits few entries of
+    other patterns, and the masks are rebuilt from the entry's tops only for the entry that may match.
     """
     hint = np.int64(-1)
     gen = mem[M_CTX + C_GEN]
@@ -198,22 +205,24 @@ def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     query = _tag_query(tag, word0, word1, sizes)
     buckets = mem[M_CTX + C_TT_MASK] & OFFSET_BITS
     heads = mem[M_CTX + C_HEADS] & OFFSET_BITS
-    entries = mem[M_CTX + C_ENTRIES] & OFFSET_BITS
     for step in range(MAX_CHAIN):
         bucket = (tag + step) & buckets
-        head = heads + HEAD * bucket
+        head = heads + STRIDE * bucket
         count = _fill(mem, head, gen)
         for i in range(count):
             if not _tag_admits(mem[head + 1 + i], query):
                 continue
-            entry = entries + ENTRY * (bucket * BUCKET + i)
-            if (word0 & mem[entry + E_MASK0] != mem[entry + E_WORD0] or word1 & mem[entry + E_MASK1] != mem[entry + E_WORD1]
-                    or mem[entry + E_PATTERN] != pattern or mem[entry + E_EXTRA] != extra):
-                continue
+            entry = head + HEAD + ENTRY * i
             info = mem[entry + E_INFO]
+            if mem[entry + E_PATTERN] != pattern or info >> EXTRA_SHIFT != extra:
+                continue
+            tops = (info >> TOPS_SHIFT) & TOPS_BITS
+            mask0, mask1 = _keep_masks(sizes, tops)
+            if word0 & mask0 != mem[entry + E_WORD0] or word1 & mask1 != mem[entry + E_WORD1]:
+                continue
             verdict = _tt_verdict(info & BOUNDS_BITS, won, lo, hi, mode)
             if verdict >= 0:
-                return verdict, info >> 24, hint
+                return verdict, tops, hint
             if hint < 0:
                 hint = ((info >> 16) & 255) - 1
         if count < BUCKET:
@@ -252,45 +261,42 @@ def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi,
     tag = _hash(pattern, extra)
     buckets = mem[M_CTX + C_TT_MASK] & OFFSET_BITS
     heads = mem[M_CTX + C_HEADS] & OFFSET_BITS
-    entries = mem[M_CTX + C_ENTRIES] & OFFSET_BITS
     m0, m1 = _keep_masks(sizes, tops)
     w0 = word0 & m0
     w1 = word1 & m1
     stored = _tag_word(tag, _top_owner_bits(w0, w1, sizes), _top_owner_bits(m0, m1, sizes))
+    key = tops | (extra << (EXTRA_SHIFT - TOPS_SHIFT))
     target = -1
     fresh = False
     for step in range(MAX_CHAIN):
         bucket = (tag + step) & buckets
-        head = heads + HEAD * bucket
+        head = heads + STRIDE * bucket
         count = _fill(mem, head, gen)
         for i in range(count):
-            slot = bucket * BUCKET + i
-            entry = entries + ENTRY * slot
+            entry = head + HEAD + ENTRY * i
+            # Within one pattern (so one set of suit sizes) equal tops mean equal masks.
             if (mem[head + 1 + i] == stored and mem[entry + E_WORD0] == w0 and mem[entry + E_WORD1] == w1
-                    and mem[entry + E_MASK0] == m0 and mem[entry + E_MASK1] == m1
-                    and mem[entry + E_PATTERN] == pattern and mem[entry + E_EXTRA] == extra):
-                target = slot
+                    and mem[entry + E_INFO] >> TOPS_SHIFT == key and mem[entry + E_PATTERN] == pattern):
+                target = i
                 break
         if target >= 0:
             break
         if count < BUCKET:
-            target = bucket * BUCKET + count
+            target = count
             mem[head] = (gen << 16) | (count + 1)
             fresh = True
             break
         if step == MAX_CHAIN - 1:
-            target = bucket * BUCKET + (mem[M_CTX + C_NODES] & (BUCKET - 1))
+            target = mem[M_CTX + C_NODES] & (BUCKET - 1)
             fresh = True
-    entry = entries + ENTRY * target
+    # ``head`` is the target's bucket: the loop left it at the bucket it broke in or at the chain's last.
+    entry = head + HEAD + ENTRY * target
     if fresh:
-        mem[head + 1 + target % BUCKET] = stored
+        mem[head + 1 + target] = stored
         mem[entry + E_PATTERN] = pattern
-        mem[entry + E_EXTRA] = extra
         mem[entry + E_WORD0] = w0
         mem[entry + E_WORD1] = w1
-        mem[entry + E_MASK0] = m0
-        mem[entry + E_MASK1] = m1
-        mem[entry + E_INFO] = (left << 8) | (tops << 24)
+        mem[entry + E_INFO] = (left << 8) | (key << TOPS_SHIFT)
     info = mem[entry + E_INFO]
     if best >= 0:
         info = (info & ~(np.int64(255) << 16)) | ((best + 1) << 16)
