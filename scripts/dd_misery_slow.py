@@ -57,7 +57,7 @@ def main():
     if args.list:
         total = [0, 0.0]
         for seed, number, seat in SLOW:
-            deals, numbers = chunk_deals(seed, number // CHUNK, args.deals)
+            deals, _ = chunk_deals(seed, number // CHUNK, args.deals)
             hands = deals[number % CHUNK]
             _, tricks, cpu = ask(hands, number, SEAT_LETTERS.index(seat), args.limit)
             total[0] += tricks
