@@ -84,5 +84,5 @@ def test_cover_claims_hold_against_the_reference(size, deals):
     counts, wrong = _claims(size, deals, 900 + size)
     assert not wrong, wrong[:3]
     # Each check makes claims the older rules do not.
-    assert counts["credited"] >= deals // 100 and counts["several"] >= deals // 500 and counts["on lead"] >= deals // 200, \
-        counts
+    assert counts["credited"] >= deals // 100, counts
+    assert counts["several"] >= deals // 500 and counts["on lead"] >= deals // 200, counts
