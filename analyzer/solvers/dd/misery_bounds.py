@@ -11,6 +11,7 @@ holding's lowest card is compared as its lowest bit.
 import numpy as np
 from numba import njit
 
+from analyzer.solvers.dd.misery_cover import _failing_covered
 from analyzer.solvers.dd.tables import COUNT, HIGHEST, SUIT_BITS
 
 
@@ -58,7 +59,9 @@ def _lone_ducks(hands, seat, declarer):
     raise their ``j``-th lowest.  When void he discards his highest card of a suit, which keeps the
     rule there.  (His lowest would not do: against a defender's 3 and 9 his 2 and 5 must go under
     the 9 led first.)  When the rule fails in one suit only, :func:`_guarded` may show a defender
-    who must cover him there.
+    who must cover him there; else ``misery_cover._failing_covered`` may show that the defenders who
+    must follow in each failing suit cover him there (when it needs the counts of every suit, every
+    card is relevant).
 
     A defender on lead makes him take this trick by leading a suit where his lowest card beats
     every defender's lowest (each defender holding it follows with his lowest; void ones discard).
@@ -72,8 +75,9 @@ def _lone_ducks(hands, seat, declarer):
     at least as well as after any other such lead) and every defender holding the suit gives up
     one card of it: their ``j``-th lowest cards can only rise, so the rule on his remaining cards
     against their present cards, for ``j`` up to their count less those holders, is enough.  When
-    the rule fails in one other suit, :func:`_guarded`'s count shown now holds after the trick (his
-    lead counts as a trick of a suit he follows), and a defender is then on lead.
+    the rule fails in other suits, :func:`_guarded`'s count or ``_failing_covered``'s reaches shown
+    now hold after the trick (his lead counts as a trick of a suit he follows, which lowers the
+    longest defender's count of it), and a defender is then on lead.
 
     Returns (verdict, relevant cards): every card of the suits he holds (every card of the suits
     the entry uses for :func:`_entry_catch`'s catch).
@@ -102,12 +106,19 @@ def _lone_ducks(hands, seat, declarer):
             safe_lead = True
             lead = HIGHEST[mine & (cover - 1)]
             rest = failing & ~(1 << suit)
-            if ((rest == 0 or (rest & (rest - 1) == 0 and _guarded(hands, declarer, HIGHEST[rest])))
-                    and _below_in_order(mine ^ (1 << lead), others, holders)):
+            if not _below_in_order(mine ^ (1 << lead), others, holders):
+                continue
+            if rest & (rest - 1) == 0 and (rest == 0 or _guarded(hands, declarer, HIGHEST[rest])):
                 return 1, relevant
+            covered, every = _failing_covered(hands, declarer, rest)
+            if covered:
+                return 1, (hands[0] | hands[1] | hands[2] | hands[3]) if every else relevant
         return (-1 if safe_lead else 0), relevant
     if failing == 0 or (failing & (failing - 1) == 0 and _guarded(hands, declarer, HIGHEST[failing])):
         return 1, relevant
+    covered, every = _failing_covered(hands, declarer, failing)
+    if covered:
+        return 1, (hands[0] | hands[1] | hands[2] | hands[3]) if every else relevant
     caught = _entry_catch(hands, seat, declarer)
     if caught != 0:
         return 0, caught
