@@ -35,6 +35,9 @@ RIKKEN_BOTS = {
 #: Worlds a Rikken sampling bot draws per decision unless told otherwise, and the most it accepts
 RIKKEN_DEFAULT_WORLDS = 8
 RIKKEN_MAX_WORLDS = 256
+#: Completed tricks one Rikken dd turn may search, over all its solver calls, when dd plays card by card in
+#: ``rikken play`` and ``replay`` (about 0.4 CPU-s; 0: no limit): a turn the budget stops is recorded undecided
+RIKKEN_DD_TURN_BUDGET = 1_000_000
 #: How Rikken experiments deal: shuffled, or in packets as players deal
 RIKKEN_DEALINGS = ("random", "packets")
 #: The Rikken deal-constraint options, in their order

@@ -240,7 +240,7 @@ def play(
     from analyzer.games.rikken.strategy import bidding_params
 
     policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy, seat_policies,
-                                     policy_given=policy is not None)
+                                     policy_given=policy is not None).with_turn_budget()
     constraints = constraint_params(dealing.value, seed, hand, cards, hcp, aces, length)
     plan = play_plan(policies, dealing.value, constraints, bidding_params(bidding, seat_bidding, bidding_margin),
                      rounds_per_game, rounds, seed, chunk_size)

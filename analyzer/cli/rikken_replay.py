@@ -83,8 +83,8 @@ def replay(
     from analyzer.games.rikken.replay import replay_payload
     from analyzer.games.rikken.strategy import bidding_params
 
-    policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy,
-                                     seat_policies, policy_given=policy is not None).with_worlds(worlds)
+    policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy, seat_policies,
+                                     policy_given=policy is not None).with_worlds(worlds).with_turn_budget()
     auction = bidding_params(bidding, seat_bidding, bidding_margin)
     if dd_budget is not None and not judge:
         raise InputError("--dd-budget is the budget of judging the cards: it goes without --no-judge")
@@ -165,6 +165,9 @@ def text_lines(payload: dict) -> list[str]:
                      f"{'+'.join(c['side'])} took {c['side_tricks']}, needed {c['needs']}.")
     lines.append("Scores: " + "; ".join(f"{seat} {s['tricks']} tricks, points {s['points']:+d}, money {s['money']:+d}"
                                         for seat, s in payload["scores"].items()))
+    if payload["undecided"]:
+        lines.append(f"{payload['undecided']} dd turns stopped at the turn budget before a card was proved best: "
+                     "this round is not a perfect-play result.")
     return lines
 
 

@@ -89,6 +89,38 @@ def test_the_world_count_is_a_run_parameter_only_with_a_sampling_bot():
             Policies("heuristic", "sampled-dd").with_worlds(bad)
 
 
+def test_the_dd_turn_budget_is_a_run_parameter_only_with_a_dd_seat():
+    # The commands' budget: a million completed tricks a turn (docs/rikken-bots.md), dd.DECISION_BUDGET too.
+    assert Policies("dd", "heuristic").with_turn_budget().params()["dd_turn_budget"] == 1_000_000
+    assert Policies(None, None, ("heuristic", "dd", "random", "dd")).with_turn_budget(7).params()["dd_turn_budget"] == 7
+    assert "dd_turn_budget" not in Policies.everywhere("sampled-dd").with_turn_budget().params()
+    assert "dd_turn_budget" not in Policies.everywhere("dd").with_turn_budget(0).params()
+    assert Policies.everywhere("expert").with_turn_budget() == Policies.everywhere("expert")
+    read = Policies.from_params(Policies("dd", "expert").with_turn_budget(5000).params())
+    assert read.budget() == 5000 and "dd turns within 5,000 completed tricks" in read.label()
+    # A run recorded before the budget played its dd turns without one.
+    assert Policies.from_params({"policy": "dd"}).budget() == 0
+    for bad in (-1, 2.5, True, "9"):
+        with pytest.raises(InputError, match="dd turn budget"):
+            Policies.from_params({"policy": "dd", "dd_turn_budget": bad})
+
+
+def test_a_budgeted_table_records_its_undecided_turns_and_others_record_none():
+    arrays = as_arrays(random_setups(3, 9, ("trick",)))
+    tricks = np.zeros((3, 4), dtype=np.int64)
+    undecided = np.full(3, -1, dtype=np.int64)
+    bots.play_batch(**arrays, policy_of_seat=np.ones((3, 4), dtype=np.int64), params=default_params(),
+                    rng_state=state_from_seed(1), tricks_out=tricks, budget=10, undecided_out=undecided)
+    assert (undecided == 0).all()
+    # A budget with nowhere to record the turns it stops is refused (the dd driver's rule, through the registry).
+    with pytest.raises(InputError, match="undecided"):
+        bots.play_batch(**arrays, policy_of_seat=np.full((3, 4), bots.policy_id("dd"), dtype=np.int64),
+                        params=default_params(), rng_state=state_from_seed(1), tricks_out=tricks, budget=10)
+    with pytest.raises(InputError, match="undecided"):
+        bots.play_one(**{key: value[0] for key, value in arrays.items()}, policy_of_seat=np.full(4, 2),
+                      params=default_params(), rng_state=state_from_seed(1), budget=10)
+
+
 # Every Rikken command module, then rounds at a table without a solver bot: none may load the solver, whose
 # search compiles when imported (tens of CPU-seconds on a first run).
 _NO_SOLVER = """

@@ -5,6 +5,7 @@ those that keep the declarer's result (made for him, beaten for the defenders), 
 """
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analyzer.cards.masks import cards_of
@@ -14,9 +15,13 @@ from analyzer.errors import InputError
 from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken import dd, rules
 from analyzer.games.rikken.dd import POLICY_DD, playout_batch_dd, playout_one_dd
+from analyzer.games.rikken.experiments import Policies, play_chunk
+from analyzer.games.rikken.findings import play_findings
 from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, new_round
+from analyzer.games.rikken.summary import (contract_summary, merge_rounds_moments, rounds_moments,
+                                           undecided_rounds)
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.api import last_tricks
+from analyzer.solvers.dd.api import judge_moves, last_tricks
 
 from .test_contract_invariants import as_arrays, cut_to_ending, random_setups
 
@@ -152,3 +157,91 @@ def test_a_turns_solver_calls_together_stay_within_the_budget(monkeypatch):
     assert len(turns) == 6 * 52 and max(turns) <= budget + 4
     # The check bites: some turns spent nearly all of it, so unbudgeted calls would have gone past it.
     assert max(turns) > budget // 2 and undecided > 0
+
+
+# ------------------------------------------------------------------ the budget in `rikken play` rows
+def _chunk_rows(params: dict, seed: int, count: int):
+    # Chunk 0 of a run of seed ``seed``, as the runner seeds it (a fresh SeedSequence: spawning advances it).
+    return play_chunk(params, 0, count, np.random.SeedSequence(seed).spawn(1)[0])
+
+
+def _dd_params(budget: int, dealing: str = "random") -> dict:
+    return {**Policies.everywhere("dd").with_turn_budget(budget).params(), "dealing": dealing}
+
+
+def test_a_round_whose_first_turn_exceeds_the_budget_counts_undecided_turns():
+    budget = 1
+    row = _chunk_rows(_dd_params(budget), 0, 1).iloc[0]
+    # Item 0 of seed 0: a lone Misery at no trump, led by the declarer's left-hand opponent.
+    hands = np.array([row[f"cards_{s}"] for s in "nesw"], dtype=np.int64)
+    declarer = next(s for s in range(4) if row[f"contract_{s}"] >= 0)
+    assert rules.KIND[row[f"contract_{declarer}"]] == rules.Kind.MISERY
+    leader = (int(row["dealer"]) + 1) % 4
+    # The solver on its own: the opening lead's "no trick" question needs more completed tricks than the
+    # budget (29 on this code), and within the budget it neither finishes nor proves a card, so the first turn
+    # is undecided whatever follows.
+    judge_moves(hands, NO_TRUMP, leader, 1 << declarer, "le", 0)
+    assert last_tricks() > budget
+    verdicts = judge_moves(hands, NO_TRUMP, leader, 1 << declarer, "le", 0, budget=budget)
+    assert not verdicts.complete and not (verdicts.keep_up or verdicts.keep_down)
+    assert 1 <= row["undecided"] <= 39
+    assert sum(int(row[f"tricks_{s}"]) for s in range(4)) == 13
+
+
+# The rows `rikken play --policy dd` gave before the budget (code of 086ab33), chunk 0 of seed 4, two rounds.
+BEFORE = {
+    "random": {"contract_0": [-1, -1], "contract_1": [-1, -1], "contract_2": [-1, -1], "contract_3": [1, 1],
+               "tricks_0": [6, 1], "tricks_1": [1, 6], "tricks_2": [2, 2], "tricks_3": [4, 4],
+               "money_0": [3, -3], "money_1": [3, 3], "money_2": [-3, -3], "money_3": [-3, 3]},
+    "packets": {"contract_0": [-1, -1], "contract_1": [0, -1], "contract_2": [-1, 2], "contract_3": [-1, -1],
+                "tricks_0": [2, 1], "tricks_1": [8, 1], "tricks_2": [1, 9], "tricks_3": [2, 2],
+                "money_0": [-2, -2], "money_1": [2, -2], "money_2": [2, 6], "money_3": [-2, -2]}}
+
+
+@pytest.mark.parametrize("dealing", ["random", "packets"])
+def test_a_budget_of_0_keeps_the_rows_of_before(dealing):
+    rows = _chunk_rows(_dd_params(0, dealing), 4, 2)
+    assert "dd_turn_budget" not in _dd_params(0, dealing)
+    for column, values in BEFORE[dealing].items():
+        assert rows[column].tolist() == values, column
+    assert (rows["undecided"] == 0).all()
+
+
+def test_rounds_without_a_dd_seat_have_no_undecided_turns():
+    params = {**Policies.everywhere("heuristic").with_turn_budget(5).params(), "dealing": "random"}
+    assert "dd_turn_budget" not in params
+    rows = _chunk_rows(params, 3, 400)
+    # Passed-out rounds included: nobody plays a card there.
+    assert rows["passed_out"].any() and (rows["undecided"] == 0).all()
+
+
+def test_budgeted_rounds_do_not_depend_on_what_the_process_solved_before():
+    # A budget the first question of chunk 0's round runs out of (it needs 29 completed tricks), but that a
+    # table still holding that round's positions would let it finish.
+    params = _dd_params(20)
+    first = _chunk_rows(params, 0, 1)
+    _chunk_rows(params, 5, 1)
+    again = _chunk_rows(params, 0, 1)
+    assert first["undecided"].iloc[0] > 0
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_the_summary_and_findings_count_rounds_with_undecided_turns():
+    # Three rounds: N's Misery (undecided turns), E's Rik (none), passed out.
+    rows = pd.DataFrame({"round": [0, 1, 2], "passed_out": [False, False, True], "undecided": [3, 0, 0]})
+    misery = int(rules.Contract.MISERY)
+    for seat, contracts in enumerate([(misery, -1, -1), (-1, 0, -1), (-1, -1, -1), (-1, -1, -1)]):
+        rows[f"contract_{seat}"] = contracts
+        rows[f"made_{seat}"] = [c >= 0 for c in contracts]
+        rows[f"points_{seat}"] = 0
+        rows[f"money_{seat}"] = 0
+    moments = merge_rounds_moments([rounds_moments(rows.iloc[:1]), rounds_moments(rows.iloc[1:])])
+    assert undecided_rounds(moments) == 1
+    table = contract_summary(moments).set_index("contract")
+    assert table.loc["misery", "undecided"] == 1
+    assert table.loc["rik", "undecided"] == 0
+    manifest = {"rounds": 3, "undecided_rounds": 1, "params": {"dd_turn_budget": 2000}}
+    sentence = play_findings({}, manifest)[-1]
+    assert sentence.startswith("1 of 3 rounds had a dd turn") and "2,000 completed tricks" in sentence
+    assert "not perfect-play results" in sentence
+    assert not any("dd turn" in s for s in play_findings({}, {**manifest, "undecided_rounds": 0}))

@@ -37,6 +37,7 @@ def round_rows(first: int, points) -> pd.DataFrame:
         frame[f"made_{seat}"] = declares
         frame[f"points_{seat}"] = points[:, seat]
         frame[f"money_{seat}"] = 0
+    frame["undecided"] = 0
     return frame
 
 

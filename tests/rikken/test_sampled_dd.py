@@ -200,6 +200,29 @@ def test_stopping_early_plays_the_card_of_every_world_solved_and_draws_the_same(
     assert checked > 100 and stopped > 10
 
 
+def test_a_retry_without_limit_plays_the_card_of_an_unbudgeted_search(monkeypatch):
+    # The oracle: the decision searched with no budget at all. A budget of one completed trick stops most
+    # questions; retried with no practical limit, every stopped world is solved exactly, so the card is the same.
+    differs = same = 0
+    for setup in _endings(10, 91, 6, ("misery", "trick")):
+        st = new_round(setup["hands"], setup["leader"], setup["contract_of"], setup["partner"], setup["trump"],
+                       setup["called_card"], setup["blind"])
+        for step in range(8):
+            seat = int(st[L.TURN])
+            up, fd = legal_actions(st, seat)
+            exact = choose_sampled(st, seat, int(up), int(fd), default_params(), state_from_seed(step), {}, budget=0)
+            monkeypatch.setattr(sampled_dd, "RETRY_BUDGET", 10 ** 11)
+            retried = choose_sampled(st, seat, int(up), int(fd), default_params(), state_from_seed(step), {}, budget=1)
+            monkeypatch.setattr(sampled_dd, "RETRY_BUDGET", 0)
+            stopped = choose_sampled(st, seat, int(up), int(fd), default_params(), state_from_seed(step), {}, budget=1)
+            assert retried == exact
+            differs += stopped != exact
+            same += 1
+            apply_action(st, seat, exact)
+    # The check bites: without the retry the budget of one trick changed some cards.
+    assert same == 80 and differs > 0
+
+
 MISERE = parse_hand("7532.6432.752.42")  # the misère: the bidding policy bids Misery with it
 NOT_MISERE = parse_hand("AKJT9876.A32.54.")  # a one-suiter: never a Misery bid
 

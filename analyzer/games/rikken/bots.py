@@ -51,13 +51,16 @@ class Driver(NamedTuple):
     ``batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
     tricks_out)`` and ``one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat,
     params, rng_state) -> (tricks, trace)``; with ``takes_worlds`` both also take ``worlds=`` (worlds drawn
-    per decision); ``load()`` imports the bot's module (the solver compiles then on a first run).
+    per decision); with ``budgeted`` both also take ``budget=`` (completed tricks a turn may search, 0: no
+    limit) and ``undecided_out=`` (``int64[n]`` / ``int64[1]``: the turns per round the budget stopped);
+    ``load()`` imports the bot's module (the solver compiles then on a first run).
     """
 
     batch: Callable
     one: Callable
     load: Callable
     takes_worlds: bool = False
+    budgeted: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,14 +96,15 @@ class Bot:
 
 
 def _dd_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
-              tricks_out):
+              tricks_out, budget, undecided_out):
     _load_dd().playout_batch_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
-                                tricks_out, policy_of_seat, params)
+                                tricks_out, policy_of_seat, params, budget, undecided_out)
 
 
-def _dd_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state):
+def _dd_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
+            budget, undecided_out):
     return _load_dd().playout_one_dd(hands, leader, contract_of, partner, trump, called_card, blind, rng_state,
-                                     policy_of_seat, params)
+                                     policy_of_seat, params, budget, undecided_out)
 
 
 def _sampled_batch(*args, worlds):
@@ -117,7 +121,7 @@ _CODE = {
     "random": (POLICY_RANDOM, True, "heuristic", False, None),
     "heuristic": (POLICY_HEURISTIC, True, "heuristic", False, None),
     "expert": (POLICY_EXPERT, True, "expert", True, None),
-    "dd": (POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one, _load_dd)),
+    "dd": (POLICY_DD, False, "dd", False, Driver(_dd_batch, _dd_one, _load_dd, budgeted=True)),
     "sampled-dd": (POLICY_SAMPLED_DD, True, "dd", True, Driver(_sampled_batch, _sampled_one, _load_sampled_dd,
                                                                 takes_worlds=True)),
 }
@@ -157,6 +161,11 @@ def plays_for_target(names) -> bool:
 def takes_worlds(names) -> bool:
     """True when one of the bots ``names`` draws worlds (its count is then a run parameter)."""
     return any(BOTS[name].driver is not None and BOTS[name].driver.takes_worlds for name in names)
+
+
+def takes_budget(names) -> bool:
+    """True when one of the bots ``names`` searches within a turn budget (its turns may be undecided)."""
+    return any(BOTS[name].driver is not None and BOTS[name].driver.budgeted for name in names)
 
 
 def check_worlds(names, worlds: int | None) -> int:
@@ -221,25 +230,35 @@ def driver_of(policy_of_seat: np.ndarray) -> Driver | None:
     return BOTS[python[0]].driver if python else None
 
 
-def _settings(driver: Driver | None, worlds: int) -> dict:
-    return {"worlds": worlds} if driver is not None and driver.takes_worlds else {}
+def _settings(driver: Driver | None, worlds: int, budget: int, undecided_out) -> dict:
+    if driver is None:
+        return {}
+    return {**({"worlds": worlds} if driver.takes_worlds else {}),
+            **({"budget": budget, "undecided_out": undecided_out} if driver.budgeted else {})}
 
 
 def play_batch(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
-               tricks_out, worlds: int = DEFAULT_WORLDS) -> None:
+               tricks_out, worlds: int = DEFAULT_WORLDS, budget: int = 0, undecided_out=None) -> None:
     """Play out a batch of rounds with the bots ``policy_of_seat`` (``int64[n, 4]``), arrays as in
     ``kernels.playout_batch``: the kernels, or the Python driver a seat's bot needs; ``worlds``: per decision
-    of a sampling bot (:func:`check_worlds`)."""
+    of a sampling bot (:func:`check_worlds`); ``budget``: completed tricks per turn of a budgeted bot (dd; 0: no
+    limit), whose stopped turns per round go to ``undecided_out`` (``int64[n]``, zero for every other table;
+    required with a budget and a dd seat, see ``dd.playout_one_dd``)."""
     driver = driver_of(policy_of_seat)
+    if undecided_out is not None:
+        undecided_out[:] = 0
     play = playout_batch if driver is None else driver.batch
     play(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state, tricks_out,
-         **_settings(driver, worlds))
+         **_settings(driver, worlds, budget, undecided_out))
 
 
 def play_one(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
-             worlds: int = DEFAULT_WORLDS):
-    """``(tricks int64[4], trace)`` of one round, drawing from ``rng_state`` exactly as :func:`play_batch` does."""
+             worlds: int = DEFAULT_WORLDS, budget: int = 0, undecided_out=None):
+    """``(tricks int64[4], trace)`` of one round, drawing from ``rng_state`` exactly as :func:`play_batch` does;
+    ``budget`` and ``undecided_out`` (``int64[1]``) as there."""
     driver = driver_of(np.asarray(policy_of_seat))
+    if undecided_out is not None:
+        undecided_out[:] = 0
     play = playout_one if driver is None else driver.one
     return play(hands, leader, contract_of, partner, trump, called_card, blind, policy_of_seat, params, rng_state,
-                **_settings(driver, worlds))
+                **_settings(driver, worlds, budget, undecided_out))

@@ -18,7 +18,9 @@ draws one of them uniformly with the run's xoshiro state (the same draw as the r
 face-up cards in id order, then face-down leads). The rules of play are the kernels'
 (``init_round`` / ``legal_actions`` / ``apply_action``), so legality, the called card, blind leads
 and trick winners are exactly those of the other policies. Open contracts change nothing here:
-every hand is seen anyway.
+every hand is seen anyway. ``rikken play`` and ``replay`` give each turn a budget of completed tricks
+(``DECISION_BUDGET``, through the bot registry): a turn it stops before a card is proved optimal is
+counted in the round's ``undecided`` column, and such a round is not a perfect-play result.
 
 What each seat plays for, contract by contract (the *questions* of a round):
 - trick contracts (Rik .. 13 Alone, Troela): the declaring side maximises its tricks, the others
@@ -68,11 +70,11 @@ from analyzer.solvers.dd.api import Question, judge_moves, last_tricks, solve, s
 # Completed tricks each trick count's refining probes may search by default (about 4 CPU-s): on fresh
 # seeds it leaves about 1% of the bids rows bounded (docs/performance.md).
 DEFAULT_BUDGET = catalog.DD_DEFAULT_BUDGET
-# Completed tricks per dd turn (all its solver calls), for callers that record undecided turns (the comparison
-# scripts): about 0.4 CPU-s, the budget each of sampled-dd's questions uses. Without a budget one turn can
-# take minutes: item 0 of seed 0 of `rikken play --policy dd`, a Misery's opening lead, asked "le 0" of
-# every card of a full deal, ran past 2 CPU-minutes on its first turn.
-DECISION_BUDGET = 1_000_000
+# Completed tricks per dd turn (all its solver calls), for callers that record undecided turns (`rikken play`,
+# `replay`, the comparison scripts): about 0.4 CPU-s, the budget each of sampled-dd's questions uses. Without
+# a budget one turn can take minutes: item 0 of seed 0 of `rikken play --policy dd`, a Misery's opening lead,
+# asked "le 0" of every card of a full deal, ran past 2 CPU-minutes on its first turn.
+DECISION_BUDGET = catalog.RIKKEN_DD_TURN_BUDGET
 FAILED_MISERY = 1
 FAILED_ONE_ALONE = 2
 

@@ -62,6 +62,7 @@ from analyzer.games.rikken.summary import (
     rounds_moments,
     seat_summary,
     summarize_bids,
+    undecided_rounds,
 )
 
 # Each row carries its whole deal, one card mask per seat (N E S W), so a result traces back to its cards.
@@ -102,12 +103,14 @@ def declaring_seats(contract_of: np.ndarray, partner: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Policies:
     """Card-play bot names (``bots.BOTS``): by role in the contract, or by seat when ``seats``
-    (N E S W) is given; ``worlds``: per decision of a sampling bot (``bots.check_worlds``)."""
+    (N E S W) is given; ``worlds``: per decision of a sampling bot (``bots.check_worlds``); ``turn_budget``:
+    completed tricks each turn of a budgeted bot (dd) may search, 0: no limit (:meth:`with_turn_budget`)."""
 
     declarer: str | None
     defender: str | None
     seats: tuple[str, ...] | None = None
     worlds: int = bots.DEFAULT_WORLDS
+    turn_budget: int = 0
 
     @classmethod
     def everywhere(cls, policy: str) -> "Policies":
@@ -125,13 +128,17 @@ class Policies:
         """
         seats = params.get("seat_policies")
         worlds = params.get("worlds", bots.DEFAULT_WORLDS)
+        # Runs of before the budget played dd turns without one.
+        budget = params.get("dd_turn_budget", 0)
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
+            raise InputError(f"the run's dd turn budget is not a whole number of completed tricks: {budget!r}")
         if seats:
             if not isinstance(seats, list) or not all(isinstance(name, str) for name in seats):
                 raise InputError(f"the run's seat policies are not a list of names: {seats!r}")
-            policies = cls(None, None, tuple(seats), worlds)
+            policies = cls(None, None, tuple(seats), worlds, budget)
         else:
             policies = cls(params.get("declarer_policy", params.get("policy")),
-                           params.get("defender_policy", params.get("policy")), worlds=worlds)
+                           params.get("defender_policy", params.get("policy")), worlds=worlds, turn_budget=budget)
         unknown = sorted(str(name) for name in policies.names() if not isinstance(name, str) or name not in bots.BOTS)
         if unknown:
             raise InputError(f"the run names policies this analyzer does not have: {', '.join(unknown)}")
@@ -142,9 +149,22 @@ class Policies:
         ``bots.check_worlds`` (a count with no sampling bot at the table is an error)."""
         return replace(self, worlds=bots.check_worlds(self.names(), worlds))
 
+    def with_turn_budget(self, budget: int | None = None) -> "Policies":
+        """These policies with each turn of a budgeted bot (dd) searching at most ``budget`` completed tricks
+        (None: ``catalog.RIKKEN_DD_TURN_BUDGET``; 0: no limit), as ``rikken play`` and ``replay`` play them: a
+        turn the budget stops is counted in the round's ``undecided`` column (``dd.playout_one_dd``)."""
+        if not bots.takes_budget(self.names()):
+            return replace(self, turn_budget=0)
+        return replace(self, turn_budget=catalog.RIKKEN_DD_TURN_BUDGET if budget is None else budget)
+
+    def budget(self) -> int:
+        """The completed tricks a budgeted bot's turn may search here: ``turn_budget`` when one plays, else 0."""
+        return self.turn_budget if bots.takes_budget(self.names()) else 0
+
     def params(self) -> dict:
         """Parameters for a manifest, read back by ``from_params``; ``policy`` is ``mixed`` unless one
-        policy plays everywhere; ``worlds`` only when a sampling bot plays."""
+        policy plays everywhere; ``worlds`` only when a sampling bot plays, ``dd_turn_budget`` only when a
+        budgeted bot plays with a budget."""
         names = self.names()
         out = {"policy": next(iter(names)) if len(names) == 1 else "mixed"}
         if self.seats:
@@ -153,17 +173,23 @@ class Policies:
             out.update(declarer_policy=self.declarer, defender_policy=self.defender)
         if bots.takes_worlds(names):
             out["worlds"] = self.worlds
+        if self.budget():
+            out["dd_turn_budget"] = self.budget()
         return out
 
     def label(self) -> str:
-        """``policy P``, ``declarers P, defenders Q`` or ``N P, E Q, S P, W Q``."""
+        """``policy P``, ``declarers P, defenders Q`` or ``N P, E Q, S P, W Q``, with the worlds and the dd
+        turn budget when they apply."""
         names = self.names()
-        worlds = f" ({self.worlds} worlds)" if bots.takes_worlds(names) else ""
+        notes = [f"{self.worlds} worlds"] if bots.takes_worlds(names) else []
+        if self.budget():
+            notes.append(f"dd turns within {self.budget():,} completed tricks")
+        notes = f" ({'; '.join(notes)})" if notes else ""
         if len(names) == 1:
-            return f"policy {next(iter(names))}{worlds}"
+            return f"policy {next(iter(names))}{notes}"
         if self.seats:
-            return ", ".join(f"{SEAT_LETTERS[seat]} {name}" for seat, name in enumerate(self.seats)) + worlds
-        return f"declarers {self.declarer}, defenders {self.defender}{worlds}"
+            return ", ".join(f"{SEAT_LETTERS[seat]} {name}" for seat, name in enumerate(self.seats)) + notes
+        return f"declarers {self.declarer}, defenders {self.defender}{notes}"
 
     def standing_in(self, kernel_bot: str) -> "Policies":
         """These policies with ``kernel_bot`` in every seat a Python bot plays (``bots.Bot.driver``)."""
@@ -207,23 +233,27 @@ def default_chunk_size(policies: Policies) -> int:
 _SETUP_KEYS = ("leader", "contract_of", "partner", "trump", "called_card", "blind")
 
 
-def _play_batch(hands: np.ndarray, setup: dict, policies: Policies, rng_state: np.ndarray) -> np.ndarray:
+def _play_batch(hands: np.ndarray, setup: dict, policies: Policies, rng_state: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Tricks per seat (``int64[n, 4]``) of rounds ``hands`` set up by ``setup`` (the other
-    ``playout_batch`` arrays), card by card by ``policies`` (``bots.play_batch``)."""
+    ``playout_batch`` arrays), card by card by ``policies`` (``bots.play_batch``), and each round's dd turns
+    the policies' turn budget left undecided (``int64[n]``)."""
     tricks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    undecided = np.zeros(hands.shape[0], dtype=np.int64)
     policy_of_seat = policies.ids(setup["contract_of"], setup["partner"])
     bots.play_batch(hands, *(setup[key] for key in _SETUP_KEYS), policy_of_seat, default_params(), rng_state, tricks,
-                    policies.worlds)
-    return tricks
+                    policies.worlds, policies.budget(), undecided)
+    return tricks, undecided
 
 
-def play_one(setup: dict, policies: Policies, rng_state: np.ndarray):
+def play_one(setup: dict, policies: Policies, rng_state: np.ndarray, undecided_out: np.ndarray | None = None):
     """``(tricks, trace)`` of one round, as ``_play_batch`` plays it: ``setup`` maps ``hands`` (``int64[4]``),
-    ``contract_of`` (``int64[4]``) and the other ``playout_one`` arguments (scalars)."""
+    ``contract_of`` (``int64[4]``) and the other ``playout_one`` arguments (scalars); ``undecided_out``
+    (``int64[1]``) receives the round's undecided dd turns (required when a dd seat plays with a turn budget)."""
     contract_of = np.asarray(setup["contract_of"], dtype=np.int64)
     policy_of_seat = policies.ids(contract_of.reshape(1, 4), np.array([setup["partner"]], dtype=np.int64))[0]
     return bots.play_one(setup["hands"], *(setup[key] for key in _SETUP_KEYS), policy_of_seat, default_params(),
-                         rng_state, policies.worlds)
+                         rng_state, policies.worlds, policies.budget(), undecided_out)
 
 
 def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, dealing: str,
@@ -238,7 +268,8 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
     Returns
     -------
     (numpy.ndarray, dict)
-        Deals ``int64[count, 4]`` and per-round arrays (setup, ``tricks``, ``passed_out``).
+        Deals ``int64[count, 4]`` and per-round arrays (setup, ``tricks``, ``passed_out``, ``undecided``: the
+        dd turns the policies' turn budget stopped, 0 without a dd seat).
     """
     deal_seed, play_seed, cut_seed = seed_seq.spawn(3)
     rng_state = state_from_seed(play_seed)
@@ -247,9 +278,10 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
         deals = random_deals(count, deal_seed, constraints)
         arrays = auction_batch(deals, dealers, bidders=bidders)
         arrays["tricks"] = np.zeros((count, 4), dtype=np.int64)
+        arrays["undecided"] = np.zeros(count, dtype=np.int64)
         rows = np.flatnonzero(~arrays["passed_out"])
         played = {key: value[rows] for key, value in arrays.items()}
-        arrays["tricks"][rows] = _play_batch(deals[rows], played, policies, rng_state)
+        arrays["tricks"][rows], arrays["undecided"][rows] = _play_batch(deals[rows], played, policies, rng_state)
         return deals, arrays
     cuts = np.random.default_rng(cut_seed)
     pack = np.random.default_rng(deal_seed).permutation(52).astype(np.int64)
@@ -259,10 +291,11 @@ def simulate_rounds(count: int, first_round: int, seed_seq, policies: Policies, 
         deal_packets_kernel(pack, int(cuts.integers(1, 52)), int((dealers[i] + 1) % 4), deals[i])
         setup = auction_batch(deals[i:i + 1], dealers[i:i + 1], bidders=bidders)
         setup["tricks"] = np.zeros((1, 4), dtype=np.int64)
+        setup["undecided"] = np.zeros(1, dtype=np.int64)
         trace = None
         if not setup["passed_out"][0]:
             one = {"hands": deals[i], **{key: setup[key][0] for key in _SETUP_KEYS}}
-            tricks, trace = play_one(one, policies, rng_state)
+            tricks, trace = play_one(one, policies, rng_state, setup["undecided"])
             setup["tricks"][0] = tricks
         rounds.append(setup)
         pack = _gathered_pack(deals[i], trace)
@@ -277,12 +310,14 @@ def packet_deals(count: int, seed_seq, policies: Policies, first_round: int) -> 
 
 
 def round_table(start: int, deals: np.ndarray, arrays: dict) -> pd.DataFrame:
-    """One row per round: the deal, setup, tricks, whether each declarer made, scores in both modes."""
+    """One row per round: the deal, setup, tricks, whether each declarer made, scores in both modes, and the
+    dd turns the turn budget left undecided (``undecided``; a round with one is not a perfect-play result)."""
     count = deals.shape[0]
     frame = pd.DataFrame({"round": start + np.arange(count), "dealer": ((start + np.arange(count)) % 4).astype(np.int8),
                           "passed_out": arrays["passed_out"], "partner": arrays["partner"].astype(np.int8),
                           "trump": arrays["trump"].astype(np.int8), "called_card": arrays["called_card"].astype(np.int8),
-                          "blind_call": arrays["blind"].astype(bool)})
+                          "blind_call": arrays["blind"].astype(bool),
+                          "undecided": arrays["undecided"].astype(np.int16)})
     for seat, column in enumerate(DEAL_COLUMNS):
         frame[column] = deals[:, seat]
     points = score_rounds(arrays["contract_of"], arrays["partner"], arrays["tricks"], ScoringMode.POINTS)
@@ -388,7 +423,9 @@ def play_setups(setups: dict, policies: Policies, rng_state: np.ndarray, dd_budg
         from analyzer.games.rikken.dd import play_setups_dd  # the solver, only for a dd run (``bots`` notes)
 
         return play_setups_dd(setups, dd_budget)
-    return _play_batch(setups["hands"], setups, policies, rng_state), None
+    if policies.budget():
+        raise InputError("a dd turn budget needs a round table's undecided column: bids and advise rows have none")
+    return _play_batch(setups["hands"], setups, policies, rng_state)[0], None
 
 
 def _side_and_money(setups: dict, tricks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -638,9 +675,13 @@ def _play_summary(plan: Plan, chunks: list) -> Summary:
     contracts, seats = contract_summary(moments), seat_summary(moments)
     games = game_summary(moments)  # empty without rounds_per_game
     params = plan.params
+    undecided = undecided_rounds(moments)
     title = (f"Rikken rounds: {plan.n_items:,}, {Policies.from_params(params).label()}, {bidding_label(params)}, "
-             f"dealing {params['dealing']}")
-    shown = [(title, contracts), ("Mean score per round by seat (95% intervals)", seats)]
+             f"dealing {params['dealing']}"
+             + (f"; {undecided:,} rounds with a dd turn the budget left undecided" if undecided else ""))
+    # The undecided column only when a dd turn stopped: other runs show the table as before.
+    shown = [(title, contracts if undecided else contracts.drop(columns="undecided")),
+             ("Mean score per round by seat (95% intervals)", seats)]
     if not games.empty:
         games_title = (f"Games of {params['rounds_per_game']} rounds, points mode: win probability per seat (a tie "
                        "for the top shares the game; 95% Wilson intervals)")
@@ -648,7 +689,8 @@ def _play_summary(plan: Plan, chunks: list) -> Summary:
     return Summary(
         tables={"summary": contracts, "seats": seats, **({"games": games} if not games.empty else {})},
         figures={"contracts_and_scores": lambda: charts.play_chart(contracts, seats)},
-        manifest={"rounds": plan.n_items}, shown=shown,
+        manifest={"rounds": plan.n_items, **({"undecided_rounds": undecided} if "dd_turn_budget" in params else {})},
+        shown=shown,
         payload={"contracts": records(contracts), "seats": records(seats),
                  **({"games": records(games)} if len(games) else {})})
 

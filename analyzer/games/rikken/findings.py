@@ -203,6 +203,12 @@ def play_findings(tables: dict[str, pd.DataFrame], manifest: dict) -> list[str]:
     if games is not None and not games.empty:
         sentences.append("Game wins (points mode, ties shared): " + ", ".join(
             f"{r.seat} {rate_with_interval(r.win_prob, r.win_lo, r.win_hi)}" for r in games.itertuples()) + f" of {int(games['games'].iloc[0]):,} games; an equal share is 25%.")
+    undecided = manifest.get("undecided_rounds")
+    if undecided:
+        budget = manifest.get("params", {}).get("dd_turn_budget")
+        sentences.append(f"{undecided:,} of {manifest.get('rounds', 0):,} rounds had a dd turn whose search the budget"
+                         + (f" ({budget:,} completed tricks a turn)" if budget else "") + " stopped before it proved "
+                         "a card best: those rounds (the rounds' undecided column) are not perfect-play results.")
     return sentences or ["The run has no summary tables."]
 
 
@@ -232,6 +238,8 @@ GLOSSARY = {
     "declared": "declarations of the contract",
     "per_round": "declarations per round (passed-out: share of rounds nobody bid)",
     "make_rate": "share of the declarations made",
+    "undecided": "declarations in rounds with a dd turn the turn budget stopped before proving a card best: not "
+                 "perfect-play results",
     "strategy.card_bids.make_rate": "share of the hands opening with the bid that made it",
     "bid": "the learned strategy's opening bid",
     "share": "share of the held-out hands",

@@ -182,11 +182,12 @@ def replay_deal(hands, dealer: int = 0, seed: int = 0, policies: Policies | None
     deals = np.asarray(hands, dtype=np.int64).reshape(1, 4)
     arrays = auction_batch(deals, np.array([dealer], dtype=np.int64), bidders=bidders)
     arrays["tricks"] = np.zeros((1, 4), dtype=np.int64)
+    arrays["undecided"] = np.zeros(1, dtype=np.int64)
     trace = None
     if not arrays["passed_out"][0]:
         setup = {key: value[0] for key, value in arrays.items()}
         setup["hands"] = deals[0]
-        arrays["tricks"][0], trace = play_one(setup, policies, state_from_seed(seed))
+        arrays["tricks"][0], trace = play_one(setup, policies, state_from_seed(seed), arrays["undecided"])
     # round_table numbers the dealer as start % 4: starting at the dealer gives this deal's dealer.
     row = round_table(dealer, deals, arrays).iloc[0]
     return _assemble(row, policies, trace, {"deal": format_deal(deals[0]), "seed": seed,
@@ -218,11 +219,13 @@ def _replay_row(row: pd.Series, policies: Policies, rng_state: np.ndarray):
     """Play a stored round again; return its trace (None if passed out) after checking its tricks."""
     if row["passed_out"]:
         return None
-    tricks, trace = play_one(_setup_of(row), policies, rng_state)
+    undecided = np.zeros(1, dtype=np.int64)
+    tricks, trace = play_one(_setup_of(row), policies, rng_state, undecided)
     stored = [int(row[f"tricks_{s}"]) for s in range(4)]
-    if list(tricks) != stored:
-        raise RuntimeError(f"replay of round {row['round']} took tricks {list(tricks)}, the run stored {stored}: "
-                           "rikken play no longer plays a chunk as this replay assumes")
+    if list(tricks) != stored or undecided[0] != row["undecided"]:
+        raise RuntimeError(f"replay of round {row['round']} took tricks {list(tricks)} ({undecided[0]} undecided dd "
+                           f"turns), the run stored {stored} ({row['undecided']}): rikken play no longer plays a "
+                           "chunk as this replay assumes")
     return trace
 
 
@@ -295,8 +298,9 @@ def replay_payload(replay: RoundReplay) -> dict:
         ``pbn``), ``policies`` (seat -> card-play policy), ``auction`` (bids in order), ``passed_out``,
         ``contracts`` (one per declarer: seat, contract, side, what it needs, tricks taken, made),
         ``trump``, ``call`` (card, holder, blind, king) or None, ``tricks`` (leader, the four cards, each
-        with its double-dummy ``cost`` when judged (:func:`_cost_entry`), winner, side tricks so far) and
-        ``scores`` (per seat: tricks, points, money).
+        with its double-dummy ``cost`` when judged (:func:`_cost_entry`), winner, side tricks so far),
+        ``scores`` (per seat: tricks, points, money) and ``undecided`` (dd turns the turn budget stopped: the
+        round is then not a perfect-play result).
     """
     row = replay.row
     setup = _setup_of(row)
@@ -323,6 +327,7 @@ def replay_payload(replay: RoundReplay) -> dict:
                     "side_tricks": {SEAT_LETTERS[d]: n for d, n in t.side_tricks.items()}} for t in replay.tricks],
         "scores": {SEAT_LETTERS[s]: {"tricks": int(row[f"tricks_{s}"]), "points": int(row[f"points_{s}"]),
                                      "money": int(row[f"money_{s}"])} for s in range(4)},
+        "undecided": int(row["undecided"]),
     }
 
 

@@ -132,6 +132,10 @@ BID_TRIES = 0
 # tie goes to the expert's card; 0: none. 24 did not beat more Open Misery deals (11 made against 12 of 25,
 # paired) at 2.5x the CPU (docs/rikken-bots.md, "Open Misery").
 TIE_WORLDS = 0
+# Completed tricks each question may search again, in a world where one stopped at ``budget`` (its value left an
+# interval), before the world's values are summed; 0: none. Open Misery's early questions are the costliest
+# of any kind, and a stopped one keeps the expert's card (docs/rikken-bots.md, "Open Misery").
+RETRY_BUDGET = 0
 
 
 class _Goal:
@@ -336,6 +340,9 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
         for i, (weight, hands, goals, trick, trick_blind) in enumerate(drawn):
             low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions,
                                      generations, budget, (part,))
+            if low != high and budget and RETRY_BUDGET > budget:
+                low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions,
+                                         generations, RETRY_BUDGET, (part,))
             separated = separated or len(set(low)) > 1 or len(set(high)) > 1
             low_sum += weight * np.asarray(low)
             high_sum += weight * np.asarray(high)

@@ -344,16 +344,19 @@ def best_no_trump(moments: pd.DataFrame) -> pd.DataFrame:
 
 
 def declarations(rounds: pd.DataFrame) -> pd.DataFrame:
-    """One row per declared contract: ``round, seat, contract, made``."""
+    """One row per declared contract: ``round, seat, contract, made, undecided`` (the round had a dd turn
+    the turn budget stopped)."""
     parts = [pd.DataFrame({"round": rounds["round"], "seat": seat, "contract": rounds[f"contract_{seat}"],
-                           "made": rounds[f"made_{seat}"]}) for seat in range(4)]
+                           "made": rounds[f"made_{seat}"], "undecided": rounds["undecided"] > 0})
+             for seat in range(4)]
     table = pd.concat(parts, ignore_index=True)
     return table[table["contract"] >= 0]
 
 
 def rounds_moments(rounds: pd.DataFrame, rounds_per_game: int | None = None) -> pd.DataFrame:
     """The mergeable summary of full rounds, one row per ``(key, code)``: ``rounds``; ``passed-out``;
-    ``contract`` (code = contract id: declarations ``n`` and ``made``); ``points`` and ``money``
+    ``undecided`` (rounds with a dd turn the turn budget stopped: not perfect-play results); ``contract``
+    (code = contract id: declarations ``n``, ``made`` and ``undecided``, those in such rounds); ``points`` and ``money``
     (code = seat: ``n``, ``total`` and ``squares`` of the seat's score); with ``rounds_per_game``,
     ``games`` (:func:`game_tops`). Chunk summaries add up (:func:`merge_rounds_moments`).
 
@@ -367,10 +370,12 @@ def rounds_moments(rounds: pd.DataFrame, rounds_per_game: int | None = None) -> 
     declared = declarations(rounds)
     contracts = np.sort(declared["contract"].unique())
     made = declared.groupby("contract")["made"].sum().reindex(contracts).to_numpy()
+    undecided = declared.groupby("contract")["undecided"].sum().reindex(contracts).to_numpy()
     count = declared.groupby("contract").size().reindex(contracts).to_numpy()
-    parts = [pd.DataFrame({"key": ["rounds", "passed-out"], "code": 0,
-                           "n": [len(rounds), int(rounds["passed_out"].sum())]}),
-             pd.DataFrame({"key": "contract", "code": contracts.astype(np.int64), "n": count, "made": made})]
+    parts = [pd.DataFrame({"key": ["rounds", "passed-out", "undecided"], "code": 0,
+                           "n": [len(rounds), int(rounds["passed_out"].sum()), int((rounds["undecided"] > 0).sum())]}),
+             pd.DataFrame({"key": "contract", "code": contracts.astype(np.int64), "n": count, "made": made,
+                           "undecided": undecided})]
     for mode in ("points", "money"):
         scores = [rounds[f"{mode}_{seat}"].to_numpy(dtype=np.float64) for seat in range(4)]
         parts.append(pd.DataFrame({"key": mode, "code": np.arange(4), "n": len(rounds),
@@ -446,8 +451,14 @@ def _moment(moments: pd.DataFrame, key: str) -> pd.DataFrame:
     return moments[moments["key"] == key].sort_values("code")
 
 
+def undecided_rounds(moments: pd.DataFrame) -> int:
+    """Rounds with a dd turn the turn budget stopped (:func:`rounds_moments`)."""
+    return int(_moment(moments, "undecided")["n"].sum())
+
+
 def contract_summary(moments: pd.DataFrame) -> pd.DataFrame:
-    """Per contract: declarations, share of rounds, make rate with its 95% Wilson interval; plus passed-out deals."""
+    """Per contract: declarations, share of rounds, make rate with its 95% Wilson interval, and ``undecided``
+    (declarations in rounds with a dd turn the turn budget stopped); plus passed-out deals."""
     n_rounds = int(_moment(moments, "rounds")["n"].sum())
     grouped = _moment(moments, "contract")
     size = grouped["n"].to_numpy().astype(np.int64)
@@ -457,11 +468,12 @@ def contract_summary(moments: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame({"contract": [CONTRACT_CLI_NAMES[c] for c in grouped["code"]],
                           "declared": size, "per_round": size / n_rounds,
                           "per_round_lo": freq_lo, "per_round_hi": freq_hi, "made": made,
-                          "make_rate": made / size, "make_lo": rate_lo, "make_hi": rate_hi})
+                          "make_rate": made / size, "make_lo": rate_lo, "make_hi": rate_hi,
+                          "undecided": grouped["undecided"].to_numpy().astype(np.int64)})
     passed = int(_moment(moments, "passed-out")["n"].sum())
     low, high = wilson_interval(passed, n_rounds)
     passed_row = pd.DataFrame([{"contract": "passed-out", "declared": passed, "per_round": passed / max(n_rounds, 1),
-                                "per_round_lo": low, "per_round_hi": high}])
+                                "per_round_lo": low, "per_round_hi": high, "undecided": 0}])
     return pd.concat([table, passed_row], ignore_index=True)
 
 
