@@ -531,3 +531,16 @@ def test_trumps_a_cheap_lead_when_closing_is_then_sure():
     assert choice(TRUMP_TO_CLOSE.format(17), replace(DEFAULT, trump_to_close=0)) == "HQ"
     # with two cards left in the stock the stock cannot be closed after the trick: the rule stays quiet
     assert choice(TRUMP_TO_CLOSE.replace("CK CT DT DA HA SJ", "HA SJ").format(17)) == "HQ"
+
+
+def test_take_dear_takes_a_cheap_lead_with_the_ten_or_ace_rather_than_the_king():
+    """Spades trump, HJ led, the stock open. Player 1 holds HK HT with HA in the stock: the cheapest card
+    above HJ is HK (4); with take_dear the ten (10) takes it, 12 points banked, and the king stays for
+    the marriage with HQ, still in the stock. With HK HA and HT out, the ace takes it."""
+    text = "hand0=CQ DA SQ ST; hand1=CK DT HK {} SA; stock=SK DJ CJ CT HQ {} CA SJ; trump=S; leader=0; trick=HJ; points=7,0; tricks=1,0"
+    dear = replace(DEFAULT, take_dear=1)
+    assert DEFAULT.take_dear == 1
+    assert choice(text.format("HT", "HA"), replace(DEFAULT, take_dear=0)) == "HK"
+    assert choice(text.format("HT", "HA"), dear) == "HT"
+    assert choice(text.format("HA", "HT"), replace(DEFAULT, take_dear=0)) == "HK"
+    assert choice(text.format("HA", "HT"), dear) == "HA"

@@ -94,9 +94,9 @@ class HeuristicParams:
         in its suit with the lowest trump when the sure points after the trick reach 66 plus
         ``close_margin`` (:func:`sure_points` with the trick counted), so that the next lead closes.
     take_dear : int
-        Following with the stock open and taking the led card in its suit: 1 to take it with the dearest
-        card above it (outside a marriage in hand), banking the points; 2 with the ten when that suit's
-        ace is still out; 0 with the cheapest card above it.
+        1 to take a led card, while the stock is open, in its suit with the dearest card above it (outside
+        a marriage in hand), banking its points while it can still win a trick (a ten whose ace is out, an
+        ace rather than a king kept for a marriage); 0 with the cheapest card above it.
     """
 
     close_points: int = 0
@@ -116,7 +116,7 @@ class HeuristicParams:
     save_marriage: int = 1
     exact_endgame: int = 1
     trump_to_close: int = 1
-    take_dear: int = 0
+    take_dear: int = 1
 
     @classmethod
     def classic(cls) -> "HeuristicParams":
@@ -209,21 +209,13 @@ def _discard(cands, hand, played, opp, ordered):
 
 
 @njit(cache=True)
-def _taker(above, avoid, played, dear):
+def _taker(above, avoid, dear):
     """The card of ``above`` (cards of the led suit above the led card) to take the trick with, outside
-    ``avoid`` when possible: the cheapest; with ``dear`` 1 the dearest; with ``dear`` 2 the ten when the
-    suit's ace is neither in ``above`` nor ``played``."""
+    ``avoid`` when possible: the dearest with ``dear``, else the cheapest."""
     pool = above & ~avoid
     if pool == 0:
         pool = above
-    if dear == 1:
-        return _dearest(pool)
-    if dear == 2:
-        ten = (highest_bit_index(pool) // 5) * 5 + R.TEN
-        ace = ten + 1
-        if (pool >> ten) & 1 and not (above >> ace) & 1 and not (played >> ace) & 1:
-            return ten
-    return _cheapest(pool, np.int64(0))
+    return _dearest(pool) if dear else _cheapest(pool, np.int64(0))
 
 
 @njit(cache=True)
@@ -714,7 +706,7 @@ def _rule_pick(s, params, buf, n):
             return _dearest(winners & ~trumps) if winners & ~trumps else _cheapest(winners, np.int64(0))
         return _cheapest(legal, keep)
     if above:
-        c = _taker(above, keep | _married(hand) if params[_SAVE_MARRIAGE] > 0 else keep, played, params[_TAKE_DEAR])
+        c = _taker(above, keep | _married(hand) if params[_SAVE_MARRIAGE] > 0 else keep, params[_TAKE_DEAR] > 0)
         if value >= params[_WIN_WITH_HIGH] or _POINTS[c] < 10:
             return c
     low_trump = _cheapest(my_trumps, np.int64(0)) if my_trumps else -1
