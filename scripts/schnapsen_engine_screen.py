@@ -59,11 +59,11 @@ def main() -> None:
     parser.add_argument("--variants", nargs="+", default=[""], help="heuristic parameters changed, one per variant")
     args = parser.parse_args()
     if args.deals < 1:
-        raise SystemExit("error: --deals must be at least 1")
+        parser.error("--deals must be at least 1")
     try:
         variants = [HeuristicParams.parse(text).to_array() for text in args.variants]
     except ValueError as exc:
-        raise SystemExit(f"error: {exc}") from None
+        parser.error(str(exc))
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     engine = Engine(args.engine)
     deal_seeds = 1 + np.random.SeedSequence(seed).generate_state(args.deals, np.uint32).astype(np.int64)
