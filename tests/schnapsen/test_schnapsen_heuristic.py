@@ -174,10 +174,10 @@ def test_announces_a_marriage_that_reaches_66_rather_than_closing():
 # Following while the stock is open (spades trump, a stock of four, face-up SQ unless said otherwise).
 def test_takes_the_trick_that_reaches_66_with_the_cheapest_card_that_does():
     """Player 1 at 60 follows CJ (2): CQ would take it for 65, SJ for 64, CA for 73: CA. Without the rule
-    the cheapest higher club, CQ, takes it and the deal goes on."""
+    the cheapest higher club, CQ, takes it (with take_dear off) and the deal goes on."""
     text = "hand0=CT DA HA ST; hand1=CA CQ SJ DJ HJ; stock=DK HK HQ SQ; trick=CJ; leader=0; points=40,60; tricks=2,2"
     assert choice(text) == "CA"
-    assert choice(text, replace(DEFAULT, win_deal=0)) == "CQ"
+    assert choice(text, replace(DEFAULT, win_deal=0, take_dear=0)) == "CQ"
 
 
 def test_takes_the_trick_the_leader_would_reach_66_with():
@@ -364,10 +364,10 @@ def test_params_parse_names_and_values():
 
 def test_takes_a_lead_with_a_ten_rather_than_break_a_marriage():
     """HJ led, HQ HK HT in hand: HT takes it and the hearts marriage stays; the cheapest card above HJ
-    is HQ, which breaks it."""
+    is HQ, which breaks it (with take_dear off; with it the dearest, HT, takes it anyway)."""
     text = "hand0=HA DK DQ CT; hand1=HQ HK HT CJ DJ; stock=DT ST SK SQ; trick=HJ; leader=0; points=20,20; tricks=1,2"
     assert choice(text) == "HT"
-    assert choice(text, replace(DEFAULT, save_marriage=0)) == "HQ"
+    assert choice(text, replace(DEFAULT, save_marriage=0, take_dear=0)) == "HQ"
 
 
 # The stock exhausted, every card known (clubs trump): player 1 leads with CA DT, player 0 holds CJ CQ,
@@ -531,3 +531,16 @@ def test_trumps_a_cheap_lead_when_closing_is_then_sure():
     assert choice(TRUMP_TO_CLOSE.format(17), replace(DEFAULT, trump_to_close=0)) == "HQ"
     # with two cards left in the stock the stock cannot be closed after the trick: the rule stays quiet
     assert choice(TRUMP_TO_CLOSE.replace("CK CT DT DA HA SJ", "HA SJ").format(17)) == "HQ"
+
+
+def test_take_dear_takes_a_cheap_lead_with_the_ten_or_ace_rather_than_the_king():
+    """Spades trump, HJ led, the stock open. Player 1 holds HK HT with HA in the stock: the cheapest card
+    above HJ is HK (4); with take_dear the ten (10) takes it, 12 points banked, and the king stays for
+    the marriage with HQ, still in the stock. With HK HA and HT out, the ace takes it."""
+    text = "hand0=CQ DA SQ ST; hand1=CK DT HK {} SA; stock=SK DJ CJ CT HQ {} CA SJ; trump=S; leader=0; trick=HJ; points=7,0; tricks=1,0"
+    dear = replace(DEFAULT, take_dear=1)
+    assert DEFAULT.take_dear == 1
+    assert choice(text.format("HT", "HA"), replace(DEFAULT, take_dear=0)) == "HK"
+    assert choice(text.format("HT", "HA"), dear) == "HT"
+    assert choice(text.format("HA", "HT"), replace(DEFAULT, take_dear=0)) == "HK"
+    assert choice(text.format("HA", "HT"), dear) == "HA"

@@ -28,7 +28,7 @@ _SUITS = R.SUIT_MASKS
 # indices into the parameter array (same order as the dataclass fields)
 (_CLOSE_POINTS, _CLOSE_TRUMPS, _CLOSE_HIGH_TRUMPS, _WIN_WITH_HIGH, _TRUMP_MIN, _KEEP_MARRIAGE, _CLOSE_MARGIN,
  _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS, _TRUMP_FOR_MARRIAGE, _DISCARD_ORDER, _SAVE_MARRIAGE,
- _EXACT_ENDGAME, _TRUMP_TO_CLOSE) = range(17)
+ _EXACT_ENDGAME, _TRUMP_TO_CLOSE, _TAKE_DEAR) = range(18)
 #: a parameter value that switches its rule off (no count of points or cards reaches it)
 OFF = 1000
 
@@ -93,6 +93,10 @@ class HeuristicParams:
         1 to trump, while the stock is open and can still be closed after the trick, a led card not taken
         in its suit with the lowest trump when the sure points after the trick reach 66 plus
         ``close_margin`` (:func:`sure_points` with the trick counted), so that the next lead closes.
+    take_dear : int
+        1 to take a led card, while the stock is open, in its suit with the dearest card above it (outside
+        a marriage in hand), banking its points while it can still win a trick (a ten whose ace is out, an
+        ace rather than a king kept for a marriage); 0 with the cheapest card above it.
     """
 
     close_points: int = 0
@@ -112,6 +116,7 @@ class HeuristicParams:
     save_marriage: int = 1
     exact_endgame: int = 1
     trump_to_close: int = 1
+    take_dear: int = 1
 
     @classmethod
     def classic(cls) -> "HeuristicParams":
@@ -120,7 +125,7 @@ class HeuristicParams:
         return cls(close_points=46, close_trumps=3, close_high_trumps=1, win_with_high=10, trump_min=10,
                    keep_marriage=1, close_margin=OFF, win_deal=0, trump_high_min=0, save_tens=0, strict_plan=0,
                    lead_masters=0, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0,
-                   trump_to_close=0)
+                   trump_to_close=0, take_dear=0)
 
     @classmethod
     def playout(cls) -> "HeuristicParams":
@@ -128,7 +133,7 @@ class HeuristicParams:
         from 3 points, no trump for a marriage, the cheapest discard, a marriage not kept when following),
         with which ``rollout`` and ``hybrid`` were measured."""
         return cls(trump_min=3, trump_for_marriage=0, discard_order=0, save_marriage=0, exact_endgame=0,
-                   trump_to_close=0)
+                   trump_to_close=0, take_dear=0)
 
     @classmethod
     def parse(cls, text: str, base: "HeuristicParams | None" = None) -> "HeuristicParams":
@@ -201,6 +206,16 @@ def _discard(cands, hand, played, opp, ordered):
         if best < 0 or key < best_rank:
             best, best_rank = c, key
     return best
+
+
+@njit(cache=True)
+def _taker(above, avoid, dear):
+    """The card of ``above`` (cards of the led suit above the led card) to take the trick with, outside
+    ``avoid`` when possible: the dearest with ``dear``, else the cheapest."""
+    pool = above & ~avoid
+    if pool == 0:
+        pool = above
+    return _dearest(pool) if dear else _cheapest(pool, np.int64(0))
 
 
 @njit(cache=True)
@@ -691,7 +706,7 @@ def _rule_pick(s, params, buf, n):
             return _dearest(winners & ~trumps) if winners & ~trumps else _cheapest(winners, np.int64(0))
         return _cheapest(legal, keep)
     if above:
-        c = _cheapest(above, keep | _married(hand) if params[_SAVE_MARRIAGE] > 0 else keep)
+        c = _taker(above, keep | _married(hand) if params[_SAVE_MARRIAGE] > 0 else keep, params[_TAKE_DEAR] > 0)
         if value >= params[_WIN_WITH_HIGH] or _POINTS[c] < 10:
             return c
     low_trump = _cheapest(my_trumps, np.int64(0)) if my_trumps else -1
