@@ -26,7 +26,8 @@ from analyzer.cli.running import print_table, run_and_print
 from analyzer.errors import InputError
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
-# `solve` and PBN files written by `deal`: W deals, so N leads.
+# A deal given without a dealer (`solve`, `replay` of a deal, the PBN files `deal` writes): W deals, so N, on
+# his left, bids first and leads (the rules: the dealer's left opens and leads); one default everywhere.
 DEFAULT_DEALER = "W"
 
 

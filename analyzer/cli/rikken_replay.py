@@ -10,6 +10,7 @@ from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_CONSTRAINT
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
 from analyzer.cli.rikken_advise import WorldsOption
 from analyzer.cli.rikken import (
+    DEFAULT_DEALER,
     AcesOption,
     BiddingMargin,
     BiddingOption,
@@ -67,7 +68,7 @@ def replay(
     aces: AcesOption = None,
     length: LengthOption = None,
     dealer: Annotated[str | None, typer.Option("--dealer", help="With a PBN deal: the dealer; his left bids "
-                                               "first and leads.", show_default="the file's Dealer tag, else N")]
+                                               "first and leads.", show_default=f"the file's Dealer tag, else {DEFAULT_DEALER} (as solve)")]
     = None,
     judge: JudgeOption = True,
     dd_budget: JudgeBudget = None,
@@ -115,7 +116,8 @@ def _replay_pbn_deal(deal, board, index, dealing, chunk_size, constraints, deale
         raise InputError("--dealing, --chunk-size and deal constraints describe a rikken play run: they go "
                          "with --seed S --index I, not with a PBN deal")
     hands, file_dealer = given_deal(deal, board)
-    dealer_seat = parse_seat(dealer) if dealer is not None else file_dealer if file_dealer is not None else 0
+    dealer_seat = parse_seat(dealer) if dealer is not None else file_dealer if file_dealer is not None else \
+        parse_seat(DEFAULT_DEALER)
     return replay_deal(hands, dealer_seat, seed or 0, policies, auction, judge_budget)
 
 

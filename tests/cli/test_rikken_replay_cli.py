@@ -185,3 +185,14 @@ def test_a_board_of_a_pbn_file_replays_as_its_deal_typed_in(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["rikken", "replay", str(path)])
     assert stop.value.code == 2 and "holds 2 boards: pick one with --board" in capsys.readouterr().err
+
+
+def test_a_deal_typed_in_is_dealt_by_west_in_replay_as_in_solve(capsys):
+    """One default dealer for every command taking a deal: W deals, so N (his left, by the rules) bids first
+    and leads, in `replay` as in `solve` and the PBN files `deal` writes."""
+    from analyzer.cli.rikken import _deal_and_leader
+
+    plain = _strict_json(_run(capsys, "replay", FULL, "--no-judge", "--json"))
+    assert (plain["dealer"], plain["leader"]) == ("W", "N")
+    assert plain == _strict_json(_run(capsys, "replay", FULL, "--dealer", "W", "--no-judge", "--json"))
+    assert SEAT_LETTERS[_deal_and_leader(FULL, None, None, None)[1]] == "N"
