@@ -131,13 +131,15 @@ def deal(
     length: LengthOption = None,
     pbn: Annotated[str | None, typer.Option("--pbn", help="Also write the deals to this PBN file (boards 1..n, "
                                             "dealer W so that N leads, as `rikken solve` assumes).")] = None,
+    lin: Annotated[str | None, typer.Option("--lin", help="Also write the deals to this LIN file (Bridge Base "
+                                            "Online's hand records: boards 1..n, dealer W).")] = None,
     json_out: JsonOut = False,
 ) -> None:
     """Print random or constrained deals in PBN (N first)."""
     from analyzer.cards.constraints import build_constraints
     from analyzer.cards.dealing import deal_constrained, deal_random
+    from analyzer.cards.lin_file import format_lin
     from analyzer.cards.pbn_file import deal_games, format_pbn
-    from analyzer.reports.store import atomic_write, user_file
 
     seats = build_constraints(hand or [], cards or [], hcp or [], aces or [], length or [])
     if all(s.fixed == 0 and s.is_trivial() for s in seats):
@@ -145,17 +147,27 @@ def deal(
     else:
         deals = deal_constrained(count, seed, seats)
     lines = [format_deal(row) for row in deals]
-    if pbn is not None:
-        text = format_pbn(deal_games(deals, f"analyzer rikken deal --seed {seed}", parse_seat(DEFAULT_DEALER)))
-        target = user_file(pbn, "--pbn")
-        try:
-            atomic_write(target, lambda p: Path(p).write_text(text, encoding="utf-8"))
-        except OSError as error:
-            raise InputError(f"cannot write {pbn}: {error.strerror or error}") from None
+    files = {"--pbn": (pbn, lambda: format_pbn(deal_games(deals, f"analyzer rikken deal --seed {seed}",
+                                                           parse_seat(DEFAULT_DEALER)))),
+             "--lin": (lin, lambda: format_lin(deals, parse_seat(DEFAULT_DEALER)))}
+    for option, (name, text) in files.items():
+        if name is not None:
+            _write_file(name, option, text())
     if json_out:
         typer.echo(json_dumps({"seed": seed, "deals": lines}))
     else:
         typer.echo("\n".join(lines))
+
+
+def _write_file(name: str, option: str, text: str) -> None:
+    """Write ``text`` to the file ``name`` given with ``option`` (whole or not at all)."""
+    from analyzer.reports.store import atomic_write, user_file
+
+    target = user_file(name, option)
+    try:
+        atomic_write(target, lambda p: Path(p).write_text(text, encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"cannot write {name}: {error.strerror or error}") from None
 
 
 def _seat_letters(seat: list[str] | None) -> list[str] | None:
