@@ -1,5 +1,6 @@
 """``analyzer rikken replay``: one round card by card, from a ``rikken play`` run or a given deal."""
 
+import re
 import textwrap
 from typing import Annotated
 
@@ -149,7 +150,7 @@ def text_lines(payload: dict) -> list[str]:
     lines.append("Auction: " + ", ".join(f"{b['seat']} {b['bid']}" for b in payload["auction"]))
     if payload["passed_out"]:
         lines.append("Passed out: all four passed, nothing is played and every seat scores 0.")
-        return lines
+        return _wrapped(lines)
     lines += _setup_lines(payload)
     lines.append("Policies: " + ", ".join(f"{seat} {name}" for seat, name in payload["policies"].items()))
     needs = {c["seat"]: c["needs"] for c in payload["contracts"]}
@@ -167,7 +168,16 @@ def text_lines(payload: dict) -> list[str]:
                      f"{'+'.join(c['side'])} took {c['side_tricks']}, needed {c['needs']}.")
     lines.append("Scores: " + "; ".join(f"{seat} {s['tricks']} tricks, points {s['points']:+d}, money {s['money']:+d}"
                                         for seat, s in payload["scores"].items()))
-    return lines
+    return _wrapped(lines)
+
+
+def _wrapped(lines: list[str]) -> list[str]:
+    """The title and the scores wrapped to the console's width, as the judged summary is; a trick stays on
+    its line (one line a trick, cards in order)."""
+    from analyzer.reports.formatting import CONSOLE_WIDTH
+
+    return [line if re.match(r"\s+\d+\. [NESW] leads:", line) or len(line) <= CONSOLE_WIDTH
+            else textwrap.fill(line, CONSOLE_WIDTH, subsequent_indent="  ") for line in lines]
 
 
 def cost_mark(costs: list[dict], several: bool = False) -> str:
@@ -207,12 +217,22 @@ def _judged_lines(payload: dict) -> list[str]:
                     deed = "gave it up" if card["seat"] in contract["side"] else "let it make"
                     turns.append(f"trick {trick['number']}, {card['seat']} {card['card']} {deed}")
         if any(high for _, high in given.values()):
-            lines.append(f"{seat} {contract['contract']}: tricks given up " + ", ".join(
-                f"{s} {format_bounds(low, high)}" for s, (low, high) in given.items()) + ".")
+            defenders = [s for s in SEAT_LETTERS if s not in contract["side"]]
+            lines.append(f"{seat} {contract['contract']}: tricks given up by " + ", by ".join(
+                _side_given(side, given) for side in (contract["side"], defenders)) + ".")
         lines.append(f"{seat} {contract['contract']}: " + (
             "its fate turned at " + "; ".join(turns) + "." if turns
             else "no card turned its fate: it went as perfect play from the deal says."))
     return [textwrap.fill(line, CONSOLE_WIDTH, subsequent_indent="  ") for line in lines]
+
+
+def _side_given(side: list[str], given: dict[str, list[int]]) -> str:
+    """``W+N 1 (W 1, N 0)``: the tricks a side gave up (bounds when a count was bounded), then each seat's."""
+    from analyzer.reports.formatting import format_bounds
+
+    low, high = (sum(given[s][i] for s in side) for i in (0, 1))
+    return f"{'+'.join(side)} {format_bounds(low, high)} (" + ", ".join(
+        f"{s} {format_bounds(*given[s])}" for s in side) + ")"
 
 
 def _title(source: dict) -> str:

@@ -147,8 +147,11 @@ def test_every_card_is_marked_with_its_cost_and_no_judge_leaves_them_out(stored,
             assert re.search(re.escape(shown) + r"(  |$)", line), (shown, line)
             given[card["seat"]] += cost["tricks"]
     if any(given.values()):
-        assert (f"{contract['seat']} {contract['contract']}: tricks given up "
-                + ", ".join(f"{s} {n}" for s, n in given.items())) in text.replace("\n  ", " ")
+        sides = (contract["side"], [s for s in SEAT_LETTERS if s not in contract["side"]])
+        assert (f"{contract['seat']} {contract['contract']}: tricks given up by " + ", by ".join(
+            f"{'+'.join(side)} {sum(given[s] for s in side)} (" + ", ".join(f"{s} {given[s]}" for s in side) + ")"
+            for side in sides) + ".") in text.replace("\n  ", " ")
+    assert max(len(line) for line in text.splitlines() if not re.match(r"\s+\d+\. [NESW] leads:", line)) <= 80
     plain, bare = _replay(capsys, index, "--no-judge")
     assert "cost" not in bare["tricks"][0]["cards"][0] and "judge_budget" not in bare["source"]
     assert "judged" not in plain and "(-" not in plain
