@@ -11,7 +11,14 @@ from typing import Annotated
 import typer
 
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
-from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_BOTS, RIKKEN_DEALINGS
+from analyzer.catalog import (
+    DD_DEFAULT_BUDGET,
+    DD_MAX_BUDGET,
+    RIKKEN_BOTS,
+    RIKKEN_DEALINGS,
+    RIKKEN_DEFAULT_WORLDS,
+    RIKKEN_MAX_WORLDS,
+)
 from analyzer.cli.options import (
     MAX_CHUNK_SIZE,
     MAX_ITEMS,
@@ -118,6 +125,12 @@ def policies_from_options(policy: Policy, declarer: Policy | None, defender: Pol
         raise InputError(f"--seat-policies needs four of {', '.join(known)} for N,E,S,W, got {seats!r}")
     check_table(names)
     return Policies(None, None, tuple(names))
+
+
+WorldsOption = Annotated[int | None, typer.Option(
+    "--worlds", min=1, max=RIKKEN_MAX_WORLDS,
+    help="With sampled-dd at a seat: hidden-hand worlds it draws and solves per decision (more: steadier and "
+         "slower, about linearly).", show_default=str(RIKKEN_DEFAULT_WORLDS))]
 
 
 @app.command()
@@ -240,6 +253,7 @@ def play(
     hcp: HcpOption = None,
     aces: AcesOption = None,
     length: LengthOption = None,
+    worlds: WorldsOption = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -253,7 +267,7 @@ def play(
     from analyzer.games.rikken.strategy import bidding_params
 
     policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy, seat_policies,
-                                     policy_given=policy is not None)
+                                     policy_given=policy is not None).with_worlds(worlds)
     constraints = constraint_params(dealing.value, seed, hand, cards, hcp, aces, length)
     plan = play_plan(policies, dealing.value, constraints, bidding_params(bidding, seat_bidding, bidding_margin),
                      rounds_per_game, rounds, seed, chunk_size)

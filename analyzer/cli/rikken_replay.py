@@ -9,7 +9,6 @@ import typer
 from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
 from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_CONSTRAINT_OPTIONS
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
-from analyzer.cli.rikken_advise import WorldsOption
 from analyzer.cli.rikken import (
     DEFAULT_DEALER,
     AcesOption,
@@ -26,6 +25,7 @@ from analyzer.cli.rikken import (
     Policy,
     SeatBidding,
     SeatPolicies,
+    WorldsOption,
     given_deal,
     policies_from_options,
 )

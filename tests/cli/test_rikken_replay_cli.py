@@ -199,3 +199,22 @@ def test_a_deal_typed_in_is_dealt_by_west_in_replay_as_in_solve(capsys):
     assert (plain["dealer"], plain["leader"]) == ("W", "N")
     assert plain == _strict_json(_run(capsys, "replay", FULL, "--dealer", "W", "--no-judge", "--json"))
     assert SEAT_LETTERS[_deal_and_leader(FULL, None, None, None)[1]] == "N"
+
+
+def test_play_takes_the_world_count_that_replay_takes(monkeypatch, capsys):
+    """`rikken play --worlds N` records N in the run's params (the plan handed to the runner, not run here),
+    so `replay --seed S --index I --worlds N` replays a round of a run that can exist; without a sampling
+    bot the count is refused by both in the same line."""
+    import analyzer.cli.rikken as rikken_cli
+
+    plans = []
+    monkeypatch.setattr(rikken_cli, "run_and_print", lambda experiment, plan, **kw: plans.append(plan))
+    main_args = ["rikken", "play", "-n", "4", "--declarer-policy", "sampled-dd", "--defender-policy", "heuristic"]
+    with pytest.raises(SystemExit) as stop:
+        main([*main_args, "--worlds", "3"])
+    assert stop.value.code == 0 and plans[-1].params["worlds"] == 3
+    for command in (["rikken", "play", "-n", "4"], ["rikken", "replay", "--seed", "1", "--index", "0"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, "--worlds", "3"])
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.strip() == "error: a world count is for sampled-dd, which plays no seat here"
