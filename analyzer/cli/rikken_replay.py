@@ -68,8 +68,9 @@ def replay(
     hcp: HcpOption = None,
     aces: AcesOption = None,
     length: LengthOption = None,
-    dealer: Annotated[str | None, typer.Option("--dealer", help="With a PBN deal: the dealer; his left bids "
-                                               "first and leads.", show_default=f"the file's Dealer tag, else {DEFAULT_DEALER} (as solve)")]
+    dealer: Annotated[str | None, typer.Option(
+        "--dealer", help="With a PBN deal: the dealer; his left bids first and leads.",
+        show_default=f"the file's Dealer tag, else {DEFAULT_DEALER} (as solve)")]
     = None,
     judge: JudgeOption = True,
     dd_budget: JudgeBudget = None,
