@@ -4,8 +4,6 @@ A card is ``suit * 13 + rank`` with suits C D H S = 0..3 and ranks 2..A = 0..12,
 suit is a contiguous 13-bit field of an int64 mask.
 """
 
-import numpy as np
-
 from analyzer.errors import InputError
 
 SUIT_LETTERS = "CDHS"
@@ -13,8 +11,19 @@ RANK_LETTERS = "23456789TJQKA"
 N_SUITS = 4
 N_RANKS = 13
 N_CARDS = 52
-SUIT_MASKS = np.array([((1 << N_RANKS) - 1) << (N_RANKS * s) for s in range(N_SUITS)], dtype=np.int64)
 FULL_DECK = (1 << N_CARDS) - 1
+
+
+def __getattr__(name: str):
+    # SUIT_MASKS (int64 array: the cards of suit s) is built on first use, so that parsing cards and the
+    # commands' help import no numpy.
+    if name == "SUIT_MASKS":
+        import numpy as np
+
+        value = np.array([((1 << N_RANKS) - 1) << (N_RANKS * s) for s in range(N_SUITS)], dtype=np.int64)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def card_id(suit: int, rank: int) -> int:

@@ -1,4 +1,5 @@
-"""LIN files (Bridge Base Online's hand records) read as PBN games, so ``solve`` and ``replay`` take them too.
+"""LIN files (Bridge Base Online's hand records) read as PBN games, so ``solve`` and ``replay`` take them too,
+and written from plain deals (``rikken deal --lin``).
 
 A LIN file is a flat list of ``key|value|`` pairs. A board is the deal of an ``md`` pair,
 ``md|<dealer><south>,<west>,<north>,<east>|``: the dealer a digit (1 South, 2 West, 3 North, 4 East), each
@@ -11,7 +12,7 @@ is run.
 import re
 import numpy as np
 
-from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_hand
+from analyzer.cards.pbn import SEAT_LETTERS, format_deal, format_hand, parse_hand
 from analyzer.cards.record_file import read_record_text
 from analyzer.errors import InputError
 
@@ -71,3 +72,19 @@ def read_lin(path) -> list[dict[str, str]]:
     """The boards of the LIN file ``path`` (see :func:`parse_lin`), read as ``record_file.read_record_text``
     reads a hand record."""
     return parse_lin(read_record_text(path, "LIN"), str(path))
+
+
+def format_lin(deals, dealer: int) -> str:
+    """LIN text of plain deals (seat masks N E S W), one board a line, numbered from 1, all dealt by ``dealer``:
+    ``pn|,,,|st||md|<dealer digit><S>,<W>,<N>,<E>|rh||ah|Board 1|sv|o|pg||`` (a BBO hand record: no player
+    names, no auction, vulnerability none), every hand written; BBO's viewers and :func:`parse_lin` read it."""
+    digit = _LIN_SEATS.index(dealer) + 1
+    lines = []
+    for board, masks in enumerate(deals, start=1):
+        hands = ",".join(_lin_hand(int(masks[seat])) for seat in _LIN_SEATS)
+        lines.append(f"pn|,,,|st||md|{digit}{hands}|rh||ah|Board {board}|sv|o|pg||")
+    return "\n".join(lines) + "\n"
+
+
+def _lin_hand(mask: int) -> str:
+    return "".join(suit + ranks for suit, ranks in zip("SHDC", format_hand(mask).split(".")))

@@ -1,6 +1,6 @@
 """PBN-style hands (``AKQ2.T93..J8765``, suits S.H.D.C) and deals (``N:hand hand hand hand``)."""
 
-import numpy as np
+from __future__ import annotations
 
 from analyzer.cards.deck import N_RANKS, RANK_LETTERS, SUIT_LETTERS, parse_rank
 from analyzer.errors import InputError
@@ -78,6 +78,8 @@ def parse_deal(text: str, hand_size: int | None = 13) -> np.ndarray:
     hands = stripped[2:].split()
     if len(hands) != 4:
         raise InputError(f"bad deal: expected 4 hands, got {len(hands)}")
+    import numpy as np  # here, not at the top: the commands' help imports this module and no numpy
+
     masks = np.zeros(4, dtype=np.int64)
     seen = 0
     for offset, hand in enumerate(hands):

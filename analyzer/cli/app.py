@@ -38,6 +38,7 @@ class _PlainArgument(TyperArgument):
 def _name_values(command) -> None:
     for sub in getattr(command, "commands", {}).values():
         _name_values(sub)
+    _flags_default_false(command.get_params(command.context_class(command)))
     for param in command.params:
         if isinstance(param, TyperArgument):
             param.__class__ = _PlainArgument
@@ -50,6 +51,15 @@ def _name_values(command) -> None:
             param.metavar = "[" + "|".join(str(getattr(c, "value", c)) for c in described.choices) + "]"
         else:
             param.metavar = param.name.upper()
+
+
+def _flags_default_false(params: list) -> list:
+    """``params`` with typer's own flags (``--help``, the completion flags) defaulting to False instead of None:
+    typer coerces a None through pydantic (0.1 CPU-s to import) before ``--help`` answers, a bool it passes."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.default is None:
+            param.default = False
+    return params
 
 
 @cache
@@ -98,6 +108,9 @@ _COMMANDS: dict[str, tuple[Callable[[], object], str]] = {
 class _LazyRoot(TyperGroup):
     """The root group: a command's module (its game, numba, pandas) is imported when the command is named,
     so ``analyzer --version`` answers without loading any game."""
+
+    def get_params(self, ctx: object) -> list:
+        return _flags_default_false(super().get_params(ctx))
 
     def list_commands(self, ctx: object) -> list[str]:
         return list(_COMMANDS)

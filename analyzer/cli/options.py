@@ -2,9 +2,9 @@
 
 import json
 import math
+import sys
 from typing import Annotated
 
-import numpy as np
 import typer
 
 from analyzer.catalog import MAX_WORKERS, default_workers
@@ -58,7 +58,8 @@ def _finite(value):
         return {key: _finite(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_finite(item) for item in value]
-    if isinstance(value, np.generic):
+    numpy = sys.modules.get("numpy")  # a numpy scalar exists only once numpy is loaded; --help loads none
+    if numpy is not None and isinstance(value, numpy.generic):
         return _finite(value.item())
     return value
 

@@ -11,7 +11,14 @@ from typing import Annotated
 import typer
 
 from analyzer.cards.pbn import SEAT_LETTERS, format_deal, parse_deal, parse_seat
-from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_BOTS, RIKKEN_DEALINGS
+from analyzer.catalog import (
+    DD_DEFAULT_BUDGET,
+    DD_MAX_BUDGET,
+    RIKKEN_BOTS,
+    RIKKEN_DEALINGS,
+    RIKKEN_DEFAULT_WORLDS,
+    RIKKEN_MAX_WORLDS,
+)
 from analyzer.cli.options import (
     MAX_CHUNK_SIZE,
     MAX_ITEMS,
@@ -26,7 +33,8 @@ from analyzer.cli.running import print_table, run_and_print
 from analyzer.errors import InputError
 
 app = typer.Typer(help="Rikken: 4 players, auction, called-ace partnerships.", no_args_is_help=True)
-# `solve` and PBN files written by `deal`: W deals, so N leads.
+# A deal given without a dealer (`solve`, `replay` of a deal, the PBN files `deal` writes): W deals, so N, on
+# his left, bids first and leads (the rules: the dealer's left opens and leads); one default everywhere.
 DEFAULT_DEALER = "W"
 
 
@@ -119,6 +127,12 @@ def policies_from_options(policy: Policy, declarer: Policy | None, defender: Pol
     return Policies(None, None, tuple(names))
 
 
+WorldsOption = Annotated[int | None, typer.Option(
+    "--worlds", min=1, max=RIKKEN_MAX_WORLDS,
+    help="With sampled-dd at a seat: hidden-hand worlds it draws and solves per decision (more: steadier and "
+         "slower, about linearly).", show_default=str(RIKKEN_DEFAULT_WORLDS))]
+
+
 @app.command()
 def deal(
     count: Annotated[int, typer.Option("--count", "-n", min=1, max=MAX_PRINTED_DEALS, help="Number of deals.")] = 1,
@@ -130,13 +144,15 @@ def deal(
     length: LengthOption = None,
     pbn: Annotated[str | None, typer.Option("--pbn", help="Also write the deals to this PBN file (boards 1..n, "
                                             "dealer W so that N leads, as `rikken solve` assumes).")] = None,
+    lin: Annotated[str | None, typer.Option("--lin", help="Also write the deals to this LIN file (Bridge Base "
+                                            "Online's hand records: boards 1..n, dealer W).")] = None,
     json_out: JsonOut = False,
 ) -> None:
     """Print random or constrained deals in PBN (N first)."""
     from analyzer.cards.constraints import build_constraints
     from analyzer.cards.dealing import deal_constrained, deal_random
+    from analyzer.cards.lin_file import format_lin
     from analyzer.cards.pbn_file import deal_games, format_pbn
-    from analyzer.reports.store import atomic_write, user_file
 
     seats = build_constraints(hand or [], cards or [], hcp or [], aces or [], length or [])
     if all(s.fixed == 0 and s.is_trivial() for s in seats):
@@ -144,17 +160,27 @@ def deal(
     else:
         deals = deal_constrained(count, seed, seats)
     lines = [format_deal(row) for row in deals]
-    if pbn is not None:
-        text = format_pbn(deal_games(deals, f"analyzer rikken deal --seed {seed}", parse_seat(DEFAULT_DEALER)))
-        target = user_file(pbn, "--pbn")
-        try:
-            atomic_write(target, lambda p: Path(p).write_text(text, encoding="utf-8"))
-        except OSError as error:
-            raise InputError(f"cannot write {pbn}: {error.strerror or error}") from None
+    files = {"--pbn": (pbn, lambda: format_pbn(deal_games(deals, f"analyzer rikken deal --seed {seed}",
+                                                           parse_seat(DEFAULT_DEALER)))),
+             "--lin": (lin, lambda: format_lin(deals, parse_seat(DEFAULT_DEALER)))}
+    for option, (name, text) in files.items():
+        if name is not None:
+            _write_file(name, option, text())
     if json_out:
         typer.echo(json_dumps({"seed": seed, "deals": lines}))
     else:
         typer.echo("\n".join(lines))
+
+
+def _write_file(name: str, option: str, text: str) -> None:
+    """Write ``text`` to the file ``name`` given with ``option`` (whole or not at all)."""
+    from analyzer.reports.store import atomic_write, user_file
+
+    target = user_file(name, option)
+    try:
+        atomic_write(target, lambda p: Path(p).write_text(text, encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"cannot write {name}: {error.strerror or error}") from None
 
 
 def _seat_letters(seat: list[str] | None) -> list[str] | None:
@@ -227,6 +253,7 @@ def play(
     hcp: HcpOption = None,
     aces: AcesOption = None,
     length: LengthOption = None,
+    worlds: WorldsOption = None,
     out: OutDir = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -240,7 +267,7 @@ def play(
     from analyzer.games.rikken.strategy import bidding_params
 
     policies = policies_from_options(policy or Policy.heuristic, declarer_policy, defender_policy, seat_policies,
-                                     policy_given=policy is not None).with_turn_budget()
+                                     policy_given=policy is not None).with_worlds(worlds).with_turn_budget()
     constraints = constraint_params(dealing.value, seed, hand, cards, hcp, aces, length)
     plan = play_plan(policies, dealing.value, constraints, bidding_params(bidding, seat_bidding, bidding_margin),
                      rounds_per_game, rounds, seed, chunk_size)

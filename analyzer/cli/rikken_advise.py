@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_DEFAULT_WORLDS, RIKKEN_MAX_WORLDS
+from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET
 from analyzer.cli.options import MAX_CHUNK_SIZE, MAX_ITEMS, JsonOut, OutDir, Scheduler, Seed, Workers
 from analyzer.cli.rikken import (
     AcesOption,
@@ -15,6 +15,7 @@ from analyzer.cli.rikken import (
     LengthOption,
     Policy,
     PolicyOption,
+    WorldsOption,
     policies_from_options,
 )
 from analyzer.cli.running import run_and_print
@@ -29,12 +30,6 @@ AdviseDdBudget = Annotated[int | None, typer.Option(
     help="With --policy dd or --bracket: completed tricks each perfect-play trick count may search beyond the made "
          "/ not made questions (about 2.5 million per CPU-second); a count that runs out is reported as the "
          "interval it was proved to lie in. 0: no limit.", show_default=f"{DD_DEFAULT_BUDGET:,}")]
-
-WorldsOption = Annotated[int | None, typer.Option(
-    "--worlds", min=1, max=RIKKEN_MAX_WORLDS,
-    help="With sampled-dd at a seat: hidden-hand worlds it draws and solves per decision (more: steadier and "
-         "slower, about linearly).", show_default=str(RIKKEN_DEFAULT_WORLDS))]
-
 
 def advise(
     hand: Annotated[str, typer.Argument(help='Your 13 cards, spades first: "AKQT86.A2.K73.95".')],

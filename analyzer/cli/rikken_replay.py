@@ -1,5 +1,6 @@
 """``analyzer rikken replay``: one round card by card, from a ``rikken play`` run or a given deal."""
 
+import re
 import textwrap
 from typing import Annotated
 
@@ -8,8 +9,8 @@ import typer
 from analyzer.cards.pbn import SEAT_LETTERS, parse_seat
 from analyzer.catalog import DD_DEFAULT_BUDGET, DD_MAX_BUDGET, RIKKEN_CONSTRAINT_OPTIONS
 from analyzer.cli.options import MAX_CHUNK_SIZE, JsonOut, json_dumps
-from analyzer.cli.rikken_advise import WorldsOption
 from analyzer.cli.rikken import (
+    DEFAULT_DEALER,
     AcesOption,
     BiddingMargin,
     BiddingOption,
@@ -24,6 +25,7 @@ from analyzer.cli.rikken import (
     Policy,
     SeatBidding,
     SeatPolicies,
+    WorldsOption,
     given_deal,
     policies_from_options,
 )
@@ -66,8 +68,9 @@ def replay(
     hcp: HcpOption = None,
     aces: AcesOption = None,
     length: LengthOption = None,
-    dealer: Annotated[str | None, typer.Option("--dealer", help="With a PBN deal: the dealer; his left bids "
-                                               "first and leads.", show_default="the file's Dealer tag, else N")]
+    dealer: Annotated[str | None, typer.Option(
+        "--dealer", help="With a PBN deal: the dealer; his left bids first and leads.",
+        show_default=f"the file's Dealer tag, else {DEFAULT_DEALER} (as solve)")]
     = None,
     judge: JudgeOption = True,
     dd_budget: JudgeBudget = None,
@@ -115,7 +118,8 @@ def _replay_pbn_deal(deal, board, index, dealing, chunk_size, constraints, deale
         raise InputError("--dealing, --chunk-size and deal constraints describe a rikken play run: they go "
                          "with --seed S --index I, not with a PBN deal")
     hands, file_dealer = given_deal(deal, board)
-    dealer_seat = parse_seat(dealer) if dealer is not None else file_dealer if file_dealer is not None else 0
+    dealer_seat = parse_seat(dealer) if dealer is not None else file_dealer if file_dealer is not None else \
+        parse_seat(DEFAULT_DEALER)
     return replay_deal(hands, dealer_seat, seed or 0, policies, auction, judge_budget)
 
 
@@ -147,7 +151,7 @@ def text_lines(payload: dict) -> list[str]:
     lines.append("Auction: " + ", ".join(f"{b['seat']} {b['bid']}" for b in payload["auction"]))
     if payload["passed_out"]:
         lines.append("Passed out: all four passed, nothing is played and every seat scores 0.")
-        return lines
+        return _wrapped(lines)
     lines += _setup_lines(payload)
     lines.append("Policies: " + ", ".join(f"{seat} {name}" for seat, name in payload["policies"].items()))
     needs = {c["seat"]: c["needs"] for c in payload["contracts"]}
@@ -168,7 +172,16 @@ def text_lines(payload: dict) -> list[str]:
     if payload["undecided"]:
         lines.append(f"{payload['undecided']} dd turns stopped at the turn budget before a card was proved best: "
                      "this round is not a perfect-play result.")
-    return lines
+    return _wrapped(lines)
+
+
+def _wrapped(lines: list[str]) -> list[str]:
+    """The title and the scores wrapped to the console's width, as the judged summary is; a trick stays on
+    its line (one line a trick, cards in order)."""
+    from analyzer.reports.formatting import CONSOLE_WIDTH
+
+    return [line if re.match(r"\s+\d+\. [NESW] leads:", line) or len(line) <= CONSOLE_WIDTH
+            else textwrap.fill(line, CONSOLE_WIDTH, subsequent_indent="  ") for line in lines]
 
 
 def cost_mark(costs: list[dict], several: bool = False) -> str:
@@ -208,12 +221,22 @@ def _judged_lines(payload: dict) -> list[str]:
                     deed = "gave it up" if card["seat"] in contract["side"] else "let it make"
                     turns.append(f"trick {trick['number']}, {card['seat']} {card['card']} {deed}")
         if any(high for _, high in given.values()):
-            lines.append(f"{seat} {contract['contract']}: tricks given up " + ", ".join(
-                f"{s} {format_bounds(low, high)}" for s, (low, high) in given.items()) + ".")
+            defenders = [s for s in SEAT_LETTERS if s not in contract["side"]]
+            lines.append(f"{seat} {contract['contract']}: tricks given up by " + ", by ".join(
+                _side_given(side, given) for side in (contract["side"], defenders)) + ".")
         lines.append(f"{seat} {contract['contract']}: " + (
             "its fate turned at " + "; ".join(turns) + "." if turns
             else "no card turned its fate: it went as perfect play from the deal says."))
     return [textwrap.fill(line, CONSOLE_WIDTH, subsequent_indent="  ") for line in lines]
+
+
+def _side_given(side: list[str], given: dict[str, list[int]]) -> str:
+    """``W+N 1 (W 1, N 0)``: the tricks a side gave up (bounds when a count was bounded), then each seat's."""
+    from analyzer.reports.formatting import format_bounds
+
+    low, high = (sum(given[s][i] for s in side) for i in (0, 1))
+    return f"{'+'.join(side)} {format_bounds(low, high)} (" + ", ".join(
+        f"{s} {format_bounds(*given[s])}" for s in side) + ")"
 
 
 def _title(source: dict) -> str:

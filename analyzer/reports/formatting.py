@@ -192,7 +192,13 @@ MISSING = "–"
 
 
 def _is_rate(name: str) -> bool:
-    return name.endswith(("rate", "success"))
+    return name.endswith(("rate", "success", "share", "prob", "probability"))
+
+
+def _is_rate_difference(name: str) -> bool:
+    """A paired difference of two rates (``win_diff``: of the win shares), shown in percentage points."""
+    stem = name.removesuffix("_diff")
+    return stem != name and (stem == "win" or _is_rate(stem))
 
 
 def _interval_triplets(columns: list[str]) -> list[tuple[str, str, str]]:
@@ -264,9 +270,11 @@ def _row_names(cells: pd.DataFrame) -> list[str]:
 def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
     """A table's cells as the terminal and the reports show them, by the columns shown: a rate with its 95%
     interval as one cell ``59.2% [59.0, 59.3]`` (a ``*rate`` or ``*success`` column followed by its ``lo``
-    and ``hi`` columns, which are not shown apart), any other value with its interval as ``0.242 [0.205,
-    0.278]`` (value and bounds to the same decimals), whole numbers as integers, others in fixed notation
-    with three significant digits, and an undefined value as ``–``."""
+    and ``hi`` columns, which are not shown apart; a ``*share`` or ``*prob`` column too, with or without an
+    interval), a difference of two rates (``win_diff``) in percentage points ``33.5 pp [30.9, 36.1]``, any
+    other value with its interval as ``0.242 [0.205, 0.278]`` (value and bounds to the same decimals), whole
+    numbers as integers, others in fixed notation with three significant digits, and an undefined value as
+    ``–``."""
     if frame.empty:
         return {column: [] for column in frame.columns}
     columns = list(frame.columns)
@@ -287,10 +295,15 @@ def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
                 cells = [MISSING if pd.isna(v) else v_text if pd.isna(lo) or pd.isna(hi)
                          else _percent_interval(v, lo, hi) for v, lo, hi, v_text, _, _ in rows]
             else:
-                pooled = frame[[column, low, high]].to_numpy(dtype=np.float64).ravel()
-                decimals = interval_decimals(frame[column], frame[low], frame[high], column_decimals(pooled) or 0)
+                scale, unit = (100, " pp") if _is_rate_difference(column) else (1, "")
+                pooled = scale * frame[[column, low, high]].to_numpy(dtype=np.float64).ravel()
+                decimals = interval_decimals(scale * frame[column], scale * frame[low], scale * frame[high],
+                                             column_decimals(pooled) or 0)
                 cells = [v_text if v_text == MISSING or pd.isna(lo) or pd.isna(hi)
-                         else "{} [{}, {}]".format(*(fixed(x, decimals) for x in (v, lo, hi)))
+                         else "{}{} [{}, {}]".format(fixed(scale * v, decimals), unit,
+                                                     *(fixed(scale * x, decimals) for x in (lo, hi)))
                          for v, lo, hi, v_text, _, _ in rows]
+        elif _is_rate(column):
+            cells = [MISSING if pd.isna(raw) else format_percent(raw) for raw in frame[column]]
         shown[column] = cells
     return shown

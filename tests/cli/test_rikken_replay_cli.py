@@ -147,8 +147,11 @@ def test_every_card_is_marked_with_its_cost_and_no_judge_leaves_them_out(stored,
             assert re.search(re.escape(shown) + r"(  |$)", line), (shown, line)
             given[card["seat"]] += cost["tricks"]
     if any(given.values()):
-        assert (f"{contract['seat']} {contract['contract']}: tricks given up "
-                + ", ".join(f"{s} {n}" for s, n in given.items())) in text.replace("\n  ", " ")
+        sides = (contract["side"], [s for s in SEAT_LETTERS if s not in contract["side"]])
+        assert (f"{contract['seat']} {contract['contract']}: tricks given up by " + ", by ".join(
+            f"{'+'.join(side)} {sum(given[s] for s in side)} (" + ", ".join(f"{s} {given[s]}" for s in side) + ")"
+            for side in sides) + ".") in text.replace("\n  ", " ")
+    assert max(len(line) for line in text.splitlines() if not re.match(r"\s+\d+\. [NESW] leads:", line)) <= 80
     plain, bare = _replay(capsys, index, "--no-judge")
     assert "cost" not in bare["tricks"][0]["cards"][0] and "judge_budget" not in bare["source"]
     assert "judged" not in plain and "(-" not in plain
@@ -185,3 +188,33 @@ def test_a_board_of_a_pbn_file_replays_as_its_deal_typed_in(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["rikken", "replay", str(path)])
     assert stop.value.code == 2 and "holds 2 boards: pick one with --board" in capsys.readouterr().err
+
+
+def test_a_deal_typed_in_is_dealt_by_west_in_replay_as_in_solve(capsys):
+    """One default dealer for every command taking a deal: W deals, so N (his left, by the rules) bids first
+    and leads, in `replay` as in `solve` and the PBN files `deal` writes."""
+    from analyzer.cli.rikken import _deal_and_leader
+
+    plain = _strict_json(_run(capsys, "replay", FULL, "--no-judge", "--json"))
+    assert (plain["dealer"], plain["leader"]) == ("W", "N")
+    assert plain == _strict_json(_run(capsys, "replay", FULL, "--dealer", "W", "--no-judge", "--json"))
+    assert SEAT_LETTERS[_deal_and_leader(FULL, None, None, None)[1]] == "N"
+
+
+def test_play_takes_the_world_count_that_replay_takes(monkeypatch, capsys):
+    """`rikken play --worlds N` records N in the run's params (the plan handed to the runner, not run here),
+    so `replay --seed S --index I --worlds N` replays a round of a run that can exist; without a sampling
+    bot the count is refused by both in the same line."""
+    import analyzer.cli.rikken as rikken_cli
+
+    plans = []
+    monkeypatch.setattr(rikken_cli, "run_and_print", lambda experiment, plan, **kw: plans.append(plan))
+    main_args = ["rikken", "play", "-n", "4", "--declarer-policy", "sampled-dd", "--defender-policy", "heuristic"]
+    with pytest.raises(SystemExit) as stop:
+        main([*main_args, "--worlds", "3"])
+    assert stop.value.code == 0 and plans[-1].params["worlds"] == 3
+    for command in (["rikken", "play", "-n", "4"], ["rikken", "replay", "--seed", "1", "--index", "0"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, "--worlds", "3"])
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.strip() == "error: a world count is for sampled-dd, which plays no seat here"

@@ -219,7 +219,7 @@ def test_rendered_tables_carry_no_float_noise(tmp_path, make_run):
                                                     "rate": [5.551115123125783e-17, 0.3333333333333333]}))
     text = build_report([run], "html").text
     assert "e-17" not in text.replace('data-v="5.551115123125783e-17"', "")
-    assert ">0.333<" in text and ">0.000<" in text
+    assert ">33.3%<" in text and ">0%<" in text  # a rate without its interval is a percentage too
 
 
 # A hand-built pair: per item, a rate out of 1,000 and a mean with its 95% interval.
@@ -299,6 +299,18 @@ def test_console_tables_read_alike_for_every_command():
     # an undefined value is a dash, never nan or NaN; no scientific notation
     assert lines[2].split() == ["b", "0", "–", "–", "0.000010"]
     assert "e-0" not in console_table(frame) and "nan" not in console_table(frame).lower()
+
+
+def test_shares_and_probabilities_print_as_percentages_and_their_differences_in_points():
+    """Seconds' paired ``win_diff`` of 0.335 [0.309, 0.361] (a difference of win shares) is 33.5 percentage
+    points; a share or a probability is a rate, with or without its interval (hand-written cells)."""
+    from analyzer.reports.formatting import console_table
+
+    frame = pd.DataFrame({"pair": ["a-b"], "win_diff": [0.335], "win_diff_lo": [0.309], "win_diff_hi": [0.361],
+                          "score_diff": [6.39], "score_diff_lo": [6.0], "score_diff_hi": [6.79],
+                          "win_prob": [0.25], "win_lo": [0.2], "win_hi": [0.3], "close_better_share": [0.125]})
+    assert console_table(frame, width=200).splitlines()[1].split() == [
+        "a-b", "33.5", "pp", "[30.9,", "36.1]", "6.39", "[6.00,", "6.79]", "25.0%", "[20.0,", "30.0]", "12.5%"]
 
 
 # Ranked by evidence, named only on enough items. Rates out of n (Wald half-widths, near enough to the

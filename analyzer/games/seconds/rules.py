@@ -27,8 +27,6 @@ Readings settled here (the rules leave them open or the seed document is terse; 
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from analyzer.cards.deck import N_CARDS, card_id
 from analyzer.errors import InputError
 
@@ -48,9 +46,19 @@ DEFAULT_TARGET = 1000
 ORIGINAL_TARGET = 300
 
 # Scoring value by rank index 0..12 (2..A): face value for 2..10, J 11, Q 12, K 13, A 1.
-RANK_VALUES = np.array([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1], dtype=np.int64)
-# Value of each of the 52 card ids (suit-major), handed to kernels as an array.
-CARD_VALUES = np.tile(RANK_VALUES, N_SUITS)
+_RANK_VALUES = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1)
+
+
+def __getattr__(name: str):
+    # CARD_VALUES (the value of each of the 52 card ids, suit-major, handed to kernels) is an int64 array
+    # built on first use, so that the command's help imports no numpy.
+    if name == "CARD_VALUES":
+        import numpy as np
+
+        value = np.tile(np.array(_RANK_VALUES, dtype=np.int64), N_SUITS)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # 2s are removed in this order (clubs, diamonds, hearts, spades) until the deck divides.
 _TWOS_IN_REMOVAL_ORDER = tuple(card_id(suit, 0) for suit in range(N_SUITS))
