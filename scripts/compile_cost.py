@@ -116,8 +116,11 @@ def child(steps: list[str], by_function: bool) -> None:
 
 
 def _run(steps: list[str], cache: str, by_function: bool) -> dict:
-    args = [sys.executable, __file__, "--child", "--steps", ",".join(steps)] + (["--by-function"] if by_function else [])
-    done = subprocess.run(args, check=True, capture_output=True, text=True, env={**os.environ, "NUMBA_CACHE_DIR": cache})
+    args = [sys.executable, __file__, "--child", "--steps", ",".join(steps)]
+    if by_function:
+        args.append("--by-function")
+    done = subprocess.run(args, check=True, capture_output=True, text=True,
+                          env={**os.environ, "NUMBA_CACHE_DIR": cache})
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
