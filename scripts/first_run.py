@@ -14,9 +14,9 @@ import resource
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-ANALYZER = str(Path(sys.executable).with_name("analyzer"))
+#: The command line of the code on the path (a worktree's with ``PYTHONPATH``), not the installed entry point's.
+ANALYZER = [sys.executable, "-m", "analyzer"]
 DEAL = "N:AKQT86.A2.K73.95 J32.KQJ5.Q84.AK2 974.T987.AJ2.QJ8 5.643.T965.T7643"
 FIRST_LEAD = "hand0=HJ SA SK SQ CJ; hand1=?; stock=? ? ? ? ? ? ? ? ? HA; leader=0"
 COMMANDS = {
@@ -40,7 +40,7 @@ PLAIN = {
 def cpu_seconds(args: list[str], cache: str, out: str | None) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = [] if out is None else ["--workers", "1", "--out", out]
-    subprocess.run([ANALYZER, *args, *run], check=True, capture_output=True,
+    subprocess.run([*ANALYZER, *args, *run], check=True, capture_output=True,
                    env={**os.environ, "NUMBA_CACHE_DIR": cache})
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -380,7 +380,9 @@ def _gen_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hin
     return n, pruned, cutoff_key, False
 
 
-@njit(cache=True, inline="always")
+# Compiled on its own, not inlined into search (one call per node whose first move fails): inlining it, a
+# second copy of the move scoring, cost compile seconds, not speed (docs/performance.md, "Compile cost (session 8)").
+@njit(cache=True)
 def _more_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team, mode, called,
                 bidder, duck_all, first):
     """The candidates :func:`_gen_moves` left out after the cut-off card ``first`` (read before the search

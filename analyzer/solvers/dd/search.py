@@ -385,7 +385,8 @@ def solve_max(mem, hands, trick, leader, pos, blind, guess):
 
     :func:`solve_bounded` without a budget, from no known bounds.
     """
-    return solve_bounded(mem, hands, trick, leader, pos, blind, guess, 0, future_tricks(hands), 0)[0]
+    zero = np.int64(0)  # typed, not literal: one compiled solve_bounded serves every caller
+    return solve_bounded(mem, hands, trick, leader, pos, blind, guess, zero, future_tricks(hands), zero)[0]
 
 
 @njit(cache=True)
@@ -415,7 +416,7 @@ def solve_bounded(mem, hands, trick, leader, pos, blind, guess, low, high, budge
     target = min(max(guess, low + 1), high)
     stuck = -1  # the target whose probe ran out of budget
     while low < high:
-        yes = solve_window(mem, hands, trick, leader, pos, blind, target, UNBOUNDED, False)
+        yes = solve_window(mem, hands, trick, leader, pos, blind, target, np.int64(UNBOUNDED), np.bool_(False))
         if mem[M_CTX + C_ABORTED]:
             if stuck >= 0:
                 break

@@ -191,7 +191,9 @@ def _fill(mem, head, gen):
     return word & FILL_BITS if word >> 16 == gen else 0
 
 
-@njit(cache=True, inline="always")
+# Compiled on its own, not inlined into search (one call per trick-start node): inlining it cost
+# compile seconds, not speed (docs/performance.md, "Compile cost (session 8)").
+@njit(cache=True)
 def _tt_lookup(mem, pattern, extra, word0, word1, sizes, won, lo, hi, mode):
     """Scan the bucket chain for an entry that matches on its relevant cards and decides the window.
 
@@ -250,7 +252,9 @@ def _tt_verdict(bounds, won, lo, hi, mode):
     return low
 
 
-@njit(cache=True, inline="always")
+# Compiled on its own, not inlined into search (one call per searched trick-start node): inlining it cost
+# compile seconds, not speed (docs/performance.md, "Compile cost (session 8)").
+@njit(cache=True)
 def _tt_store(mem, pattern, extra, word0, word1, sizes, tops, left, won, lo, hi, result, best, mode):
     """Record a searched trick-boundary node under its relevant cards: tighten the bounds on future tricks.
 
