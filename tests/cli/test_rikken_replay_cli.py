@@ -109,8 +109,9 @@ def test_a_given_deal_under_dd_play(capsys):
     """S bids first (E deals) with all thirteen diamonds: Open 13 Alone, every trick, P = 20."""
     text = _run(capsys, "replay", FULL, "--dealer", "E", "--policy", "dd")
     payload = _strict_json(_run(capsys, "replay", FULL, "--dealer", "E", "--policy", "dd", "--json"))
-    assert payload["source"] == {"deal": FULL, "seed": 0, "policies": "policy dd", "bidding": "bidding rules",
-                                 "judge_budget": DEFAULT_BUDGET}
+    assert payload["source"] == {"deal": FULL, "seed": 0,
+                                 "policies": "policy dd (dd turns within 1,000,000 completed tricks)",
+                                 "bidding": "bidding rules", "judge_budget": DEFAULT_BUDGET}
     assert payload["contracts"] == [{"seat": "S", "contract": "Open 13 Alone", "side": ["S"],
                                      "needs": "all 13 tricks", "side_tricks": 13, "made": True}]
     assert text.count("-> S wins") == 13 and "S 13 (need all 13 tricks)" in text

@@ -274,8 +274,10 @@ def test_bot_names():
     assert parse_bot("pimc_plus:24").samples == 24
 
 
-def test_pimc_plus_beats_heuristic_small():
-    rows = paired_deals(parse_bot("pimc_plus:2"), parse_bot("heuristic"), 16, seed=5)
+def test_pimc_plus_beats_the_classic_heuristic_small():
+    # Against the classic rules: the default heuristic (take_dear since session 8) is about even with
+    # pimc_plus at two worlds on so few deals, and a sign test of a near-even pair proves nothing.
+    rows = paired_deals(parse_bot("pimc_plus:2"), parse_bot("heuristic:classic"), 16, seed=5)
     assert rows["a_gp"].mean() > 0
 
 

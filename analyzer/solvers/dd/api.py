@@ -447,14 +447,14 @@ def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bi
     trick = np.full(4, -1, dtype=np.int64)
     # Typed, not literal, arguments: the solver's entries compiled for Python's calls serve these too.
     start = np.int64(0)
-    face_up = np.bool_(False)
+    blind = collect = np.bool_(False)
     for i in range(deals.shape[0]):
         hands = deals[i].copy()
         _k.set_context(mem, trump, team, mode, called, bidders[i], first_gen + i)
         if want_max:
-            results[i] = _k.solve_max(mem, hands, trick, leader, start, face_up, _k.guess_tricks(hands, team, trump))
+            results[i] = _k.solve_max(mem, hands, trick, leader, start, blind, _k.guess_tricks(hands, team, trump))
         else:
-            results[i] = 1 if _k.solve_window(mem, hands, trick, leader, start, face_up, lo, hi, face_up) else 0
+            results[i] = 1 if _k.solve_window(mem, hands, trick, leader, start, blind, lo, hi, collect) else 0
 
 
 @njit(cache=True)
@@ -465,14 +465,14 @@ def _table_kernel(hands, first_gen, mem, out):
     # Typed, not literal, arguments: the solver's entries compiled for Python's calls serve these too.
     team = np.int64(NORTH_SOUTH)
     start = np.int64(0)
-    face_up = np.bool_(False)
+    blind = np.bool_(False)
     no_card = np.int64(-1)
     for trump in range(NO_TRUMP + 1):
         # One table generation per strain: every leader's search reuses the bounds of the others.
         _k.set_context(mem, trump, team, np.int64(MODE_MAX), no_card, no_card, first_gen + trump)
         guess = _k.guess_tricks(hands, team, trump)
         for leader in range(4):
-            north_south = _k.solve_max(mem, hands, trick, leader, start, face_up, guess)
+            north_south = _k.solve_max(mem, hands, trick, leader, start, blind, guess)
             guess = north_south
             declarer = (leader + 3) & 3
             out[trump, declarer] = north_south if declarer % 2 == 0 else left - north_south
