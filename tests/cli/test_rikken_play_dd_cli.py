@@ -59,7 +59,7 @@ def test_dd_play_and_replay_of_item_0_of_seed_0_finish_within_the_turn_budget(tm
     assert manifest["params"]["dd_turn_budget"] == 1 and manifest["undecided_rounds"] == 1
     undecided = int(pd.read_parquet(out / "rounds")["undecided"].iloc[0])
     assert undecided > 0
-    assert "1 rounds with a dd turn the budget left undecided" in text
+    assert "1 round with a dd turn the budget left undecided" in text
     code, text = cli(capsys, "rikken", "replay", "--seed", "0", "--index", "0", "--policy", "dd", "--no-judge")
     assert code == 0, text
     assert f"{undecided} dd turns stopped at the turn budget" in text and "not a perfect-play result" in text

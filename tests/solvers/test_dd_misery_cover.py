@@ -86,3 +86,12 @@ def test_cover_claims_hold_against_the_reference(size, deals):
     # Each check makes claims the older rules do not.
     assert counts["credited"] >= deals // 100, counts
     assert counts["several"] >= deals // 500 and counts["on lead"] >= deals // 200, counts
+
+
+def test_a_defender_counts_only_for_the_tricks_he_can_still_follow():
+    """Hand-worked 2-card ending, S on lead, N alone at no trump: N S8 H2, E C5 S9, S H9 S2, W D3 D4.
+    S leads H9 (N ducks with H2), E throws S9, and S's S2 then forces N's S8: N takes a trick.  E's
+    reach in spades is 0 (he may throw it on the heart), so his S9 must not floor the spade trick."""
+    hands = ((45, 26), (3, 46), (33, 39), (14, 15))
+    assert not can_force(Rules(NO_TRUMP, [0]), hands, 2, 0, 0)
+    assert _lone_ducks(_masks(hands), 2, 0)[0] != 1

@@ -678,7 +678,8 @@ def _play_summary(plan: Plan, chunks: list) -> Summary:
     undecided = undecided_rounds(moments)
     title = (f"Rikken rounds: {plan.n_items:,}, {Policies.from_params(params).label()}, {bidding_label(params)}, "
              f"dealing {params['dealing']}"
-             + (f"; {undecided:,} rounds with a dd turn the budget left undecided" if undecided else ""))
+             + (f"; {undecided:,} round{'s' * (undecided != 1)} with a dd turn the budget left undecided"
+                if undecided else ""))
     # The undecided column only when a dd turn stopped: other runs show the table as before.
     shown = [(title, contracts if undecided else contracts.drop(columns="undecided")),
              ("Mean score per round by seat (95% intervals)", seats)]
