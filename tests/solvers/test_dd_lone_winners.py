@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from analyzer.solvers.dd import solve
-from analyzer.solvers.dd.quick_tricks import _lone_cash_then_trumps, _lone_winners, _sure_trumps
+from analyzer.solvers.dd.quick_tricks import _lone_winners
 
 from .reference_minimax import Rules, max_tricks
 
@@ -81,52 +81,3 @@ def test_lone_declarer_counts_match_reference(draw):
         assert solve(_masks(hands), trump, leader, 1 << declarer, goal="ge", k=true)
         if true < SIZE:
             assert not solve(_masks(hands), trump, leader, 1 << declarer, goal="ge", k=true + 1)
-
-
-def _cash_ending(rng, trump):
-    """``SIZE`` cards a hand from a deal rich in trumps: two to ``2 * SIZE`` of the trumps, the rest side cards."""
-    cards = [int(c) for c in rng.permutation(52)]
-    trumps = [c for c in cards if c // 13 == trump][: int(rng.integers(2, 2 * SIZE + 1))]
-    pool = trumps + [c for c in cards if c // 13 != trump][: 4 * SIZE - len(trumps)]
-    pool = [pool[int(i)] for i in rng.permutation(len(pool))]
-    return [sorted(pool[SIZE * seat: SIZE * (seat + 1)]) for seat in range(4)]
-
-
-@lru_cache(maxsize=None)
-def _cash_cases():
-    """Endings with the lone declarer on lead and trumps on both sides: the cash-then-trumps bound, the
-    declarer's sure trumps alone, and his true count."""
-    rng = np.random.default_rng(2026)
-    cases = []
-    while len(cases) < 150:
-        trump = int(rng.integers(4))
-        declarer = int(rng.integers(4))
-        hands = _cash_ending(rng, trump)
-        masks = _masks(hands)
-        present = masks[0] | masks[1] | masks[2] | masks[3]
-        if (masks[declarer] >> (13 * trump)) & 0x1FFF == 0 or ((present & ~masks[declarer]) >> (13 * trump)) & 0x1FFF == 0:
-            continue
-        bound, _ = _lone_cash_then_trumps(masks, declarer, trump, present)
-        trumps_alone = _sure_trumps(masks, trump, 1 << declarer, -1, True)[0]
-        true = max_tricks(Rules(trump, [declarer]), hands, declarer)
-        cases.append((hands, trump, declarer, int(bound), int(trumps_alone), true))
-    return cases
-
-
-def test_cash_then_trumps_never_exceeds_the_true_count():
-    cases = _cash_cases()
-    assert all(bound <= true for _, _, _, bound, _, true in cases)
-    # Cashes and trumps add up: the bound passes the sure trumps alone and still equals the count on
-    # enough endings that a side winner or a trump counted once too often fails the line above.
-    added = [(bound, true) for _, _, _, bound, alone, true in cases if bound > alone]
-    assert len(added) >= 15
-    assert sum(bound == true for bound, true in added) >= len(added) // 2
-
-
-def test_cash_then_trumps_cases_solve_to_the_reference():
-    for hands, trump, declarer, bound, _, true in _cash_cases()[:60]:
-        masks = _masks(hands)
-        assert solve(masks, trump, declarer, 1 << declarer) == true
-        assert solve(masks, trump, declarer, 1 << declarer, goal="ge", k=bound)
-        if true < SIZE:
-            assert not solve(masks, trump, declarer, 1 << declarer, goal="ge", k=true + 1)

@@ -390,11 +390,9 @@ def _lone_winners(hands, seat, on_lead, trump, present):
     many tricks as it holds winners.  On lead (``on_lead``) with a top run of trumps at least as
     long as every other hand's trumps, it first leads that run: each wins and every other hand
     must follow with its trumps until it has none, which leads to the case above.  Who holds
-    trumps, and how many, is in the suit lengths; the top runs' cards decide the rest.  On lead
-    without such a run it cashes its safe side winners and then counts its sure trumps
-    (:func:`_lone_cash_then_trumps`).
+    trumps, and how many, is in the suit lengths; the top runs' cards decide the rest.
 
-    Returns (tricks, relevant cards); (0, 0) when no case applies.
+    Returns (tricks, relevant cards); (0, 0) when neither case applies.
     """
     mine = hands[seat]
     held = (mine >> (13 * trump)) & SUIT_BITS
@@ -416,7 +414,7 @@ def _lone_winners(hands, seat, on_lead, trump, present):
             relevant |= np.int64(1) << (13 * trump + HIGHEST[out])
             out ^= 1 << HIGHEST[out]
         if run < longest:
-            return _lone_cash_then_trumps(hands, seat, trump, present)
+            return 0, np.int64(0)
     for suit in range(4):
         if suit == trump:
             continue
@@ -424,54 +422,3 @@ def _lone_winners(hands, seat, on_lead, trump, present):
         tricks += run
         relevant |= used
     return tricks, relevant
-
-
-@njit(cache=True)
-def _lone_cash_then_trumps(hands, seat, trump, present):
-    """Tricks a lone ``seat`` on lead surely takes by cashing side winners and then its sure trumps, and the
-    cards that make it so.
-
-    In a side suit ``s`` let ``safe`` be the fewest cards of ``s`` held by a defender who holds a trump
-    (every defender who could ruff), and ``run`` the seat's top run of the cards of ``s`` still out.  It
-    leads its top card of ``s`` ``min(run, safe)`` times: each is then the top card of ``s`` still out,
-    every defender holding a trump still holds ``s`` and must follow, and a defender without trumps
-    cannot beat it, so it wins and the seat keeps the lead for the next.  Within those rounds every
-    defender holding a trump plays a card of ``s``, so his trumps and his lengths in the other side
-    suits are as before: the next suit's ``safe`` still holds, and after all the cashes every hand's
-    trumps are those of now.  Then :func:`_sure_trumps`' count of the seat's trumps against the
-    defenders' applies (each of its top ``i`` trumps falls in a different trick, each defender trump
-    above the ``i``-th beats at most one of them), in tricks other than the cashed ones.  The suit
-    lengths (in the table key) give ``safe``; the counted side winners and the trumps the sure count
-    looks at decide the rest.
-    """
-    mine = hands[seat]
-    safe = np.int64(0xDDDD)  # 13 rounds in every suit, 4 bits each
-    for other in range(4):
-        if other == seat or (hands[other] >> (13 * trump)) & SUIT_BITS == 0:
-            continue
-        for suit in range(4):
-            length = COUNT[(hands[other] >> (13 * suit)) & SUIT_BITS]
-            if length < (safe >> (4 * suit)) & 15:
-                safe = (safe & ~(np.int64(15) << (4 * suit))) | (np.int64(length) << (4 * suit))
-    tricks = 0
-    relevant = np.int64(0)
-    for suit in range(4):
-        if suit == trump:
-            continue
-        rounds = (safe >> (4 * suit)) & 15
-        if rounds == 0:
-            continue
-        run, used = _top_run((mine >> (13 * suit)) & SUIT_BITS, (present >> (13 * suit)) & SUIT_BITS, suit)
-        while run > rounds:
-            used &= used - 1  # the run's lowest card is not counted
-            run -= 1
-        tricks += run
-        relevant |= used
-    trumps_out = (present >> (13 * trump)) & SUIT_BITS
-    held = (mine >> (13 * trump)) & SUIT_BITS
-    code = (np.int64(1) << COUNT[trumps_out]) | _gather(held, trumps_out)
-    sure = SURE_BEST[code]
-    if sure > 0:
-        lowest = SELECT[trumps_out, SURE_AT[code]]
-        relevant |= np.int64(trumps_out >> lowest << lowest) << (13 * trump)
-    return tricks + sure, relevant
