@@ -32,7 +32,8 @@ window.addEventListener('load', function () {
   var out = document.createElement('pre');
   out.id = '__probe';
   out.textContent = JSON.stringify({images: images.length, broken: broken, errors: window.__errors,
-                                    height: document.documentElement.scrollHeight});
+                                    height: document.documentElement.scrollHeight,
+                                    width: document.documentElement.scrollWidth});
   document.body.appendChild(out);
 });
 </script>"""
