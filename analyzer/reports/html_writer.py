@@ -2,6 +2,7 @@
 
 import base64
 import html
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +41,24 @@ figure img.zoom{max-width:none;cursor:zoom-out}figure .scroll{overflow:auto}
 figcaption{color:#333;margin-top:.3em;max-width:60em}
 pre{background:#f4f4f4;padding:.5em;overflow:auto}code{font-size:.95em}
 dl.glossary{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em}dl.glossary dt{font-weight:600}
-dl.glossary dd{margin:0}
+dl.glossary dd{margin:0}code.command span{white-space:nowrap}
+@media (max-width:40em){dl.glossary{grid-template-columns:1fr;gap:0}dl.glossary dd{margin:0 0 .5em 1em}}
 """
+
+
+#: Longest argument of a command line kept on one line (a longer one, a Schnapsen position, wraps anywhere).
+_WHOLE_ARGUMENT = 40
+
+
+def _command(line: str) -> str:
+    """A shell command line as HTML that a narrow page breaks between arguments only, not at the hyphens
+    inside ``--deals``."""
+    try:
+        words = [shlex.quote(word) for word in shlex.split(line)]
+    except ValueError:  # not shell syntax: shown as it is
+        return f'<code class="command">{html.escape(line)}</code>'
+    return '<code class="command">' + " ".join(
+        f"<span>{html.escape(w)}</span>" if len(w) <= _WHOLE_ARGUMENT else html.escape(w) for w in words) + "</code>"
 
 
 _SCRIPT = """
@@ -89,8 +106,8 @@ class HtmlWriter:
         self.parts.append('<ul class="findings">' + "".join(f"<li>{html.escape(t)}</li>" for t in lines) + "</ul>")
 
     def facts(self, facts: list[tuple[str, str]]) -> None:
-        items = "".join(f"<dt>{html.escape(k)}</dt><dd>{'<code>' if k == 'command' else ''}{html.escape(v)}"
-                        f"{'</code>' if k == 'command' else ''}</dd>" for k, v in facts)
+        items = "".join(f"<dt>{html.escape(k)}</dt><dd>{_command(v) if k == 'command' else html.escape(v)}</dd>"
+                        for k, v in facts)
         self.parts.append(f'<dl class="facts">{items}</dl>')
 
     def contents(self) -> None:

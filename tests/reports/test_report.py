@@ -1,6 +1,7 @@
 """Report statistics against published values, table comparison, and the rendered reports."""
 
 import base64
+import html
 import json
 import re
 
@@ -132,7 +133,11 @@ def test_single_run_reads_top_to_bottom(sample_runs, pixel):
                       '<h2 id="glossary">')
     assert order == sorted(order)
     assert "solo was won 0.50 of the time (seed 1)" in text
-    assert f"analyzer rikken bids --deals 100 --seed 1 --out {sample_runs[0]}" in text
+    # The command as typed, each argument kept whole on a narrow page (no break at the hyphens of --deals).
+    [command] = re.findall(r'<code class="command">(.*?)</code>', text)
+    argv = ["analyzer", "rikken", "bids", "--deals", "100", "--seed", "1", "--out", str(sample_runs[0])]
+    assert html.unescape(re.sub(r"</?span>", "", command)) == " ".join(argv)
+    assert re.findall(r"<span>(.*?)</span>", command) == [arg for arg in argv if len(arg) <= 40]
     assert "2 deals" not in text and "100 deals" in text  # the size, from the command
     assert "What the chart shows." in text
     assert "<dt>win_rate</dt><dd>share of games won</dd>" in text
