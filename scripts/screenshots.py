@@ -89,12 +89,14 @@ class Pane:
     def run(self, name: str, command: str, width: int, timeout: float) -> tuple[str, int | None]:
         """What a ``width``-column pane shows after ``command`` (joined lines) and its exit code (None when it
         ran past ``timeout`` seconds and was stopped)."""
-        self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", "50", command)
+        status = Path(self.socket).with_name(f"{name}.status")
+        status.unlink(missing_ok=True)
+        self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", "50",
+                  f"{command}; echo $? > {shlex.quote(str(status))}")  # tmux's pane_dead_status is not always set
         start, code = time.monotonic(), None
         while time.monotonic() - start < timeout:
-            state = self.tmux("display", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}").split()
-            if state[0] == "1" and len(state) == 2:  # the status shows a moment after the pane dies
-                code = int(state[1])
+            if status.exists() and status.read_text().strip():
+                code = int(status.read_text())
                 break
             time.sleep(1)
         text = self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", name)
