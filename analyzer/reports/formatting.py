@@ -128,7 +128,7 @@ def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None,
         Sets of columns that share their decimals (e.g. a comparison's ``A`` and ``B``).
     """
     labels = np.zeros(len(frame), dtype=np.int64) if groups is None else pd.factorize(groups)[0]
-    triplets = [t for t in _interval_triplets(list(frame.columns))
+    triplets = [t for t in interval_triplets(list(frame.columns))
                 if all(pd.api.types.is_numeric_dtype(frame[c]) for c in t)]
     together = (*together, *triplets)
     partners = {column: [c for c in names if c in frame.columns] for names in together for column in names}
@@ -192,7 +192,8 @@ MISSING = "–"
 
 
 def _is_rate(name: str) -> bool:
-    return name.endswith(("rate", "success", "share", "prob", "probability"))
+    # ``per_round``: the share of rounds in which a contract was declared (its findings and chart say % too)
+    return name.endswith(("rate", "success", "share", "prob", "probability", "per_round"))
 
 
 def _is_rate_difference(name: str) -> bool:
@@ -201,7 +202,7 @@ def _is_rate_difference(name: str) -> bool:
     return stem != name and (stem == "win" or _is_rate(stem))
 
 
-def _interval_triplets(columns: list[str]) -> list[tuple[str, str, str]]:
+def interval_triplets(columns: list[str]) -> list[tuple[str, str, str]]:
     """``(value, lo, hi)`` column triplets: a ``lo``/``<x>_lo``/``low`` column right after the value it
     bounds and followed by its ``hi``/``<x>_hi``/``high``."""
     triplets = []
@@ -278,7 +279,7 @@ def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
     if frame.empty:
         return {column: [] for column in frame.columns}
     columns = list(frame.columns)
-    triplets = _interval_triplets(columns)
+    triplets = interval_triplets(columns)
     texts = dict(zip(columns, formatted_columns(frame), strict=True))
     shown: dict[str, list[str]] = {}
     bounds = {column for _, low, high in triplets for column in (low, high)}

@@ -35,7 +35,7 @@ from analyzer.reports.comparison import (
     excludes_zero,
     significant_differences,
 )
-from analyzer.reports.formatting import format_number
+from analyzer.reports.formatting import format_number, interval_triplets
 from analyzer.reports.html_writer import HtmlWriter
 from analyzer.reports.markdown_writer import MarkdownWriter
 from analyzer.reports.report_spec import Report, ReportSpec, TableSpec
@@ -356,8 +356,12 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
             writer.more(table, f"all {len(table):,} rows")
         else:
             writer.table(table, file_name)
+        starts = {value: (low, high) for value, low, high in interval_triplets(list(table.columns))}
+        bounds = {bound for pair in starts.values() for bound in pair}
         for column in table.columns:
-            text = _describe_column(column, name, table.columns, spec)
+            text = None if column in bounds else _describe_column(column, name, table.columns, spec)
+            if text is not None and column in starts:  # its bounds are shown in its cell, not apart
+                text += " (in brackets: its 95% interval, in the CSV {} and {})".format(*starts[column])
             if text is not None:
                 glossary.setdefault(column if glossary.get(column, text) == text else f"{column} ({name})", text)
 

@@ -476,3 +476,18 @@ def test_bounds_columns_are_shown_only_when_some_row_is_bounded(tmp_path, make_r
     assert "mean_score" in idle.text
     some = build_report([make_run(tmp_path / "b", 1, summary(3))], "md")
     assert "mean_score_high" in some.text and "mean_points_high" in some.text
+
+
+def test_an_interval_is_one_cell_and_one_glossary_entry(tmp_path, make_run):
+    """Rikken play's share of rounds with its bounds: one cell in % as the findings and the chart write it
+    (0.376 of the rounds is 37.6%), and one glossary entry that names the bounds the CSV keeps apart."""
+    summary = pd.DataFrame({"contract": ["rik", "troela"], "declared": [376, 152], "per_round": [0.376, 0.152],
+                            "per_round_lo": [0.3465, 0.1311], "per_round_hi": [0.4064, 0.1756]})
+    run = make_run(tmp_path / "play", 3, summary, experiment="rikken-play")
+    spec = ReportSpec(glossary={"per_round": "share of the rounds it was declared in"})
+    text = build_report([run], "html", {"rikken-play": spec}).text
+    assert re.findall(r"<td[^>]*>([^<]*%[^<]*)</td>", text) == ["37.6% [34.7, 40.6]", "15.2% [13.1, 17.6]"]
+    glossary = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text))
+    assert glossary["per_round"] == ("share of the rounds it was declared in (in brackets: its 95% interval, "
+                                     "in the CSV per_round_lo and per_round_hi)")
+    assert "per_round_lo" not in glossary and "per_round_hi" not in glossary
