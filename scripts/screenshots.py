@@ -13,8 +13,8 @@ report and the comparison of two ``rikken bids`` runs, and saves
 - ``OUT/shots/<report>-<width>px.png``: the whole page at 1280 px (desktop) and 390 px (phone).
 
 It prints one line per page: exit codes, lines wider than the terminal, and a report's broken images, script
-errors, horizontal overflow (the page wider than the window) and the machine's paths (the work folder's)
-seen in its text. Needs tmux and Chromium (Debian: ``apt-get install tmux chromium``). The first run
+errors, horizontal overflow (the page, or a table in its frame, wider than the window) and the
+machine's paths (the work folder's) seen in its text. Needs tmux and Chromium (Debian: ``apt-get install tmux chromium``). The first run
 compiles every game's kernels (minutes); the numba cache is the code digest's, as under ``analyzer``.
 """
 
@@ -168,7 +168,8 @@ def main() -> None:
         for kind, px in PAGE_WIDTHS.items():
             found = check_in_browser(report, shots / f"{name}-{kind}.png", width=px, browser=browser)
             print(f"report {name:<18} {kind:<8} {px:>5} px  images {found['images']}  broken {found['broken']}  "
-                  f"errors {found['errors']}  page {found['width']} x {found['height']} px"
+                  f"errors {found['errors']}  page {found['width']} x {found['height']} px  "
+                  f"tables scrolling sideways {found['wide_tables']}"
                   + ("  WIDER THAN THE WINDOW" if found["width"] > px else ""), flush=True)
         paths = machine_paths(report, out)
         if paths:

@@ -349,13 +349,16 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
         if table_spec.description:
             writer.paragraph(table_spec.description)
         file_name = f"{prefix.rstrip(': ').replace(' ', '-')}-{name}" if prefix else name
+        hidden = [c for c in table.columns if table_spec.hidden and c.startswith(table_spec.hidden)]
+        visible = table.drop(columns=hidden)
+        left_out = f"; {hidden[0]} to {hidden[-1]} only in the CSV" if hidden else ""
         if len(table) > SHOWN_ROWS:
-            shown = table_spec.headline(table) if table_spec.headline is not None else table.head(SHOWN_ROWS)
+            shown = table_spec.headline(visible) if table_spec.headline is not None else visible.head(SHOWN_ROWS)
             what = "headline rows" if table_spec.headline is not None else "first rows"
-            writer.table(shown, file_name, note=f"{what}: {len(shown):,} of {len(table):,}", full=table)
-            writer.more(table, f"all {len(table):,} rows")
+            writer.table(shown, file_name, note=f"{what}: {len(shown):,} of {len(table):,}{left_out}", full=table)
+            writer.more(visible, f"all {len(table):,} rows")
         else:
-            writer.table(table, file_name)
+            writer.table(visible, file_name, note=left_out.removeprefix("; "), full=table)
         starts = {value: (low, high) for value, low, high in interval_triplets(list(table.columns))}
         bounds = {bound for pair in starts.values() for bound in pair}
         for column in table.columns:

@@ -491,3 +491,18 @@ def test_an_interval_is_one_cell_and_one_glossary_entry(tmp_path, make_run):
     assert glossary["per_round"] == ("share of the rounds it was declared in (in brackets: its 95% interval, "
                                      "in the CSV per_round_lo and per_round_hi)")
     assert "per_round_lo" not in glossary and "per_round_hi" not in glossary
+
+
+def test_hidden_columns_stay_in_the_csv_only(tmp_path, make_run):
+    """A distribution's columns a chart draws (advise's ``p_tricks_*``) are left out of the shown table, which
+    says so, and kept in its CSV."""
+    summary = pd.DataFrame({"option": ["rik-S", "pass"], "n": [10, 10], "p_tricks_0": [0.1, 0.0],
+                            "p_tricks_1": [0.9, 1.0]})
+    run = make_run(tmp_path / "advise", 3, summary, experiment="rikken-advise")
+    spec = ReportSpec(tables={"summary": TableSpec(hidden=("p_tricks_",))})
+    text = build_report([run], "html", {"rikken-advise": spec}).text
+    heads = re.findall(r"<th>([^<]+)</th>", text)
+    assert "option" in heads and "n" in heads and not [h for h in heads if h.startswith("p_tricks")]
+    assert "p_tricks_0 to p_tricks_1 only in the CSV" in text
+    [csv] = re.findall(r'href="data:text/csv;base64,([^"]+)"', text)
+    assert base64.b64decode(csv).decode().splitlines()[0] == "option,n,p_tricks_0,p_tricks_1"

@@ -33,7 +33,9 @@ window.addEventListener('load', function () {
   out.id = '__probe';
   out.textContent = JSON.stringify({images: images.length, broken: broken, errors: window.__errors,
                                     height: document.documentElement.scrollHeight,
-                                    width: document.documentElement.scrollWidth});
+                                    width: document.documentElement.scrollWidth,
+                                    wide_tables: Array.prototype.filter.call(document.querySelectorAll('.tablewrap'),
+                                      function (w) { return w.scrollWidth > w.clientWidth + 1; }).length});
   document.body.appendChild(out);
   if (window.parent !== window) { window.parent.postMessage(out.textContent, '*'); }
 });
