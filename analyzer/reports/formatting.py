@@ -192,8 +192,9 @@ MISSING = "–"
 
 
 def _is_rate(name: str) -> bool:
-    # ``per_round``: the share of rounds in which a contract was declared (its findings and chart say % too)
-    return name.endswith(("rate", "success", "share", "prob", "probability", "per_round"))
+    # ``per_round``: the share of rounds in which a contract was declared (its findings and chart say % too);
+    # ``close_win``, ``playon_win``: the share of the worlds won by closing, by playing on
+    return name.endswith(("rate", "success", "share", "prob", "probability", "per_round", "_win"))
 
 
 def _is_rate_difference(name: str) -> bool:

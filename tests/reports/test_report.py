@@ -316,6 +316,9 @@ def test_shares_and_probabilities_print_as_percentages_and_their_differences_in_
                           "win_prob": [0.25], "win_lo": [0.2], "win_hi": [0.3], "close_better_share": [0.125]})
     assert console_table(frame, width=200).splitlines()[1].split() == [
         "a-b", "33.5", "pp", "[30.9,", "36.1]", "6.39", "[6.00,", "6.79]", "25.0%", "[20.0,", "30.0]", "12.5%"]
+    # Schnapsen closing's shares of the worlds won by closing and by playing on; its counts stay counts.
+    closing = pd.DataFrame({"n": [31], "close_win": [0.317], "playon_win": [0.546], "close_wins_a": [33]})
+    assert console_table(closing).splitlines()[1].split() == ["31", "31.7%", "54.6%", "33"]
 
 
 # Ranked by evidence, named only on enough items. Rates out of n (Wald half-widths, near enough to the
