@@ -114,7 +114,7 @@ def wide_lines(text: str, width: int) -> list[str]:
 
 def report_files(runs: Path) -> list[Path]:
     """Every HTML report under ``runs``, in name order."""
-    return sorted(runs.glob("results/*/report.html")) + sorted(runs.glob("results/*/compare-*.html"))
+    return sorted(runs.glob("results/*/report.html")) + sorted(runs.glob("results/compare-*.html"))
 
 
 def machine_paths(report: Path, work: Path) -> list[str]:

@@ -364,7 +364,7 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
         for column in table.columns:
             text = None if column in bounds else _describe_column(column, name, table.columns, spec)
             if text is not None and column in starts:  # its bounds are shown in its cell, not apart
-                text += " (in brackets: its 95% interval, in the CSV {} and {})".format(*starts[column])
+                text += "; in brackets its 95% interval (in the CSV {} and {})".format(*starts[column])
             if text is not None:
                 glossary.setdefault(column if glossary.get(column, text) == text else f"{column} ({name})", text)
 

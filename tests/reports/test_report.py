@@ -491,8 +491,8 @@ def test_an_interval_is_one_cell_and_one_glossary_entry(tmp_path, make_run):
     text = build_report([run], "html", {"rikken-play": spec}).text
     assert re.findall(r"<td[^>]*>([^<]*%[^<]*)</td>", text) == ["37.6% [34.7, 40.6]", "15.2% [13.1, 17.6]"]
     glossary = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text))
-    assert glossary["per_round"] == ("share of the rounds it was declared in (in brackets: its 95% interval, "
-                                     "in the CSV per_round_lo and per_round_hi)")
+    assert glossary["per_round"] == ("share of the rounds it was declared in; in brackets its 95% interval "
+                                     "(in the CSV per_round_lo and per_round_hi)")
     assert "per_round_lo" not in glossary and "per_round_hi" not in glossary
 
 
