@@ -191,7 +191,8 @@ CONSOLE_WIDTH = 80
 MISSING = "–"
 
 
-def _is_rate(name: str) -> bool:
+def is_rate(name: str) -> bool:
+    """Whether a column (or a compared measure) of this name is a rate, shown in %."""
     # ``per_round``: the share of rounds in which a contract was declared (its findings and chart say % too);
     # ``close_win``, ``playon_win``: the share of the worlds won by closing, by playing on
     return name.endswith(("rate", "success", "share", "prob", "probability", "per_round", "_win"))
@@ -200,7 +201,7 @@ def _is_rate(name: str) -> bool:
 def _is_rate_difference(name: str) -> bool:
     """A paired difference of two rates (``win_diff``: of the win shares), shown in percentage points."""
     stem = name.removesuffix("_diff")
-    return stem != name and (stem == "win" or _is_rate(stem))
+    return stem != name and (stem == "win" or is_rate(stem))
 
 
 def interval_triplets(columns: list[str]) -> list[tuple[str, str, str]]:
@@ -293,7 +294,7 @@ def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
         if column in starts:
             low, high = starts[column]
             rows = zip(frame[column], frame[low], frame[high], cells, texts[low], texts[high], strict=True)
-            if _is_rate(column):
+            if is_rate(column):
                 cells = [MISSING if pd.isna(v) else v_text if pd.isna(lo) or pd.isna(hi)
                          else _percent_interval(v, lo, hi) for v, lo, hi, v_text, _, _ in rows]
             else:
@@ -305,7 +306,7 @@ def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
                          else "{}{} [{}, {}]".format(fixed(scale * v, decimals), unit,
                                                      *(fixed(scale * x, decimals) for x in (lo, hi)))
                          for v, lo, hi, v_text, _, _ in rows]
-        elif _is_rate(column):
+        elif is_rate(column):
             cells = [MISSING if pd.isna(raw) else format_percent(raw) for raw in frame[column]]
         shown[column] = cells
     return shown

@@ -31,6 +31,7 @@ ul.findings{background:#eef6ee;border-left:4px solid #3c8d40;padding:.7em 1em .7
 nav.toc{background:#f6f8fa;padding:.5em 1em;border-radius:6px}nav.toc ul{margin:.2em 0}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:.2em .6em}
 td.num{text-align:right;font-variant-numeric:tabular-nums}td{white-space:nowrap}
+table:not(.sortable) td{white-space:normal;vertical-align:top}
 th{background:#eee;position:sticky;top:0}
 table.sortable th{cursor:pointer}table.sortable th:after{content:" \\2195";color:#999}
 tr.up td{background:#dff3df}tr.down td{background:#f8dcdc}tbody tr:nth-child(even){background:#fafafa}

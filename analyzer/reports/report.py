@@ -35,7 +35,7 @@ from analyzer.reports.comparison import (
     excludes_zero,
     significant_differences,
 )
-from analyzer.reports.formatting import format_number, interval_triplets
+from analyzer.reports.formatting import format_number, format_percent, interval_triplets, is_rate
 from analyzer.reports.html_writer import HtmlWriter
 from analyzer.reports.markdown_writer import MarkdownWriter
 from analyzer.reports.report_spec import Report, ReportSpec, TableSpec
@@ -175,9 +175,15 @@ def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.Dat
     for measure, rows in named.groupby("measure", sort=False):
         for _, row in rows.head(FINDINGS_PER_MEASURE).iterrows():
             where = _key_text(row, keys)
-            sentences.append(f"{measure}{' for ' + where if where else ''}: {format_number(row['A'])} in run A, "
-                             f"{format_number(row['B'])} in {label} (B - A {format_number(row['B - A'])}, 95% "
-                             f"interval {format_number(row['lo'])} to {format_number(row['hi'])}).")
+            a, b, difference, low, high = (row[c] for c in ("A", "B", "B - A", "lo", "hi"))
+            if is_rate(measure):  # in % and percentage points, as the tables show a rate
+                a, b = format_percent(a), format_percent(b)
+                difference, low, high = (format_number(100 * x) for x in (difference, low, high))
+                high += " pp"
+            else:
+                a, b, difference, low, high = (format_number(x) for x in (a, b, difference, low, high))
+            sentences.append(f"{measure}{' for ' + where if where else ''}: {a} in run A, {b} in {label} (B - A "
+                             f"{difference}, 95% interval {low} to {high}).")
     return sentences
 
 

@@ -263,7 +263,7 @@ def test_comparison_report_highlights_and_sorts_the_differences(tmp_path, make_r
         MeanMeasure("score_mean", "score_lo", "score_hi"),))})}
     text = build_report(runs, "html").text
     assert "summary: 4 of 8 compared values differ between run A and run B" in text
-    assert "rate for item x: 0.500 in run A, 0.600 in run B (B - A 0.100" in text
+    assert "rate for item x: 50.0% in run A, 60.0% in run B (B - A 10.0" in text
     assert "score_mean for item x: 0 in run A, 3.00 in run B (B - A 3.00, 95% interval 1.59 to 4.41)" in text
     # The highlighted table first (two rows up, two down), then the same rows within all compared values.
     first = text[text.index("summary: run B against run A</h3>"):]
@@ -341,7 +341,7 @@ def test_a_comparison_names_no_small_sample_row_and_points_to_a_paired_command(t
     spec = {"rikken-bids": ReportSpec(shared_deals=lambda a, b: f"same deals: pair {a.name} {b.name}")}
     text = build_report(runs, "html", spec).text
     assert "2 of 3 compared values differ" in text and "1 more exclude zero on fewer than 30 items" in text
-    assert "rate for item p: 0.500 in run A" in text and "for item r" not in text
+    assert "rate for item p: 50.0% in run A" in text and "for item r" not in text
     assert "same deals: pair a b" in text
     assert text.count('<tr class="up">') == 4  # p and q, atop the Differences table and among all values
 
@@ -509,3 +509,15 @@ def test_hidden_columns_stay_in_the_csv_only(tmp_path, make_run):
     assert "p_tricks_0 to p_tricks_1 only in the CSV" in text
     [csv] = re.findall(r'href="data:text/csv;base64,([^"]+)"', text)
     assert base64.b64decode(csv).decode().splitlines()[0] == "option,n,p_tricks_0,p_tricks_1"
+
+
+def test_a_comparison_names_a_rate_in_percent_and_its_difference_in_points(tmp_path, make_run):
+    """500 of 1,000 against 800 of 1,000: 50.0% and 80.0%, B - A 30.0 percentage points, its bounds those of
+    Newcombe's interval (computed apart, in points); a mean stays as it is."""
+    runs = [make_run(tmp_path / name, seed, pd.DataFrame({"contract": ["rik"], "n": [1000], "rate": [rate],
+                                                          "mean_score": [score]}))
+            for name, seed, rate, score in (("a", 1, 0.5, 1.0), ("b", 2, 0.8, 1.0))]
+    text = build_report(runs, "html").text
+    _, low, high = difference_of_proportions(500, 1000, 800, 1000)
+    assert (f"rate for contract rik: 50.0% in run A, 80.0% in run B (B - A 30.0, 95% interval "
+            f"{format_number(100 * low)} to {format_number(100 * high)} pp).") in text
