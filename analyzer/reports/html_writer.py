@@ -42,7 +42,8 @@ figure img.zoom{max-width:none;cursor:zoom-out}figure .scroll{overflow:auto}
 figcaption{color:#333;margin-top:.3em;max-width:60em}
 pre{background:#f4f4f4;padding:.5em;overflow:auto}code{font-size:.95em}
 dl.glossary{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em}dl.glossary dt{font-weight:600}
-dl.glossary dd{margin:0}code.command span{white-space:nowrap}
+dl.glossary dd{margin:0}code.command{overflow-wrap:anywhere}code.command span{white-space:nowrap}
+dl.facts dd{min-width:0;overflow-wrap:anywhere}
 @media (max-width:40em){dl.glossary{grid-template-columns:1fr;gap:0}dl.glossary dd{margin:0 0 .5em 1em}}
 """
 

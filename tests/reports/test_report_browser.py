@@ -152,3 +152,20 @@ def test_the_browser_check_catches_a_broken_image_and_a_script_error(tmp_path):
 if __name__ == "__main__":
     size = [int(v) for v in sys.argv[3:5]]
     print(json.dumps(check_in_browser(Path(sys.argv[1]), Path(sys.argv[2]), *size)))
+
+
+@needs_browser
+def test_a_phone_width_page_is_laid_out_that_wide(tmp_path, sample_runs):
+    """Below Chromium's narrowest window the report is laid out in a frame as wide as a phone: the page
+    measures 390 px (not the window's 500) and so does its screenshot; the probe still reports."""
+    from PIL import Image
+
+    from analyzer.reports.report import build_report, write_report
+
+    out = write_report(build_report(sample_runs[:1], "html"), tmp_path / "phone.html")
+    shot = tmp_path / "phone.png"
+    result = check_in_browser(out, shot, width=390)
+    assert result["width"] == 390 and result["images"] == 1 and result["errors"] == []
+    assert result["wide_tables"] == 0
+    with Image.open(shot) as image:
+        assert image.width == 390
