@@ -31,7 +31,7 @@ ul.findings{background:#eef6ee;border-left:4px solid #3c8d40;padding:.7em 1em .7
 nav.toc{background:#f6f8fa;padding:.5em 1em;border-radius:6px}nav.toc ul{margin:.2em 0}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:.2em .6em}
 td.num{text-align:right;font-variant-numeric:tabular-nums}td{white-space:nowrap}
-table:not(.sortable) td{white-space:normal;vertical-align:top}
+table:not(.sortable) td{white-space:normal;vertical-align:top}td.wrap{white-space:normal;min-width:12em}
 th{background:#eee;position:sticky;top:0}
 table.sortable th{cursor:pointer}table.sortable th:after{content:" \\2195";color:#999}
 tr.up td{background:#dff3df}tr.down td{background:#f8dcdc}tbody tr:nth-child(even){background:#fafafa}
@@ -48,6 +48,8 @@ dl.facts dd{min-width:0;overflow-wrap:anywhere}
 """
 
 
+#: Longest text of a column kept on one line in a table.
+_LONG_TEXT = 30
 #: Longest argument of a command line kept on one line (a longer one, a Schnapsen position, wraps anywhere).
 _WHOLE_ARGUMENT = 40
 
@@ -130,6 +132,9 @@ class HtmlWriter:
         texts = display_texts(frame)
         numeric = {c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                    for c in texts}
+        # a column of sentences wraps (advise's "hearts trumps, calls DA; Rik in hearts, ..."); codes and numbers
+        # stay on one line
+        wraps = {c for c in texts if not numeric[c] and max(map(len, texts[c]), default=0) > _LONG_TEXT}
         head = "".join(f"<th>{html.escape(str(c))}</th>" for c in texts)
         body = []
         named = named_differences(frame) if highlight and "lo" in frame.columns else np.zeros(len(frame), dtype=bool)
@@ -139,7 +144,8 @@ class HtmlWriter:
             for column, cell_texts in texts.items():
                 value = frame[column].iloc[i]
                 raw = value if numeric[column] and pd.notna(value) else cell_texts[i]  # sorted by its value
-                cells.append(f'<td{" class=num" if numeric[column] else ""} data-v="{html.escape(str(raw))}">'
+                kind = " class=num" if numeric[column] else " class=wrap" if column in wraps else ""
+                cells.append(f'<td{kind} data-v="{html.escape(str(raw))}">'
                              f"{html.escape(cell_texts[i])}</td>")
             body.append(f"<tr{css}>{''.join(cells)}</tr>")
         return (f'<div class="tablewrap"><table{" class=sortable" if sortable else ""}><thead><tr>{head}</tr></thead>'

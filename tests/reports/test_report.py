@@ -521,3 +521,14 @@ def test_a_comparison_names_a_rate_in_percent_and_its_difference_in_points(tmp_p
     _, low, high = difference_of_proportions(500, 1000, 800, 1000)
     assert (f"rate for contract rik: 50.0% in run A, 80.0% in run B (B - A 30.0, 95% interval "
             f"{format_number(100 * low)} to {format_number(100 * high)} pp).") in text
+
+
+def test_a_column_of_sentences_wraps_and_codes_stay_whole(tmp_path, make_run):
+    """Advise's ``play`` column (a sentence over 30 characters) may wrap; ``option`` codes (hyphenated) and
+    numbers keep one line."""
+    summary = pd.DataFrame({"option": ["open-1-alone-all", "rik-beter"], "n": [10, 10],
+                            "play": ["no trumps", "hearts trumps, calls DA; Rik in hearts, bid one step higher"]})
+    text = build_report([make_run(tmp_path / "advise", 3, summary, experiment="rikken-advise")], "html").text
+    assert re.findall(r'<td class=wrap data-v="([^"]+)"', text) == [
+        "no trumps", "hearts trumps, calls DA; Rik in hearts, bid one step higher"]
+    assert '<td data-v="open-1-alone-all">' in text and "td.wrap{white-space:normal" in text
