@@ -5,17 +5,17 @@ in a tmux pane, and each report screenshotted in headless Chromium at a desktop 
 
 Run by hand (not in CI): it runs a small run of every command that writes a report, and the commands that
 only print, in ``OUT/runs-<width>/`` (one folder per terminal width, the same seeds; runs under its
-``results/``), writes each run's
-report and the comparison of two ``rikken bids`` runs, and saves
+``results/``), writes each run's report and the comparison of two ``rikken bids`` runs, and saves
 
 - ``OUT/terminal-<width>/<step>.txt``: what the pane showed (stdout and stderr, wrapped lines joined), with
   the command and its exit code on the first line;
-- ``OUT/shots/<report>-<width>px.png``: the whole page at 1280 px (desktop) and 390 px (phone).
+- ``OUT/shots/<report>-desktop.png`` and ``-phone.png``: the whole page at 1280 px and at 390 px.
 
 It prints one line per page: exit codes, lines wider than the terminal, and a report's broken images, script
 errors, horizontal overflow (the page, or a table in its frame, wider than the window) and the
-machine's paths (the work folder's) seen in its text. Needs tmux and Chromium (Debian: ``apt-get install tmux chromium``). The first run
-compiles every game's kernels (minutes); the numba cache is the code digest's, as under ``analyzer``.
+machine's paths (the work folder's) seen in its text. Needs tmux and Chromium (Debian: ``apt-get install
+tmux chromium``). The first run compiles every game's kernels (minutes); the numba cache is the code
+digest's, as under ``analyzer``.
 """
 
 import argparse

@@ -168,7 +168,8 @@ def text_lines(payload: dict) -> list[str]:
         lines.append(f"Result: {c['seat']} {c['contract']} {'made' if c['made'] else 'failed'}: "
                      f"{'+'.join(c['side'])} took {c['side_tricks']}, needed {c['needs']}.")
     lines.append("Scores:  tricks  points  money")  # a seat a line: wrapped, one line split a seat's figures
-    lines += [f"  {seat}  {s['tricks']:>9}  {s['points']:>+6d}  {s['money']:>+5d}" for seat, s in payload["scores"].items()]
+    lines += [f"  {seat}  {s['tricks']:>9}  {s['points']:>+6d}  {s['money']:>+5d}"
+              for seat, s in payload["scores"].items()]
     if payload["undecided"]:
         lines.append(f"{payload['undecided']} dd turns stopped at the turn budget before a card was proved best: "
                      "this round is not a perfect-play result.")
