@@ -6,7 +6,7 @@ from functools import cache
 from typing import Annotated
 
 import typer
-from typer.core import TyperArgument, TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from analyzer import __version__
 from analyzer.errors import InputError
@@ -35,6 +35,17 @@ class _PlainArgument(TyperArgument):
         return None
 
 
+class _NoneUncoerced(TyperOption):
+    """An option whose missing value stays None without typer's coercion, which imports pydantic (0.1 CPU-s)
+    for any option it processes: a group's option (``runs --root``) is processed before a sub-command's
+    ``--help`` answers."""
+
+    def process_value(self, ctx: object, value: object) -> object:
+        if value is None and not (self.required or self.multiple or self.nargs != 1 or self.callback):
+            return None
+        return super().process_value(ctx, value)
+
+
 def _name_values(command) -> None:
     for sub in getattr(command, "commands", {}).values():
         _name_values(sub)
@@ -44,6 +55,8 @@ def _name_values(command) -> None:
             param.__class__ = _PlainArgument
             param.metavar = param.metavar or param.name.upper()
             continue
+        if type(param) is TyperOption and param.default is None:
+            param.__class__ = _NoneUncoerced
         if param.metavar is not None or getattr(param, "is_flag", False) or getattr(param, "count", False):
             continue
         described = getattr(param, "type_descriptor", None)

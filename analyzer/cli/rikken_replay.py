@@ -167,8 +167,9 @@ def text_lines(payload: dict) -> list[str]:
     for c in payload["contracts"]:
         lines.append(f"Result: {c['seat']} {c['contract']} {'made' if c['made'] else 'failed'}: "
                      f"{'+'.join(c['side'])} took {c['side_tricks']}, needed {c['needs']}.")
-    lines.append("Scores: " + "; ".join(f"{seat} {s['tricks']} tricks, points {s['points']:+d}, money {s['money']:+d}"
-                                        for seat, s in payload["scores"].items()))
+    lines.append("Scores:  tricks  points  money")  # a seat a line: wrapped, one line split a seat's figures
+    lines += [f"  {seat}  {s['tricks']:>9}  {s['points']:>+6d}  {s['money']:>+5d}"
+              for seat, s in payload["scores"].items()]
     if payload["undecided"]:
         lines.append(f"{payload['undecided']} dd turns stopped at the turn budget before a card was proved best: "
                      "this round is not a perfect-play result.")

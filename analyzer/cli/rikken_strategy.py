@@ -58,6 +58,6 @@ def fit(
         return
     for title, table in result.shown:
         print_table(table, title)
-    typer.echo(f"strategy file {path.name}; calibration and strategy card beside it "
-               f"({result.outputs['card.png'].name})")
+    typer.echo(f"strategy file {path.name}\nstrategy card {result.outputs['card.png'].name}, "
+               f"calibration {result.outputs['calibration.png'].name}")
     print_results(path.parent)

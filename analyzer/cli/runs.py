@@ -82,16 +82,20 @@ def runs(ctx: typer.Context,
 
 @app.command()
 def show(run_dir: RunDir) -> None:
-    """Print a run's status and its summary tables."""
+    """Print a run's status and its summary tables (a long one cut as its report cuts it)."""
     from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.catalog import describe_run, summary_tables
-    from analyzer.reports.report import run_settings
+    from analyzer.reports.formatting import CONSOLE_WIDTH
+    from analyzer.reports.report import SHOWN_ROWS, run_settings, without_idle_bounds
+    from analyzer.reports.report_spec import ReportSpec, TableSpec
 
     run = describe_run(run_dir)
+    width = shutil.get_terminal_size((CONSOLE_WIDTH, 24)).columns
     typer.echo(f"{run.path}: {run.experiment}")
-    settings = run_settings(run, REPORT_SPECS.get(run.experiment))
+    spec = REPORT_SPECS.get(run.experiment) or ReportSpec()
+    settings = run_settings(run, spec)
     if settings:
-        typer.echo(settings)
+        typer.echo(textwrap.fill(settings, max(40, width)))
     chunks = f", chunks {run.chunks_done}/{run.chunks_total}" if run.chunks_total else ""
     typer.echo(f"status {run.status}{chunks}, seed {run.seed}, updated {run.updated}")
     tables = summary_tables(run.path)
@@ -99,7 +103,15 @@ def show(run_dir: RunDir) -> None:
         typer.echo("no summary tables yet")
     typer.echo("")
     for name, frame in tables.items():
-        print_table(frame, name)
+        table_spec = spec.tables.get(name, TableSpec())
+        hidden = [c for c in frame.columns if table_spec.hidden and c.startswith(table_spec.hidden)]
+        shown = without_idle_bounds(frame.drop(columns=hidden))  # as the report shows it
+        notes = [f"not shown: {hidden[0]} to {hidden[-1]}"] if hidden else []
+        if len(frame) > SHOWN_ROWS:
+            headline = table_spec.headline is not None
+            shown = table_spec.headline(shown) if headline else shown.head(SHOWN_ROWS)
+            notes.append(f"{'headline' if headline else 'first'} rows: {len(shown):,} of {len(frame):,}")
+        print_table(shown, f"{name} ({'; '.join(notes)}; all in {run.path / name}.csv)" if notes else name)
     print_results(run.path)
 
 

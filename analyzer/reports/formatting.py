@@ -128,7 +128,7 @@ def formatted_columns(frame: pd.DataFrame, groups: pd.Series | None = None,
         Sets of columns that share their decimals (e.g. a comparison's ``A`` and ``B``).
     """
     labels = np.zeros(len(frame), dtype=np.int64) if groups is None else pd.factorize(groups)[0]
-    triplets = [t for t in _interval_triplets(list(frame.columns))
+    triplets = [t for t in interval_triplets(list(frame.columns))
                 if all(pd.api.types.is_numeric_dtype(frame[c]) for c in t)]
     together = (*together, *triplets)
     partners = {column: [c for c in names if c in frame.columns] for names in together for column in names}
@@ -191,17 +191,20 @@ CONSOLE_WIDTH = 80
 MISSING = "–"
 
 
-def _is_rate(name: str) -> bool:
-    return name.endswith(("rate", "success", "share", "prob", "probability"))
+def is_rate(name: str) -> bool:
+    """Whether a column (or a compared measure) of this name is a rate, shown in %."""
+    # ``per_round``: the share of rounds in which a contract was declared (its findings and chart say % too);
+    # ``close_win``, ``playon_win``: the share of the worlds won by closing, by playing on
+    return name.endswith(("rate", "success", "share", "prob", "probability", "per_round", "_win"))
 
 
 def _is_rate_difference(name: str) -> bool:
     """A paired difference of two rates (``win_diff``: of the win shares), shown in percentage points."""
     stem = name.removesuffix("_diff")
-    return stem != name and (stem == "win" or _is_rate(stem))
+    return stem != name and (stem == "win" or is_rate(stem))
 
 
-def _interval_triplets(columns: list[str]) -> list[tuple[str, str, str]]:
+def interval_triplets(columns: list[str]) -> list[tuple[str, str, str]]:
     """``(value, lo, hi)`` column triplets: a ``lo``/``<x>_lo``/``low`` column right after the value it
     bounds and followed by its ``hi``/``<x>_hi``/``high``."""
     triplets = []
@@ -278,7 +281,7 @@ def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
     if frame.empty:
         return {column: [] for column in frame.columns}
     columns = list(frame.columns)
-    triplets = _interval_triplets(columns)
+    triplets = interval_triplets(columns)
     texts = dict(zip(columns, formatted_columns(frame), strict=True))
     shown: dict[str, list[str]] = {}
     bounds = {column for _, low, high in triplets for column in (low, high)}
@@ -291,7 +294,7 @@ def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
         if column in starts:
             low, high = starts[column]
             rows = zip(frame[column], frame[low], frame[high], cells, texts[low], texts[high], strict=True)
-            if _is_rate(column):
+            if is_rate(column):
                 cells = [MISSING if pd.isna(v) else v_text if pd.isna(lo) or pd.isna(hi)
                          else _percent_interval(v, lo, hi) for v, lo, hi, v_text, _, _ in rows]
             else:
@@ -303,7 +306,7 @@ def table_cells(frame: pd.DataFrame) -> dict[str, list[str]]:
                          else "{}{} [{}, {}]".format(fixed(scale * v, decimals), unit,
                                                      *(fixed(scale * x, decimals) for x in (lo, hi)))
                          for v, lo, hi, v_text, _, _ in rows]
-        elif _is_rate(column):
+        elif is_rate(column):
             cells = [MISSING if pd.isna(raw) else format_percent(raw) for raw in frame[column]]
         shown[column] = cells
     return shown

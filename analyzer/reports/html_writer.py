@@ -2,6 +2,7 @@
 
 import base64
 import html
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,7 @@ ul.findings{background:#eef6ee;border-left:4px solid #3c8d40;padding:.7em 1em .7
 nav.toc{background:#f6f8fa;padding:.5em 1em;border-radius:6px}nav.toc ul{margin:.2em 0}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:.2em .6em}
 td.num{text-align:right;font-variant-numeric:tabular-nums}td{white-space:nowrap}
+table:not(.sortable) td{white-space:normal;vertical-align:top}td.wrap{white-space:normal;min-width:12em}
 th{background:#eee;position:sticky;top:0}
 table.sortable th{cursor:pointer}table.sortable th:after{content:" \\2195";color:#999}
 tr.up td{background:#dff3df}tr.down td{background:#f8dcdc}tbody tr:nth-child(even){background:#fafafa}
@@ -40,8 +42,27 @@ figure img.zoom{max-width:none;cursor:zoom-out}figure .scroll{overflow:auto}
 figcaption{color:#333;margin-top:.3em;max-width:60em}
 pre{background:#f4f4f4;padding:.5em;overflow:auto}code{font-size:.95em}
 dl.glossary{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em}dl.glossary dt{font-weight:600}
-dl.glossary dd{margin:0}
+dl.glossary dd{margin:0}code.command{overflow-wrap:anywhere}code.command span{white-space:nowrap}
+dl.facts dd{min-width:0;overflow-wrap:anywhere}
+@media (max-width:40em){dl.glossary{grid-template-columns:1fr;gap:0}dl.glossary dd{margin:0 0 .5em 1em}}
 """
+
+
+#: Longest text of a column kept on one line in a table.
+_LONG_TEXT = 30
+#: Longest argument of a command line kept on one line (a longer one, a Schnapsen position, wraps anywhere).
+_WHOLE_ARGUMENT = 40
+
+
+def _command(line: str) -> str:
+    """A shell command line as HTML that a narrow page breaks between arguments only, not at the hyphens
+    inside ``--deals``."""
+    try:
+        words = [shlex.quote(word) for word in shlex.split(line)]
+    except ValueError:  # not shell syntax: shown as it is
+        return f'<code class="command">{html.escape(line)}</code>'
+    return '<code class="command">' + " ".join(
+        f"<span>{html.escape(w)}</span>" if len(w) <= _WHOLE_ARGUMENT else html.escape(w) for w in words) + "</code>"
 
 
 _SCRIPT = """
@@ -89,8 +110,8 @@ class HtmlWriter:
         self.parts.append('<ul class="findings">' + "".join(f"<li>{html.escape(t)}</li>" for t in lines) + "</ul>")
 
     def facts(self, facts: list[tuple[str, str]]) -> None:
-        items = "".join(f"<dt>{html.escape(k)}</dt><dd>{'<code>' if k == 'command' else ''}{html.escape(v)}"
-                        f"{'</code>' if k == 'command' else ''}</dd>" for k, v in facts)
+        items = "".join(f"<dt>{html.escape(k)}</dt><dd>{_command(v) if k == 'command' else html.escape(v)}</dd>"
+                        for k, v in facts)
         self.parts.append(f'<dl class="facts">{items}</dl>')
 
     def contents(self) -> None:
@@ -111,6 +132,9 @@ class HtmlWriter:
         texts = display_texts(frame)
         numeric = {c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                    for c in texts}
+        # a column of sentences wraps (advise's "hearts trumps, calls DA; Rik in hearts, ..."); codes and numbers
+        # stay on one line
+        wraps = {c for c in texts if not numeric[c] and max(map(len, texts[c]), default=0) > _LONG_TEXT}
         head = "".join(f"<th>{html.escape(str(c))}</th>" for c in texts)
         body = []
         named = named_differences(frame) if highlight and "lo" in frame.columns else np.zeros(len(frame), dtype=bool)
@@ -120,7 +144,8 @@ class HtmlWriter:
             for column, cell_texts in texts.items():
                 value = frame[column].iloc[i]
                 raw = value if numeric[column] and pd.notna(value) else cell_texts[i]  # sorted by its value
-                cells.append(f'<td{" class=num" if numeric[column] else ""} data-v="{html.escape(str(raw))}">'
+                kind = " class=num" if numeric[column] else " class=wrap" if column in wraps else ""
+                cells.append(f'<td{kind} data-v="{html.escape(str(raw))}">'
                              f"{html.escape(cell_texts[i])}</td>")
             body.append(f"<tr{css}>{''.join(cells)}</tr>")
         return (f'<div class="tablewrap"><table{" class=sortable" if sortable else ""}><thead><tr>{head}</tr></thead>'

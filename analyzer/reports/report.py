@@ -35,7 +35,7 @@ from analyzer.reports.comparison import (
     excludes_zero,
     significant_differences,
 )
-from analyzer.reports.formatting import format_number
+from analyzer.reports.formatting import format_number, format_percent, interval_triplets, is_rate
 from analyzer.reports.html_writer import HtmlWriter
 from analyzer.reports.markdown_writer import MarkdownWriter
 from analyzer.reports.report_spec import Report, ReportSpec, TableSpec
@@ -175,9 +175,15 @@ def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.Dat
     for measure, rows in named.groupby("measure", sort=False):
         for _, row in rows.head(FINDINGS_PER_MEASURE).iterrows():
             where = _key_text(row, keys)
-            sentences.append(f"{measure}{' for ' + where if where else ''}: {format_number(row['A'])} in run A, "
-                             f"{format_number(row['B'])} in {label} (B - A {format_number(row['B - A'])}, 95% "
-                             f"interval {format_number(row['lo'])} to {format_number(row['hi'])}).")
+            a, b, difference, low, high = (row[c] for c in ("A", "B", "B - A", "lo", "hi"))
+            if is_rate(measure):  # in % and percentage points, as the tables show a rate
+                a, b = format_percent(a), format_percent(b)
+                difference, low, high = (format_number(100 * x) for x in (difference, low, high))
+                high += " pp"
+            else:
+                a, b, difference, low, high = (format_number(x) for x in (a, b, difference, low, high))
+            sentences.append(f"{measure}{' for ' + where if where else ''}: {a} in run A, {b} in {label} (B - A "
+                             f"{difference}, 95% interval {low} to {high}).")
     return sentences
 
 
@@ -349,15 +355,22 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
         if table_spec.description:
             writer.paragraph(table_spec.description)
         file_name = f"{prefix.rstrip(': ').replace(' ', '-')}-{name}" if prefix else name
+        hidden = [c for c in table.columns if table_spec.hidden and c.startswith(table_spec.hidden)]
+        visible = table.drop(columns=hidden)
+        left_out = f"; {hidden[0]} to {hidden[-1]} only in the CSV" if hidden else ""
         if len(table) > SHOWN_ROWS:
-            shown = table_spec.headline(table) if table_spec.headline is not None else table.head(SHOWN_ROWS)
+            shown = table_spec.headline(visible) if table_spec.headline is not None else visible.head(SHOWN_ROWS)
             what = "headline rows" if table_spec.headline is not None else "first rows"
-            writer.table(shown, file_name, note=f"{what}: {len(shown):,} of {len(table):,}", full=table)
-            writer.more(table, f"all {len(table):,} rows")
+            writer.table(shown, file_name, note=f"{what}: {len(shown):,} of {len(table):,}{left_out}", full=table)
+            writer.more(visible, f"all {len(table):,} rows")
         else:
-            writer.table(table, file_name)
+            writer.table(visible, file_name, note=left_out.removeprefix("; "), full=table)
+        starts = {value: (low, high) for value, low, high in interval_triplets(list(table.columns))}
+        bounds = {bound for pair in starts.values() for bound in pair}
         for column in table.columns:
-            text = _describe_column(column, name, table.columns, spec)
+            text = None if column in bounds else _describe_column(column, name, table.columns, spec)
+            if text is not None and column in starts:  # its bounds are shown in its cell, not apart
+                text += "; in brackets its 95% interval (in the CSV {} and {})".format(*starts[column])
             if text is not None:
                 glossary.setdefault(column if glossary.get(column, text) == text else f"{column} ({name})", text)
 

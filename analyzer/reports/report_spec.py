@@ -41,12 +41,16 @@ class TableSpec:
         Columns that say what a row is about, matched between runs (default: the non-numeric ones).
     measures : tuple of RateMeasure or MeanMeasure
         Columns compared between runs (default: the column conventions of :func:`compare_tables`).
+    hidden : tuple of str
+        Prefixes of columns the report's table leaves out, kept in its CSV (a distribution a chart draws,
+        whose columns would push the table past the page's width).
     """
 
     description: str = ""
     headline: Callable[[pd.DataFrame], pd.DataFrame] | None = None
     keys: tuple[str, ...] = ()
     measures: tuple = ()
+    hidden: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

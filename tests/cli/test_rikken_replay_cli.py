@@ -65,6 +65,12 @@ def test_json_and_text_show_the_stored_round(stored, capsys):
         assert f"  {seat}  {hand}" in text.splitlines()
     assert [payload["scores"][seat] for seat in SEAT_LETTERS] == [
         {"tricks": row[f"tricks_{s}"], "points": row[f"points_{s}"], "money": row[f"money_{s}"]} for s in range(4)]
+    # The scores a seat a line under their heads, so no wrap splits a seat from its figures.
+    assert "Scores:  tricks  points  money" in text
+    for s, seat in enumerate(SEAT_LETTERS):
+        figures = " +".join(re.escape(f"{v:+d}") for v in (row[f"points_{s}"], row[f"money_{s}"]))
+        figures = rf"{row[f'tricks_{s}']} +{figures}"
+        assert re.search(rf"^  {seat} +{figures}$", text, re.MULTILINE), seat
     # Every trick line shows the four cards in play order and the winner, as the JSON has them.
     lines = [line for line in text.splitlines() if re.match(r"\s+\d+\. [NESW] leads:", line)]
     assert len(lines) == len(payload["tricks"]) == 13

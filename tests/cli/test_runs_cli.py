@@ -1,6 +1,7 @@
 """Real CLI runs killed part-way and resumed; the catalog, ``runs show`` and one-line errors on bad run dirs."""
 
 import json
+import re
 import os
 import shutil
 import signal
@@ -328,3 +329,26 @@ def test_a_crafted_manifest_naming_a_pickled_strategy_runs_no_code(tmp_path, cap
     code, _, err = cli(capsys, "resume", str(run_dir))
     assert code == 2 and "older pickled one is never opened" in err
     assert not marker.exists() and sorted(p.name for p in run_dir.iterdir()) == ["manifest.json"]
+
+
+def test_runs_show_cuts_long_tables_as_the_report_does_within_80_columns(tmp_path, capsys, monkeypatch):
+    """A hand-built rikken-bids run: its 25-row summary shows the 3 headline rows (each contract over all
+    hands, as the report's), says where every row is, and its long settings line is wrapped to 80 columns."""
+    run = tmp_path / "run"
+    run.mkdir()
+    params = {"policy": "heuristic", "declarer_policy": "heuristic", "defender_policy": "random",
+              "dealing": "random"}
+    (run / "manifest.json").write_text(json.dumps({
+        "analyzer_version": "0.1.0", "argv": ["analyzer", "rikken", "bids", "--out", str(run)], "seed": 1,
+        "experiment": "rikken-bids", "status": "complete", "params": params}))
+    features = ["all"] * 3 + ["hcp"] * 22
+    pd.DataFrame({"contract": [f"c{i}" for i in range(25)], "feature": features, "bin": ["all"] * 3 + ["5"] * 22,
+                  "n": range(100, 125)}).to_csv(run / "summary.csv", index=False)
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = cli(capsys, "runs", "show", str(run))
+    assert code == 0
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines if re.match(r"\s*c\d", line)] == ["c0", "c1", "c2"]
+    assert f"summary(headlinerows:3of25;allin{run / 'summary.csv'}):" in "".join(out.split())  # wrapped
+    assert "defender policy: random" in " ".join(lines)
+    assert [line for line in lines if len(line) > 80 and str(tmp_path) not in line] == []

@@ -1,6 +1,7 @@
 """Report statistics against published values, table comparison, and the rendered reports."""
 
 import base64
+import html
 import json
 import re
 
@@ -132,7 +133,11 @@ def test_single_run_reads_top_to_bottom(sample_runs, pixel):
                       '<h2 id="glossary">')
     assert order == sorted(order)
     assert "solo was won 0.50 of the time (seed 1)" in text
-    assert f"analyzer rikken bids --deals 100 --seed 1 --out {sample_runs[0]}" in text
+    # The command as typed, each argument kept whole on a narrow page (no break at the hyphens of --deals).
+    [command] = re.findall(r'<code class="command">(.*?)</code>', text)
+    argv = ["analyzer", "rikken", "bids", "--deals", "100", "--seed", "1", "--out", str(sample_runs[0])]
+    assert html.unescape(re.sub(r"</?span>", "", command)) == " ".join(argv)
+    assert re.findall(r"<span>(.*?)</span>", command) == [arg for arg in argv if len(arg) <= 40]
     assert "2 deals" not in text and "100 deals" in text  # the size, from the command
     assert "What the chart shows." in text
     assert "<dt>win_rate</dt><dd>share of games won</dd>" in text
@@ -258,7 +263,7 @@ def test_comparison_report_highlights_and_sorts_the_differences(tmp_path, make_r
         MeanMeasure("score_mean", "score_lo", "score_hi"),))})}
     text = build_report(runs, "html").text
     assert "summary: 4 of 8 compared values differ between run A and run B" in text
-    assert "rate for item x: 0.500 in run A, 0.600 in run B (B - A 0.100" in text
+    assert "rate for item x: 50.0% in run A, 60.0% in run B (B - A 10.0" in text
     assert "score_mean for item x: 0 in run A, 3.00 in run B (B - A 3.00, 95% interval 1.59 to 4.41)" in text
     # The highlighted table first (two rows up, two down), then the same rows within all compared values.
     first = text[text.index("summary: run B against run A</h3>"):]
@@ -311,6 +316,9 @@ def test_shares_and_probabilities_print_as_percentages_and_their_differences_in_
                           "win_prob": [0.25], "win_lo": [0.2], "win_hi": [0.3], "close_better_share": [0.125]})
     assert console_table(frame, width=200).splitlines()[1].split() == [
         "a-b", "33.5", "pp", "[30.9,", "36.1]", "6.39", "[6.00,", "6.79]", "25.0%", "[20.0,", "30.0]", "12.5%"]
+    # Schnapsen closing's shares of the worlds won by closing and by playing on; its counts stay counts.
+    closing = pd.DataFrame({"n": [31], "close_win": [0.317], "playon_win": [0.546], "close_wins_a": [33]})
+    assert console_table(closing).splitlines()[1].split() == ["31", "31.7%", "54.6%", "33"]
 
 
 # Ranked by evidence, named only on enough items. Rates out of n (Wald half-widths, near enough to the
@@ -333,7 +341,7 @@ def test_a_comparison_names_no_small_sample_row_and_points_to_a_paired_command(t
     spec = {"rikken-bids": ReportSpec(shared_deals=lambda a, b: f"same deals: pair {a.name} {b.name}")}
     text = build_report(runs, "html", spec).text
     assert "2 of 3 compared values differ" in text and "1 more exclude zero on fewer than 30 items" in text
-    assert "rate for item p: 0.500 in run A" in text and "for item r" not in text
+    assert "rate for item p: 50.0% in run A" in text and "for item r" not in text
     assert "same deals: pair a b" in text
     assert text.count('<tr class="up">') == 4  # p and q, atop the Differences table and among all values
 
@@ -471,3 +479,56 @@ def test_bounds_columns_are_shown_only_when_some_row_is_bounded(tmp_path, make_r
     assert "mean_score" in idle.text
     some = build_report([make_run(tmp_path / "b", 1, summary(3))], "md")
     assert "mean_score_high" in some.text and "mean_points_high" in some.text
+
+
+def test_an_interval_is_one_cell_and_one_glossary_entry(tmp_path, make_run):
+    """Rikken play's share of rounds with its bounds: one cell in % as the findings and the chart write it
+    (0.376 of the rounds is 37.6%), and one glossary entry that names the bounds the CSV keeps apart."""
+    summary = pd.DataFrame({"contract": ["rik", "troela"], "declared": [376, 152], "per_round": [0.376, 0.152],
+                            "per_round_lo": [0.3465, 0.1311], "per_round_hi": [0.4064, 0.1756]})
+    run = make_run(tmp_path / "play", 3, summary, experiment="rikken-play")
+    spec = ReportSpec(glossary={"per_round": "share of the rounds it was declared in"})
+    text = build_report([run], "html", {"rikken-play": spec}).text
+    assert re.findall(r"<td[^>]*>([^<]*%[^<]*)</td>", text) == ["37.6% [34.7, 40.6]", "15.2% [13.1, 17.6]"]
+    glossary = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text))
+    assert glossary["per_round"] == ("share of the rounds it was declared in; in brackets its 95% interval "
+                                     "(in the CSV per_round_lo and per_round_hi)")
+    assert "per_round_lo" not in glossary and "per_round_hi" not in glossary
+
+
+def test_hidden_columns_stay_in_the_csv_only(tmp_path, make_run):
+    """A distribution's columns a chart draws (advise's ``p_tricks_*``) are left out of the shown table, which
+    says so, and kept in its CSV."""
+    summary = pd.DataFrame({"option": ["rik-S", "pass"], "n": [10, 10], "p_tricks_0": [0.1, 0.0],
+                            "p_tricks_1": [0.9, 1.0]})
+    run = make_run(tmp_path / "advise", 3, summary, experiment="rikken-advise")
+    spec = ReportSpec(tables={"summary": TableSpec(hidden=("p_tricks_",))})
+    text = build_report([run], "html", {"rikken-advise": spec}).text
+    heads = re.findall(r"<th>([^<]+)</th>", text)
+    assert "option" in heads and "n" in heads and not [h for h in heads if h.startswith("p_tricks")]
+    assert "p_tricks_0 to p_tricks_1 only in the CSV" in text
+    [csv] = re.findall(r'href="data:text/csv;base64,([^"]+)"', text)
+    assert base64.b64decode(csv).decode().splitlines()[0] == "option,n,p_tricks_0,p_tricks_1"
+
+
+def test_a_comparison_names_a_rate_in_percent_and_its_difference_in_points(tmp_path, make_run):
+    """500 of 1,000 against 800 of 1,000: 50.0% and 80.0%, B - A 30.0 percentage points, its bounds those of
+    Newcombe's interval (computed apart, in points); a mean stays as it is."""
+    runs = [make_run(tmp_path / name, seed, pd.DataFrame({"contract": ["rik"], "n": [1000], "rate": [rate],
+                                                          "mean_score": [score]}))
+            for name, seed, rate, score in (("a", 1, 0.5, 1.0), ("b", 2, 0.8, 1.0))]
+    text = build_report(runs, "html").text
+    _, low, high = difference_of_proportions(500, 1000, 800, 1000)
+    assert (f"rate for contract rik: 50.0% in run A, 80.0% in run B (B - A 30.0, 95% interval "
+            f"{format_number(100 * low)} to {format_number(100 * high)} pp).") in text
+
+
+def test_a_column_of_sentences_wraps_and_codes_stay_whole(tmp_path, make_run):
+    """Advise's ``play`` column (a sentence over 30 characters) may wrap; ``option`` codes (hyphenated) and
+    numbers keep one line."""
+    summary = pd.DataFrame({"option": ["open-1-alone-all", "rik-beter"], "n": [10, 10],
+                            "play": ["no trumps", "hearts trumps, calls DA; Rik in hearts, bid one step higher"]})
+    text = build_report([make_run(tmp_path / "advise", 3, summary, experiment="rikken-advise")], "html").text
+    assert re.findall(r'<td class=wrap data-v="([^"]+)"', text) == [
+        "no trumps", "hearts trumps, calls DA; Rik in hearts, bid one step higher"]
+    assert '<td data-v="open-1-alone-all">' in text and "td.wrap{white-space:normal" in text

@@ -32,10 +32,22 @@ window.addEventListener('load', function () {
   var out = document.createElement('pre');
   out.id = '__probe';
   out.textContent = JSON.stringify({images: images.length, broken: broken, errors: window.__errors,
-                                    height: document.documentElement.scrollHeight});
+                                    height: document.documentElement.scrollHeight,
+                                    width: document.documentElement.scrollWidth,
+                                    wide_tables: Array.prototype.filter.call(document.querySelectorAll('.tablewrap'),
+                                      function (w) { return w.scrollWidth > w.clientWidth + 1; }).length});
   document.body.appendChild(out);
+  if (window.parent !== window) { window.parent.postMessage(out.textContent, '*'); }
 });
 </script>"""
+#: Headless Chromium's narrowest window (px): a narrower page (a phone's) is laid out in a frame that wide.
+NARROWEST = 500
+# The page holding such a frame: it writes the frame's probe message into its own DOM.
+FRAME = """<!DOCTYPE html><html><head><style>body{{margin:0}}iframe{{border:0;display:block}}</style></head>
+<body><iframe src="{src}" width="{width}" height="{height}"></iframe><script>
+window.addEventListener('message', function (e) {{ var out = document.createElement('pre'); out.id = '__probe';
+  out.textContent = e.data; document.body.appendChild(out); }});
+</script></body></html>"""
 
 
 def find_browser() -> str | None:
@@ -61,7 +73,8 @@ def check_in_browser(report: Path, screenshot: Path | None = None, width: int = 
         Where to save a PNG screenshot of the page (``height`` tall, default the whole page up to
         16,000 px).
     width, height : int
-        The window size in CSS pixels.
+        The window size in CSS pixels; a page narrower than Chromium's narrowest window (500 px) is laid
+        out in a frame ``width`` wide and its screenshot cut to that width.
     browser : str, optional
         The browser executable (default: :func:`find_browser`).
 
@@ -72,24 +85,41 @@ def check_in_browser(report: Path, screenshot: Path | None = None, width: int = 
         errors and console errors), ``height`` (page height in px).
     """
     browser = browser or find_browser()
-    text = Path(report).read_text()
-    probed = Path(report).with_name(Path(report).stem + ".probe.html")
+    report = Path(report).resolve()
+    text = report.read_text()
+    probed = report.with_name(report.stem + ".probe.html")
     probed.write_text(re.sub(r"<head>", "<head>" + PROBE, text, count=1))
+    framed = report.with_name(report.stem + ".frame.html")
     try:
-        dom = _run(browser, [f"--window-size={width},900", "--virtual-time-budget=5000", "--dump-dom",
-                             probed.resolve().as_uri()])
+        dom = _run(browser, [f"--window-size={max(width, NARROWEST)},900", "--virtual-time-budget=5000",
+                             "--dump-dom", _page(probed, framed, width, 900)])
+        found = re.search(r'<pre id="__probe">(.*?)</pre>', dom, re.DOTALL)
+        if found is None:
+            raise AssertionError("the page never finished loading (no probe output)")
+        result = json.loads(found.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
+                            .replace("&amp;", "&"))
+        if screenshot is not None:
+            tall = height or min(16_000, int(result["height"]) + 20)
+            _run(browser, [f"--window-size={max(width, NARROWEST)},{tall}", "--virtual-time-budget=5000",
+                           f"--screenshot={Path(screenshot).resolve()}", _page(report, framed, width, tall)])
+            if width < NARROWEST:
+                from PIL import Image
+
+                with Image.open(screenshot) as shot:
+                    shot.crop((0, 0, width, shot.height)).save(screenshot)
     finally:
         probed.unlink()
-    found = re.search(r'<pre id="__probe">(.*?)</pre>', dom, re.DOTALL)
-    if found is None:
-        raise AssertionError("the page never finished loading (no probe output)")
-    result = json.loads(found.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
-                        .replace("&amp;", "&"))
-    if screenshot is not None:
-        tall = height or min(16_000, int(result["height"]) + 20)
-        _run(browser, [f"--window-size={width},{tall}", "--virtual-time-budget=5000",
-                       f"--screenshot={Path(screenshot).resolve()}", Path(report).resolve().as_uri()])
+        framed.unlink(missing_ok=True)
     return result
+
+
+def _page(report: Path, framed: Path, width: int, height: int) -> str:
+    """The address to open: the report's own, or below Chromium's narrowest window that of a page holding it
+    in a frame ``width`` wide (written to ``framed``)."""
+    if width >= NARROWEST:
+        return report.as_uri()
+    framed.write_text(FRAME.format(src=report.name, width=width, height=height))
+    return framed.as_uri()
 
 
 needs_browser = pytest.mark.skipif(find_browser() is None, reason="no Chromium on the PATH: install it (Debian: "
@@ -122,3 +152,20 @@ def test_the_browser_check_catches_a_broken_image_and_a_script_error(tmp_path):
 if __name__ == "__main__":
     size = [int(v) for v in sys.argv[3:5]]
     print(json.dumps(check_in_browser(Path(sys.argv[1]), Path(sys.argv[2]), *size)))
+
+
+@needs_browser
+def test_a_phone_width_page_is_laid_out_that_wide(tmp_path, sample_runs):
+    """Below Chromium's narrowest window the report is laid out in a frame as wide as a phone: the page
+    measures 390 px (not the window's 500) and so does its screenshot; the probe still reports."""
+    from PIL import Image
+
+    from analyzer.reports.report import build_report, write_report
+
+    out = write_report(build_report(sample_runs[:1], "html"), tmp_path / "phone.html")
+    shot = tmp_path / "phone.png"
+    result = check_in_browser(out, shot, width=390)
+    assert result["width"] == 390 and result["images"] == 1 and result["errors"] == []
+    assert result["wide_tables"] == 0
+    with Image.open(shot) as image:
+        assert image.width == 390

@@ -54,10 +54,14 @@ def test_report_of_each_experiment(runs, experiment):
     findings = re.search(r'<ul class="findings">(.*?)</ul>', text).group(1)
     assert "No findings" not in findings and "<li>" in findings
     assert [p.stem for p in figure_files(run) if p.stem not in spec.captions] == []
-    glossary = set(re.findall(r"<dt>([^<]+)</dt>", text[text.index('<h2 id="glossary">'):]))
+    glossary = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text[text.index('<h2 id="glossary">'):]))
     for name, table in summary_tables(run).items():
         shown = without_idle_bounds(table)  # the report leaves out bounds columns when nothing is bounded
-        missing = [c for c in shown.columns if c not in glossary and f"{c} ({name})" not in glossary]
+        # An interval's bounds are named in the entry of the value whose cell shows them.
+        bounds = {bound for entry in glossary.values()
+                  for pair in re.findall(r"in the CSV (\S+) and (\S+)\)", entry) for bound in pair}
+        missing = [c for c in shown.columns if c not in glossary and f"{c} ({name})" not in glossary
+                   and c not in bounds]
         assert missing == [], name
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", text)
     assert cells and not [c for c in cells if re.fullmatch(r"-?[\d.]+e[-+]\d+", c)]

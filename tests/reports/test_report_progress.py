@@ -66,3 +66,21 @@ def test_rate_stays_readable_for_slow_runs():
     assert format_rate(3.456) == "3.5/s"
     assert format_rate(0.2) == "12/min"
     assert format_rate(0.0125) == "0.75/min"
+
+
+def test_the_bar_fits_80_columns_whole():
+    """At 80 columns every column shows whole (rich cuts one that does not fit to ``…``): the bar shrinks, and
+    the chunks go when they count the items again (the strategy fit's contracts) or leave no room."""
+    cases = (("fitting on 16,000 hands, 1 thread", 16, 16, "5/16"), ("fitting", 16, 16, "5/16"),
+             ("rikken bids", 4, 4000, "1333/4000"),
+             ("schnapsen closing", 40, 100_000, "33333/100000"))
+    for description, n_chunks, n_items, done in cases:
+        out = io.StringIO()
+        console = Console(file=out, force_terminal=True, width=80, color_system=None)
+        with chunk_progress(description, n_chunks, n_items, console=console) as advance:
+            time.sleep(0.1)  # a rate of at most 333,333/s, as fast as runs go
+            advance(n_items // 3, chunks=n_chunks // 3)
+        final = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", bar_lines(out, description)[-1]).strip()
+        assert len(final) <= 80 and "…" not in final, final
+        assert final.startswith(description) and f" {done} " in final and " ETA " in final
+        assert ("chunks" in final) == (description == "rikken bids")
