@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "reports"))
-from test_report_browser import check_in_browser, find_browser  # noqa: E402  (the tests' browser probe)
+sys.path.insert(0, str(ROOT / "scripts"))
+from browser_probe import check_in_browser, find_browser  # noqa: E402
 
 WIDTHS = (80, 120)
 PAGE_WIDTHS = {"desktop": 1280, "phone": 390}

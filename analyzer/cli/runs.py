@@ -86,7 +86,7 @@ def show(run_dir: RunDir) -> None:
     from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.catalog import describe_run, summary_tables
     from analyzer.reports.formatting import CONSOLE_WIDTH
-    from analyzer.reports.report import SHOWN_ROWS, run_settings, without_idle_bounds
+    from analyzer.reports.report import run_settings, table_as_shown
     from analyzer.reports.report_spec import ReportSpec, TableSpec
 
     run = describe_run(run_dir)
@@ -103,14 +103,7 @@ def show(run_dir: RunDir) -> None:
         typer.echo("no summary tables yet")
     typer.echo("")
     for name, frame in tables.items():
-        table_spec = spec.tables.get(name, TableSpec())
-        hidden = [c for c in frame.columns if table_spec.hidden and c.startswith(table_spec.hidden)]
-        shown = without_idle_bounds(frame.drop(columns=hidden))  # as the report shows it
-        notes = [f"not shown: {hidden[0]} to {hidden[-1]}"] if hidden else []
-        if len(frame) > SHOWN_ROWS:
-            headline = table_spec.headline is not None
-            shown = table_spec.headline(shown) if headline else shown.head(SHOWN_ROWS)
-            notes.append(f"{'headline' if headline else 'first'} rows: {len(shown):,} of {len(frame):,}")
+        _, shown, notes = table_as_shown(frame, spec.tables.get(name, TableSpec()))
         print_table(shown, f"{name} ({'; '.join(notes)}; all in {run.path / name}.csv)" if notes else name)
     print_results(run.path)
 

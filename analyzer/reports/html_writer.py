@@ -2,7 +2,7 @@
 
 import base64
 import html
-import shlex
+import re
 from pathlib import Path
 
 import numpy as np
@@ -56,13 +56,15 @@ _WHOLE_ARGUMENT = 40
 
 def _command(line: str) -> str:
     """A shell command line as HTML that a narrow page breaks between arguments only, not at the hyphens
-    inside ``--deals``."""
-    try:
-        words = [shlex.quote(word) for word in shlex.split(line)]
-    except ValueError:  # not shell syntax: shown as it is
-        return f'<code class="command">{html.escape(line)}</code>'
+    inside ``--deals``; each argument keeps its quoting as written (and a text that is no command, such as
+    "(not recorded)", reads as written)."""
+    words = _ARGUMENT.findall(line)
     return '<code class="command">' + " ".join(
         f"<span>{html.escape(w)}</span>" if len(w) <= _WHOLE_ARGUMENT else html.escape(w) for w in words) + "</code>"
+
+
+#: One shell argument as written: unquoted runs and quoted strings side by side.
+_ARGUMENT = re.compile(r"""(?:[^\s'"]+|'[^']*'|"[^"]*")+|\S+""")
 
 
 _SCRIPT = """

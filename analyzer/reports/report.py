@@ -179,7 +179,7 @@ def comparison_findings(name: str, comparison: pd.DataFrame, significant: pd.Dat
             if is_rate(measure):  # in % and percentage points, as the tables show a rate
                 a, b = format_percent(a), format_percent(b)
                 difference, low, high = (format_number(100 * x) for x in (difference, low, high))
-                high += " pp"
+                difference, high = difference + " pp", high + " pp"
             else:
                 a, b, difference, low, high = (format_number(x) for x in (a, b, difference, low, high))
             sentences.append(f"{measure}{' for ' + where if where else ''}: {a} in run A, {b} in {label} (B - A "
@@ -355,16 +355,10 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
         if table_spec.description:
             writer.paragraph(table_spec.description)
         file_name = f"{prefix.rstrip(': ').replace(' ', '-')}-{name}" if prefix else name
-        hidden = [c for c in table.columns if table_spec.hidden and c.startswith(table_spec.hidden)]
-        visible = table.drop(columns=hidden)
-        left_out = f"; {hidden[0]} to {hidden[-1]} only in the CSV" if hidden else ""
-        if len(table) > SHOWN_ROWS:
-            shown = table_spec.headline(visible) if table_spec.headline is not None else visible.head(SHOWN_ROWS)
-            what = "headline rows" if table_spec.headline is not None else "first rows"
-            writer.table(shown, file_name, note=f"{what}: {len(shown):,} of {len(table):,}{left_out}", full=table)
+        visible, shown, notes = table_as_shown(table, table_spec)
+        writer.table(shown, file_name, note="; ".join(notes), full=table)
+        if len(shown) < len(visible):
             writer.more(visible, f"all {len(table):,} rows")
-        else:
-            writer.table(visible, file_name, note=left_out.removeprefix("; "), full=table)
         starts = {value: (low, high) for value, low, high in interval_triplets(list(table.columns))}
         bounds = {bound for pair in starts.values() for bound in pair}
         for column in table.columns:
@@ -373,6 +367,37 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
                 text += "; in brackets its 95% interval (in the CSV {} and {})".format(*starts[column])
             if text is not None:
                 glossary.setdefault(column if glossary.get(column, text) == text else f"{column} ({name})", text)
+
+
+def table_as_shown(table: pd.DataFrame, table_spec: TableSpec) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """A summary table as a report (and ``runs show``) shows it.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The summary table as stored.
+    table_spec : TableSpec
+        Its report settings: the columns kept only in the CSV, the headline rows of a long table.
+
+    Returns
+    -------
+    visible : pandas.DataFrame
+        Every row, without the idle bounds and the columns kept only in the CSV.
+    shown : pandas.DataFrame
+        The rows on the page: all of ``visible``, or its headline rows (else its first ``SHOWN_ROWS``) when the
+        table is longer.
+    notes : list of str
+        What was left out, one phrase each.
+    """
+    table = without_idle_bounds(table)
+    hidden = [c for c in table.columns if table_spec.hidden and c.startswith(table_spec.hidden)]
+    visible = shown = table.drop(columns=hidden)
+    notes = [f"{hidden[0]} to {hidden[-1]} only in the CSV"] if hidden else []
+    if len(table) > SHOWN_ROWS:
+        headline = table_spec.headline is not None
+        shown = table_spec.headline(visible) if headline else visible.head(SHOWN_ROWS)
+        notes.insert(0, f"{'headline' if headline else 'first'} rows: {len(shown):,} of {len(table):,}")
+    return visible, shown, notes
 
 
 def without_idle_bounds(table: pd.DataFrame) -> pd.DataFrame:

@@ -126,6 +126,16 @@ def positions(text: str, *needles: str) -> list[int]:
     return found
 
 
+def test_a_command_keeps_its_quoting_and_a_non_command_reads_as_written():
+    from analyzer.reports.html_writer import _command
+
+    quoted = "analyzer schnapsen advise 'hand0=HJ SA; leader=0' --seed 7"
+    html_text = _command(quoted)
+    assert html.unescape(re.sub(r"</?span>|</?code[^>]*>", "", html_text)) == quoted
+    assert re.findall(r"<span>(.*?)</span>", html_text)[3] == html.escape("'hand0=HJ SA; leader=0'")
+    assert html.unescape(re.sub(r"</?span>|</?code[^>]*>", "", _command("(not recorded)"))) == "(not recorded)"
+
+
 def test_single_run_reads_top_to_bottom(sample_runs, pixel):
     text = build_report(sample_runs[:1], "html", SPECS).text
     # Headline first: what was run, the findings, the contents, then charts, tables and the glossary.
@@ -519,7 +529,7 @@ def test_a_comparison_names_a_rate_in_percent_and_its_difference_in_points(tmp_p
             for name, seed, rate, score in (("a", 1, 0.5, 1.0), ("b", 2, 0.8, 1.0))]
     text = build_report(runs, "html").text
     _, low, high = difference_of_proportions(500, 1000, 800, 1000)
-    assert (f"rate for contract rik: 50.0% in run A, 80.0% in run B (B - A 30.0, 95% interval "
+    assert (f"rate for contract rik: 50.0% in run A, 80.0% in run B (B - A 30.0 pp, 95% interval "
             f"{format_number(100 * low)} to {format_number(100 * high)} pp).") in text
 
 
