@@ -231,9 +231,7 @@ _SWITCHES = {"_WITH_RANDOM": RANDOM, "_WITH_HEURISTIC": HEURISTIC, "_WITH_PERFEC
 def _kernel_set(policies: frozenset[int]) -> KernelSet:
     switches = {switch: policy in policies for switch, policy in _SWITCHES.items()}
     switches["_WITH_SEARCH"] = not policies <= {RANDOM, HEURISTIC}
-    # inlined: a kernel of its own relinks and re-optimises every bot below it (about 2 CPU-s each, cold)
-    return KernelSet(**compile_set(_TEMPLATES, globals(), switches, set_label(policies),
-                                   inline=("choose_action", "play_out")))
+    return KernelSet(**compile_set(_TEMPLATES, globals(), switches, set_label(policies)))
 
 
 def in_cache(kernel) -> bool:
