@@ -137,6 +137,10 @@ class Experiment:
     warm_up : callable, optional
         ``warm_up(params)`` compiles what the run's items use, in place of that first compile's one item
         (item 0 of seed 0): for a task whose item can take minutes (a round played by the solver).
+    compiled : callable, optional
+        ``compiled(params)``: whether numba's cache holds the kernels this run uses, in place of
+        :func:`kernels_cached`'s test for any kernel of the task's package (which a kernel compiled while
+        planning, or another command's, satisfies).
     """
 
     name: str
@@ -151,6 +155,7 @@ class Experiment:
     kernels: str = ""
     compile_seconds: int | None = None
     warm_up: Callable[[dict], None] | None = None
+    compiled: Callable[[dict], bool] | None = None
 
     @property
     def folder(self) -> str:
@@ -225,7 +230,8 @@ def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, worke
     store.write_manifest({"experiment": experiment.name, "command": " ".join(["analyzer", *sys.argv[1:]]),
                           "seed": plan.seed, "chunk_size": plan.chunk_size, **plan.manifest})
     started = time.perf_counter()
-    if experiment.kernels and not kernels_cached(experiment.task):
+    cached = experiment.compiled(plan.params) if experiment.compiled else kernels_cached(experiment.task)
+    if experiment.kernels and not cached:
         # One item here compiles the kernels the run uses, saying so when numba compiles, before the workers
         # start: each would compile them again. Not on a warm run: one item can cost seconds (a dd round).
         from analyzer.experiments.compile_notice import compile_notice  # numba: only commands that compute

@@ -135,3 +135,56 @@ def test_the_report_gives_the_share_won_with_its_interval():
     # a run recorded before the interval, and enumerated worlds (an exact share), give the share alone
     for plain in (sampled.drop(columns=["win_lo", "win_hi"]), sampled.assign(win_lo=0.5, win_hi=0.5)):
         assert "won in 50.0% of them" in advise_findings({"advice": plain}, {})[0]
+
+
+def test_the_warm_up_compiles_the_one_signature_the_chunks_run():
+    # a warm-up typed otherwise would leave the workers a specialisation of their own to compile
+    from analyzer.games.schnapsen.advice import advice_rows, advise_warm_up
+    from analyzer.games.schnapsen.play import kernels_for
+
+    for name in ("heuristic", "hybrid:2"):
+        params, _ = advise_plan(SchnapsenState.from_text(FIRST_LEAD), parse_bot(name), 3, 1)
+        kernel = kernels_for((parse_bot(name).policy,)).rollout_values
+        advise_warm_up(params)
+        typed = list(kernel.signatures)
+        assert len(typed) == 1
+        advice_rows(params, 0, 1, np.random.SeedSequence(0))
+        assert kernel.signatures == typed
+
+
+def test_in_cache_tells_whether_numba_loads_or_compiles(tmp_path):
+    # numba's own cache hit is the oracle: no compile event in a second process once the first compiled
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "toykernel.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef one(x):\n"
+                                           "    return x + 1\n")
+    probe = ("from numba.core import event\nfrom analyzer.games.schnapsen.play import in_cache\n"
+             "from toykernel import one\nbefore = in_cache(one)\n"
+             "with event.install_recorder('numba:compile') as rec:\n    one(1)\n"
+             "print(before, in_cache(one), len(rec.buffer) > 0)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    runs = [subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(2)]
+    assert runs == [["False", "True", "True"], ["True", "True", "False"]]
+
+
+def test_advise_compiles_first_with_the_notice_when_its_bot_is_not_cached(tmp_path, monkeypatch):
+    # another kernel of the package in the cache (one compiled while planning) must not hide the compile
+    import analyzer.experiments.experiment as experiment_module
+    import analyzer.games.schnapsen.advice as advice_module
+
+    import dataclasses
+
+    calls = []
+    monkeypatch.setattr(experiment_module, "kernels_cached", lambda task: True)
+    monkeypatch.setattr(advice_module, "ADVISE", dataclasses.replace(
+        advice_module.ADVISE, warm_up=lambda params: calls.append(params["bot"]["name"])))
+    for cached in (False, True):
+        calls.clear()
+        monkeypatch.setattr(advice_module, "in_cache", lambda kernel, cached=cached: cached)
+        args = ["advise", FIRST_LEAD, "--bot", "heuristic", "--samples", "2", "--workers", "1"]
+        assert CliRunner().invoke(app, args + ["--out", str(tmp_path / str(cached))]).exit_code == 0
+        assert calls == ([] if cached else ["heuristic"])

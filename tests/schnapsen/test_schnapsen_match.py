@@ -105,3 +105,15 @@ def test_kernel_set_names_cannot_read_two_ways():
     ids = sorted(POLICIES.values())
     subsets = [frozenset(c) for k in range(1, len(ids) + 1) for c in combinations(ids, k)]
     assert len({set_label(s) for s in subsets}) == len(subsets)
+
+
+def test_a_match_asks_the_cache_for_its_own_bots_kernel(monkeypatch):
+    # any other kernel of the package in the cache must not stand for the pair's (the workers would compile it)
+    import analyzer.games.schnapsen.experiments as experiments
+    from analyzer.games.schnapsen.experiments import MATCH, match_plan
+
+    asked = []
+    monkeypatch.setattr(experiments, "in_cache", lambda kernel: asked.append(kernel) or False)
+    plan = match_plan(("heuristic", "random"), 2, 12, 0, 1)
+    assert MATCH.compiled(plan.params) is False
+    assert asked == [kernels_for((HEURISTIC, RANDOM)).play_match]

@@ -23,7 +23,7 @@ from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import MATCH, RULES, Bot, outcome_stats, sequence_array, world_plan
 from analyzer.games.schnapsen.findings import ADVISE_REPORT
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.play import PERFECT, kernels_for
+from analyzer.games.schnapsen.play import PERFECT, in_cache, kernels_for
 from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
@@ -63,6 +63,28 @@ def advise_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSe
                        out[w:w + 1], ws)
         report_items()
     return out
+
+
+def advise_compiled(params: dict) -> bool:
+    """Whether numba's cache holds the kernel the chunks of ``params`` run (the bot's kernel set's
+    ``rollout_values``, or the perfect solve): :data:`ADVISE` compiles it first, with the notice, if not."""
+    if params.get("perfect"):
+        return in_cache(perfect_values)
+    return in_cache(kernels_for((Bot.from_dict(params["bot"]).policy,)).rollout_values)
+
+
+def advise_warm_up(params: dict) -> None:
+    """Compile (or load) the kernels the chunks of ``params`` run, without playing a world: the honest bots'
+    ``rollout_values`` called on no world; the perfect bot's one world solved."""
+    if params.get("perfect"):
+        advice_rows(params, 0, 1, np.random.SeedSequence(params["seed"]))
+        return
+    bot = Bot.from_dict(params["bot"])
+    seqs = np.asarray(params["sequences"], dtype=np.int64)
+    kernels_for((bot.policy,)).rollout_values(
+        np.asarray(params["state"], dtype=np.int64), seqs, bot.policy, bot.samples, bot.params.to_array(),
+        params["exact"], 0, np.empty((0, 4), dtype=np.uint64), np.empty((0, len(seqs)), dtype=np.int64),
+        new_workspace())
 
 
 def advise_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int) -> tuple[dict, int]:
@@ -127,7 +149,7 @@ def advise(state: SchnapsenState, bot: Bot, seed: int, samples: int = DEFAULT_WO
     """
     plan = run_plan(state, bot, seed, samples, workers)
     with compile_notice(MATCH.kernels, ADVISE.compile_seconds):
-        advice_rows(plan.params, 0, 1, np.random.SeedSequence(seed))
+        advise_warm_up(plan.params)
     chunks = run_chunks(advice_rows, plan.params, plan.n_items, seed=seed, chunk_size=plan.chunk_size,
                         workers=workers, description="worlds")
     return _advise_summary(plan, [world_outcomes(rows) for rows in chunks]).tables["advice"], plan.params["exact"]
@@ -274,4 +296,4 @@ def _listed(names: list[str]) -> str:
 
 ADVISE = Experiment("schnapsen-advise", advice_rows, world_outcomes, rows="worlds", description="worlds",
                     summarize=_advise_summary, report=ADVISE_REPORT, query=ADVISE_QUERY, kernels="Schnapsen",
-                    compile_seconds=45)
+                    compile_seconds=45, warm_up=advise_warm_up, compiled=advise_compiled)

@@ -355,7 +355,7 @@ def _sure_points_after_trumping(s, p, lead, trump_card):
     taken the trick and both have drawn: his hand less ``trump_card``, the trick's points counted with his
     pending ones, the opponent back to five cards (the card ``p`` draws can only add)."""
     points = s[R.POINTS0 + p] + s[R.PENDING0 + p] + _POINTS[lead] + _POINTS[trump_card]
-    return _sure_points_of(s[R.HAND0 + p] & ~(np.int64(1) << trump_card), points, 0, True,
+    return _sure_points_of(s[R.HAND0 + p] & ~(np.int64(1) << trump_card), points, np.int64(0), np.bool_(True),
                            opponent_possible(s, p), R.HAND_SIZE, s[R.TRUMP])
 
 
@@ -723,7 +723,7 @@ def _rule_pick(s, params, buf, n):
     plain = legal & ~trumps
     if params[_DISCARD_ORDER] > 0:
         discard = _discard(plain if plain else legal, hand, played | (np.int64(1) << lead), opponent_possible(s, p),
-                           True)
+                           np.bool_(True))
     else:
         discard = _cheapest(plain if plain else legal, keep)
     if params[_SAVE_TENS] > 0 and _POINTS[discard] >= 10 and low_trump >= 0 and _POINTS[low_trump] < 10:

@@ -45,6 +45,7 @@ from analyzer.games.schnapsen.play import (
     PIMC_PLUS,
     POLICIES,
     ROLLOUT,
+    in_cache,
     kernels_for,
 )
 from analyzer.games.schnapsen.queries import CLOSING_QUERY, MATCH_QUERY
@@ -174,6 +175,12 @@ def match_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSeq
                          "close_wins_b": int(close_wins[1 - a_seat])})
         report_items()
     return pd.DataFrame(rows)
+
+
+def match_compiled(params: dict) -> bool:
+    """Whether numba's cache holds the two bots' ``play_match`` (:func:`match_task`'s kernel): :data:`MATCH`
+    compiles it first, with the notice, if not."""
+    return in_cache(kernels_for((Bot.from_dict(params["a"]).policy, Bot.from_dict(params["b"]).policy)).play_match)
 
 
 def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:
@@ -453,7 +460,7 @@ def _closing_summary(plan: Plan, chunks: list) -> Summary:
 
 MATCH = Experiment("schnapsen-match", match_task, match_sums, rows="matches", description="schnapsen matches",
                    summarize=_match_summary, report=MATCH_REPORT, query=MATCH_QUERY,
-                   kernels="Schnapsen", compile_seconds=15)
+                   kernels="Schnapsen", compile_seconds=15, compiled=match_compiled)
 CLOSING = Experiment("schnapsen-closing", closing_task, closing_sums, rows="closing_positions",
                      description="schnapsen closing", summarize=_closing_summary, report=CLOSING_REPORT,
                      query=CLOSING_QUERY, kernels="Schnapsen", compile_seconds=20)

@@ -192,8 +192,8 @@ def _enter(stack, moves, tt, gen, d):
         return True, (s[R.GAME_POINTS] if s[R.WINNER] == 0 else -s[R.GAME_POINTS])
     alpha = f[_F_ALPHA]
     beta = f[_F_BETA]
-    hi0 = _best_case(s, 0)
-    lo0 = -_best_case(s, 1)
+    hi0 = _best_case(s, np.int64(0))
+    lo0 = -_best_case(s, np.int64(1))
     if hi0 <= alpha:
         return True, hi0
     if lo0 >= beta:
@@ -281,7 +281,7 @@ def _ab(stack, moves, tt, gen, alpha, beta):
     moves[0, _F_ALPHA] = alpha
     moves[0, _F_BETA] = beta
     d = 0
-    done, ret = _enter(stack, moves, tt, gen, 0)
+    done, ret = _enter(stack, moves, tt, gen, np.int64(0))
     while True:
         if done:
             if d == 0:
@@ -373,7 +373,7 @@ def signs_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
     for i in range(n):
         stack[0, :] = world
         search_apply(stack[0], acts[i], moves[0])
-        won0 = _ab(stack, moves, tt, gen[0], 0, 1) >= 1
+        won0 = _ab(stack, moves, tt, gen[0], np.int64(0), np.int64(1)) >= 1
         vals[i] = 1 if won0 == (player == 0) else -1
 
 
