@@ -137,19 +137,20 @@ def test_the_report_gives_the_share_won_with_its_interval():
         assert "won in 50.0% of them" in advise_findings({"advice": plain}, {})[0]
 
 
-def test_the_warm_up_compiles_the_one_signature_the_chunks_run():
+# hybrid's kernel set compiles for minutes cold and no other default test builds it
+@pytest.mark.parametrize("name", ["heuristic", pytest.param("hybrid:2", marks=pytest.mark.slow)])
+def test_the_warm_up_compiles_the_one_signature_the_chunks_run(name):
     # a warm-up typed otherwise would leave the workers a specialisation of their own to compile
     from analyzer.games.schnapsen.advice import advice_rows, advise_warm_up
     from analyzer.games.schnapsen.play import kernels_for
 
-    for name in ("heuristic", "hybrid:2"):
-        params, _ = advise_plan(SchnapsenState.from_text(FIRST_LEAD), parse_bot(name), 3, 1)
-        kernel = kernels_for((parse_bot(name).policy,)).rollout_values
-        advise_warm_up(params)
-        typed = list(kernel.signatures)
-        assert len(typed) == 1
-        advice_rows(params, 0, 1, np.random.SeedSequence(0))
-        assert kernel.signatures == typed
+    params, _ = advise_plan(SchnapsenState.from_text(FIRST_LEAD), parse_bot(name), 3, 1)
+    kernel = kernels_for((parse_bot(name).policy,)).rollout_values
+    advise_warm_up(params)
+    typed = list(kernel.signatures)
+    assert len(typed) == 1
+    advice_rows(params, 0, 1, np.random.SeedSequence(0))
+    assert kernel.signatures == typed
 
 
 def test_in_cache_tells_whether_numba_loads_or_compiles(tmp_path):
