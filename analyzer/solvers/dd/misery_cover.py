@@ -35,8 +35,7 @@ def _longest(hands, declarer, suit):
     return longest
 
 
-# One signature: callers pass literal arguments, which would each compile a copy.
-@njit("int64(UniTuple(int64, 4), int64, int64, boolean)", cache=True)
+@njit(cache=True)
 def _reaches(hands, declarer, suit, credited):
     """Each defender's reach in ``suit`` (4 bits a seat; 0 for the declarer and defenders void in it).
 
@@ -100,8 +99,7 @@ def _below_in_order(mine, others):
     return True
 
 
-# One signature: callers pass literal arguments, which would each compile a copy.
-@njit("boolean(UniTuple(int64, 4), int64, int64, boolean)", cache=True)
+@njit(cache=True)
 def _covered(hands, declarer, suit, credited):
     """Whether the declarer surely ducks every trick of ``suit`` with a defender on lead, when the
     ``j``-th rule holds in every other suit he holds (``credited``) or each other suit he holds is
@@ -154,8 +152,7 @@ def _covered(hands, declarer, suit, credited):
     return True
 
 
-# One signature: callers pass literal arguments, which would each compile a copy.
-@njit("UniTuple(boolean, 2)(UniTuple(int64, 4), int64, int64)", cache=True)
+@njit(cache=True)
 def _failing_covered(hands, declarer, failing):
     """Whether every suit of ``failing`` (a 4-bit set of suits where the ``j``-th rule fails) is
     covered: one suit with the declarer's discards credited to it, several each without.  Returns

@@ -29,8 +29,7 @@ def _top_run(held, out, suit):
     return run, used
 
 
-# One signature: callers pass literal arguments, which would each compile a copy.
-@njit("UniTuple(int64, 3)(int64, int64, int64, int64, int64, boolean)", cache=True)
+@njit(cache=True)
 def _cash(hand, friends, suit, present, opp_len, one_partner):
     """Tricks a hand takes by cashing ``suit`` from the top: (tricks, the cards that make it so, top run).
 
@@ -219,8 +218,7 @@ def _partner_of(seats, seat):
     return popcount((seats & ~(1 << seat)) - 1)
 
 
-# One signature: callers pass literal arguments, which would each compile a copy.
-@njit("UniTuple(int64, 2)(UniTuple(int64, 4), int64, int64, int64, int64, int64, int64, int64)", cache=True)
+@njit(cache=True)
 def _split_tops(hands, leader, partner, present, opp_lens, own, called, trump):
     """The leader's cash ``own`` (no opponent can ruff) raised by the suits whose top two cards it shares
     with its one partner, and the cards that decide it; (``own``, 0) when no suit adds.

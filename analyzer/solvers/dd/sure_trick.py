@@ -11,8 +11,7 @@ from analyzer.solvers.dd.rules import _holds
 from analyzer.solvers.dd.tables import COUNT, HIGHEST, SUIT_BITS
 
 
-# One signature: callers pass literal arguments, which would each compile a copy.
-@njit("UniTuple(int64, 2)(UniTuple(int64, 4), int64, int64, int64, int64, int64, int64, int64)", cache=True)
+@njit(cache=True)
 def _sure_trick(hands, seat, pos, led_suit, win_seat, win_card, trump, team):
     """A card that wins the trick in progress for ``seat``'s side whatever anyone plays and its holder, or (-1, -1).
 
