@@ -3,7 +3,6 @@
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from analyzer import catalog
 from analyzer.cards.tricks import NO_TRUMP
@@ -442,41 +441,33 @@ def best_cards(hands, trump, leader, team, goal="max", k=0, trick=(), called_car
     return best_moves(hands, trump, leader, team, goal, k, trick, called_card, blind_call, trick_blind)[0]
 
 
-@njit(cache=True)
-def _batch_kernel(deals, trump, leader, team, mode, want_max, lo, hi, called, bidders, first_gen, mem, results):
+def _batch_loop(deals, trump, leader, team, mode, want_max, lo, hi, called, bidders, first_gen, mem, results):
+    # A loop in Python, not a kernel: a kernel calling the search would link and re-optimise it again
+    # when it compiles (about 2 CPU-s), while the loop costs microseconds a deal.
     trick = np.full(4, -1, dtype=np.int64)
-    # Typed, not literal, arguments: the solver's entries compiled for Python's calls serve these too.
-    start = np.int64(0)
-    blind = collect = np.bool_(False)
     for i in range(deals.shape[0]):
         hands = deals[i].copy()
         _k.set_context(mem, trump, team, mode, called, bidders[i], first_gen + i)
         if want_max:
-            results[i] = _k.solve_max(mem, hands, trick, leader, start, blind, _k.guess_tricks(hands, team, trump))
+            results[i] = _k.solve_max(mem, hands, trick, leader, 0, False, _k.guess_tricks(hands, team, trump))
         else:
-            results[i] = 1 if _k.solve_window(mem, hands, trick, leader, start, blind, lo, hi, collect) else 0
+            results[i] = 1 if _k.solve_window(mem, hands, trick, leader, 0, False, lo, hi, False) else 0
 
 
-@njit(cache=True)
-def _table_kernel(hands, first_gen, mem, out):
+def _table_loop(hands, first_gen, mem, out):
     trick = np.full(4, -1, dtype=np.int64)
-    left = _k.future_tricks(hands)
+    left = int(_k.future_tricks(hands))
     searched = 0
-    # Typed, not literal, arguments: the solver's entries compiled for Python's calls serve these too.
-    team = np.int64(NORTH_SOUTH)
-    start = np.int64(0)
-    blind = np.bool_(False)
-    no_card = np.int64(-1)
     for trump in range(NO_TRUMP + 1):
         # One table generation per strain: every leader's search reuses the bounds of the others.
-        _k.set_context(mem, trump, team, np.int64(MODE_MAX), no_card, no_card, first_gen + trump)
-        guess = _k.guess_tricks(hands, team, trump)
+        _k.set_context(mem, trump, NORTH_SOUTH, MODE_MAX, -1, -1, first_gen + trump)
+        guess = _k.guess_tricks(hands, NORTH_SOUTH, trump)
         for leader in range(4):
-            north_south = _k.solve_max(mem, hands, trick, leader, start, blind, guess)
+            north_south = _k.solve_max(mem, hands, trick, leader, 0, False, guess)
             guess = north_south
             declarer = (leader + 3) & 3
             out[trump, declarer] = north_south if declarer % 2 == 0 else left - north_south
-        searched += mem[_k.M_CTX + _k.C_TRICKS]
+        searched += int(mem[_k.M_CTX + _k.C_TRICKS])
     # Each strain's context starts its count at zero: the sum is what the whole table searched.
     mem[_k.M_CTX + _k.C_TRICKS] = searched
 
@@ -509,7 +500,7 @@ def solve_table(hands):
     out = np.zeros((NO_TRUMP + 1, 4), dtype=np.int64)
     first = _generation + 1
     _generation += NO_TRUMP + 1
-    _table_kernel(masks, first, _work(), out)
+    _table_loop(masks, first, _work(), out)
     return out
 
 
@@ -540,5 +531,5 @@ def solve_batch(deals, trump, leader, team, goal="max", k=0, called_card=-1, bli
     results = np.zeros(len(arr), dtype=np.int64)
     first = _generation + 1
     _generation += len(arr)
-    _batch_kernel(arr, int(trump), int(leader), int(team), _GOAL_MODE[goal], goal == "max", lo, hi, int(called_card), bidders, first, _work(), results)
+    _batch_loop(arr, int(trump), int(leader), int(team), _GOAL_MODE[goal], goal == "max", lo, hi, int(called_card), bidders, first, _work(), results)
     return results

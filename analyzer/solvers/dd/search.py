@@ -85,9 +85,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     # Typed (non-literal) constants for the recursive calls: literal arguments would make numba
     # compile extra specialisations that the on-disk cache cannot link back.
     none = np.int64(-1)
-    first = np.int64(1)
     start = np.int64(0)
-    face_down = pos >= 0
     face_up = pos < 0
     root_collect = collect and depth == 0
     hint = np.int64(-1)
@@ -247,6 +245,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     # Cards shown equivalent to a failed move: their suit's cards that mattered all rank above both.
     covered = np.int64(0)
     tried = 0
+    # Set at a trick's last card, read after its recursive call.
+    won_card = trick_cards = t0 = t1 = t2 = np.int64(0)
     for i in range(MAX_MOVES):
         if i == 1 and lazy:
             n = _more_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, hint, depth, trump, team,
@@ -263,23 +263,39 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
         bit = np.int64(1) << card
         mem[M_HANDS + seat] ^= bit
         mem[M_TRICK + pos] = move
+        # One recursive call site: numba types a recursive call by re-running the whole function's type
+        # inference (``return_types_from_partial``), once per call site and propagation round.
+        next_present = present
+        next_leader = leader
+        next_pos = pos + 1
+        next_seat = none
+        next_card = none
+        next_blind = blind
+        next_won = won
         if pos == 0:
-            if move >= BLIND:
-                ans = search(address, size, present, leader, first, none, none, face_down, won, lo, hi, depth + 1, collect)
-            else:
-                ans = search(address, size, present, leader, first, seat, card, face_up, won, lo, hi, depth + 1, collect)
+            next_blind = move >= BLIND
+            if move < BLIND:
+                next_seat = seat
+                next_card = card
         else:
-            new_seat = win_seat
-            new_card = win_card
+            next_seat = win_seat
+            next_card = win_card
             if _beats(card, win_card, win_seat, led_suit, trump):
-                new_seat = seat
-                new_card = card
+                next_seat = seat
+                next_card = card
             if pos == 3:
                 tricks = mem[M_CTX + C_TRICKS] + 1
                 mem[M_CTX + C_TRICKS] = tricks
                 if tricks == mem[M_CTX + C_LIMIT]:
                     mem[M_CTX + C_ABORTED] = 1
-                gained = won + ((team >> new_seat) & 1)
+                next_won = won + ((team >> next_seat) & 1)
+                next_present = mem[M_HANDS] | mem[M_HANDS + 1] | mem[M_HANDS + 2] | mem[M_HANDS + 3]
+                next_leader = next_seat
+                next_pos = start
+                next_blind = face_up
+                won_card = next_card
+                next_seat = none
+                next_card = none
                 trick_cards = np.int64(0)
                 for j in range(4):
                     if not (blind and j == 0):
@@ -288,16 +304,15 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 t0 = mem[M_TRICK]
                 t1 = mem[M_TRICK + 1]
                 t2 = mem[M_TRICK + 2]
-                remaining = mem[M_HANDS] | mem[M_HANDS + 1] | mem[M_HANDS + 2] | mem[M_HANDS + 3]
-                ans = search(address, size, remaining, new_seat, start, none, none, face_up, gained, lo, hi, depth + 1, collect)
-                mem[M_TRICK] = t0
-                mem[M_TRICK + 1] = t1
-                mem[M_TRICK + 2] = t2
-                rank_card = _rank_winner(trick_cards, new_card)
-                if rank_card >= 0:
-                    ans |= np.int64(1) << rank_card
-            else:
-                ans = search(address, size, present, leader, pos + 1, new_seat, new_card, blind, won, lo, hi, depth + 1, collect)
+        ans = search(address, size, next_present, next_leader, next_pos, next_seat, next_card, next_blind, next_won, lo,
+                     hi, depth + 1, collect)
+        if pos == 3:
+            mem[M_TRICK] = t0
+            mem[M_TRICK + 1] = t1
+            mem[M_TRICK + 2] = t2
+            rank_card = _rank_winner(trick_cards, won_card)
+            if rank_card >= 0:
+                ans |= np.int64(1) << rank_card
         mem[M_HANDS + seat] ^= bit
         if mem[M_CTX + C_ABORTED]:
             # The budget ran out below: this node's answer is unknown, so it returns before its store.
@@ -364,32 +379,31 @@ def guess_tricks(hands, team, trump):
     return (1245 * share // 1000 - 1350 * left // 13 + 589 * trump_lead + 500) // 1000
 
 
-@njit(cache=True)
+# The entries below are plain Python: each kernel calling ``search`` would link and re-optimise the whole
+# search again when it compiles (about 2 CPU-s per entry), while a call from Python costs microseconds.
 def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect):
     """Root of one yes/no search: can the team's tricks from here land in ``[lo, hi]``?"""
     set_position(mem, hands, trick)
     win_seat = -1
     win_card = -1
-    present = hands[0] | hands[1] | hands[2] | hands[3]
+    present = int(hands[0] | hands[1] | hands[2] | hands[3])
     if pos > 0:
         win_seat, win_card = start_winner(trick, leader, pos, blind, mem[M_CTX + C_TRUMP], mem[M_CTX + C_CALLED])
         for i in range(pos):
-            present |= np.int64(1) << (trick[i] % BLIND)
-    answer = search(mem.ctypes.data, mem.shape[0], present, leader, pos, win_seat, win_card, blind, 0, lo, hi, 0, collect)
+            present |= 1 << int(trick[i] % BLIND)
+    answer = search(mem.ctypes.data, mem.shape[0], present, leader, pos, win_seat, win_card, bool(blind), 0, lo, hi, 0,
+                    bool(collect))
     return (answer >> RESULT_SHIFT) & 1 == 1
 
 
-@njit(cache=True)
 def solve_max(mem, hands, trick, leader, pos, blind, guess):
     """Team's guaranteed tricks from here (team maximises, the others minimise); needs ``MODE_MAX``.
 
     :func:`solve_bounded` without a budget, from no known bounds.
     """
-    zero = np.int64(0)  # typed, not literal: one compiled solve_bounded serves every caller
-    return solve_bounded(mem, hands, trick, leader, pos, blind, guess, zero, future_tricks(hands), zero)[0]
+    return solve_bounded(mem, hands, trick, leader, pos, blind, guess, 0, future_tricks(hands), 0)[0]
 
 
-@njit(cache=True)
 def solve_bounded(mem, hands, trick, leader, pos, blind, guess, low, high, budget):
     """Bounds ``(low, high)`` on the team's guaranteed tricks from here, searched within ``budget``
     completed tricks (``C_TRICKS``; 0: no limit, then ``low == high``); needs ``MODE_MAX``.
@@ -416,7 +430,7 @@ def solve_bounded(mem, hands, trick, leader, pos, blind, guess, low, high, budge
     target = min(max(guess, low + 1), high)
     stuck = -1  # the target whose probe ran out of budget
     while low < high:
-        yes = solve_window(mem, hands, trick, leader, pos, blind, target, np.int64(UNBOUNDED), np.bool_(False))
+        yes = solve_window(mem, hands, trick, leader, pos, blind, target, UNBOUNDED, False)
         if mem[M_CTX + C_ABORTED]:
             if stuck >= 0:
                 break
@@ -438,4 +452,4 @@ def solve_bounded(mem, hands, trick, leader, pos, blind, guess, low, high, budge
             break
     mem[M_CTX + C_LIMIT] = 0
     mem[M_CTX + C_ABORTED] = 0
-    return low, high
+    return int(low), int(high)
