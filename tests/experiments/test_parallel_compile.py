@@ -64,9 +64,12 @@ import sys
 sys.path.insert(0, {here!r})
 from numba.core import event
 import test_parallel_compile as t
+from analyzer.experiments.experiment import package_cached
 from analyzer.experiments.parallel_compile import compile_in_parallel
 
+before = package_cached({here!r})
 compile_in_parallel([t._compile_double, t._compile_square], processes=2)
+after = package_cached({here!r})
 compiled = []
 
 
@@ -80,13 +83,14 @@ class Compiles(event.Listener):
 
 with event.install_listener("numba:compile", Compiles()):
     values = (t._double(3), t._square(4))
-print(values, compiled)
+print(before, after, values, compiled)
 """
 
 
 def test_the_caller_loads_what_the_groups_compiled(tmp_path):
-    # A fresh interpreter and an empty cache: numba's compile events in the caller are the oracle.
+    # A fresh interpreter and an empty cache: numba's compile events in the caller are the oracle, and the
+    # cache numba wrote is what package_cached must find (none before).
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-c", _PROBE.format(here=str(HERE))], env=env, capture_output=True,
                           text=True, check=True)
-    assert done.stdout.strip() == "(6, 16) []"
+    assert done.stdout.strip() == "False True (6, 16) []"
