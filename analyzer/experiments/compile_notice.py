@@ -20,11 +20,6 @@ class _FirstCompile(event.Listener):
         self.compiled = False
 
     def on_start(self, event) -> None:
-        self.announce()
-
-    def announce(self) -> None:
-        """Print the notice and start the spinner, once: at numba's first compilation here, or before
-        kernels compile in other processes (``parallel_compile``), whose compilations raise no event here."""
         if self.compiled:
             return
         self.compiled = True

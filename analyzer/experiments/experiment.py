@@ -137,10 +137,6 @@ class Experiment:
     warm_up : callable, optional
         ``warm_up(params)`` compiles what the run's items use, in place of that first compile's one item
         (item 0 of seed 0): for a task whose item can take minutes (a round played by the solver).
-    compile_groups : callable, optional
-        ``compile_groups(params)``: picklable callables, each compiling a group of the run's kernels that
-        shares none with the others; a cold run compiles them at once in processes of their own
-        (``parallel_compile``) before that first compile, which then loads them.
     """
 
     name: str
@@ -155,7 +151,6 @@ class Experiment:
     kernels: str = ""
     compile_seconds: int | None = None
     warm_up: Callable[[dict], None] | None = None
-    compile_groups: Callable[[dict], list] | None = None
 
     @property
     def folder(self) -> str:
@@ -240,14 +235,7 @@ def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, worke
         # start: each would compile them again. Not on a warm run: one item can cost seconds (a dd round).
         from analyzer.experiments.compile_notice import compile_notice  # numba: only commands that compute
 
-        with compile_notice(experiment.kernels, experiment.compile_seconds) as notice:
-            if experiment.compile_groups is not None:
-                from analyzer.experiments.parallel_compile import compile_in_parallel
-
-                groups = experiment.compile_groups(plan.params)
-                notice.announce()
-                # As many processes as the run's workers (all cores on a Dask cluster's local side).
-                compile_in_parallel(groups, workers if scheduler is None else None)
+        with compile_notice(experiment.kernels, experiment.compile_seconds):
             if experiment.warm_up is None:
                 experiment.task(plan.params, 0, 1, np.random.SeedSequence(0))
             else:

@@ -1,10 +1,10 @@
 """Compile independent groups of numba kernels at once, one process per group, on a cold cache.
 
-Numba compiles in one thread. A command whose kernels fall into groups that share no kernel (Rikken's
-constrained dealing and its play-outs) compiles them in about the time of the longest group when each group
-compiles in a process of its own: on two cores, two groups of equal cost take half the wall time. The
-processes write numba's on-disk cache (``NUMBA_CACHE_DIR`` is inherited), from which the caller and the run's
-workers then load the kernels. A group computes nothing the run keeps, so results cannot depend on it.
+Numba compiles in one thread. A command whose kernels fall into groups that share no kernel (a judged
+``rikken replay``: the solver and the round's play) compiles them in about the time of the longest group
+when each group compiles in a process of its own: on two cores, two groups of equal cost take half the wall
+time. The processes write numba's on-disk cache (``NUMBA_CACHE_DIR`` is inherited), from which the caller
+then loads the kernels. A group computes nothing the caller keeps, so results cannot depend on it.
 """
 
 import multiprocessing

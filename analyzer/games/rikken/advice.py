@@ -11,7 +11,6 @@ options' money scores, from which the paired difference of any two options follo
 """
 
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -19,7 +18,7 @@ import pandas as pd
 from analyzer.cards.dealing import ACE_MASK, SUIT_NAMES
 from analyzer.cards.deck import SUIT_LETTERS, SUIT_MASKS, card_name
 from analyzer.cards.masks import popcounts
-from analyzer.cards.pbn import format_hand, parse_hand
+from analyzer.cards.pbn import format_hand
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.advice_verdict import PASS
@@ -233,29 +232,6 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
     for column_seat, column in enumerate(DEAL_COLUMNS):
         frame[column] = np.tile(deals[:, column_seat], len(options))
     return frame
-
-
-def compile_groups(params: dict) -> list:
-    """The run's kernels in two groups that share none (``Experiment.compile_groups``), each a picklable
-    callable: the dealing under the run's constraints (the given hand is one), and every option played out
-    on one deal that holds the hand."""
-    return [partial(random_deals, 1, np.random.SeedSequence(0), params.get("constraints")),
-            partial(_play_one_deal, params)]
-
-
-def _play_one_deal(params: dict) -> None:
-    """Every option of ``params`` played once by its policies on a deal holding the hand, the other seats
-    holding the rest of the deck in card order: it compiles the play-outs and draws no deal."""
-    seat = int(params["seat"])
-    hand = parse_hand(params["hand"])
-    rest = [card for card in range(52) if not (hand >> card) & 1]
-    deal = np.zeros((1, 4), dtype=np.int64)
-    deal[0, seat] = hand
-    for i, other in enumerate(s for s in range(4) if s != seat):
-        deal[0, other] = sum(1 << card for card in rest[13 * i:13 * (i + 1)])
-    leader = np.full(1, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
-    _option_columns(deal, leader, seat, options_from_params(params["options"]), Policies.from_params(params),
-                    state_from_seed(0), params.get("dd_budget", 0))
 
 
 PERFECT = Policies.everywhere("dd")
