@@ -192,7 +192,12 @@ def kernels_cached(task: Callable) -> bool:
     module = sys.modules.get(task.__module__)
     if module is None or not getattr(module, "__file__", None):
         return False
-    package = os.path.dirname(os.path.abspath(module.__file__))
+    return package_cached(os.path.dirname(os.path.abspath(module.__file__)))
+
+
+def package_cached(package: str) -> bool:
+    """True when numba's cache holds compiled kernels (a ``*.nbi`` index) of the package in folder ``package``
+    (see :func:`kernels_cached`); the package need not be imported."""
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root:
         folder = Path(root, f"{os.path.basename(package)}_{hashlib.sha1(package.encode()).hexdigest()}")

@@ -193,4 +193,5 @@ def _constraint_seat(text: str) -> str:
 
 
 ADVISE = Experiment("rikken-advise", advice.advice_chunk, advice.advice_moments, rows="deals",
-                    description="rikken advise", summarize=_advise_summary, report=ADVISE_REPORT, query=ADVISE_QUERY)
+                    description="rikken advise", summarize=_advise_summary, report=ADVISE_REPORT, query=ADVISE_QUERY,
+                    kernels="Rikken")

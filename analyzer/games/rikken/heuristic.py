@@ -154,9 +154,10 @@ def choose_heuristic(st, seat, up, fd, params):
     if kind == KIND_ONE:
         return _one_declarer(up, out, n, led, wc)
     if st[BIDDER] < 0:
-        force = 0  # declarers who fail if they win a trick (Misery with none, 1 Alone with one)
-        stop = 0  # 1 Alone declarers still without their trick
-        to_play = 0
+        # Typed zeros: a literal 0 would make numba compile the helpers below once more for Literal[int](0).
+        force = np.int64(0)  # declarers who fail if they win a trick (Misery with none, 1 Alone with one)
+        stop = np.int64(0)  # 1 Alone declarers still without their trick
+        to_play = np.int64(0)
         for s in range(4):
             k = st[KIND + s]
             t = st[TRICKS + s]
@@ -168,8 +169,8 @@ def choose_heuristic(st, seat, up, fd, params):
                 to_play |= 1 << s
         if params[P_ONE_MIND] > 0 and st[TRICK_NO] >= 1 and st[EXPOSED] == 15:
             # An "All" contract after trick 1: every hand is shown and the defenders play as one mind.
-            hands = (visible_hand(st, seat, 0), visible_hand(st, seat, 1), visible_hand(st, seat, 2),
-                     visible_hand(st, seat, 3))
+            hands = (visible_hand(st, seat, np.int64(0)), visible_hand(st, seat, np.int64(1)),
+                     visible_hand(st, seat, np.int64(2)), visible_hand(st, seat, np.int64(3)))
             return _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, 15 & ~st[DECLARERS])
         if n == 0 and force != 0:
             target = -1
@@ -188,7 +189,7 @@ def choose_heuristic(st, seat, up, fd, params):
     bidder = st[BIDDER]
     if n == 0:
         # Cash side suits only where no opponent is known to ruff.
-        ruff_danger = 0
+        ruff_danger = np.int64(0)
         if (out & suit_mask(trump)) != 0:
             for s in range(4):
                 if not (friends >> s) & 1:
@@ -568,7 +569,7 @@ def _one_mind(up, hands, seat, n, led, win, wc, force, stop, to_play, defenders)
             card = _probe_lead(up, hands, seat, d)
             if card >= 0:
                 return card
-            return _lead_under(up, hands[d], 0)
+            return _lead_under(up, hands[d], np.int64(0))
         if (force >> win) & 1:
             return _duck(up, led, wc, n)
         later = _first_of(force & to_play, seat)

@@ -14,7 +14,10 @@ per seat are checked against the stored row.
 A given deal (PBN) is bid, set up and played the same way with a play stream seeded by ``seed``.
 """
 
+import importlib.util
+import os
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -137,6 +140,8 @@ def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "
     """
     chunk_size = chunk_size or default_chunk_size(policies)
     check_index(index, chunk_size)
+    if judge_budget is not None:
+        _compile_judged(partial(replay_run_round, seed, index, policies, dealing, chunk_size, constraints, bidding))
     chunk = plan_chunks((index // chunk_size + 1) * chunk_size, chunk_size, seed)[-1]
     params = {**policies.params(), "dealing": dealing, **({"constraints": constraints} if constraints else {}),
               **(bidding or {})}
@@ -178,6 +183,8 @@ def replay_deal(hands, dealer: int = 3, seed: int = 0, policies: Policies | None
     """
     policies = policies or Policies.everywhere("heuristic")
     bidding = bidding or {}
+    if judge_budget is not None:
+        _compile_judged(partial(replay_deal, hands, dealer, seed, policies, bidding))
     bidders = bidders_from_params(bidding)
     deals = np.asarray(hands, dtype=np.int64).reshape(1, 4)
     arrays = auction_batch(deals, np.array([dealer], dtype=np.int64), bidders=bidders)
@@ -193,6 +200,23 @@ def replay_deal(hands, dealer: int = 3, seed: int = 0, policies: Policies | None
     return _assemble(row, policies, trace, {"deal": format_deal(deals[0]), "seed": seed,
                                             "policies": policies.label(), "bidding": bidding_label(bidding)},
                      bidders, judge_budget)
+
+
+def _compile_judged(unjudged) -> None:
+    """On a cold cache of the solver, compile it (its import) and the round's play (``unjudged``, the same
+    replay without judging) at once in two processes (``parallel_compile``): they share no kernel, and this
+    process then loads both. The solver's own cache decides: a warm run starts no process."""
+    from analyzer.experiments.experiment import package_cached
+    from analyzer.experiments.parallel_compile import compile_in_parallel
+
+    solver = importlib.util.find_spec("analyzer.solvers.dd")  # imports analyzer.solvers, not the solver
+    if not package_cached(os.path.abspath(solver.submodule_search_locations[0])):
+        compile_in_parallel([_import_solver, unjudged])
+
+
+def _import_solver() -> None:
+    """Import the solver: its search compiles on import (an explicit signature)."""
+    importlib.import_module("analyzer.solvers.dd.api")
 
 
 def _fresh(seed_seq: np.random.SeedSequence) -> np.random.SeedSequence:

@@ -241,7 +241,9 @@ def unpack_view(x):
     return (x & 0xFF) - 1, ((x >> 8) & 0xFF) - 1, ((x >> 16) & 0xFF) - 1, (x >> 24) & 0xF, (x >> 28) & 0xF
 
 
-@njit(cache=True, inline="always")
+# Compiled on its own, not inline: it runs only when a suit's standings are stale, and inlined at each
+# ``current_standings`` it made a first run compile several seconds more.
+@njit(cache=True)
 def refresh_standings(taken, meta, suit):
     """Recompute the standings entries of ``suit`` for every seat from ``taken``.
 

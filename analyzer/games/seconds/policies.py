@@ -166,7 +166,10 @@ def parse_policies(text: str, n_players: int) -> list[int]:
     return ids
 
 
-@njit(cache=True, inline="always")
+# The scalar helpers below (``potential`` .. ``_keep_better``) compile once on their own instead of inline at
+# each of their dozen call sites in ``heuristic_card``: numba's IR inlining of them cost a first run of
+# ``seconds play`` about 8 CPU-s, for under 2% of the play-outs' speed (docs/performance.md, session 9).
+@njit(cache=True)
 def potential(mine, second, max_other, floor, top_penalty, below_weight):
     """Heuristic value of a suit holding ``mine`` points, with the table's ``second`` and best other total
     (``floor``: count the per-suit floor).
@@ -184,7 +187,7 @@ def potential(mine, second, max_other, floor, top_penalty, below_weight):
     return value + (above if mine > max_other else below)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _push(top, second, v):
     """Top two distinct values after seeing ``v`` (-1 stands for none; totals are >= 0); written as
     selects, since which branch is taken is data-dependent and unpredictable."""
@@ -208,7 +211,7 @@ def standings(taken, meta, suit, me, other):
     return taken[me, suit], t2 if drop1 else t1, t3 if drop1 | drop2 else t2, w
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def potential_if_i_take(mine, o1, o2, points, floor, top_penalty, below_weight):
     """``potential`` of a suit (others' top two distinct totals O1 > O2) once I take ``points`` more."""
     mine += points
@@ -221,7 +224,7 @@ def potential_if_i_take(mine, o1, o2, points, floor, top_penalty, below_weight):
     return potential(mine, second, o1, floor, top_penalty, below_weight)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def potential_if_other_takes(mine, q1, q2, w, points, floor, top_penalty, below_weight):
     """``potential`` of a suit (totals from ``standings``) once the current winner takes ``points`` more."""
     w += points
@@ -401,7 +404,7 @@ def _best_taking(cards, chance, suit, in_trick, values, mine, o1, o2, before, fl
     return best_card, best_value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _keep_better(card, value, best_card, best_value):
     """``(card, value)`` if its value is strictly higher than ``best_value``, else the best so far (a tie keeps
     the earlier, lower card); written as selects, since which wins is data-dependent."""

@@ -1,0 +1,96 @@
+"""``compile_in_parallel``: each group runs in a process of its own, and the caller then loads the kernels the
+groups compiled from numba's cache instead of compiling them again."""
+
+import os
+import subprocess
+import sys
+from functools import partial
+from pathlib import Path
+
+import pytest
+from numba import njit
+
+from analyzer.experiments.parallel_compile import compile_in_parallel
+
+HERE = Path(__file__).parent
+
+
+@njit(cache=True)
+def _double(x):
+    return 2 * x
+
+
+@njit(cache=True)
+def _square(x):
+    return x * x
+
+
+def _compile_double():
+    _double(3)
+
+
+def _compile_square():
+    _square(4)
+
+
+def _write_pid(folder: Path, name: str) -> None:
+    (folder / name).write_text(str(os.getpid()))
+
+
+def _fail() -> None:
+    raise ValueError("group failed")
+
+
+def test_each_group_runs_in_a_process_of_its_own(tmp_path):
+    used = compile_in_parallel([partial(_write_pid, tmp_path, "a"), partial(_write_pid, tmp_path, "b")], processes=2)
+    pids = {(tmp_path / name).read_text() for name in "ab"}
+    assert used == 2
+    assert len(pids) == 2 and str(os.getpid()) not in pids
+
+
+def test_one_process_runs_the_groups_here_in_turn(tmp_path):
+    used = compile_in_parallel([partial(_write_pid, tmp_path, "a"), partial(_write_pid, tmp_path, "b")], processes=1)
+    assert used == 1
+    assert {(tmp_path / name).read_text() for name in "ab"} == {str(os.getpid())}
+
+
+def test_a_group_error_reaches_the_caller(tmp_path):
+    with pytest.raises(ValueError, match="group failed"):
+        compile_in_parallel([_fail, partial(_write_pid, tmp_path, "a")], processes=2)
+
+
+_PROBE = """
+import sys
+sys.path.insert(0, {here!r})
+from numba.core import event
+import test_parallel_compile as t
+from analyzer.experiments.experiment import package_cached
+from analyzer.experiments.parallel_compile import compile_in_parallel
+
+before = package_cached({here!r})
+compile_in_parallel([t._compile_double, t._compile_square], processes=2)
+after = package_cached({here!r})
+compiled = []
+
+
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, ev):
+        pass
+
+
+with event.install_listener("numba:compile", Compiles()):
+    values = (t._double(3), t._square(4))
+print(before, after, values, compiled)
+"""
+
+
+def test_the_caller_loads_what_the_groups_compiled(tmp_path):
+    # A fresh interpreter and an empty cache: numba's compile events in the caller are the oracle, and the
+    # cache numba wrote is what package_cached must find (none before).
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", _PROBE.format(here=str(HERE))], env=env, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "False True (6, 16) []"
