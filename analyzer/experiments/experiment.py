@@ -195,6 +195,14 @@ def kernels_cached(task: Callable) -> bool:
     return package_cached(os.path.dirname(os.path.abspath(module.__file__)))
 
 
+def kernel_cached(kernel) -> bool:
+    """Whether numba's cache holds machine code of the cached kernel ``kernel`` (its index file exists), so
+    that calling it loads rather than compiles; a kernel's index is written after all it calls. Finer than
+    :func:`kernels_cached`, which any kernel of the package satisfies."""
+    # numba keeps the path on the dispatcher's cache object only (no public accessor)
+    return os.path.exists(kernel._cache._cache_file._index_path)
+
+
 def package_cached(package: str) -> bool:
     """True when numba's cache holds compiled kernels (a ``*.nbi`` index) of the package in folder ``package``
     (see :func:`kernels_cached`); the package need not be imported."""

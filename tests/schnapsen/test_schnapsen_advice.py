@@ -153,7 +153,7 @@ def test_the_warm_up_compiles_the_one_signature_the_chunks_run(name):
     assert kernel.signatures == typed
 
 
-def test_in_cache_tells_whether_numba_loads_or_compiles(tmp_path):
+def test_kernel_cached_tells_whether_numba_loads_or_compiles(tmp_path):
     # numba's own cache hit is the oracle: no compile event in a second process once the first compiled
     import os
     import subprocess
@@ -161,10 +161,10 @@ def test_in_cache_tells_whether_numba_loads_or_compiles(tmp_path):
 
     (tmp_path / "toykernel.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef one(x):\n"
                                            "    return x + 1\n")
-    probe = ("from numba.core import event\nfrom analyzer.games.schnapsen.play import in_cache\n"
-             "from toykernel import one\nbefore = in_cache(one)\n"
+    probe = ("from numba.core import event\nfrom analyzer.experiments.experiment import kernel_cached\n"
+             "from toykernel import one\nbefore = kernel_cached(one)\n"
              "with event.install_recorder('numba:compile') as rec:\n    one(1)\n"
-             "print(before, in_cache(one), len(rec.buffer) > 0)\n")
+             "print(before, kernel_cached(one), len(rec.buffer) > 0)\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
            "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
     runs = [subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
@@ -185,7 +185,7 @@ def test_advise_compiles_first_with_the_notice_when_its_bot_is_not_cached(tmp_pa
         advice_module.ADVISE, warm_up=lambda params: calls.append(params["bot"]["name"])))
     for cached in (False, True):
         calls.clear()
-        monkeypatch.setattr(advice_module, "in_cache", lambda kernel, cached=cached: cached)
+        monkeypatch.setattr(advice_module, "kernel_cached", lambda kernel, cached=cached: cached)
         args = ["advise", FIRST_LEAD, "--bot", "heuristic", "--samples", "2", "--workers", "1"]
         assert CliRunner().invoke(app, args + ["--out", str(tmp_path / str(cached))]).exit_code == 0
         assert calls == ([] if cached else ["heuristic"])

@@ -113,7 +113,7 @@ def test_a_match_asks_the_cache_for_its_own_bots_kernel(monkeypatch):
     from analyzer.games.schnapsen.experiments import MATCH, match_plan
 
     asked = []
-    monkeypatch.setattr(experiments, "in_cache", lambda kernel: asked.append(kernel) or False)
+    monkeypatch.setattr(experiments, "kernel_cached", lambda kernel: asked.append(kernel) or False)
     plan = match_plan(("heuristic", "random"), 2, 12, 0, 1)
     assert MATCH.compiled(plan.params) is False
     assert asked == [kernels_for((HEURISTIC, RANDOM)).play_match]

@@ -16,14 +16,14 @@ from analyzer import catalog
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.experiments.compile_notice import compile_notice
-from analyzer.experiments.experiment import Experiment, Plan, Summary, records
+from analyzer.experiments.experiment import Experiment, Plan, Summary, kernel_cached, records
 from analyzer.experiments.progress import report_items
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import MATCH, RULES, Bot, outcome_stats, sequence_array, world_plan
 from analyzer.games.schnapsen.findings import ADVISE_REPORT
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.play import PERFECT, in_cache, kernels_for
+from analyzer.games.schnapsen.play import PERFECT, kernels_for
 from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
@@ -69,8 +69,8 @@ def advise_compiled(params: dict) -> bool:
     """Whether numba's cache holds the kernel the chunks of ``params`` run (the bot's kernel set's
     ``rollout_values``, or the perfect solve): :data:`ADVISE` compiles it first, with the notice, if not."""
     if params.get("perfect"):
-        return in_cache(perfect_values)
-    return in_cache(kernels_for((Bot.from_dict(params["bot"]).policy,)).rollout_values)
+        return kernel_cached(perfect_values)
+    return kernel_cached(kernels_for((Bot.from_dict(params["bot"]).policy,)).rollout_values)
 
 
 def advise_warm_up(params: dict) -> None:

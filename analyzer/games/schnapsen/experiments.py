@@ -18,7 +18,7 @@ import pandas as pd
 
 from analyzer.cards.rng import bounded, next_u64, state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, records
+from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, kernel_cached, records
 from analyzer.experiments.progress import report_items
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
@@ -45,7 +45,6 @@ from analyzer.games.schnapsen.play import (
     PIMC_PLUS,
     POLICIES,
     ROLLOUT,
-    in_cache,
     kernels_for,
 )
 from analyzer.games.schnapsen.queries import CLOSING_QUERY, MATCH_QUERY
@@ -180,7 +179,7 @@ def match_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSeq
 def match_compiled(params: dict) -> bool:
     """Whether numba's cache holds the two bots' ``play_match`` (:func:`match_task`'s kernel): :data:`MATCH`
     compiles it first, with the notice, if not."""
-    return in_cache(kernels_for((Bot.from_dict(params["a"]).policy, Bot.from_dict(params["b"]).policy)).play_match)
+    return kernel_cached(kernels_for((Bot.from_dict(params["a"]).policy, Bot.from_dict(params["b"]).policy)).play_match)
 
 
 def paired_deals(a: Bot, b: Bot, n_deals: int, seed: int) -> pd.DataFrame:

@@ -6,7 +6,6 @@ PIMC sample count and a heuristic parameter row; a seat pair is given as ``polic
 ``perfect`` sees every card (both hands and the stock order): it is an oracle, not a fair player.
 """
 
-import os
 from dataclasses import dataclass
 from functools import cache
 
@@ -232,13 +231,6 @@ def _kernel_set(policies: frozenset[int]) -> KernelSet:
     switches = {switch: policy in policies for switch, policy in _SWITCHES.items()}
     switches["_WITH_SEARCH"] = not policies <= {RANDOM, HEURISTIC}
     return KernelSet(**compile_set(_TEMPLATES, globals(), switches, set_label(policies)))
-
-
-def in_cache(kernel) -> bool:
-    """Whether numba's cache holds machine code of the cached kernel ``kernel`` (its index file exists), so
-    that calling it loads rather than compiles; a set's entry kernel is written after all it calls."""
-    # numba keeps the path on the dispatcher's cache object only (no public accessor)
-    return os.path.exists(kernel._cache._cache_file._index_path)
 
 
 def kernels_for(policies) -> KernelSet:
