@@ -160,8 +160,8 @@ def _failing_covered(hands, declarer, failing):
     if failing == 0:
         return True, False
     if failing & (failing - 1) == 0:
-        return _covered(hands, declarer, HIGHEST[failing], True), False
+        return _covered(hands, declarer, HIGHEST[failing], np.bool_(True)), False
     for suit in range(4):
-        if (failing >> suit) & 1 and not _covered(hands, declarer, suit, False):
+        if (failing >> suit) & 1 and not _covered(hands, declarer, suit, np.bool_(False)):
             return False, True
     return True, True

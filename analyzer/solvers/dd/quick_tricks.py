@@ -265,7 +265,7 @@ def _split_tops(hands, leader, partner, present, opp_lens, own, called, trump):
         if mine & pair == 0 or theirs & pair == 0:
             continue
         opp_len = (opp_lens >> (4 * suit)) & 15
-        cash, _, _ = _cash(hands[leader], hands[partner], suit, present, opp_len, True)
+        cash, _, _ = _cash(hands[leader], hands[partner], suit, present, opp_len, np.bool_(True))
         count = 2
         if opp_len <= 2 and COUNT[theirs] == 2:
             count = COUNT[mine]

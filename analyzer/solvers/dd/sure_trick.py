@@ -98,7 +98,7 @@ def _second_hand_tricks(hands, seat, led_suit, win_seat, win_card, present, trum
     and cashes them (the same count DDS makes in second hand), unless a partner playing after it must
     overtake.
     """
-    sure, holder = _sure_trick(hands, seat, 1, led_suit, win_seat, win_card, trump, team)
+    sure, holder = _sure_trick(hands, seat, np.int64(1), led_suit, win_seat, win_card, trump, team)
     if sure < 0:
         return 0, np.int64(0)
     relevant = _at_or_above(sure, present)
