@@ -86,7 +86,7 @@ def show(run_dir: RunDir) -> None:
     from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.catalog import describe_run, summary_tables
     from analyzer.reports.formatting import CONSOLE_WIDTH
-    from analyzer.reports.report import run_settings, table_as_shown
+    from analyzer.reports.report import run_settings, table_as_shown, without_idle_bounds
     from analyzer.reports.report_spec import ReportSpec, TableSpec
 
     run = describe_run(run_dir)
@@ -103,7 +103,7 @@ def show(run_dir: RunDir) -> None:
         typer.echo("no summary tables yet")
     typer.echo("")
     for name, frame in tables.items():
-        _, shown, notes = table_as_shown(frame, spec.tables.get(name, TableSpec()))
+        _, shown, notes = table_as_shown(without_idle_bounds(frame), spec.tables.get(name, TableSpec()))
         print_table(shown, f"{name} ({'; '.join(notes)}; all in {run.path / name}.csv)" if notes else name)
     print_results(run.path)
 

@@ -8,16 +8,10 @@ then loads the kernels. A group computes nothing the caller keeps, so results ca
 """
 
 import multiprocessing
-import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system tells it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+from analyzer.catalog import default_workers
 
 
 def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int | None = None) -> int:
@@ -29,7 +23,7 @@ def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int |
     groups : sequence of callable
         Top-level functions or ``functools.partial`` of them: a spawned process imports their module.
     processes : int, optional
-        Processes at once; by default the usable cores. With one group or one process the groups run here,
+        Processes at once; by default one per core, as the runner's workers. With one group or one process the groups run here,
         one after the other (the same kernels compile, with no process started).
 
     Returns
@@ -42,7 +36,7 @@ def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int |
     Exception
         What a group raised, re-raised here.
     """
-    processes = min(processes or usable_cores(), len(groups))
+    processes = min(processes or default_workers(), len(groups))
     if processes <= 1:
         for group in groups:
             group()

@@ -54,6 +54,10 @@ _LONG_TEXT = 30
 _WHOLE_ARGUMENT = 40
 
 
+#: One shell argument as written: unquoted runs and quoted strings side by side.
+_ARGUMENT = re.compile(r"""(?:[^\s'"]+|'[^']*'|"[^"]*")+|\S+""")
+
+
 def _command(line: str) -> str:
     """A shell command line as HTML that a narrow page breaks between arguments only, not at the hyphens
     inside ``--deals``; each argument keeps its quoting as written (and a text that is no command, such as
@@ -61,10 +65,6 @@ def _command(line: str) -> str:
     words = _ARGUMENT.findall(line)
     return '<code class="command">' + " ".join(
         f"<span>{html.escape(w)}</span>" if len(w) <= _WHOLE_ARGUMENT else html.escape(w) for w in words) + "</code>"
-
-
-#: One shell argument as written: unquoted runs and quoted strings side by side.
-_ARGUMENT = re.compile(r"""(?:[^\s'"]+|'[^']*'|"[^"]*")+|\S+""")
 
 
 _SCRIPT = """

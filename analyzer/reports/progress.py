@@ -25,9 +25,8 @@ def chunk_progress(description: str, n_chunks: int, n_items: int, *, chunks_done
     when a chunk finishes, so the bar moves per item where the tasks report them, per chunk where
     they do not. The bar shows items and chunks done, the rate of this session, the time and the ETA,
     within the console's width (the bar shrinks first, then the chunks go, and always when they are the
-    items). Chunks
-    reused from an earlier, interrupted session (``chunks_done``, ``items_done``) start the bar
-    part-full without inflating the rate. By default the bar goes to stderr and is hidden when
+    items). Chunks reused from an earlier, interrupted session (``chunks_done``, ``items_done``) start the
+    bar part-full without inflating the rate. By default the bar goes to stderr and is hidden when
     stderr is not a terminal, so logs and CI output stay readable; a given ``console`` always shows it.
     """
     hidden, console = _hidden(console), console or _stderr_console()

@@ -375,21 +375,20 @@ def table_as_shown(table: pd.DataFrame, table_spec: TableSpec) -> tuple[pd.DataF
     Parameters
     ----------
     table : pandas.DataFrame
-        The summary table as stored.
+        The summary table without its idle bounds (:func:`without_idle_bounds`).
     table_spec : TableSpec
         Its report settings: the columns kept only in the CSV, the headline rows of a long table.
 
     Returns
     -------
     visible : pandas.DataFrame
-        Every row, without the idle bounds and the columns kept only in the CSV.
+        Every row, without the columns kept only in the CSV.
     shown : pandas.DataFrame
         The rows on the page: all of ``visible``, or its headline rows (else its first ``SHOWN_ROWS``) when the
         table is longer.
     notes : list of str
         What was left out, one phrase each.
     """
-    table = without_idle_bounds(table)
     hidden = [c for c in table.columns if table_spec.hidden and c.startswith(table_spec.hidden)]
     visible = shown = table.drop(columns=hidden)
     notes = [f"{hidden[0]} to {hidden[-1]} only in the CSV"] if hidden else []
