@@ -1,6 +1,8 @@
 """The charts as a report shows them: percent axes and colour bars, cell text readable on its cell, the
 rikken play chart's hidden make rates, Sloppy Seconds' equal share, Schnapsen's closing-map text."""
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -10,7 +12,8 @@ from matplotlib.ticker import PercentFormatter
 
 from analyzer.games.rikken.charts import play_chart, success_by_trumps_and_hcp
 from analyzer.games.rikken.summary import bids_moments
-from analyzer.games.schnapsen.charts import gain_heatmap
+from analyzer.games.rikken.strategy_charts import calibration_chart
+from analyzer.games.schnapsen.charts import close_when_map, gain_heatmap, match_closing, match_win_rate, success_heatmap
 from analyzer.games.seconds.charts import play_figure
 from analyzer.reports.stats import wilson_interval
 
@@ -110,4 +113,52 @@ def test_seconds_games_won_is_a_share_with_the_equal_share_line():
         dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
         assert len(dashed) == 1 and np.allclose(dashed[0].get_ydata(), 1 / 3)
         assert ax.get_legend().get_texts()[0].get_text() == "equal share 1/3"
+    plt.close(figure)
+
+
+def _rate_texts(figure) -> list[str]:
+    """Every text drawn on ``figure`` that prints a number as a 0-1 fraction (``0.98``, ``1.00``)."""
+    texts = [t.get_text() for ax in figure.axes for t in ax.texts] + [t.get_text() for t in figure.texts]
+    return [t for t in texts if re.search(r"(?<![\d.+-])[01]\.\d\d(?!\d*%)", t)]
+
+
+def _percent_axes(figure) -> list:
+    return [ax for ax in figure.axes if isinstance(ax.yaxis.get_major_formatter(), PercentFormatter)]
+
+
+def test_schnapsen_rate_charts_speak_in_percent():
+    # closing won 49 of 50 (98%) in one cell; a close-when cell better in 2 of 3 (67%)
+    stock = pd.DataFrame({"n": [50], "close_win": [49]},
+                         index=pd.MultiIndex.from_tuples([(1, 10)], names=["own_points_bin", "stock_size"]))
+    trumps = pd.DataFrame({"n": [3], "better": [2]},
+                          index=pd.MultiIndex.from_tuples([(1, 2)], names=["own_points_bin", "trumps"]))
+    success = success_heatmap({"by_points_and_stock": stock}, "heuristic")
+    assert [t.get_text() for t in success.axes[0].texts] == ["98%\nn=50"]
+    close = close_when_map({"by_points_and_trumps": trumps}, "heuristic")
+    assert [t.get_text() for t in close.axes[0].texts] == ["close 67%\nn=3"]
+    per_bot = pd.DataFrame({"bot": ["A", "B"], "label": ["heuristic", "random"], "win_rate": [0.75, 0.25],
+                            "win_lo": [0.5, 0.1], "win_hi": [0.9, 0.5], "matches": [16, 16],
+                            "closes_per_deal": [0.2, 0.1], "closes": [8, 4], "close_success": [0.875, 0.5],
+                            "close_lo": [0.5, 0.15], "close_hi": [0.98, 0.85]})
+    by_seat = pd.DataFrame({"a_seat": [0, 1], "a_win_rate": [0.75, 0.75], "a_win_lo": [0.4, 0.4],
+                            "a_win_hi": [0.9, 0.9]})
+    wins = match_win_rate({"per_bot": per_bot, "by_seat": by_seat})
+    closing = match_closing({"per_bot": per_bot})
+    for figure in (success, close, wins):
+        assert not _rate_texts(figure)
+        assert len(_percent_axes(figure)) == 1  # the colour bar, or the rate axis
+    assert "88%" in [t.get_text() for t in closing.axes[1].texts]
+    assert _percent_axes(closing) == [closing.axes[1]]  # closings per deal is a count, not a share
+    for figure in (success, close, wins, closing):
+        plt.close(figure)
+
+
+def test_strategy_calibration_axes_are_percent():
+    table = pd.DataFrame({"contract": ["rik"] * 2, "predicted": [0.2, 0.8], "observed": [0.25, 0.75],
+                          "observed_lo": [0.1, 0.6], "observed_hi": [0.4, 0.9], "n": [40, 40]})
+    figure = calibration_chart(table)
+    ax = figure.axes[0]
+    assert isinstance(ax.xaxis.get_major_formatter(), PercentFormatter)
+    assert isinstance(ax.yaxis.get_major_formatter(), PercentFormatter)
+    assert ax.get_xlabel() == "predicted make rate (%)"
     plt.close(figure)

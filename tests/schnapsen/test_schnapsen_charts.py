@@ -22,7 +22,7 @@ def test_cells_of_one_or_two_positions_are_hatched_and_uncoloured():
     hatched = [(p.get_x() + 0.5, p.get_y() + 0.5) for p in fig.axes[0].patches if p.get_hatch()]
     assert sorted(hatched) == [(0.0, 1.0), (1.0, 1.0)]
     texts = [t.get_text() for t in fig.axes[0].texts]
-    assert "n=1" in texts and "n=2" in texts and "close 1.00\nn=3" in texts
+    assert "n=1" in texts and "n=2" in texts and "close 100%\nn=3" in texts
     assert any("fewer than 3 positions" in t.get_text() for t in fig.texts)
     plt.close(fig)
 

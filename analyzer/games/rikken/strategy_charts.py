@@ -6,6 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import PercentFormatter
 
 from analyzer.games.rikken.charts import contract_colours
 from analyzer.games.rikken.rules import CONTRACT_CLI_NAMES
@@ -40,12 +41,14 @@ def calibration_chart(table: pd.DataFrame):
         ax.set_title(f"{name} ({int(part['n'].sum()):,} hands)", fontsize=9)
         ax.set_xlim(-0.02, 1.02)
         ax.set_ylim(-0.02, 1.02)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     for ax in axes.flat[len(names):]:
         ax.set_visible(False)
     for ax in axes[-1]:
-        ax.set_xlabel("predicted make rate")
+        ax.set_xlabel("predicted make rate (%)")
     for ax in axes[:, 0]:
-        ax.set_ylabel("observed make rate")
+        ax.set_ylabel("observed make rate (%)")
     figure.suptitle("Calibration on held-out hands: deciles of the predicted make rate, observed rate with 95% "
                     "Wilson intervals (dashed: perfect)", fontsize=10)
     figure.tight_layout()

@@ -6,6 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import PercentFormatter
 
 from analyzer.games.schnapsen.summary import POINT_LABELS
 
@@ -30,7 +31,12 @@ def _ink(colour) -> str:
 SMALL_CELL = 3
 
 
-def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt, bar_label):
+def _percent(value: float) -> str:
+    """A rate of 0-1 as the tables print it: ``98%``."""
+    return f"{100 * value:.0f}%"
+
+
+def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt, bar_label, bar_format=None):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     small = (counts > 0) & (counts < SMALL_CELL)
     shown = np.where(small, np.nan, grid)
@@ -52,7 +58,7 @@ def _heatmap(grid, counts, col_values, xlabel, title, cmap, vmin, vmax, fmt, bar
     ax.set_xlabel(xlabel)
     ax.set_ylabel("own counted points when closing")
     ax.set_title(title)
-    fig.colorbar(image, ax=ax, label=bar_label)
+    fig.colorbar(image, ax=ax, label=bar_label, format=bar_format)
     return fig
 
 
@@ -61,7 +67,8 @@ def success_heatmap(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
     stocks = [10, 8, 6, 4, 2]
     grid, counts = _grid(sums["by_points_and_stock"], "close_win", stocks)
     return _heatmap(grid, counts, stocks, "cards in stock", f"Closing: probability of winning the deal ({bot})",
-                    "viridis", 0.0, 1.0, lambda v: f"{v:.2f}", "probability of winning the deal")
+                    "viridis", 0.0, 1.0, _percent, "probability of winning the deal",
+                    PercentFormatter(1.0))
 
 
 def gain_heatmap(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
@@ -79,16 +86,17 @@ def close_when_map(sums: dict[str, pd.DataFrame], bot: str) -> plt.Figure:
     grid, counts = _grid(sums["by_points_and_trumps"], "better", trumps)
     return _heatmap(grid, counts, trumps, "trumps held",
                     f"Close when: share of positions where closing is better ({bot})", "PiYG", 0.0, 1.0,
-                    lambda v: ("close " if v > 0.5 else "play ") + f"{v:.2f}",
-                    "share of positions where closing is better")
+                    lambda v: ("close " if v > 0.5 else "play ") + _percent(v),
+                    "share of positions where closing is better", PercentFormatter(1.0))
 
 
 # ------------------------------------------------------------------------------ match charts
 # Figures of `schnapsen match`, drawn from the tables of summary.summarize_matches.
 
 
-def _interval_bars(ax, labels, values, lows, highs, colors):
-    """Bars with 95% interval whiskers (a NaN bound draws no whisker) and each value written above."""
+def _interval_bars(ax, labels, values, lows, highs, colors, fmt=lambda v: f"{v:.2f}"):
+    """Bars with 95% interval whiskers (a NaN bound draws no whisker) and each value written above
+    (``fmt(value)``)."""
     values = np.asarray(values, dtype=float)
     lows = np.asarray(lows, dtype=float)
     highs = np.asarray(highs, dtype=float)
@@ -102,7 +110,7 @@ def _interval_bars(ax, labels, values, lows, highs, colors):
                     solid_capstyle="butt", gid="zero-bar")
     for i, v in enumerate(values):
         if np.isfinite(v):
-            ax.annotate(f"{v:.2f}", (x[i], v), textcoords="offset points", xytext=(8, 3), fontsize=8)
+            ax.annotate(fmt(v), (x[i], v), textcoords="offset points", xytext=(8, 3), fontsize=8)
     ax.set_xticks(x, labels)
 
 
@@ -117,9 +125,11 @@ def match_win_rate(summary: dict[str, pd.DataFrame]) -> plt.Figure:
     lows = list(bots["win_lo"]) + list(seats["a_win_lo"])
     highs = list(bots["win_hi"]) + list(seats["a_win_hi"])
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    _interval_bars(ax, labels, values, lows, highs, ["tab:blue", "tab:orange"] + ["lightsteelblue"] * len(seats))
+    _interval_bars(ax, labels, values, lows, highs, ["tab:blue", "tab:orange"] + ["lightsteelblue"] * len(seats),
+                   _percent)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_ylim(0, 1.05)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_ylabel("Bummerls won (95% Wilson interval)")
     ax.set_title(f"{a} against {b}: {int(bots['matches'].iloc[0])} Bummerls, seats swapped on the same deals")
     return fig
@@ -156,13 +166,14 @@ def match_closing(summary: dict[str, pd.DataFrame]) -> plt.Figure:
     freq.set_xticks(x, labels)
     freq.set_ylabel("closings per deal played")
     freq.set_title("Closing frequency")
-    _interval_bars(success, labels, bots["close_success"], bots["close_lo"], bots["close_hi"], colors)
+    _interval_bars(success, labels, bots["close_success"], bots["close_lo"], bots["close_hi"], colors, _percent)
     for i, n in enumerate(bots["closes"]):
         if n == 0:
             success.annotate("no closings", (i, 0), textcoords="offset points", xytext=(0, 4), ha="center",
                              fontsize=8)
     success.set_xlim(-0.6, len(labels) - 0.4)
     success.set_ylim(0, 1.05)
+    success.yaxis.set_major_formatter(PercentFormatter(1.0))
     success.set_ylabel("closings won (95% Wilson interval)")
     success.set_title("Closing success")
     fig.tight_layout()
