@@ -15,6 +15,7 @@ from analyzer.games.rikken import advice, advice_verdict, rules
 from analyzer.games.rikken.experiments import (
     Policies,
     chosen_contracts,
+    compiled,
     constraint_params,
     dd_budget_params,
     rules_entry,
@@ -194,4 +195,4 @@ def _constraint_seat(text: str) -> str:
 
 ADVISE = Experiment("rikken-advise", advice.advice_chunk, advice.advice_moments, rows="deals",
                     description="rikken advise", summarize=_advise_summary, report=ADVISE_REPORT, query=ADVISE_QUERY,
-                    kernels="Rikken")
+                    kernels="Rikken", compiled=compiled)

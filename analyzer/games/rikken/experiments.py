@@ -21,6 +21,7 @@ defender policy; or each seat N E S W plays its own. The choice only selects whi
 seat; what that policy reads stays limited to what the seat may know.
 """
 
+import os
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -29,12 +30,27 @@ import pandas as pd
 
 from analyzer import catalog
 from analyzer.cards.constraints import build_constraints
-from analyzer.cards.dealing import ACE_MASK, deal_constrained, deal_packets_kernel, deal_random
+from analyzer.cards.dealing import (
+    ACE_MASK,
+    deal_constrained,
+    deal_constrained_kernel,
+    deal_packets_kernel,
+    deal_random,
+    deal_random_kernel,
+)
 from analyzer.cards.masks import cards_of, popcounts
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rules, records
+from analyzer.experiments.experiment import (
+    Experiment,
+    Plan,
+    Summary,
+    game_rules,
+    kernel_cached,
+    package_cached,
+    records,
+)
 from analyzer.experiments.progress import report_items
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
@@ -44,6 +60,7 @@ from analyzer.games.rikken import bots
 from analyzer.games.rikken.features import hand_feature_frame, suit_lengths
 from analyzer.games.rikken.findings import BIDS_REPORT, PLAY_REPORT
 from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.kernels import POLICY_IDS, kernels_for
 from analyzer.games.rikken.queries import BIDS_QUERY, PLAY_QUERY
 from analyzer.games.rikken.round_layout import FACE_DOWN_OFFSET
 from analyzer.games.rikken.rules import Contract as K
@@ -708,11 +725,36 @@ def warm_up(task, params: dict) -> None:
         task({**params, **policies.standing_in(stand_in).params()}, 0, 1, np.random.SeedSequence(0))
 
 
+#: the solver's package, whose cache a table with a Python bot (dd, sampled-dd) needs: ``bots.load`` compiles it
+_SOLVER = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "solvers", "dd")
+
+
+def compiled(params: dict) -> bool:
+    """Whether numba's cache holds what a Rikken run of ``params`` compiles (``Experiment.compiled`` of
+    :data:`BIDS`, :data:`PLAY` and ``advice_experiment.ADVISE``): the kernel that deals its deals (packets,
+    constrained or random), the playout kernels of its kernel bots' set (``kernels_for``; the
+    per-round ``play_round`` too when packets are dealt) and, with a Python bot at the table, the solver.
+    Another command's kernels (``rikken play``'s before a first ``rikken advise``) do not count."""
+    policies = Policies.from_params(params)
+    names = policies.names()
+    packets = params.get("dealing") == "packets"
+    dealing = (deal_packets_kernel if packets else deal_constrained_kernel if params.get("constraints")
+               else deal_random_kernel)
+    needed = [dealing]
+    ids = {POLICY_IDS[name] for name in names if bots.BOTS[name].driver is None}
+    if ids:
+        kernels = kernels_for(ids)
+        needed += [kernels._playout_kernel, *([kernels.play_round] if packets else [])]
+    if len(ids) < len(names) and not package_cached(_SOLVER):
+        return False
+    return all(kernel_cached(kernel) for kernel in needed)
+
+
 BIDS = Experiment("rikken-bids", bids_chunk, bids_moments, rows="hands", description="rikken bids",
                   summarize=_bids_summary, report=BIDS_REPORT, query=BIDS_QUERY,
-                  kernels="Rikken", warm_up=partial(warm_up, bids_chunk))
+                  kernels="Rikken", warm_up=partial(warm_up, bids_chunk), compiled=compiled)
 PLAY = Experiment("rikken-play", play_chunk, rounds_moments, rows="rounds", description="rikken rounds",
                   summarize=_play_summary, report=PLAY_REPORT, query=PLAY_QUERY,
-                  kernels="Rikken", warm_up=partial(warm_up, play_chunk))
+                  kernels="Rikken", warm_up=partial(warm_up, play_chunk), compiled=compiled)
 #: the Rikken experiments declared here (``advice_experiment.ADVISE`` is declared beside its task)
 EXPERIMENTS = (BIDS, PLAY)
