@@ -21,16 +21,16 @@ def run_and_print(experiment, plan, *, out: str | None, workers: int, scheduler:
     print_results(store.root)
 
 
-def print_table(table, title: str) -> None:
+def print_table(table, title: str, headings: dict[str, str] | None = None) -> None:
     """Print ``title:`` (each paragraph wrapped to the console's width) and the table as every command prints
     one (:func:`reports.formatting.console_table`: rates as ``59.2% [59.0, 59.3]``, counts as integers, ``–``
-    for an undefined value), then a blank line."""
+    for an undefined value; columns headed ``headings[column]`` where given), then a blank line."""
     import textwrap
 
     from analyzer.reports.formatting import CONSOLE_WIDTH, console_table
 
     heading = "\n\n".join(textwrap.fill(paragraph, CONSOLE_WIDTH) for paragraph in f"{title}:".split("\n\n"))
-    typer.echo(f"{heading}\n{console_table(table)}\n")
+    typer.echo(f"{heading}\n{console_table(table, headings=headings)}\n")
 
 
 def print_results(where) -> None:

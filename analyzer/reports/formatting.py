@@ -237,13 +237,14 @@ def _percent_interval(value: float, low: float, high: float) -> str:
     return f"{text} [{fixed(100 * low, shown)}, {fixed(100 * high, shown)}]"
 
 
-def console_table(frame: pd.DataFrame, width: int = CONSOLE_WIDTH) -> str:
-    """A table as every command prints it (:func:`table_cells`); one wider than ``width`` is printed in
-    blocks of columns, each repeating the row names (the fewest leading columns that tell the rows apart,
-    such as ``contract`` and ``aces`` of a query by aces) so that every row keeps its name."""
+def console_table(frame: pd.DataFrame, width: int = CONSOLE_WIDTH, headings: dict[str, str] | None = None) -> str:
+    """A table as every command prints it (:func:`table_cells`), its columns headed ``headings[column]`` where
+    given (a stored run's field names, ``headings.heading``); one wider than ``width`` is printed in blocks of
+    columns, each repeating the row names (the fewest leading columns that tell the rows apart, such as
+    ``contract`` and ``aces`` of a query by aces) so that every row keeps its name."""
     if frame.empty:
         return "(no rows)"
-    cells = pd.DataFrame(table_cells(frame))
+    cells = pd.DataFrame(table_cells(frame)).rename(columns=headings or {})
     whole = cells.to_string(index=False)
     if max(map(len, whole.splitlines())) <= width or cells.shape[1] < 3:
         return whole

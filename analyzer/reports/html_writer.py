@@ -120,24 +120,26 @@ class HtmlWriter:
         self.parts.append(None)  # the table of contents goes here once every heading is known
 
     def table(self, frame: pd.DataFrame, name: str, sortable: bool = True, highlight: bool = False, note: str = "",
-              full: pd.DataFrame | None = None) -> None:
+              full: pd.DataFrame | None = None, headings: dict[str, str] | None = None) -> None:
         csv = _data_uri((frame if full is None else full).to_csv(index=False).encode(), "text/csv")
         link = f' <a download="{html.escape(file_name(name))}.csv" href="{csv}">download CSV</a>' if sortable else ""
-        self.parts.append(self._table(frame, sortable, highlight) + (f'<p class="note">{html.escape(note)}{link}</p>'
+        self.parts.append(self._table(frame, sortable, highlight, headings) + (f'<p class="note">{html.escape(note)}{link}</p>'
                                                                      if note or link else ""))
 
-    def more(self, frame: pd.DataFrame, note: str, highlight: bool = False) -> None:
-        self.parts.append(f"<details><summary>{html.escape(note)}</summary>{self._table(frame, True, highlight)}"
-                          "</details>")
+    def more(self, frame: pd.DataFrame, note: str, highlight: bool = False, headings: dict[str, str] | None = None
+             ) -> None:
+        self.parts.append(f"<details><summary>{html.escape(note)}</summary>"
+                          f"{self._table(frame, True, highlight, headings)}</details>")
 
-    def _table(self, frame: pd.DataFrame, sortable: bool, highlight: bool) -> str:
+    def _table(self, frame: pd.DataFrame, sortable: bool, highlight: bool, headings: dict[str, str] | None) -> str:
         texts = display_texts(frame)
         numeric = {c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                    for c in texts}
         # a column of sentences wraps (advise's "hearts trumps, calls DA; Rik in hearts, ..."); codes and numbers
         # stay on one line
         wraps = {c for c in texts if not numeric[c] and max(map(len, texts[c]), default=0) > _LONG_TEXT}
-        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in texts)
+        headings = headings or {}
+        head = "".join(f"<th>{html.escape(headings.get(c, str(c)))}</th>" for c in texts)
         body = []
         named = named_differences(frame) if highlight and "lo" in frame.columns else np.zeros(len(frame), dtype=bool)
         for i in range(len(frame)):

@@ -43,12 +43,12 @@ class MarkdownWriter:
         return relative
 
     def table(self, frame: pd.DataFrame, name: str, sortable: bool = True, highlight: bool = False, note: str = "",
-              full: pd.DataFrame | None = None) -> None:
+              full: pd.DataFrame | None = None, headings: dict[str, str] | None = None) -> None:
         def row(cells) -> str:
             return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
         by_column = display_texts(frame)
-        shown, texts = list(by_column), list(by_column.values())
+        shown, texts = [(headings or {}).get(c, c) for c in by_column], list(by_column.values())
         if highlight and "lo" in frame.columns:
             marks = ["" if not named else "B higher" if lo > 0 else "B lower"
                      for named, lo in zip(named_differences(frame), frame["lo"])]
@@ -63,7 +63,8 @@ class MarkdownWriter:
             lines.append(f"\n{note}")
         self.parts.append("\n".join(lines))
 
-    def more(self, frame: pd.DataFrame, note: str, highlight: bool = False) -> None:
+    def more(self, frame: pd.DataFrame, note: str, highlight: bool = False, headings: dict[str, str] | None = None
+             ) -> None:
         """Markdown shows no collapsed table: the shortened one links the full CSV."""
 
     def figure(self, path: Path, caption: str, name: str) -> None:

@@ -36,6 +36,7 @@ from analyzer.reports.comparison import (
     significant_differences,
 )
 from analyzer.reports.formatting import format_number, format_percent, interval_triplets, is_rate
+from analyzer.reports.headings import heading
 from analyzer.reports.html_writer import HtmlWriter
 from analyzer.reports.markdown_writer import MarkdownWriter
 from analyzer.reports.report_spec import Report, ReportSpec, TableSpec
@@ -356,17 +357,22 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
             writer.paragraph(table_spec.description)
         file_name = f"{prefix.rstrip(': ').replace(' ', '-')}-{name}" if prefix else name
         visible, shown, notes = table_as_shown(table, table_spec)
-        writer.table(shown, file_name, note="; ".join(notes), full=table)
+        headings = {column: heading(column, run.experiment) for column in table.columns}
+        writer.table(shown, file_name, note="; ".join(notes), full=table, headings=headings)
         if len(shown) < len(visible):
-            writer.more(visible, f"all {len(table):,} rows")
+            writer.more(visible, f"all {len(table):,} rows", headings=headings)
         starts = {value: (low, high) for value, low, high in interval_triplets(list(table.columns))}
         bounds = {bound for pair in starts.values() for bound in pair}
         for column in table.columns:
             text = None if column in bounds else _describe_column(column, name, table.columns, spec)
-            if text is not None and column in starts:  # its bounds are shown in its cell, not apart
+            if text is None:
+                continue
+            if headings[column] != column:  # the CSV and ``query`` name it by its field name
+                text += f" (CSV column {column})"
+            if column in starts:  # its bounds are shown in its cell, not apart
                 text += "; in brackets its 95% interval (in the CSV {} and {})".format(*starts[column])
-            if text is not None:
-                glossary.setdefault(column if glossary.get(column, text) == text else f"{column} ({name})", text)
+            key = headings[column]
+            glossary.setdefault(key if glossary.get(key, text) == text else f"{key} ({name})", text)
 
 
 def table_as_shown(table: pd.DataFrame, table_spec: TableSpec) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:

@@ -1,5 +1,6 @@
 """Real CLI runs killed part-way and resumed; the catalog, ``runs show`` and one-line errors on bad run dirs."""
 
+import base64
 import json
 import re
 import os
@@ -352,3 +353,29 @@ def test_runs_show_cuts_long_tables_as_the_report_does_within_80_columns(tmp_pat
     assert f"summary(headlinerows:3of25;allin{run / 'summary.csv'}):" in "".join(out.split())  # wrapped
     assert "defender policy: random" in " ".join(lines)
     assert [line for line in lines if len(line) > 80 and str(tmp_path) not in line] == []
+
+
+def test_report_and_runs_show_head_columns_in_words_and_the_csv_keeps_field_names(tmp_path, capsys):
+    """One heading map for both: a bids run's ``mean_score`` reads ``money/hand`` (as the bids command's own
+    table says), ``best_ev_value`` ``its money/hand``, ``hcp_bin`` ``HCP``; the CSV keeps the field names that
+    ``query`` uses."""
+    from analyzer.reports.report import build_report
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "manifest.json").write_text(json.dumps({
+        "analyzer_version": "0.1.0", "argv": ["analyzer", "rikken", "bids", "--out", str(run)], "seed": 1,
+        "experiment": "rikken-bids", "status": "complete", "params": {"policy": "heuristic", "dealing": "random"}}))
+    columns = ["hcp_bin", "n", "mean_score", "best_ev_value"]
+    pd.DataFrame({"hcp_bin": ["10-12"], "n": [40], "mean_score": [1.25], "best_ev_value": [0.5]}).to_csv(
+        run / "summary.csv", index=False)
+    words = ["HCP", "n", "money/hand", "its money/hand"]
+    code, out, _ = cli(capsys, "runs", "show", str(run))
+    assert code == 0
+    header = next(line for line in out.splitlines() if "HCP" in line)
+    assert "best_ev_value" not in out and "mean_score" not in out
+    assert [header.index(word) for word in words] == sorted(header.index(word) for word in words)
+    text = build_report([run], "html").text
+    assert re.findall(r"<th>([^<]+)</th>", text) == words
+    [csv] = re.findall(r'href="data:text/csv;base64,([^"]+)"', text)
+    assert base64.b64decode(csv).decode().splitlines()[0] == ",".join(columns)

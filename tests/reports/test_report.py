@@ -150,7 +150,7 @@ def test_single_run_reads_top_to_bottom(sample_runs, pixel):
     assert re.findall(r"<span>(.*?)</span>", command) == [arg for arg in argv if len(arg) <= 40]
     assert "2 deals" not in text and "100 deals" in text  # the size, from the command
     assert "What the chart shows." in text
-    assert "<dt>win_rate</dt><dd>share of games won</dd>" in text
+    assert "<dt>win rate</dt><dd>share of games won (CSV column win_rate)</dd>" in text
     # Every contents entry links a heading of the page.
     anchors = re.findall(r'<a href="#([^"]+)">', text)
     assert anchors and all(f'id="{anchor}"' in text for anchor in anchors)
@@ -485,10 +485,10 @@ def test_bounds_columns_are_shown_only_when_some_row_is_bounded(tmp_path, make_r
                              "mean_points_high": [0.5, 0.25]})
 
     idle = build_report([make_run(tmp_path / "a", 1, summary(0))], "md")
-    assert "mean_score_high" not in idle.text and "bounded" not in idle.text.split("## Tables")[-1]
-    assert "mean_score" in idle.text
+    assert "high end" not in idle.text and "bounded" not in idle.text.split("## Tables")[-1]
+    assert "| money/hand |" in idle.text
     some = build_report([make_run(tmp_path / "b", 1, summary(3))], "md")
-    assert "mean_score_high" in some.text and "mean_points_high" in some.text
+    assert "| money/hand, high end | points/hand, high end |" in some.text
 
 
 def test_an_interval_is_one_cell_and_one_glossary_entry(tmp_path, make_run):
@@ -501,8 +501,8 @@ def test_an_interval_is_one_cell_and_one_glossary_entry(tmp_path, make_run):
     text = build_report([run], "html", {"rikken-play": spec}).text
     assert re.findall(r"<td[^>]*>([^<]*%[^<]*)</td>", text) == ["37.6% [34.7, 40.6]", "15.2% [13.1, 17.6]"]
     glossary = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text))
-    assert glossary["per_round"] == ("share of the rounds it was declared in; in brackets its 95% interval "
-                                     "(in the CSV per_round_lo and per_round_hi)")
+    assert glossary["share of rounds"] == ("share of the rounds it was declared in (CSV column per_round); in "
+                                           "brackets its 95% interval (in the CSV per_round_lo and per_round_hi)")
     assert "per_round_lo" not in glossary and "per_round_hi" not in glossary
 
 
@@ -515,7 +515,7 @@ def test_hidden_columns_stay_in_the_csv_only(tmp_path, make_run):
     spec = ReportSpec(tables={"summary": TableSpec(hidden=("p_tricks_",))})
     text = build_report([run], "html", {"rikken-advise": spec}).text
     heads = re.findall(r"<th>([^<]+)</th>", text)
-    assert "option" in heads and "n" in heads and not [h for h in heads if h.startswith("p_tricks")]
+    assert "option" in heads and "deals" in heads and not [h for h in heads if h.startswith("p tricks")]
     assert "p_tricks_0 to p_tricks_1 only in the CSV" in text
     [csv] = re.findall(r'href="data:text/csv;base64,([^"]+)"', text)
     assert base64.b64decode(csv).decode().splitlines()[0] == "option,n,p_tricks_0,p_tricks_1"

@@ -11,6 +11,7 @@ import pytest
 from analyzer.cli.app import main
 from analyzer.cli.catalog import REPORT_SPECS
 from analyzer.reports.catalog import figure_files, summary_tables
+from analyzer.reports.headings import heading
 from analyzer.reports.report import build_report, without_idle_bounds
 
 EXPERIMENTS = {
@@ -60,9 +61,13 @@ def test_report_of_each_experiment(runs, experiment):
         # An interval's bounds are named in the entry of the value whose cell shows them.
         bounds = {bound for entry in glossary.values()
                   for pair in re.findall(r"in the CSV (\S+) and (\S+)\)", entry) for bound in pair}
-        missing = [c for c in shown.columns if c not in glossary and f"{c} ({name})" not in glossary
+        headings = {c: heading(c, experiment) for c in shown.columns}
+        missing = [c for c in shown.columns if headings[c] not in glossary and f"{headings[c]} ({name})" not in glossary
                    and c not in bounds]
         assert missing == [], name
+    # every column headed in words, not by its field name (best_ev_value, a_gp_per_deal)
+    heads = re.findall(r"<th>([^<]+)</th>", text)
+    assert heads and not [h for h in heads if "_" in h]
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", text)
     assert cells and not [c for c in cells if re.fullmatch(r"-?[\d.]+e[-+]\d+", c)]
 
