@@ -90,6 +90,7 @@ def test_rik_beter_is_advised_only_for_the_heart_lengths_it_is_good_for(trick_mo
     assert b["best_ev_value"] == pytest.approx(1.6)
     c = cell(best, "0-4", 4)
     assert (c["hands"], c["highest_safe"], c["best_ev"], c["rik_beter_safe_hearts"]) == (10, "", "", "")
+    assert np.isnan(c["best_ev_value"])  # no advice, so no money (0 would read as passing's)
     assert len(best) == 3
 
 

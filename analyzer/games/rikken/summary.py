@@ -220,11 +220,11 @@ def _advice(contracts: list[int], n: np.ndarray, made: np.ndarray, money: np.nda
 
     ``criterion`` ``safe``: the highest contract made at least half the time; ``ev``: the best mean money,
     ties to the higher contract (it wins the auction). ``pass`` when none qualifies; ``None`` when no
-    candidate has ``MIN_CELL`` hands. Returns ``(advice, mean money of the advice or 0 for pass)``.
+    candidate has ``MIN_CELL`` hands. Returns ``(advice, mean money of the advice, 0 for pass, NaN for None)``.
     """
     judged = [i for i in range(len(contracts)) if n[i] >= MIN_CELL]
     if not judged:
-        return None, 0.0
+        return None, float("nan")  # no advice, no money: a 0 would read as the money of passing
     rank = {i: (LEVEL[contracts[i]], contracts[i]) for i in judged}
     if criterion == "safe":
         chosen = [i for i in judged if made[i] >= 0.5 * n[i]]
@@ -275,7 +275,8 @@ def best_contracts(moments: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per cell holding any hand: ``hcp_bin, trumps, hands, highest_safe,
-        rik_beter_safe_hearts, best_ev, best_ev_value`` (mean money of ``best_ev``, 0 for ``pass``),
+        rik_beter_safe_hearts, best_ev, best_ev_value`` (mean money of ``best_ev``, 0 for ``pass``, NaN, a blank
+        in the CSV, where the cell is too small to judge),
         ``rik_beter_ev_hearts``, ``bounded`` (the candidates' rows in the cell whose count is bounded:
         their money is taken at its low end).
     """
