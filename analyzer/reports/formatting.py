@@ -32,8 +32,17 @@ def format_number(value, digits: int = 3) -> str:
 
 
 def mean_with_interval(mean: float, low: float, high: float) -> str:
-    """``0.242 (95% 0.205 to 0.278)``: a mean and its interval for a sentence."""
-    return f"{format_number(mean)} (95% {format_number(low)} to {format_number(high)})"
+    """``0.242 (95% 0.205 to 0.278)``: a mean and its interval for a sentence, the three with the same decimals:
+    three significant digits of the largest, more where the mean would read as a bound (``7.41 (95% 7.38 to
+    7.44)``, not ``7.4 (95% 7.4 to 7.4)``; ``1.00 (95% -0.07 to 2.07)``, not ``-0.0735``); an undefined bound
+    as ``n/a``."""
+    values = [float(x) if x is not None else math.nan for x in (mean, low, high)]
+    if not all(math.isfinite(x) for x in values):
+        return f"{format_number(mean)} (95% {format_number(low)} to {format_number(high)})"
+    largest = max(abs(x) for x in values)
+    decimals = max(0, 2 - math.floor(math.log10(largest))) if largest > 1e-12 else 0
+    decimals = interval_decimals(*values, decimals)
+    return "{} (95% {} to {})".format(*(fixed(x, decimals) for x in values))
 
 
 def rate_with_interval(rate: float, low: float, high: float) -> str:

@@ -17,7 +17,13 @@ from analyzer.reports.comparison import (
     difference_of_proportions,
     significant_differences,
 )
-from analyzer.reports.formatting import console_table, format_number, format_percent, formatted_columns
+from analyzer.reports.formatting import (
+    console_table,
+    format_number,
+    format_percent,
+    formatted_columns,
+    mean_with_interval,
+)
 from analyzer.reports.report import build_report, write_report
 from analyzer.reports.report_spec import MeanMeasure, ReportSpec, TableSpec
 from analyzer.reports.stats import Z95
@@ -542,3 +548,15 @@ def test_a_column_of_sentences_wraps_and_codes_stay_whole(tmp_path, make_run):
     assert re.findall(r'<td class=wrap data-v="([^"]+)"', text) == [
         "no trumps", "hearts trumps, calls DA; Rik in hearts, bid one step higher"]
     assert '<td data-v="open-1-alone-all">' in text and "td.wrap{white-space:normal" in text
+
+
+@pytest.mark.parametrize("values, text", [
+    ((1.0, -0.0735, 2.07), "1.00 (95% -0.07 to 2.07)"),  # was 1.00 (95% -0.0735 to 2.07)
+    ((7.41, 7.38, 7.44), "7.41 (95% 7.38 to 7.44)"),
+    ((7.4132, 7.4101, 7.4163), "7.413 (95% 7.410 to 7.416)"),  # 7.41 would read as its low bound
+    ((0.242, 0.205, 0.278), "0.242 (95% 0.205 to 0.278)"),
+    ((1234.4, 1180.2, 1288.9), "1,234 (95% 1,180 to 1,289)"),
+    ((1.0, float("nan"), float("nan")), "1.00 (95% n/a to n/a)"),
+])
+def test_a_mean_and_its_bounds_share_their_decimals_in_a_sentence(values, text):
+    assert mean_with_interval(*values) == text

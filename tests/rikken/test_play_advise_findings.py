@@ -17,9 +17,9 @@ def test_play_findings_give_rates_and_seat_scores_with_intervals():
     text = play_findings({"summary": summary, "seats": seats}, {"rounds": 1000})
     assert text[1] == ("Among contracts declared at least 30 times, 9-alone was made least often, 50.0% (95% 40.0% "
                        "to 60.0%), and rik most, 80.0% (95% 76.0% to 84.0%).")
-    assert text[2] == ("Mean money score per round by seat: N 1.25 (95% 0.750 to 1.75), E -0.500 (95% -1.00 to "
-                       "0), S 0 (95% -0.500 to 0.500), W -0.750 (95% -1.25 to -0.250); N scores more than W (their "
-                       "intervals do not overlap).")
+    assert text[2] == ("Mean money score per round by seat: N 1.25 (95% 0.75 to 1.75), E -0.50 (95% -1.00 to "
+                       "0.00), S 0.000 (95% -0.500 to 0.500), W -0.75 (95% -1.25 to -0.25); N scores more than W "
+                       "(their intervals do not overlap).")
 
 
 def test_advise_findings_give_each_option_its_intervals_and_paired_difference():
@@ -30,5 +30,5 @@ def test_advise_findings_give_each_option_its_intervals_and_paired_difference():
 
     advice = pd.DataFrame([option("rik-S", 0.9, 3.0, 0.0), option("9-alone", 0.4, 1.0, -2.0)])
     text = advise_findings({"advice": advice}, {"params": {"hand": "AKQT86.A2.K73.95", "seat": 0}})
-    assert text[-1] == ("9-alone: made 40.0% (95% 38.0% to 42.0%), money 1.00 (95% 0.900 to 1.10); on the same deals, "
+    assert text[-1] == ("9-alone: made 40.0% (95% 38.0% to 42.0%), money 1.00 (95% 0.90 to 1.10); on the same deals, "
                         "9-alone minus rik-S: -2.00 money a deal (95% -2.05 to -1.95).")

@@ -173,5 +173,5 @@ def test_closing_findings_give_every_share_its_interval():
     text = closing_findings({"summary_closing": table}, {})
     assert text[0] == ("Over 100 positions where closing was legal, closing won the deal 60.0% (95% 50.2% to 69.1%) "
                        "of the time and playing on 45.0% (95% 35.6% to 54.8%).")
-    assert text[1] == ("Closing gained 0.200 (95% 0.0500 to 0.350) game points on average and was the better choice "
+    assert text[1] == ("Closing gained 0.200 (95% 0.050 to 0.350) game points on average and was the better choice "
                        "in 55.0% (95% 45.2% to 64.4%) of positions.")
