@@ -211,7 +211,8 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
     context = plan.context
     title = f"player {context['player']} to move; {context['method']}"
     return Summary(tables={"advice": table}, manifest={"worlds": plan.n_items, "headline": verdict["sentence"]},
-                   shown=[(textwrap.fill(verdict["sentence"], CONSOLE_WIDTH) + "\n\n" + title, table)],
+                   shown=[(textwrap.fill(verdict["sentence"], CONSOLE_WIDTH) + "\n\n" + title,
+                           table.drop(columns="worlds"))],  # the title counts the worlds, the same for every row
                    payload={**context, "worlds": plan.n_items, "exact": exact, "headline": verdict,
                             "actions": records(table)})
 
