@@ -395,9 +395,12 @@ def table_as_shown(table: pd.DataFrame, table_spec: TableSpec) -> tuple[pd.DataF
     notes : list of str
         What was left out, one phrase each.
     """
-    hidden = [c for c in table.columns if table_spec.hidden and c.startswith(table_spec.hidden)]
+    groups = [[c for c in table.columns if c.startswith(prefix)] for prefix in table_spec.hidden]
+    groups = [group for group in groups if group]
+    hidden = [c for group in groups for c in group]
     visible = shown = table.drop(columns=hidden)
-    notes = [f"{hidden[0]} to {hidden[-1]} only in the CSV"] if hidden else []
+    spans = [group[0] if len(group) == 1 else f"{group[0]} to {group[-1]}" for group in groups]
+    notes = [f"{', '.join(spans)} only in the CSV"] if spans else []
     if len(table) > SHOWN_ROWS:
         headline = table_spec.headline is not None
         shown = table_spec.headline(visible) if headline else visible.head(SHOWN_ROWS)

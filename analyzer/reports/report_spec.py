@@ -43,7 +43,7 @@ class TableSpec:
         Columns compared between runs (default: the column conventions of :func:`compare_tables`).
     hidden : tuple of str
         Prefixes of columns the report's table leaves out, kept in its CSV (a distribution a chart draws,
-        whose columns would push the table past the page's width).
+        a column another one repeats: what would push the table past the page's width).
     """
 
     description: str = ""

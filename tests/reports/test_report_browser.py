@@ -55,3 +55,40 @@ def test_a_phone_width_page_is_laid_out_that_wide(tmp_path, sample_runs):
     assert result["wide_tables"] == 0
     with Image.open(shot) as image:
         assert image.width == 390
+
+
+# Rows of a `rikken advise` run's advice.csv (seed 0, 200 deals, hand AKQJ.T98.765.432 at N): its widest cells,
+# the play sentence, the longest option and target, money in the tens with intervals.
+ADVICE_CSV = """option,contract,play,n,made,rate,rate_lo,rate_hi,bounded,mean_points,points_lo,points_hi,\
+mean_points_high,mean_money,money_lo,money_hi,mean_money_high,money_vs_best,vs_best_lo,vs_best_hi,p_tricks_0,p_tricks_1,\
+target
+pass,Pass,no contract: every seat scores 0,200,0,,,,0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,1.0,0.0,-
+rik-beter,Rik Beter,"hearts trumps, calls CA; Rik in hearts, bid one step higher",200,73,0.365,0.3014,0.4337,0,0.63,\
+0.4922,0.7678,0.63,-1.63,-2.0118,-1.2482,-1.63,-1.63,-2.0118,-1.2482,0.0,0.0,>= 8 tricks
+open-1-alone,Open 1 Alone,no trumps,200,1,0.005,0.0009,0.0278,0,0.05,-0.048,0.148,0.05,-29.7,-30.288,-29.112,-29.7,\
+-29.7,-30.288,-29.112,0.0,0.005,exactly 1 trick
+open-1-alone-all,Open 1 Alone All,no trumps,200,0,0.0,0.0,0.0188,0,0.0,0.0,0.0,0.0,-45.0,-45.0,-45.0,-45.0,-45.0,\
+-45.0,-45.0,0.0,0.0,exactly 1 trick
+open-13-alone-S,Open 13 Alone,spades trumps,200,0,0.0,0.0,0.0188,0,0.0,0.0,0.0,0.0,-86.325,-86.5134,-86.1366,-86.325,\
+-86.325,-86.5134,-86.1366,0.0,0.0,>= 13 tricks
+"""
+
+
+@needs_browser
+def test_the_rikken_advice_table_fits_a_desktop_page(tmp_path, make_run):
+    """The advise report's table, with the columns its spec shows, does not scroll sideways at 1280 px (it did
+    with its ``contract`` column, which repeats the option's name)."""
+    import pandas as pd
+
+    from analyzer.cli.catalog import REPORT_SPECS
+    from analyzer.reports.report import build_report
+
+    run = make_run(tmp_path / "advise", 0, pd.DataFrame({"x": [1]}), experiment="rikken-advise")
+    (run / "summary.csv").unlink()
+    (run / "advice.csv").write_text(ADVICE_CSV)
+    text = build_report([run], "html", {"rikken-advise": REPORT_SPECS["rikken-advise"]}).text
+    assert "contract, p_tricks_0 to p_tricks_1 only in the CSV" in text
+    out = tmp_path / "advise.html"
+    out.write_text(text)
+    result = check_in_browser(out, tmp_path / "advise.png", width=1280)
+    assert result["errors"] == [] and result["wide_tables"] == 0

@@ -383,7 +383,7 @@ ADVISE_REPORT = ReportSpec(
     captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
                                    "declaring side took each number of tricks; outlined cells make the contract."},
     tables={"advice": TableSpec("One row per option and pass (money 0), best mean money score first.",
-                                keys=("option",), hidden=("p_tricks_",),
+                                keys=("option",), hidden=("contract", "p_tricks_"),
                                 measures=(RateMeasure("rate", "n"),
                                           MeanMeasure("mean_money", "money_lo", "money_hi", "n"))),
             "bracket": TableSpec("One row per option: ordinary play against perfect play on both sides, on the "
