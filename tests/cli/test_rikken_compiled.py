@@ -49,3 +49,23 @@ def test_a_python_bot_needs_the_solver_cached(cache):
     solver["cached"] = True
     assert compiled(table)
     assert compiled({"policy": "dd", "dealing": "random"})  # no kernel bot: the dealing and the solver
+
+
+def test_checking_constraints_says_when_it_compiles(monkeypatch):
+    """Planning a constrained run deals 0 deals to check the constraints, which compiles the constrained dealing
+    on a first run (a silent 30 s in a cold `rikken advise` at load): the check runs inside the compile notice."""
+    from contextlib import contextmanager
+
+    events = []
+
+    @contextmanager
+    def notice(kernels, seconds=None):
+        events.append(f"notice {kernels}")
+        yield
+        events.append("end")
+
+    monkeypatch.setattr(experiments, "compile_notice", notice)
+    monkeypatch.setattr(experiments, "deal_constrained", lambda n, seed, seats: events.append(f"deal {n}"))
+    hand = ["N=AKQJ.T98.765.432"]
+    assert experiments.constraint_params("random", 0, hand, None, None, None, None) == {"constraints": {"hand": hand}}
+    assert events == ["notice Rikken", "deal 0", "end"]

@@ -1,6 +1,7 @@
 """``analyzer rikken strategy fit`` and ``rikken play --bidding learned:FILE`` end to end on a tiny run."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -89,6 +90,10 @@ def test_the_runs_report_shows_a_strategy_fitted_into_it(fitted, tmp_path):
     run, _, _ = fitted
     result = run_cli("rikken", "strategy", "fit", str(run), "--max-iter", "5")  # default: RUN_DIR/strategy.zip
     assert result.returncode == 0, result.stderr
+    # rates in %, as every table prints them: the predicted make rate beside the observed one, errors in points
+    bids_table = result.stdout.split("Opening bids of the held-out hands:")[1]
+    assert "predicted rate" in bids_table and not re.search(r" 0\.\d{3}\b", bids_table)
+    assert "by decile, pp" in result.stdout
     report = tmp_path / "report.html"
     result = run_cli("report", str(run), "--out", str(report))
     assert result.returncode == 0, result.stderr

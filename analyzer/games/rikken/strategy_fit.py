@@ -86,10 +86,12 @@ def fit_and_write(run_dir: str, path: Path, *, max_hands: int, max_iter: int, ma
     per_contract = (error.groupby(calibration["contract"], sort=False).sum()
                     / calibration["n"].groupby(calibration["contract"], sort=False).sum())
     hands = calibration.groupby("contract", sort=False)["n"].sum().to_numpy()
+    # rates in % and their errors in percentage points, as every table prints them ("predicted rate" reads as one)
     shown = [(f"Calibration on {len(holdout):,} held-out hands",
               pd.DataFrame({"contract": per_contract.index, "held-out hands": hands,
-                            "mean |predicted - observed| by decile": per_contract.values})),
-             ("Opening bids of the held-out hands", card.assign(share=card["share"].round(4)))]
+                            "mean |predicted - observed| by decile, pp": 100 * per_contract.values})),
+             ("Opening bids of the held-out hands",
+              card.assign(share=card["share"].round(4)).rename(columns={"predicted": "predicted rate"}))]
     payload = {"strategy": str(path), "source": strategy.source, "calibration": calibration.to_dict(orient="records"),
                "card": card.to_dict(orient="records"), "files": {name: str(p) for name, p in outputs.items()}}
     return FitResult(path, outputs, shown, payload)
