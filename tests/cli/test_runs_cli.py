@@ -379,3 +379,18 @@ def test_report_and_runs_show_head_columns_in_words_and_the_csv_keeps_field_name
     assert re.findall(r"<th>([^<]+)</th>", text) == words
     [csv] = re.findall(r'href="data:text/csv;base64,([^"]+)"', text)
     assert base64.b64decode(csv).decode().splitlines()[0] == ",".join(columns)
+
+
+def test_a_schnapsen_runs_bots_read_as_typed(tmp_path, capsys):
+    """A match of ``heuristic`` against ``pimc:24`` lists its bots so, not as stored (the heuristic's unused
+    sample count: ``heuristic (samples 12)``)."""
+    from analyzer.games.schnapsen.experiments import Bot, HeuristicParams
+
+    run = tmp_path / "match"
+    run.mkdir()
+    params = {"a": Bot("heuristic", 12, HeuristicParams()).as_dict(), "b": Bot("pimc", 24, HeuristicParams()).as_dict()}
+    (run / "manifest.json").write_text(json.dumps({
+        "analyzer_version": "0.1.0", "argv": ["analyzer", "schnapsen", "match", "--out", str(run)], "seed": 1,
+        "experiment": "schnapsen-match", "status": "complete", "params": params}))
+    code, out, _ = cli(capsys, "runs", "show", str(run))
+    assert code == 0 and "a: heuristic; b: pimc:24" in out and "samples" not in out
