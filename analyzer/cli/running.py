@@ -25,13 +25,16 @@ def run_and_print(experiment, plan, *, out: str | None, workers: int, scheduler:
 def print_table(table, title: str, headings: dict[str, str] | None = None) -> None:
     """Print ``title:`` (each paragraph wrapped to the console's width) and the table as every command prints
     one (:func:`reports.formatting.console_table`: rates as ``59.2% [59.0, 59.3]``, counts as integers, ``–``
-    for an undefined value; columns headed ``headings[column]`` where given), then a blank line."""
+    for an undefined value, with a line that says why; columns headed ``headings[column]`` where given), then a
+    blank line."""
     import textwrap
 
-    from analyzer.reports.formatting import CONSOLE_WIDTH, console_table
+    from analyzer.reports.formatting import CONSOLE_WIDTH, MISSING, MISSING_REASON, console_table
 
     heading = "\n\n".join(textwrap.fill(paragraph, CONSOLE_WIDTH) for paragraph in f"{title}:".split("\n\n"))
-    typer.echo(f"{heading}\n{console_table(table, headings=headings)}\n")
+    text = console_table(table, headings=headings)
+    reason = f"\n{textwrap.fill(f'{MISSING} {MISSING_REASON}', CONSOLE_WIDTH)}" if MISSING in text else ""
+    typer.echo(f"{heading}\n{text}{reason}\n")
 
 
 def print_results(where) -> None:

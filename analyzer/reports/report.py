@@ -35,7 +35,15 @@ from analyzer.reports.comparison import (
     excludes_zero,
     significant_differences,
 )
-from analyzer.reports.formatting import format_number, format_percent, interval_triplets, is_rate
+from analyzer.reports.formatting import (
+    MISSING,
+    MISSING_REASON,
+    display_texts,
+    format_number,
+    format_percent,
+    interval_triplets,
+    is_rate,
+)
 from analyzer.reports.headings import heading
 from analyzer.reports.html_writer import HtmlWriter
 from analyzer.reports.markdown_writer import MarkdownWriter
@@ -357,6 +365,8 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
             writer.paragraph(table_spec.description)
         file_name = f"{prefix.rstrip(': ').replace(' ', '-')}-{name}" if prefix else name
         visible, shown, notes = table_as_shown(table, table_spec)
+        if any(MISSING in cells for cells in display_texts(visible).values()):
+            glossary[MISSING] = MISSING_REASON
         headings = {column: heading(column, run.experiment) for column in table.columns}
         writer.table(shown, file_name, note="; ".join(notes), full=table, headings=headings)
         if len(shown) < len(visible):
