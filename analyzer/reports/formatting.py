@@ -199,7 +199,7 @@ CONSOLE_WIDTH = 80
 #: what a user sees for a value that is not defined (a rate of no cases, an interval of one sample)
 MISSING = "–"
 #: why, said once under a table (or in a report's glossary) that shows it
-MISSING_REASON = "not defined: a rate or mean over no cases (a contract never declared, say)"
+MISSING_REASON = "none, or not defined: a rate or mean over no cases (a contract never declared, say)"
 
 
 def is_rate(name: str) -> bool:

@@ -31,7 +31,9 @@ def test_an_undefined_cell_is_explained_once_under_its_table(capsys):
     table = pd.DataFrame({"contract": ["rik", "passed-out"], "declared": [10, 0], "make_rate": [0.5, float("nan")]})
     print_table(table, "contracts")
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-2:] == ["– not defined: a rate or mean over no cases (a contract never declared, say)", ""]
+    assert lines[-1] == "" and max(map(len, lines)) <= 80  # wrapped to the terminal
+    assert " ".join(lines[-3:-1]) == ("– none, or not defined: a rate or mean over no cases (a contract never "
+                                      "declared, say)")
     print_table(table.iloc[:1], "contracts")
     assert "not defined" not in capsys.readouterr().out
 
@@ -50,4 +52,4 @@ def test_a_report_explains_an_undefined_cell_in_its_glossary(tmp_path):
     pd.DataFrame({"contract": ["rik", "passed-out"], "declared": [10, 0], "make_rate": [0.5, None]}).to_csv(
         run / "summary.csv", index=False)
     glossary = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", build_report([run], "html").text))
-    assert glossary["–"].startswith("not defined")
+    assert glossary["–"].startswith("none, or not defined")
