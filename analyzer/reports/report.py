@@ -373,7 +373,7 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
             writer.more(visible, f"all {len(table):,} rows", headings=headings)
         starts = {value: (low, high) for value, low, high in interval_triplets(list(table.columns))}
         bounds = {bound for pair in starts.values() for bound in pair}
-        for column in table.columns:
+        for column in visible.columns:  # the glossary explains what the page shows
             text = None if column in bounds else _describe_column(column, name, table.columns, spec)
             if text is None:
                 continue
@@ -409,7 +409,7 @@ def table_as_shown(table: pd.DataFrame, table_spec: TableSpec) -> tuple[pd.DataF
     groups = [group for group in groups if group]
     hidden = [c for group in groups for c in group]
     visible = shown = table.drop(columns=hidden)
-    spans = [group[0] if len(group) == 1 else f"{group[0]} to {group[-1]}" for group in groups]
+    spans = [", ".join(group) if len(group) <= 3 else f"{group[0]} to {group[-1]}" for group in groups]
     notes = [f"{', '.join(spans)} only in the CSV"] if spans else []
     if len(table) > SHOWN_ROWS:
         headline = table_spec.headline is not None

@@ -522,7 +522,7 @@ def test_hidden_columns_stay_in_the_csv_only(tmp_path, make_run):
     text = build_report([run], "html", {"rikken-advise": spec}).text
     heads = re.findall(r"<th>([^<]+)</th>", text)
     assert "option" in heads and "deals" in heads and not [h for h in heads if h.startswith("p tricks")]
-    assert "p_tricks_0 to p_tricks_1 only in the CSV" in text
+    assert "p_tricks_0, p_tricks_1 only in the CSV" in text
     [csv] = re.findall(r'href="data:text/csv;base64,([^"]+)"', text)
     assert base64.b64decode(csv).decode().splitlines()[0] == "option,n,p_tricks_0,p_tricks_1"
 

@@ -76,8 +76,8 @@ open-13-alone-S,Open 13 Alone,spades trumps,200,0,0.0,0.0,0.0188,0,0.0,0.0,0.0,0
 
 @needs_browser
 def test_the_rikken_advice_table_fits_a_desktop_page(tmp_path, make_run):
-    """The advise report's table, with the columns its spec shows, does not scroll sideways at 1280 px (it did
-    with its ``contract`` column, which repeats the option's name)."""
+    """The advise report's table, with the columns its spec shows (as the terminal's: not the contract, which
+    repeats the option, the made count or the points), does not scroll sideways at 1280 px."""
     import pandas as pd
 
     from analyzer.cli.catalog import REPORT_SPECS
@@ -87,7 +87,7 @@ def test_the_rikken_advice_table_fits_a_desktop_page(tmp_path, make_run):
     (run / "summary.csv").unlink()
     (run / "advice.csv").write_text(ADVICE_CSV)
     text = build_report([run], "html", {"rikken-advise": REPORT_SPECS["rikken-advise"]}).text
-    assert "contract, p_tricks_0 to p_tricks_1 only in the CSV" in text
+    assert "contract, made, mean_points, points_lo, points_hi, p_tricks_0, p_tricks_1 only in the CSV" in text
     out = tmp_path / "advise.html"
     out.write_text(text)
     result = check_in_browser(out, tmp_path / "advise.png", width=1280)

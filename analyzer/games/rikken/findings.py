@@ -383,7 +383,11 @@ ADVISE_REPORT = ReportSpec(
     captions={"tricks_per_option": "For each option (best mean money on top), the share of deals on which the "
                                    "declaring side took each number of tricks; outlined cells make the contract."},
     tables={"advice": TableSpec("One row per option and pass (money 0), best mean money score first.",
-                                keys=("option",), hidden=("contract", "p_tricks_"),
+                                keys=("option",),
+                                # as the terminal's table: the contract repeats the option, the made count is
+                                # the rate of the deals, points are the other scoring mode; the trick counts are
+                                # the chart's
+                                hidden=("contract", "made", "mean_points", "points_", "p_tricks_"),
                                 measures=(RateMeasure("rate", "n"),
                                           MeanMeasure("mean_money", "money_lo", "money_hi", "n"))),
             "bracket": TableSpec("One row per option: ordinary play against perfect play on both sides, on the "
