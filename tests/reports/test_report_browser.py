@@ -57,20 +57,23 @@ def test_a_phone_width_page_is_laid_out_that_wide(tmp_path, sample_runs):
         assert image.width == 390
 
 
-# Rows of a `rikken advise` run's advice.csv (seed 0, 200 deals, hand AKQJ.T98.765.432 at N): its widest cells,
+# Rows of a `rikken advise` run's advice.csv (seed 7, 2,000 deals, the README's hand AKQT86.A2.K73.95): its widest cells,
 # the play sentence, the longest option and target, money in the tens with intervals.
-ADVICE_CSV = """option,contract,play,n,made,rate,rate_lo,rate_hi,bounded,mean_points,points_lo,points_hi,\
-mean_points_high,mean_money,money_lo,money_hi,mean_money_high,money_vs_best,vs_best_lo,vs_best_hi,p_tricks_0,p_tricks_1,\
-target
-pass,Pass,no contract: every seat scores 0,200,0,,,,0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,1.0,0.0,-
-rik-beter,Rik Beter,"hearts trumps, calls CA; Rik in hearts, bid one step higher",200,73,0.365,0.3014,0.4337,0,0.63,\
-0.4922,0.7678,0.63,-1.63,-2.0118,-1.2482,-1.63,-1.63,-2.0118,-1.2482,0.0,0.0,>= 8 tricks
-open-1-alone,Open 1 Alone,no trumps,200,1,0.005,0.0009,0.0278,0,0.05,-0.048,0.148,0.05,-29.7,-30.288,-29.112,-29.7,\
--29.7,-30.288,-29.112,0.0,0.005,exactly 1 trick
-open-1-alone-all,Open 1 Alone All,no trumps,200,0,0.0,0.0,0.0188,0,0.0,0.0,0.0,0.0,-45.0,-45.0,-45.0,-45.0,-45.0,\
--45.0,-45.0,0.0,0.0,exactly 1 trick
-open-13-alone-S,Open 13 Alone,spades trumps,200,0,0.0,0.0,0.0188,0,0.0,0.0,0.0,0.0,-86.325,-86.5134,-86.1366,-86.325,\
--86.325,-86.5134,-86.1366,0.0,0.0,>= 13 tricks
+ADVICE_CSV = """option,contract,play,n,made,rate,rate_lo,rate_hi,bounded,mean_points,points_lo,points_hi,mean_points_high,\
+mean_money,money_lo,money_hi,mean_money_high,money_vs_best,vs_best_lo,vs_best_hi,p_tricks_0,p_tricks_1,target
+rik-S,Rik,"spades trumps, calls DA",2000,1991,0.9955,0.991469,0.997631,0,3.1475,3.102607,3.192393,3.1475,\
+3.1385,3.092039,3.184961,3.1385,0.0,0.0,0.0,0.0,0.0,>= 8 tricks
+pass,Pass,no contract: every seat scores 0,2000,0,,,,0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,-3.1385,-3.184961,\
+-3.092039,,,-
+rik-beter,Rik Beter,"hearts trumps, calls DA; Rik in hearts, bid one step higher",2000,815,0.4075,0.386162,\
+0.429192,0,0.7395,0.692171,0.786829,0.7395,-1.036,-1.148736,-0.923264,-1.036,-4.1745,-4.286023,-4.062977,0.0,\
+0.0,>= 8 tricks
+1-alone,1 Alone,no trumps,2000,44,0.022,0.016429,0.029404,0,0.11,0.077849,0.142151,0.11,-14.34,-14.532905,\
+-14.147095,-14.34,-17.4785,-17.67766,-17.27934,0.0,0.022,exactly 1 trick
+open-1-alone,Open 1 Alone,no trumps,2000,1,0.0005,8.8e-05,0.002827,0,0.005,-0.0048,0.0148,0.005,-29.97,\
+-30.028799,-29.911201,-29.97,-33.1085,-33.183546,-33.033454,0.0,0.0005,exactly 1 trick
+open-13-alone-S,Open 13 Alone,spades trumps,2000,0,0.0,0.0,0.001917,0,0.0,0.0,0.0,0.0,-76.5435,-76.640924,\
+-76.446076,-76.5435,-79.682,-79.776141,-79.587859,0.0,0.0,>= 13 tricks
 """
 
 
