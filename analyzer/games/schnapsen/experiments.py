@@ -457,11 +457,20 @@ def _closing_summary(plan: Plan, chunks: list) -> Summary:
         shown=[("closing", summary)], payload={"positions": positions, "summary": records(summary)})
 
 
+def settings_as_read(params: dict) -> dict:
+    """A run's parameters as a reader reads them (``ReportSpec.settings``): each bot by the name typed for it
+    (``pimc``, ``pimc:24``), not its stored description, whose sample count a heuristic never uses."""
+    return {key: Bot.from_dict(value).label if key in ("a", "b", "bot") and isinstance(value, dict) else value
+            for key, value in params.items()}
+
+
 MATCH = Experiment("schnapsen-match", match_task, match_sums, rows="matches", description="schnapsen matches",
-                   summarize=_match_summary, report=MATCH_REPORT, query=MATCH_QUERY,
+                   summarize=_match_summary, report=replace(MATCH_REPORT, settings=settings_as_read),
+                   query=MATCH_QUERY,
                    kernels="Schnapsen", compile_seconds=15, compiled=match_compiled)
 CLOSING = Experiment("schnapsen-closing", closing_task, closing_sums, rows="closing_positions",
-                     description="schnapsen closing", summarize=_closing_summary, report=CLOSING_REPORT,
+                     description="schnapsen closing", summarize=_closing_summary,
+                     report=replace(CLOSING_REPORT, settings=settings_as_read),
                      query=CLOSING_QUERY, kernels="Schnapsen", compile_seconds=20)
 #: every Schnapsen experiment, for the catalog
 EXPERIMENTS = (MATCH, CLOSING)

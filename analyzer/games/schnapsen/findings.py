@@ -162,17 +162,8 @@ CLOSING_CAPTIONS = {
                   "where it is above one half.",
 }
 
-def settings_as_read(params: dict) -> dict:
-    """A run's parameters as a reader reads them (``ReportSpec.settings``): each bot by the name typed for it
-    (``pimc``, ``pimc:24``), not its stored description, whose sample count a heuristic never uses."""
-    from analyzer.games.schnapsen.experiments import Bot  # experiments imports this module
-
-    return {key: Bot.from_dict(value).label if key in ("a", "b", "bot") and isinstance(value, dict) else value
-            for key, value in params.items()}
-
-
 MATCH_REPORT = ReportSpec(
-    findings=match_findings, glossary=GLOSSARY, captions=MATCH_CAPTIONS, settings=settings_as_read,
+    findings=match_findings, glossary=GLOSSARY, captions=MATCH_CAPTIONS,
     tables={"summary_overall": TableSpec("The match result over all matches.", keys=("bot_a", "bot_b"),
                                          measures=(RateMeasure("a_win_rate", "matches"),)),
             "summary_paired": TableSpec("Paired differences A - B per pair of matches on the same deals.",
@@ -182,7 +173,7 @@ MATCH_REPORT = ReportSpec(
                                                    MeanMeasure("gp_per_deal", "gp_lo", "gp_hi", "deals"))),
             "summary_by_seat": TableSpec("Bot A's results by its seat.")})
 CLOSING_REPORT = ReportSpec(
-    findings=closing_findings, glossary=GLOSSARY, captions=CLOSING_CAPTIONS, settings=settings_as_read,
+    findings=closing_findings, glossary=GLOSSARY, captions=CLOSING_CAPTIONS,
     tables={"summary_closing": TableSpec("Closing against playing on, by one factor of the position at a time.",
                                          keys=("factor", "value"),
                                          measures=(RateMeasure("close_win", "n"),
