@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action, heuristic_pick
+from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.bummerl import deal_utility, in_bummerl
 from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.search import (
@@ -71,14 +71,12 @@ def worlds_for(s, samples, can_close):
 def heuristic_first(s, acts, n, package):
     """Move the ``heuristic`` bot's action to ``acts[0]`` (the others keep their order) so that ties go
     to it; under the package's rules its queen-led marriage is the king-led one. Returns its index before
-    the move, -1 if it is not among ``acts[:n]``. The heuristic picks from ``acts[:n]`` as listed; under
-    the package's rules, whose list lacks closing and queen-led marriages, it lists our rules' actions."""
-    if package:
-        h = heuristic_action(s, _HEURISTIC, np.empty(16, dtype=np.int64))
-        if R.MARRIAGE_OFFSET <= h < R.EXCHANGE and h % 5 == R.QUEEN:
-            h += 1
-    else:
-        h = heuristic_pick(s, _HEURISTIC, acts, n)
+    the move, -1 if it is not among ``acts[:n]``. The heuristic lists the legal actions itself: under our
+    rules the list of ``acts``, so calling :func:`bots.heuristic_action` (not inlining ``heuristic_pick``,
+    a second compiled copy of the heuristic in every bot) picks the same action as picking from ``acts``."""
+    h = heuristic_action(s, _HEURISTIC, np.empty(16, dtype=np.int64))
+    if package and R.MARRIAGE_OFFSET <= h < R.EXCHANGE and h % 5 == R.QUEEN:
+        h += 1
     for i in range(n):
         if acts[i] == h:
             for j in range(i, 0, -1):
