@@ -87,7 +87,7 @@ def heuristic_first(s, acts, n, package):
 
 
 @njit(cache=True)
-def _add_worlds(s, first, last, exact, rng, ws, n, best_in, infer):
+def add_worlds(s, first, last, exact, rng, ws, n, best_in, infer):
     """Solve worlds ``first..last-1`` (the ``exact`` enumeration, else fresh samples, drawn with the
     opponent's lead as evidence when ``infer``: :mod:`lead_inference`) and add each action's
     value (:func:`bummerl.deal_utility`) to ``ws.sums``, its wins to ``ws.wins`` and, where it is among the
@@ -131,16 +131,16 @@ def plus_values(s, samples, rng, ws, n, infer=False):
     most = worlds_for(s, samples, close_at >= 0)
     total = world_count(s, s[R.TO_MOVE])
     if total <= most:
-        _add_worlds(s, np.int64(0), total, np.bool_(True), rng, ws, n, best_in, infer)
+        add_worlds(s, np.int64(0), total, np.bool_(True), rng, ws, n, best_in, infer)
         return n, total
     first = max(1, samples // 2)
-    _add_worlds(s, np.int64(0), first, np.bool_(False), rng, ws, n, best_in, infer)
+    add_worlds(s, np.int64(0), first, np.bool_(False), rng, ws, n, best_in, infer)
     for i in range(n):
         if best_in[i] == first and i != close_at:
             return n, first
     plausible = close_at >= 0 and ws.wins[close_at] >= PLAUSIBLE_CLOSE_WINS * first
     last = min(worlds_for(s, samples, plausible), most)
-    _add_worlds(s, first, last, np.bool_(False), rng, ws, n, best_in, infer)
+    add_worlds(s, first, last, np.bool_(False), rng, ws, n, best_in, infer)
     return n, last
 
 
