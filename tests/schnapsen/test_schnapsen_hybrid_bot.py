@@ -143,7 +143,7 @@ if __name__ == "__main__":
     with event.install_recorder("numba:compile") as rec:
         plus_values.compile(values)
         rollout_bot_values.compile(values)
-    print(sorted({ev.data["dispatcher"].py_func.__name__ for ev in rec.buffer if ev.is_start}))
+    print(sorted({ev.data["dispatcher"].py_func.__name__ for _, ev in rec.buffer if ev.is_start}))
 """
 
 
