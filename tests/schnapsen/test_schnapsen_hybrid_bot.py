@@ -112,45 +112,29 @@ def test_hybrid_beats_pimc_per_deal():
     assert lo > 0, (mean, lo, hi)
 
 
-def test_the_value_parts_are_typed_as_hybrid_values_calls_them():
-    """The signatures a cold ``advise`` compiles in two processes first (``compile_value_part``) are the
-    ones numba types when ``hybrid_values`` runs (oracle: the dispatchers' own list of signatures after a
-    decision): a part typed otherwise would be compiled a second time by the caller."""
-    from analyzer.games.schnapsen.hybrid_bot import VALUE_PARTS, value_part_signatures
-
-    ws = new_workspace()
-    s = open_stock_position(random.Random(5), 6).to_array()
-    hybrid_values(s, 2, state_from_seed(5), ws, list_actions(s, ws))
-    for part in VALUE_PARTS:
-        for kernel, signature in value_part_signatures(part, False):
-            assert signature in kernel.signatures, (part, kernel.py_func.__name__)
-
 
 _PARTS_PROBE = """
-from numba import types
 from numba.core import event
-from analyzer.experiments.parallel_compile import compile_in_parallel
-from analyzer.games.schnapsen.hybrid_bot import VALUE_PARTS, compile_value_part, value_part_signatures
-from analyzer.games.schnapsen.pimc_plus import plus_values
-from analyzer.games.schnapsen.rollout_bot import rollout_bot_values
+from analyzer.games.schnapsen.advice import advise_plan, advise_warm_up
+from analyzer.games.schnapsen.experiments import parse_bot
+from analyzer.games.schnapsen.state import SchnapsenState
 
 if __name__ == "__main__":
-    from functools import partial
-    compile_in_parallel([partial(compile_value_part, part, False) for part in VALUE_PARTS], processes=2)
-    kernel, signature = value_part_signatures("worlds", False)[0]
-    # the value functions as hybrid_values calls them: (s, samples, rng, ws, n, infer)
-    values = signature[:1] + (types.int64,) + signature[4:6] + (types.int64, types.literal(False))
+    state = SchnapsenState.from_text("hand0=HJ SA SK SQ CJ; hand1=?; stock=? ? ? ? ? ? ? ? ? HA; leader=0")
+    params, _ = advise_plan(state, parse_bot("hybrid"), 3, 2)
     with event.install_recorder("numba:compile") as rec:
-        plus_values.compile(values)
-        rollout_bot_values.compile(values)
+        advise_warm_up(params)
     print(sorted({ev.data["dispatcher"].py_func.__name__ for _, ev in rec.buffer if ev.is_start}))
 """
 
 
 @pytest.mark.slow
-def test_the_value_functions_load_the_parts_compiled_in_two_processes(tmp_path):
-    """On a fresh numba cache, after the two parts compiled in processes of their own, ``plus_values`` and
-    ``rollout_bot_values`` compile with none of the parts' kernels (numba's compile events are the oracle)."""
+def test_a_cold_advise_loads_the_parts_compiled_in_two_processes(tmp_path):
+    """On a fresh numba cache, ``advise``'s warm-up for ``hybrid`` compiles the two parts of its value
+    functions in processes of their own, and this process compiles the bot without any of the parts'
+    kernels (numba's compile events in this process are the oracle): the parts are typed as
+    ``hybrid_values`` calls them, else they would compile here a second time."""
+    import ast
     import os
     import subprocess
     import sys
@@ -159,7 +143,7 @@ def test_the_value_functions_load_the_parts_compiled_in_two_processes(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     done = subprocess.run([sys.executable, str(tmp_path / "probe.py")], env=env, capture_output=True, text=True,
                           check=True)
-    compiled = set(eval(done.stdout.strip().splitlines()[-1]))
-    assert {"plus_values", "rollout_bot_values"} <= compiled
+    compiled = set(ast.literal_eval(done.stdout.strip().splitlines()[-1]))
+    assert {"hybrid_values", "plus_values", "rollout_bot_values"} <= compiled
     assert not compiled & {"add_worlds", "heuristic_first", "play_out_value", "heuristic_action", "draw_world",
                            "values_in_world", "solve_value"}
