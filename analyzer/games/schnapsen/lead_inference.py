@@ -97,9 +97,9 @@ def _draw_by_type(s, player, index, exact, infer, rng, pool, world):
     # A bot that never infers passes ``infer`` as the constant False (numba types it Literal[bool](False)):
     # its draw is world_into alone, so the lead inference (and the heuristic it runs) is not compiled into it.
     if isinstance(infer, types.BooleanLiteral) and not infer.literal_value:
-        def uniform(s, player, index, exact, infer, rng, pool, world):
+        def world_only(s, player, index, exact, infer, rng, pool, world):
             world_into(s, player, index, exact, rng, pool, world)
-        return uniform
+        return world_only
 
     def weighted(s, player, index, exact, infer, rng, pool, world):
         if infer and not exact:
@@ -111,5 +111,6 @@ def _draw_by_type(s, player, index, exact, infer, rng, pool, world):
 
 @njit(cache=True)
 def draw_world(s, player, index, exact, infer, rng, pool, world):
-    """:func:`search.world_into`, with sampled worlds drawn by :func:`inferred_world` when ``infer``."""
+    """:func:`search.world_into`, with sampled worlds drawn by :func:`inferred_world` when ``infer`` (a kernel
+    passing the constant False compiles no inference: :func:`_draw_by_type`)."""
     _draw(s, player, index, exact, infer, rng, pool, world)
