@@ -110,3 +110,40 @@ def test_hybrid_wins_most_bummerls_against_pimc():
 def test_hybrid_beats_pimc_per_deal():
     mean, lo, hi = mean_interval(paired_deals(parse_bot("hybrid"), parse_bot("pimc"), 400, seed=32)["a_gp"])
     assert lo > 0, (mean, lo, hi)
+
+
+
+_PARTS_PROBE = """
+from numba.core import event
+from analyzer.games.schnapsen.advice import advise_plan, advise_warm_up
+from analyzer.games.schnapsen.experiments import parse_bot
+from analyzer.games.schnapsen.state import SchnapsenState
+
+if __name__ == "__main__":
+    state = SchnapsenState.from_text("hand0=HJ SA SK SQ CJ; hand1=?; stock=? ? ? ? ? ? ? ? ? HA; leader=0")
+    params, _ = advise_plan(state, parse_bot("hybrid"), 3, 2)
+    with event.install_recorder("numba:compile") as rec:
+        advise_warm_up(params)
+    print(sorted({ev.data["dispatcher"].py_func.__name__ for _, ev in rec.buffer if ev.is_start}))
+"""
+
+
+@pytest.mark.slow
+def test_a_cold_advise_loads_the_parts_compiled_in_two_processes(tmp_path):
+    """On a fresh numba cache, ``advise``'s warm-up for ``hybrid`` compiles the two parts of its value
+    functions in processes of their own, and this process compiles the bot without any of the parts'
+    kernels (numba's compile events in this process are the oracle): the parts are typed as
+    ``hybrid_values`` calls them, else they would compile here a second time."""
+    import ast
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "probe.py").write_text(_PARTS_PROBE)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    done = subprocess.run([sys.executable, str(tmp_path / "probe.py")], env=env, capture_output=True, text=True,
+                          check=True)
+    compiled = set(ast.literal_eval(done.stdout.strip().splitlines()[-1]))
+    assert {"hybrid_values", "plus_values", "rollout_bot_values"} <= compiled
+    assert not compiled & {"add_worlds", "heuristic_first", "play_out_value", "heuristic_action", "draw_world",
+                           "values_in_world", "solve_value"}

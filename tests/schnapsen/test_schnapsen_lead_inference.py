@@ -160,3 +160,18 @@ def test_hybrid_infer_follows_legally_and_repeats():
         assert list_actions(s, ws) == n
     a, b = parse_bot("hybrid_infer:2"), parse_bot("heuristic")
     assert paired_deals(a, b, 6, seed=13).equals(paired_deals(a, b, 6, seed=13))
+
+
+def test_a_bot_that_never_infers_compiles_no_inference():
+    """``draw_world``'s body by the type of ``infer``: the constant False (as ``hybrid`` passes it) draws with
+    ``search.world_into`` alone, so ``inferred_world`` (and the heuristic it runs) is not compiled into it;
+    a run-time flag or True keeps the inference."""
+    from numba import types
+
+    from analyzer.games.schnapsen.lead_inference import _draw_by_type
+
+    def body(infer):
+        return _draw_by_type(*([types.int64] * 4), infer, *([types.int64] * 3)).__code__.co_names
+
+    assert "inferred_world" not in body(types.literal(False)) and "world_into" in body(types.literal(False))
+    assert "inferred_world" in body(types.boolean) and "inferred_world" in body(types.literal(True))

@@ -8,6 +8,7 @@ writes a run folder like every experiment (the outcome of every action in every 
 
 import math
 import textwrap
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -17,13 +18,15 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.experiments.compile_notice import compile_notice
 from analyzer.experiments.experiment import Experiment, Plan, Summary, kernel_cached, records
+from analyzer.experiments.parallel_compile import compile_in_parallel
 from analyzer.experiments.progress import report_items
 from analyzer.experiments.runner import run_chunks
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.experiments import MATCH, RULES, Bot, outcome_stats, sequence_array, world_plan
 from analyzer.games.schnapsen.findings import ADVISE_REPORT
+from analyzer.games.schnapsen.hybrid_bot import VALUE_PARTS, compile_value_part
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.play import PERFECT, kernels_for
+from analyzer.games.schnapsen.play import HYBRID, HYBRID_INFER, PERFECT, kernels_for
 from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
@@ -35,6 +38,8 @@ DEFAULT_BOT = catalog.SCHNAPSEN_ADVICE_BOT
 DEFAULT_WORLDS = catalog.SCHNAPSEN_ADVICE_WORLDS
 # Chunks per worker: enough for the progress bar to move and the workers to finish together.
 CHUNKS_PER_WORKER = 4
+# the bots whose value functions compile in two parts at once, with the ``infer`` they pass
+_PARTS_INFER = {HYBRID: False, HYBRID_INFER: True}
 
 
 def world_seed(seed: int, world: int) -> np.random.SeedSequence:
@@ -75,11 +80,17 @@ def advise_compiled(params: dict) -> bool:
 
 def advise_warm_up(params: dict) -> None:
     """Compile (or load) the kernels the chunks of ``params`` run, without playing a world: the honest bots'
-    ``rollout_values`` called on no world; the perfect bot's one world solved."""
+    ``rollout_values`` called on no world (``hybrid`` and ``hybrid_infer`` on a cold cache first compile
+    the two parts of their value functions in two processes: :func:`hybrid_bot.compile_value_part`); the
+    perfect bot's one world solved."""
     if params.get("perfect"):
         advice_rows(params, 0, 1, np.random.SeedSequence(params["seed"]))
         return
     bot = Bot.from_dict(params["bot"])
+    if bot.policy in _PARTS_INFER and not advise_compiled(params):
+        # the two halves below the bot's value functions compile at once in two processes; this one then
+        # loads them and compiles only the levels above (hybrid_values up to rollout_values)
+        compile_in_parallel([partial(compile_value_part, part, _PARTS_INFER[bot.policy]) for part in VALUE_PARTS])
     seqs = np.asarray(params["sequences"], dtype=np.int64)
     kernels_for((bot.policy,)).rollout_values(
         np.asarray(params["state"], dtype=np.int64), seqs, bot.policy, bot.samples, bot.params.to_array(),

@@ -22,12 +22,13 @@ with that lead as evidence about the opponent's hand (:mod:`lead_inference`).
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.kernels import stock_closed_or_exhausted
-from analyzer.games.schnapsen.pimc_plus import plus_values, win_weight_at
-from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
+from analyzer.games.schnapsen.pimc_plus import add_worlds, heuristic_first, plus_values, win_weight_at
+from analyzer.games.schnapsen.rollout_bot import play_out_value, rollout_bot_values, rollout_pick
+from analyzer.games.schnapsen.search import new_workspace
 
 #: ``hybrid`` decides as ``rollout`` alone while at most this many stock cards are drawn (the first two tricks)
 ROLLOUT_ONLY_DRAWN = 2
@@ -70,3 +71,31 @@ def hybrid_choice(s, samples, rng, ws, n, infer=False):
     allowed = np.ones(n, dtype=np.bool_)
     return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
 
+
+
+#: the two halves of what :func:`hybrid_values` compiles below its own level, which share no kernel but
+#: the engine's primitives: the heuristic (the play-outs' and ``heuristic_first``'s) and the solved worlds
+VALUE_PARTS = ("heuristic", "worlds")
+
+
+def value_part_signatures(part: str, infer: bool) -> list:
+    """``(kernel, signature)`` of the kernels of ``part`` (:data:`VALUE_PARTS`), with the argument types
+    :func:`hybrid_values` passes them when ``hybrid_choice`` is called with ``infer`` as a constant (numba
+    types it ``Literal[bool]``)."""
+    state = types.Array(types.int64, 1, "C")
+    rows = types.Array(types.int64, 2, "C")
+    if part == "heuristic":
+        params = types.Array(types.float64, 1, "C", readonly=True)  # a module constant
+        return [(play_out_value, (state, types.int64, params, types.boolean, state, rows, rows, rows, state)),
+                (heuristic_first, (state, state, types.int64, types.boolean))]
+    rng = types.Array(types.uint64, 1, "C")
+    return [(add_worlds, (state, types.int64, types.int64, types.boolean, rng, typeof(new_workspace(tt_bits=1)),
+                           types.int64, state, types.literal(infer)))]
+
+
+def compile_value_part(part: str, infer: bool) -> None:
+    """Compile (or load from numba's cache) the kernels of ``part`` for ``hybrid`` (``infer`` False) or
+    ``hybrid_infer``: a group of ``parallel_compile.compile_in_parallel``, so that the two parts compile in
+    two processes at once and the caller's compile of the bot loads them."""
+    for kernel, signature in value_part_signatures(part, infer):
+        kernel.compile(signature)

@@ -17,7 +17,8 @@ before, so there is nothing to infer from.
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from analyzer.cards.rng import uniform
 from analyzer.games.schnapsen import rules as R
@@ -86,10 +87,30 @@ def inferred_world(s, player, rng, pool, world):
     return MAX_DRAWS
 
 
+def _draw(s, player, index, exact, infer, rng, pool, world):
+    """:func:`draw_world`'s body, chosen by ``infer``'s numba type (:func:`_draw_by_type`); numba alone calls it."""
+    raise TypeError("_draw runs only inside numba kernels")
+
+
+@overload(_draw, prefer_literal=True)
+def _draw_by_type(s, player, index, exact, infer, rng, pool, world):
+    # A bot that never infers passes ``infer`` as the constant False (numba types it Literal[bool](False)):
+    # its draw is world_into alone, so the lead inference (and the heuristic it runs) is not compiled into it.
+    if isinstance(infer, types.BooleanLiteral) and not infer.literal_value:
+        def world_only(s, player, index, exact, infer, rng, pool, world):
+            world_into(s, player, index, exact, rng, pool, world)
+        return world_only
+
+    def weighted(s, player, index, exact, infer, rng, pool, world):
+        if infer and not exact:
+            inferred_world(s, player, rng, pool, world)
+        else:
+            world_into(s, player, index, exact, rng, pool, world)
+    return weighted
+
+
 @njit(cache=True)
 def draw_world(s, player, index, exact, infer, rng, pool, world):
-    """:func:`search.world_into`, with sampled worlds drawn by :func:`inferred_world` when ``infer``."""
-    if infer and not exact:
-        inferred_world(s, player, rng, pool, world)
-    else:
-        world_into(s, player, index, exact, rng, pool, world)
+    """:func:`search.world_into`, with sampled worlds drawn by :func:`inferred_world` when ``infer`` (a kernel
+    passing the constant False compiles no inference: :func:`_draw_by_type`)."""
+    _draw(s, player, index, exact, infer, rng, pool, world)

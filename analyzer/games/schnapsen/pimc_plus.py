@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action, heuristic_pick
+from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.bummerl import deal_utility, in_bummerl
 from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.search import (
@@ -71,14 +71,12 @@ def worlds_for(s, samples, can_close):
 def heuristic_first(s, acts, n, package):
     """Move the ``heuristic`` bot's action to ``acts[0]`` (the others keep their order) so that ties go
     to it; under the package's rules its queen-led marriage is the king-led one. Returns its index before
-    the move, -1 if it is not among ``acts[:n]``. The heuristic picks from ``acts[:n]`` as listed; under
-    the package's rules, whose list lacks closing and queen-led marriages, it lists our rules' actions."""
-    if package:
-        h = heuristic_action(s, _HEURISTIC, np.empty(16, dtype=np.int64))
-        if R.MARRIAGE_OFFSET <= h < R.EXCHANGE and h % 5 == R.QUEEN:
-            h += 1
-    else:
-        h = heuristic_pick(s, _HEURISTIC, acts, n)
+    the move, -1 if it is not among ``acts[:n]``. The heuristic lists the legal actions itself: under our
+    rules the list of ``acts``, so calling :func:`bots.heuristic_action` (not inlining ``heuristic_pick``,
+    a second compiled copy of the heuristic in every bot) picks the same action as picking from ``acts``."""
+    h = heuristic_action(s, _HEURISTIC, np.empty(16, dtype=np.int64))
+    if package and R.MARRIAGE_OFFSET <= h < R.EXCHANGE and h % 5 == R.QUEEN:
+        h += 1
     for i in range(n):
         if acts[i] == h:
             for j in range(i, 0, -1):
@@ -89,7 +87,7 @@ def heuristic_first(s, acts, n, package):
 
 
 @njit(cache=True)
-def _add_worlds(s, first, last, exact, rng, ws, n, best_in, infer):
+def add_worlds(s, first, last, exact, rng, ws, n, best_in, infer):
     """Solve worlds ``first..last-1`` (the ``exact`` enumeration, else fresh samples, drawn with the
     opponent's lead as evidence when ``infer``: :mod:`lead_inference`) and add each action's
     value (:func:`bummerl.deal_utility`) to ``ws.sums``, its wins to ``ws.wins`` and, where it is among the
@@ -133,16 +131,16 @@ def plus_values(s, samples, rng, ws, n, infer=False):
     most = worlds_for(s, samples, close_at >= 0)
     total = world_count(s, s[R.TO_MOVE])
     if total <= most:
-        _add_worlds(s, np.int64(0), total, np.bool_(True), rng, ws, n, best_in, infer)
+        add_worlds(s, np.int64(0), total, np.bool_(True), rng, ws, n, best_in, infer)
         return n, total
     first = max(1, samples // 2)
-    _add_worlds(s, np.int64(0), first, np.bool_(False), rng, ws, n, best_in, infer)
+    add_worlds(s, np.int64(0), first, np.bool_(False), rng, ws, n, best_in, infer)
     for i in range(n):
         if best_in[i] == first and i != close_at:
             return n, first
     plausible = close_at >= 0 and ws.wins[close_at] >= PLAUSIBLE_CLOSE_WINS * first
     last = min(worlds_for(s, samples, plausible), most)
-    _add_worlds(s, first, last, np.bool_(False), rng, ws, n, best_in, infer)
+    add_worlds(s, first, last, np.bool_(False), rng, ws, n, best_in, infer)
     return n, last
 
 
