@@ -1,11 +1,12 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
 ``--retry``), Misery's margin question (``MISERY_MARGIN``, ``--margin on|off``) and the card of the settled
-worlds where the budget stopped some (``SETTLED_ONLY``, ``--settled on|off``).
+worlds where the budget stopped some (``SETTLED_ONLY``, ``--settled on|off``) and the worlds per decision
+(``--worlds``).
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
-the stream ``state_from_seed([S, d])``, heuristic declarer, sampled-dd defenders (8 worlds,
+the stream ``state_from_seed([S, d])``, heuristic declarer, sampled-dd defenders (``--worlds``, 8 by default,
 ``QUESTION_BUDGET`` a question), the variant's settings (the defaults: the bot as it is). One line per deal
 as it ends (made or not, CPU seconds), then the deals made (95% Wilson interval) and the CPU seconds per
 deal of this process. Run it once per variant, in parallel if you like, and pair the per-deal lines
@@ -13,7 +14,7 @@ deal of this process. Run it once per variant, in parallel if you like, and pair
 the deals J, J + K, ... (several processes on one variant; pair the concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--margin on|off] [--settled on|off] [--offset J --stride K]`` or
+[--retry 8000000] [--margin on|off] [--settled on|off] [--worlds 8] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
@@ -34,7 +35,7 @@ from analyzer.reports.stats import paired_difference, wilson_interval
 from rikken_play_strength import _KEYS, outcome, setups_for
 
 
-def play_deals(setups: dict, seed: int, contract: int, deals: range) -> None:
+def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int) -> None:
     """Play each deal and print ``deal D made M cpu S``; then the total."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
                    bots.policy_id("sampled-dd")).astype(np.int64)
@@ -43,7 +44,7 @@ def play_deals(setups: dict, seed: int, contract: int, deals: range) -> None:
         tricks = np.zeros((1, 4), dtype=np.int64)
         start = time.process_time()
         bots.play_batch(*(setups[key][d:d + 1] for key in _KEYS), ids[d:d + 1], default_params(),
-                        state_from_seed([seed, d]), tricks)
+                        state_from_seed([seed, d]), tricks, worlds)
         seconds = time.process_time() - start
         total += seconds
         one = {key: value[d:d + 1] for key, value in setups.items()}
@@ -83,6 +84,7 @@ def main() -> None:
     parser.add_argument("--retry", type=int, default=0)
     parser.add_argument("--margin", choices=("on", "off"), default="off")
     parser.add_argument("--settled", choices=("on", "off"), default="off")
+    parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
     parser.add_argument("--offset", type=int, default=0)
     parser.add_argument("--stride", type=int, default=1)
     parser.add_argument("--pair", nargs=2, metavar=("BASE", "OTHER"), help="pair two outputs of this script")
@@ -90,8 +92,8 @@ def main() -> None:
     if args.pair:
         pair(*args.pair)
         return
-    if args.retry < 0 or args.offset < 0 or args.stride < 1:
-        print("error: --retry and --offset must be at least 0, --stride at least 1", file=sys.stderr)
+    if args.retry < 0 or args.offset < 0 or min(args.stride, args.worlds) < 1:
+        print("error: --retry and --offset must be at least 0, --stride and --worlds at least 1", file=sys.stderr)
         sys.exit(2)
     try:
         contract = int(rules.parse_contract(args.contract))
@@ -105,8 +107,8 @@ def main() -> None:
                         contract)
     print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
           f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, margin {args.margin}, settled "
-          f"{args.settled}", flush=True)
-    play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride))
+          f"{args.settled}, {args.worlds} worlds", flush=True)
+    play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds)
 
 
 if __name__ == "__main__":
