@@ -1,8 +1,6 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
-``--retry``), Misery's margin question (``MISERY_MARGIN``, ``--margin on|off``) and the card of the settled
-worlds where the budget stopped some (``SETTLED_ONLY``, ``--settled on|off``) and the worlds per decision
-(``--worlds``).
+``--retry``) and the worlds per decision (``--worlds``).
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
@@ -14,7 +12,7 @@ deal of this process. Run it once per variant, in parallel if you like, and pair
 the deals J, J + K, ... (several processes on one variant; pair the concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--margin on|off] [--settled on|off] [--worlds 8] [--offset J --stride K]`` or
+[--retry 8000000] [--worlds 8] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
@@ -82,8 +80,6 @@ def main() -> None:
     parser.add_argument("--screen", type=int, default=40)
     parser.add_argument("--contract", default="open-misery")
     parser.add_argument("--retry", type=int, default=0)
-    parser.add_argument("--margin", choices=("on", "off"), default="off")
-    parser.add_argument("--settled", choices=("on", "off"), default="off")
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
     parser.add_argument("--offset", type=int, default=0)
     parser.add_argument("--stride", type=int, default=1)
@@ -101,13 +97,11 @@ def main() -> None:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     sampled_dd.RETRY_BUDGET = args.retry
-    sampled_dd.MISERY_MARGIN = args.margin == "on"
-    sampled_dd.SETTLED_ONLY = args.settled == "on"
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
-          f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, margin {args.margin}, settled "
-          f"{args.settled}, {args.worlds} worlds", flush=True)
+          f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
+          f"{args.worlds} worlds", flush=True)
     play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds)
 
 

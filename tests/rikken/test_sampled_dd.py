@@ -105,33 +105,6 @@ def test_world_values_agree_with_brute_force(kind):
     assert differing >= 5
 
 
-def test_misery_margin_adds_the_le_1_question_as_a_tie_break(monkeypatch):
-    # The oracle: plain minimax of "le 0" plus 1/32 of "le 1" (each scoring 0 where every card is alike), on
-    # endings of four cards; with the margin off, "le 0" alone.
-    monkeypatch.setattr(sampled_dd, "MISERY_MARGIN", True)
-    rng = np.random.default_rng(13)
-    margin_told = 0
-    for _ in range(40):
-        cards = rng.permutation(52)[:16]
-        hands = np.array([sum(1 << int(c) for c in cards[4 * s:4 * s + 4]) for s in range(4)], dtype=np.int64)
-        seat, declarer = int(rng.integers(4)), int(rng.integers(4))
-        goals = open_goals([0] * 4, [int(Contract.MISERY) if s == declarer else -1 for s in range(4)],
-                           [int(L.KIND_MISERY) if s == declarer else -1 for s in range(4)], -1, 4)
-        assert [(g.goal, g.k, g.margin) for g in goals] == [("le", 0, True)]
-        actions = cards_of(int(hands[seat]))
-        first = _oracle_values(hands, NO_TRUMP, seat, 1 << declarer, "le", 0, actions)
-        margin = _oracle_values(hands, NO_TRUMP, seat, 1 << declarer, "le", 1, actions)
-        want = [a + b / 32 for a, b in zip(first, margin)]
-        low, high = world_values(hands, NO_TRUMP, seat, [], False, -1, False, goals, actions, {})
-        assert low == pytest.approx(want) and high == pytest.approx(want), (hands, seat, declarer)
-        margin_told += len(set(margin)) > 1 and len(set(first)) == 1
-    # The check bites: some endings are told apart by the margin alone.
-    assert margin_told >= 3
-    monkeypatch.setattr(sampled_dd, "MISERY_MARGIN", False)
-    assert [g.margin for g in open_goals([0] * 4, [int(Contract.MISERY), -1, -1, -1],
-                                         [int(L.KIND_MISERY), -1, -1, -1], -1, 4)] == [False]
-
-
 @pytest.mark.parametrize("kind", ["misery", "one"])
 def test_budgeted_world_values_bound_the_true_values(kind):
     """A finished solve gives the exact values; one stopped by the budget bounds each action's plain value
@@ -497,36 +470,3 @@ def test_where_no_world_tells_the_cards_apart_tie_worlds_are_drawn_and_decide(mo
     calls.clear()
     assert choose_sampled(st, seat, int(up), int(fd), default_params(), state_from_seed(9), {}) == int(reps[-1 + n_actions])
     assert len(calls) <= sampled_dd.WORLDS
-
-
-def test_settled_only_plays_the_best_card_of_the_worlds_whose_questions_finished(monkeypatch):
-    # Scripted worlds (hand-made values): the odd worlds stop at the budget (0 to 1 for every card), the even ones
-    # finish and value the highest distinct card 1, the others 0. No card is proved better over all the worlds,
-    # so the bot keeps the expert's card; with SETTLED_ONLY it plays the settled worlds' best, the highest card.
-    setup = random_setups(4, 71, ("misery",))[0]
-    st = new_round(setup["hands"], setup["leader"], setup["contract_of"], setup["partner"], setup["trump"],
-                   setup["called_card"], setup["blind"])
-    seat = int(st[L.TURN])
-    up, fd = legal_actions(st, seat)
-    reps = np.empty(26, dtype=np.int64)
-    n_actions = distinct_actions(st, seat, up, fd, reps)
-    calls = []
-
-    def scripted(*args, **kwargs):
-        calls.append(1)
-        if len(calls) % 2:
-            return [0.0] * n_actions, [1.0] * n_actions
-        values = [0.0] * n_actions
-        values[-1] = 1.0
-        return values, values
-
-    monkeypatch.setattr(sampled_dd, "world_values", scripted)
-    played = {}
-    for settled in (False, True):
-        monkeypatch.setattr(sampled_dd, "SETTLED_ONLY", settled)
-        calls.clear()
-        played[settled] = choose_sampled(st, seat, int(up), int(fd), default_params(), state_from_seed(9), {})
-    expert = choose_action(st, seat, up, fd, POLICY_EXPERT, expert_params(first_trick=1), state_from_seed(9))
-    assert played[False] == int(expert) != int(reps[n_actions - 1])
-    assert played[True] == int(reps[n_actions - 1])
-    assert len(calls) == sampled_dd.WORLDS  # the expert's card is not taken as decided while a world is unsettled

@@ -136,22 +136,15 @@ TIE_WORLDS = 0
 # interval), before the world's values are summed; 0: none. Open Misery's early questions are the costliest
 # of any kind, and a stopped one keeps the expert's card (docs/rikken-bots.md, "Open Misery").
 RETRY_BUDGET = 0
-# A Misery still clean asks, after the contracts and worth ``TRICK_WEIGHT``, whether the declarer can still hold
-# himself to one trick (``le 1``): where every card beats the misère in every world, the defenders prefer the card
-# that forces him to two, a margin that survives a world unlike the true one (docs/rikken-bots.md, "Open Misery").
-MISERY_MARGIN = False
-# Where no card is proved better over all the worlds and some world's questions stopped at the budget, play the
-# best card over the worlds whose questions all finished (the expert's card on ties) instead of the expert's.
-SETTLED_ONLY = False
 
 
 class _Goal:
-    """One open contract in one world, as the solver is asked about it (``margin``: Misery's ``le 1`` tie-break)."""
+    """One open contract in one world, as the solver is asked about it."""
 
-    __slots__ = ("team", "goal", "k", "tricks", "margin")
+    __slots__ = ("team", "goal", "k", "tricks")
 
-    def __init__(self, team, goal, k, tricks, margin=False):
-        self.team, self.goal, self.k, self.tricks, self.margin = team, goal, k, tricks, margin
+    def __init__(self, team, goal, k, tricks):
+        self.team, self.goal, self.k, self.tricks = team, goal, k, tricks
 
 
 def open_goals(won, contract_of, kind_of, partner, tricks_left):
@@ -182,7 +175,7 @@ def open_goals(won, contract_of, kind_of, partner, tricks_left):
             need = int(rules.TARGET[contract]) - taken
             goals.append(_Goal(team, "ge", need, True) if 0 < need <= tricks_left else _Goal(team, None, 0, True))
         elif kind == KIND_MISERY and taken == 0:
-            goals.append(_Goal(team, "le", 0, False, MISERY_MARGIN))
+            goals.append(_Goal(team, "le", 0, False))
         elif kind == KIND_ONE and taken <= 1:
             goals.append(_Goal(team, "eq", 1 - taken, False))
     return goals
@@ -200,7 +193,7 @@ def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goa
 
     Per open contract, 1 when the action keeps the result the seat's side can force under perfect play
     by all (declarers: made; the others: beaten), plus ``TRICK_WEIGHT`` when it keeps the side's
-    double-dummy trick count of a trick contract, or Misery's margin (``le 1``, ``MISERY_MARGIN``). Each question may search ``budget`` completed tricks
+    double-dummy trick count of a trick contract. Each question may search ``budget`` completed tricks
     (``solvers.dd.judge_moves``; 0: no limit): an action the budget left undecided counts 0 in ``low``
     and the full score in ``high``, so the true value always lies between them. Where every action is
     alike (all keep the result, or none can) they all score 0: a constant per world changes no choice.
@@ -215,8 +208,6 @@ def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goa
         asked = [(g.goal, g.k, 1.0)] if g.goal is not None and "contracts" in parts else []
         if g.tricks and "tricks" in parts:
             asked.append(("max", 0, TRICK_WEIGHT))
-        if g.margin and "tricks" in parts:
-            asked.append(("le", 1, TRICK_WEIGHT))
         for goal, k, score in asked:
             verdicts = judge_moves(hands, trump, seat, g.team, goal, k, **kwargs)
             keeps = [_has((verdicts.keep_up, verdicts.keep_down), action) for action in actions]
@@ -315,9 +306,9 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     drawn = draw(worlds)
     if drawn is None:
         return own
-    sums = (np.zeros(n_actions), np.zeros(n_actions), np.zeros(n_actions))
-    decided, separated, unsettled = _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations,
-                                                  budget, sum(w[0] for w in drawn), True)
+    sums = (np.zeros(n_actions), np.zeros(n_actions))
+    decided, separated = _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget,
+                                       sum(w[0] for w in drawn), True)
     if decided is not None:
         return decided
     if not separated and TIE_WORLDS:
@@ -325,27 +316,18 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
         more = draw(TIE_WORLDS)
         if more is not None:
             drawn += more
-            unsettled |= _solve_worlds(more, sums, own, actions, trump, seat, called, blind, generations, budget,
-                                       0.0, False)[2]
-    weight_sum = sum(w[0] for w in drawn)
-    card = best_action(actions, sums[0], sums[1], own, weight_sum)
-    if card == own and unsettled and SETTLED_ONLY:
-        return best_action(actions, sums[2], sums[2], own, weight_sum)
-    return card
+            _solve_worlds(more, sums, own, actions, trump, seat, called, blind, generations, budget, 0.0, False)
+    return best_action(actions, *sums, own, sum(w[0] for w in drawn))
 
 
 def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget, weight_sum, stop):
-    """Add each world's action values (``world_values``) to ``sums`` (low, high, and the exact values of the worlds
-    whose questions all finished), the contracts first in every world, then the trick counts; with ``stop``,
-    return ``(card, separated, unsettled)`` as soon as no question still to come can change the card
-    (``decided_action``; not while no world has told the cards apart and ``TIE_WORLDS`` may draw more, nor,
-    under ``SETTLED_ONLY``, for the expert's card once a world is unsettled), else ``(None, separated,
-    unsettled)``. ``separated``: some world valued the actions differently; ``unsettled``: some world's
-    questions stopped at the budget (its values left intervals)."""
-    low_sum, high_sum, settled_sum = sums
-    separated = unsettled = False
-    settled = np.ones(len(drawn), dtype=bool)
-    values = np.zeros((len(drawn), len(actions)))  # each world's exact values, for the settled ones
+    """Add each world's action values (``world_values``) to ``sums`` (low, high), the contracts first in every
+    world, then the trick counts; with ``stop``, return ``(card, separated)`` as soon as no question still to
+    come can change the card (``decided_action``; not while no world has told the cards apart and
+    ``TIE_WORLDS`` may draw more), else ``(None, separated)``. ``separated``: some world valued the actions
+    differently."""
+    low_sum, high_sum = sums
+    separated = False
     # The contracts first in every world, then the trick counts (worth TRICK_WEIGHT each, a tie-break costing
     # most of a trick contract's solving): a card the contracts already decide asks no trick count.
     contract_part = [w * contract_score(goals) for w, _, goals, _, _ in drawn]
@@ -362,22 +344,15 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
                 low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions,
                                          generations, RETRY_BUDGET, (part,))
             separated = separated or len(set(low)) > 1 or len(set(high)) > 1
-            settled[i] &= low == high
-            values[i] += low
-            unsettled = unsettled or low != high
             low_sum += weight * np.asarray(low)
             high_sum += weight * np.asarray(high)
             if not stop:
                 continue
             left = to_come[i + 1] if i + 1 < len(drawn) else later
             decided = decided_action(actions, low_sum, high_sum, own, weight_sum, left)
-            if decided == own and unsettled and SETTLED_ONLY:
-                decided = None
             if decided is not None and (separated or not TIE_WORLDS):
-                return decided, separated, unsettled
-    weights = np.array([w[0] for w in drawn])
-    settled_sum += (weights[settled, None] * values[settled]).sum(axis=0)
-    return None, separated, unsettled
+                return decided, separated
+    return None, separated
 
 
 def fits_the_bidding(st, seat, world):
@@ -410,9 +385,8 @@ def contract_score(goals):
 
 
 def trick_score(goals):
-    """The most one world's value of an action gains from the trick counts kept and Misery's margins:
-    ``TRICK_WEIGHT`` each."""
-    return TRICK_WEIGHT * sum(g.tricks + g.margin for g in goals)
+    """The most one world's value of an action gains from the trick counts kept: ``TRICK_WEIGHT`` per count."""
+    return TRICK_WEIGHT * sum(g.tricks for g in goals)
 
 
 def decided_action(actions, low, high, own, weight_sum, left):
