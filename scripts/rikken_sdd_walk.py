@@ -21,6 +21,7 @@ Usage: ``python scripts/rikken_sdd_walk.py --seed S [--deals 40] [--screen 40] [
 """
 
 import argparse
+import sys
 import time
 from collections import Counter
 from types import SimpleNamespace
@@ -29,6 +30,7 @@ import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.rng import state_from_seed
+from analyzer.errors import InputError
 from analyzer.games.rikken import bots, rules, sampled_dd
 from analyzer.games.rikken.experiments import declaring_seats
 from analyzer.games.rikken.heuristic import default_params
@@ -86,7 +88,11 @@ def main() -> None:
     parser.add_argument("--contract", default="open-misery")
     parser.add_argument("--deals-list", default=None)
     args = parser.parse_args()
-    contract = int(rules.parse_contract(args.contract))
+    try:
+        contract = int(rules.parse_contract(args.contract))
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     ids_all = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
