@@ -1,16 +1,19 @@
-"""sampled-dd's defence of Open Misery with and without a second, larger budget for the worlds whose questions
-stopped (``sampled_dd.RETRY_BUDGET``), on the same screened deals and play streams.
+"""sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
+play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
+``--retry``) and the worlds per decision (``--worlds``).
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
-the stream ``state_from_seed([S, d])``, heuristic declarer, sampled-dd defenders (8 worlds,
-``QUESTION_BUDGET`` a question), ``RETRY_BUDGET = --retry`` (0: the bot as it is). One line per deal as it
-ends (made or not, CPU seconds), then the deals made (95% Wilson interval) and the CPU seconds per deal of
-this process. Run it once with ``--retry 0`` and once with the retry, in parallel if you like, and pair
-the per-deal lines (``--pair A B``: the two outputs' paired difference and discordant deals).
+the stream ``state_from_seed([S, d])``, heuristic declarer, sampled-dd defenders (``--worlds``, 8 by default,
+``QUESTION_BUDGET`` a question), the variant's settings (the defaults: the bot as it is). One line per deal
+as it ends (made or not, CPU seconds), then the deals made (95% Wilson interval) and the CPU seconds per
+deal of this process. Run it once per variant, in parallel if you like, and pair the per-deal lines
+(``--pair A B``: the two outputs' paired difference and discordant deals). ``--offset J --stride K``: only
+the deals J, J + K, ... (several processes on one variant; pair the concatenated outputs).
 
-Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--retry 8000000]`` or
-``python scripts/rikken_sdd_retry.py --pair BASE.out RETRY.out``.
+Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
+[--retry 8000000] [--worlds 8] [--offset J --stride K]`` or
+``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
 import argparse
@@ -22,31 +25,30 @@ import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
 from analyzer.cards.rng import state_from_seed
+from analyzer.errors import InputError
 from analyzer.games.rikken import bots, rules, sampled_dd
 from analyzer.games.rikken.experiments import declaring_seats
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.reports.stats import paired_difference, wilson_interval
 from rikken_play_strength import _KEYS, outcome, setups_for
 
-OPEN_MISERY = int(rules.Contract.OPEN_MISERY)
 
-
-def play_deals(setups: dict, seed: int) -> None:
+def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int) -> None:
     """Play each deal and print ``deal D made M cpu S``; then the total."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
                    bots.policy_id("sampled-dd")).astype(np.int64)
-    n = setups["hands"].shape[0]
     made, total = [], 0.0
-    for d in range(n):
+    for d in deals:
         tricks = np.zeros((1, 4), dtype=np.int64)
         start = time.process_time()
         bots.play_batch(*(setups[key][d:d + 1] for key in _KEYS), ids[d:d + 1], default_params(),
-                        state_from_seed([seed, d]), tricks)
+                        state_from_seed([seed, d]), tricks, worlds)
         seconds = time.process_time() - start
         total += seconds
         one = {key: value[d:d + 1] for key, value in setups.items()}
-        made.append(bool(outcome(one, tricks, OPEN_MISERY)[0][0]))
+        made.append(bool(outcome(one, tricks, contract)[0][0]))
         print(f"deal {d} made {int(made[-1])} cpu {seconds:.2f}", flush=True)
+    n = len(made)
     low, high = wilson_interval(sum(made), n)
     print(f"made {sum(made)} of {n} ({100 * sum(made) / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]); "
           f"{total / n:.2f} CPU-s a deal", flush=True)
@@ -76,21 +78,31 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=88123)
     parser.add_argument("--deals", type=int, default=25)
     parser.add_argument("--screen", type=int, default=40)
-    parser.add_argument("--retry", type=int, default=8_000_000)
+    parser.add_argument("--contract", default="open-misery")
+    parser.add_argument("--retry", type=int, default=0)
+    parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
+    parser.add_argument("--offset", type=int, default=0)
+    parser.add_argument("--stride", type=int, default=1)
     parser.add_argument("--pair", nargs=2, metavar=("BASE", "OTHER"), help="pair two outputs of this script")
     args = parser.parse_args()
     if args.pair:
         pair(*args.pair)
         return
-    if args.retry < 0:
-        print("error: --retry must be at least 0", file=sys.stderr)
+    if args.retry < 0 or args.offset < 0 or min(args.stride, args.worlds) < 1:
+        print("error: --retry and --offset must be at least 0, --stride and --worlds at least 1", file=sys.stderr)
+        sys.exit(2)
+    try:
+        contract = int(rules.parse_contract(args.contract))
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     sampled_dd.RETRY_BUDGET = args.retry
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
-                        OPEN_MISERY)
-    print(f"seed {args.seed}: {setups['hand'].size} screened Open Misery deals; sampled-dd defence, question budget "
-          f"{sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}", flush=True)
-    play_deals(setups, args.seed)
+                        contract)
+    print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
+          f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
+          f"{args.worlds} worlds", flush=True)
+    play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds)
 
 
 if __name__ == "__main__":

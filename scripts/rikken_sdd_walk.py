@@ -1,0 +1,130 @@
+"""Where sampled-dd's defence lets an Open Misery (or ``--contract``) through: the first card that gave it up.
+
+The deals and play streams are those of ``rikken_sdd_retry.py`` (deal ``d`` of ``rikken_play_strength.py
+--seed S --deals N --screen K --contracts C``, stream ``state_from_seed([S, d])``, heuristic declarer,
+sampled-dd defenders). Each deal is played again with every sampled-dd decision recorded (its worlds'
+value bounds per card), then every card is judged on the true hands (``replay_judge.card_costs``: made or
+not made exactly). For a made deal, the first defender card that turned a beatable contract into a made
+one is printed with what its decision knew:
+
+- ``tied``: every world scored every card alike (the tie rule's card: the expert's or
+  ``misery_defence_card``);
+- ``stopped``: some world's question ran out of its budget and no card was proved better (the expert's card);
+- ``chose``: the worlds told the cards apart, finished, and the card they chose gave it up;
+- ``forced``: the seat had one distinct card.
+
+Then the counts per class. ``--deals-list`` plays only the listed deals (the made ones of a
+``rikken_sdd_retry.py`` output, say).
+
+Usage: ``python scripts/rikken_sdd_walk.py --seed S [--deals 40] [--screen 40] [--contract open-misery]
+[--deals-list 0,5,9]``.
+"""
+
+import argparse
+import sys
+import time
+from collections import Counter
+from types import SimpleNamespace
+
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
+import numpy as np
+
+from analyzer.cards.rng import state_from_seed
+from analyzer.errors import InputError
+from analyzer.games.rikken import bots, rules, sampled_dd
+from analyzer.games.rikken.experiments import declaring_seats
+from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.replay_judge import card_costs
+from rikken_play_strength import outcome, setups_for
+
+
+def play_recorded(row: dict, ids, seed) -> tuple[np.ndarray, list, list]:
+    """Tricks, the trace and per move the recorded decision (None where sampled-dd searched nothing): the list
+    of ``(low, high)`` per world."""
+    decisions = []
+    plain = sampled_dd.world_values
+
+    def recording(*args, **kwargs):
+        low, high = plain(*args, **kwargs)
+        decisions[-1].append((low, high))
+        return low, high
+
+    original = sampled_dd.choose_sampled
+
+    def choosing(*args, **kwargs):
+        decisions.append([])
+        return original(*args, **kwargs)
+
+    sampled_dd.world_values, sampled_dd.choose_sampled = recording, choosing
+    try:
+        tricks, trace = sampled_dd.playout_one_sampled(row["hands"], row["leader"], row["contract_of"], row["partner"],
+                                                       row["trump"], row["called_card"], row["blind"], ids,
+                                                       default_params(), state_from_seed(seed))
+    finally:
+        sampled_dd.world_values, sampled_dd.choose_sampled = plain, original
+    per_move = []
+    searched = iter(decisions)
+    for seat, _, _, _ in trace:
+        per_move.append(next(searched) if ids[int(seat)] == bots.policy_id("sampled-dd") else None)
+    return tricks, trace, per_move
+
+
+def classify(record) -> str:
+    """What the decision knew (module notes)."""
+    if not record:
+        return "forced"
+    if any(low != high for low, high in record):
+        return "stopped"
+    if all(len(set(low)) == 1 for low, _ in record):
+        return "tied"
+    return "chose"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--screen", type=int, default=40)
+    parser.add_argument("--contract", default="open-misery")
+    parser.add_argument("--deals-list", default=None)
+    args = parser.parse_args()
+    try:
+        contract = int(rules.parse_contract(args.contract))
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
+                        contract)
+    ids_all = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
+                       bots.policy_id("sampled-dd")).astype(np.int64)
+    wanted = [int(d) for d in args.deals_list.split(",")] if args.deals_list else range(setups["hand"].size)
+    counts = Counter()
+    for d in wanted:
+        start = time.process_time()
+        row = {key: value[d] for key, value in setups.items()}
+        tricks, trace, per_move = play_recorded(row, ids_all[d], [args.seed, d])
+        one = {key: value[d:d + 1] for key, value in setups.items()}
+        made = bool(outcome(one, tricks[None, :], contract)[0][0])
+        if not made:
+            print(f"deal {d}: beaten", flush=True)
+            continue
+        costs = card_costs(row, [(int(s), int(a)) for s, a, _, _ in trace])
+        first = next((i for i, cost in enumerate(costs) if any(c.contract for c in cost)
+                      and ids_all[d][int(trace[i][0])] == bots.policy_id("sampled-dd")), None)
+        if first is None:
+            counts["never beatable"] += 1
+            print(f"deal {d}: made; no defender card gave it up (not beatable from the deal)", flush=True)
+            continue
+        kind = classify(per_move[first])
+        counts[kind] += 1
+        seat, action = int(trace[first][0]), int(trace[first][1])
+        worlds = per_move[first] or []
+        separated = sum(len(set(low)) > 1 for low, _ in worlds)
+        print(f"deal {d}: made; trick {first // 4 + 1}, seat {'NESW'[seat]} card {action} gave it up: {kind} "
+              f"({len(worlds)} worlds solved, {separated} told the cards apart; {time.process_time() - start:.1f} "
+              "CPU-s)", flush=True)
+    print("first giving-away card: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
+
+
+if __name__ == "__main__":
+    main()
