@@ -70,7 +70,17 @@ M_CUTOFFS = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
 # 32, the table generation below it) with the card that last cut off there + 1 in its low byte.
 # The slot comes from the hash alone; an older generation's words merely miss.
 CUTOFF_SLOTS = 1 << 15
-M_TT = M_CUTOFFS + CUTOFF_SLOTS
+# The length abstraction's work (see ``lone_length``): per seat its trumps and three side-suit lengths,
+# the question's node count, limit and abort flag, then its table of two words per entry.
+M_ABSTRACT = M_CUTOFFS + CUTOFF_SLOTS
+A_TRUMPS = M_ABSTRACT
+A_LEN = A_TRUMPS + 4
+A_NODES = A_LEN + 12
+A_LIMIT = A_NODES + 1
+A_ABORTED = A_LIMIT + 1
+A_SLOTS = 1 << 15
+A_TABLE = M_ABSTRACT + 24
+M_TT = A_TABLE + 2 * A_SLOTS
 ENTRY = 4  # words per table entry: two entries share a cache line
 BUCKET = 32  # table entries per bucket (a power of two)
 # A bucket's head: its fill word, then its entries' tags, padded to whole cache lines, so a probe
