@@ -3,7 +3,8 @@
 State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (changed and restored in
 place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
 facts (``C_*`` slots), the move buffers per depth, the counters of a counting
-build, the cut-off card cache, then the transposition table
+build, the cut-off card cache, the length abstraction's work and table (``A_*`` slots,
+:mod:`analyzer.solvers.dd.lone_length`), then the transposition table
 (:mod:`analyzer.solvers.dd.transposition`).  A node answers in one int64 (:func:`_answer`): the
 yes/no bit and the cards whose ranks decided it.
 """
@@ -78,7 +79,7 @@ A_LEN = A_TRUMPS + 4
 A_NODES = A_LEN + 12
 A_LIMIT = A_NODES + 1
 A_ABORTED = A_LIMIT + 1
-A_SLOTS = 1 << 15
+A_SLOTS = 1 << 17
 A_TABLE = M_ABSTRACT + 24
 M_TT = A_TABLE + 2 * A_SLOTS
 ENTRY = 4  # words per table entry: two entries share a cache line

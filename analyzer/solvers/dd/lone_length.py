@@ -50,7 +50,10 @@ from analyzer.solvers.dd.layout import A_ABORTED, A_LEN, A_LIMIT, A_NODES, A_SLO
 from analyzer.solvers.dd.tables import COUNT, SPREAD, SUIT_BITS, _gather
 from analyzer.solvers.dd.transposition import _hash
 
-BUDGET = 2000  # abstract trick starts searched per question
+BUDGET = 500  # abstract trick starts searched per question
+# Not asked with more cards a hand: there the abstract searches rarely finish and cost more than they save
+# (docs/dd-diagnosis.md, Session 10: limits of 7, 8 and no limit measured against 9).
+MAX_CARDS = 9
 LEN_BITS = (1 << 48) - 1  # the side lengths in an entry's second word; the bounds above them
 TRUMP_LED = 3  # ``led`` of a trump lead (side suits are led as their index 0..2)
 WINNERS = 16  # move index of the first trick winner (moves 0..12: trumps from the top, 13..15: side suits)
@@ -197,7 +200,7 @@ def _lone_length(address, size, hands, leader, team, trump, need):
 
     The caller makes sure no called card is out.
     """
-    if trump == NO_TRUMP or popcount(team) != 1 or need <= 0:
+    if trump == NO_TRUMP or popcount(team) != 1 or need <= 0 or popcount(hands[leader]) > MAX_CARDS:
         return False
     mem = int64_view(address, size)
     lone = popcount(team - 1)
