@@ -3,7 +3,8 @@
 State lives in one work array ``mem`` (see the ``M_*`` slots): the hands (changed and restored in
 place), the current trick in play order (a blind lead is ``card + BLIND``), the solve's constant
 facts (``C_*`` slots), the move buffers per depth, the counters of a counting
-build, the cut-off card cache, then the transposition table
+build, the cut-off card cache, the length abstraction's work and table (``A_*`` slots,
+:mod:`analyzer.solvers.dd.lone_length`), then the transposition table
 (:mod:`analyzer.solvers.dd.transposition`).  A node answers in one int64 (:func:`_answer`): the
 yes/no bit and the cards whose ranks decided it.
 """
@@ -70,7 +71,17 @@ M_CUTOFFS = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
 # 32, the table generation below it) with the card that last cut off there + 1 in its low byte.
 # The slot comes from the hash alone; an older generation's words merely miss.
 CUTOFF_SLOTS = 1 << 15
-M_TT = M_CUTOFFS + CUTOFF_SLOTS
+# The length abstraction's work (see ``lone_length``): per seat its trumps and three side-suit lengths,
+# the question's node count, limit and abort flag, then its table of two words per entry.
+M_ABSTRACT = M_CUTOFFS + CUTOFF_SLOTS
+A_TRUMPS = M_ABSTRACT
+A_LEN = A_TRUMPS + 4
+A_NODES = A_LEN + 12
+A_LIMIT = A_NODES + 1
+A_ABORTED = A_LIMIT + 1
+A_SLOTS = 1 << 17
+A_TABLE = M_ABSTRACT + 24
+M_TT = A_TABLE + 2 * A_SLOTS
 ENTRY = 4  # words per table entry: two entries share a cache line
 BUCKET = 32  # table entries per bucket (a power of two)
 # A bucket's head: its fill word, then its entries' tags, padded to whole cache lines, so a probe

@@ -33,6 +33,7 @@ from analyzer.solvers.dd.layout import (
     S_LATER, S_LONE_DUCKS, S_LONE_WINNERS, S_NODES, S_NO_CUT, S_PROBES, S_QUICK, S_SECOND, S_SURE_TRICK,
     S_SURE_TRUMPS, S_TABLE, S_TRIED, _answer, _stat, new_mem, set_context, set_position,
 )
+from analyzer.solvers.dd.lone_length import _lone_length
 from analyzer.solvers.dd.misery_bounds import _caught_in_trick, _lone_ducks
 from analyzer.solvers.dd.moves import (
     NO_CUTOFF_KEY, _cutoff_slot, _gen_moves, _more_moves, _next_move, _prefetch_cutoff, _remember_cutoff, _run_spread,
@@ -197,6 +198,9 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 if STATS:
                     _stat(mem, S_QUICK, depth)
                 return _answer((team >> seat) & 1 == 1, called_rel)
+            if (popcount(team) == 1 and trump != NO_TRUMP and called_rel == 0 and won + left <= hi
+                    and _lone_length(address, size, hands, seat, team, trump, lo - won)):
+                return _answer(True, ((present >> (13 * trump)) & SUIT_BITS) << (13 * trump))
         hint = _decode_move(hint_code, present)
     if pos > 0:
         if mode == MODE_MAX and not root_collect and not _called_under_own(hands, called):
