@@ -26,7 +26,10 @@ Its table (``A_SLOTS`` entries, direct mapped, in the work array after the cut-o
 trick start by everything its abstract value depends on: the owners of the trumps still out from
 the top, every seat's three side-suit lengths, the leader and ``L``; an entry keeps proven bounds on
 ``L``'s abstract tricks (a yes at ``need`` raises the lower one, a finished no lowers the upper one).
-As the key is complete, entries stay valid across solves, trumps and deals and are never cleared.
+The key is complete, so an entry would stay true across solves; it is tagged with the solve's table
+generation all the same, because a question that runs out of budget depends on what the table holds:
+with entries of earlier solves, a count searched within a budget would depend on what the process
+solved before (the search's cut-off cache keeps the same rule).
 
 Each question has a node budget (``BUDGET`` trick starts); once it is spent every node returns at
 once, before its store, and the question's answer is no, which is recorded at its root as a no, so
@@ -46,7 +49,7 @@ from numba import njit
 from analyzer.cards.masks import popcount
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.raw_memory import int64_view
-from analyzer.solvers.dd.layout import A_ABORTED, A_LEN, A_LIMIT, A_NODES, A_SLOTS, A_TABLE, A_TRUMPS
+from analyzer.solvers.dd.layout import A_ABORTED, A_LEN, A_LIMIT, A_NODES, A_SLOTS, A_TABLE, A_TRUMPS, C_GEN, M_CTX
 from analyzer.solvers.dd.tables import COUNT, SPREAD, SUIT_BITS, _gather
 from analyzer.solvers.dd.transposition import _hash
 
@@ -55,13 +58,14 @@ BUDGET = 500  # abstract trick starts searched per question
 # (docs/dd-diagnosis.md, Session 10: limits of 7, 8 and no limit measured against 9).
 MAX_CARDS = 9
 LEN_BITS = (1 << 48) - 1  # the side lengths in an entry's second word; the bounds above them
+UNTAGGED = (1 << 32) - 1  # an entry's first word below its table generation
 TRUMP_LED = 3  # ``led`` of a trump lead (side suits are led as their index 0..2)
 WINNERS = 16  # move index of the first trick winner (moves 0..12: trumps from the top, 13..15: side suits)
 
 
 @njit(cache=True)
 def _key(mem, lone, leader, live):
-    """The abstract trick start's table key: two words (see the module notes)."""
+    """The abstract trick start's table key in this table generation: two words (see the module notes)."""
     lo_bits = mem[A_TRUMPS + 1] | mem[A_TRUMPS + 3]
     hi_bits = mem[A_TRUMPS + 2] | mem[A_TRUMPS + 3]
     owners = (np.int64(1) << (2 * COUNT[live])) | SPREAD[_gather(lo_bits, live)] | (
@@ -69,7 +73,15 @@ def _key(mem, lone, leader, live):
     lengths = np.int64(0)
     for i in range(12):
         lengths |= mem[A_LEN + i] << (4 * i)
-    return owners | (np.int64(leader) << 27) | (np.int64(lone) << 29), lengths
+    generation = mem[M_CTX + C_GEN] << 32
+    return owners | (np.int64(leader) << 27) | (np.int64(lone) << 29) | generation, lengths
+
+
+@njit(cache=True)
+def _slot(key0, key1):
+    """The table slot of a key: from the key without its generation, so that every solve meets the same
+    collisions whatever was solved before."""
+    return A_TABLE + 2 * (_hash(key0 & UNTAGGED, key1) & (A_SLOTS - 1))
 
 
 @njit(cache=True)
@@ -112,7 +124,7 @@ def _node(address, size, lone, leader, pos, led, ruff_rank, ruff_seat, followers
             return 0
         live = mem[A_TRUMPS] | mem[A_TRUMPS + 1] | mem[A_TRUMPS + 2] | mem[A_TRUMPS + 3]
         key0, key1 = _key(mem, lone, leader, live)
-        slot = A_TABLE + 2 * (_hash(key0, key1) & (A_SLOTS - 1))
+        slot = _slot(key0, key1)
         if mem[slot] == key0 and mem[slot + 1] & LEN_BITS == key1:
             low = (mem[slot + 1] >> 48) & 15
             high = (mem[slot + 1] >> 52) & 15
@@ -221,5 +233,5 @@ def _lone_length(address, size, hands, leader, team, trump, need):
         # Given up: recorded as a no, so the same question asked again costs a probe (a no proves nothing).
         live = mem[A_TRUMPS] | mem[A_TRUMPS + 1] | mem[A_TRUMPS + 2] | mem[A_TRUMPS + 3]
         key0, key1 = _key(mem, lone, leader, live)
-        _store(mem, A_TABLE + 2 * (_hash(key0, key1) & (A_SLOTS - 1)), key0, key1, 0, need)
+        _store(mem, _slot(key0, key1), key0, key1, 0, need)
     return result == 1
