@@ -5,7 +5,7 @@ the same steps loading the cache that first run filled, in one invocation.
 
 Each side runs in a fresh interpreter with ``NUMBA_CACHE_DIR`` set to one new temporary folder (so this
 script does not use the code digest's cache folder: it wants an empty one). The steps, in the order given:
-``import`` (``analyzer.solvers.dd``; the explicit signatures compile here), then one first call of each API
+``import`` (``analyzer.solvers.dd.api``; the explicit signatures compile here), then one first call of each API
 entry on a full deal: ``max`` (``solve``), ``ge`` (``solve`` with goal ge 7), ``bounds`` (``solve_bounds``
 with a budget, what ``rikken solve`` asks for a trick count), ``judge`` (``judge_moves``), ``questions``
 (``solve_questions``), ``table`` (``solve_table``), ``batch`` (``solve_batch``). A step's cold time is what it
@@ -107,7 +107,7 @@ def child(steps: list[str], by_function: bool) -> None:
     for step in steps:
         started = time.process_time()
         if step == "import":
-            import analyzer.solvers.dd  # noqa: F401 (the import is the step)
+            import analyzer.solvers.dd.api  # noqa: F401 (the import is the step)
         else:
             entries = entries or _entries()
             entries[step]()

@@ -7,9 +7,12 @@ time. The processes write numba's on-disk cache (``NUMBA_CACHE_DIR`` is inherite
 then loads the kernels. A group computes nothing the caller keeps, so results cannot depend on it.
 """
 
+import hashlib
 import multiprocessing
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from analyzer.catalog import default_workers
 
@@ -46,3 +49,24 @@ def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int |
         for future in [pool.submit(group) for group in groups]:
             future.result()
     return processes
+
+
+def cache_folder(package: str) -> Path:
+    """Where numba caches the kernels of the package in folder ``package``: ``__pycache__`` beside its modules,
+    or with ``NUMBA_CACHE_DIR`` set (as the command line sets it, a folder per code digest)
+    ``<dir name>_<sha1 of the dir's absolute path>`` below it."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        return Path(root, f"{os.path.basename(package)}_{hashlib.sha1(package.encode()).hexdigest()}")
+    return Path(package, "__pycache__")
+
+
+def solver_groups() -> list:
+    """The double-dummy solver's helpers in two groups (``solvers.dd.compile_split``) when its search is not
+    cached, else none: compiled by :func:`compile_in_parallel`, they leave only the search's own compile to
+    the solver's import. The solver is not imported."""
+    from analyzer.solvers.dd import compile_split
+
+    if any(cache_folder(compile_split.FOLDER).glob(compile_split.SEARCH_INDEX)):
+        return []
+    return compile_split.compile_groups()
