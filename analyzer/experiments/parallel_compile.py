@@ -17,7 +17,8 @@ from pathlib import Path
 from analyzer.catalog import default_workers
 
 
-def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int | None = None) -> int:
+def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int | None = None,
+                        then: Callable[[], object] | None = None, after: int = 0) -> int:
     """Run each of ``groups`` (picklable callables of no argument, each calling its kernels once on a small
     input) in a process of its own, at most ``processes`` at once, and return when all are done.
 
@@ -26,8 +27,13 @@ def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int |
     groups : sequence of callable
         Top-level functions or ``functools.partial`` of them: a spawned process imports their module.
     processes : int, optional
-        Processes at once; by default one per core, as the runner's workers. With one group or one process the groups run here,
-        one after the other (the same kernels compile, with no process started).
+        Processes at once; by default one per core, as the runner's workers. With one group or one process the
+        groups run here, one after the other (the same kernels compile, with no process started).
+    then : callable, optional
+        Run here once the first ``after`` groups are done, while the others still run: a compile that loads
+        what those groups compiled (the solver's search after its helpers).
+    after : int
+        The groups ``then`` waits for.
 
     Returns
     -------
@@ -43,10 +49,17 @@ def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int |
     if processes <= 1:
         for group in groups:
             group()
+        if then is not None:
+            then()
         return 1
     # "spawn", as the runner's workers: no copy of this process's threads and locks (a progress spinner).
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for future in [pool.submit(group) for group in groups]:
+        futures = [pool.submit(group) for group in groups]
+        if then is not None:
+            for future in futures[:after]:
+                future.result()
+            then()
+        for future in futures:
             future.result()
     return processes
 
