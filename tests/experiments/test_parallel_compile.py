@@ -61,8 +61,11 @@ def test_a_group_error_reaches_the_caller(tmp_path):
 
 
 def _wait_for(folder: Path, name: str) -> None:
-    while not (folder / name).exists():
+    """Wait until ``name`` is in ``folder`` (at most 20 s), then write ``b``."""
+    deadline = time.monotonic() + 20
+    while not (folder / name).exists() and time.monotonic() < deadline:
         time.sleep(0.01)
+    (folder / "b").touch()
 
 
 def test_then_runs_here_once_the_first_groups_are_done_while_the_others_run(tmp_path):
@@ -72,7 +75,7 @@ def test_then_runs_here_once_the_first_groups_are_done_while_the_others_run(tmp_
         seen.append(sorted(p.name for p in tmp_path.iterdir()))
         (tmp_path / "go").touch()
 
-    # The last group waits for ``then``: it can only end if ``then`` ran before all groups were done.
+    # The last group waits for ``then`` (which sees it unfinished, no ``b``) before it ends.
     used = compile_in_parallel([partial(_write_pid, tmp_path, "a"), partial(_wait_for, tmp_path, "go")],
                                processes=2, then=then, after=1)
     assert used == 2
