@@ -6,8 +6,9 @@ the same steps loading the cache that first run filled, in one invocation.
 Each side runs in a fresh interpreter with ``NUMBA_CACHE_DIR`` set to one new temporary folder (so this
 script does not use the code digest's cache folder: it wants an empty one). The steps, in the order given:
 ``split`` (first if given: the solver's helpers compiled in two processes at once, as a cold ``rikken solve``
-does, ``parallel_compile.solver_groups``; its CPU-s include those processes'), ``import`` (``analyzer.solvers.dd.api``; the explicit signatures compile here), then one first call of each API
-entry on a full deal: ``max`` (``solve``), ``ge`` (``solve`` with goal ge 7), ``bounds`` (``solve_bounds``
+does, ``parallel_compile.solver_groups``; its CPU-s include those processes'), ``import``
+(``analyzer.solvers.dd.api``; the explicit signatures compile here), then one first call of each API entry on
+a full deal: ``max`` (``solve``), ``ge`` (``solve`` with goal ge 7), ``bounds`` (``solve_bounds``
 with a budget, what ``rikken solve`` asks for a trick count), ``judge`` (``judge_moves``), ``questions``
 (``solve_questions``), ``table`` (``solve_table``), ``batch`` (``solve_batch``). A step's cold time is what it
 compiles on top of the steps before it; the warm time is the same step with every kernel in the cache.

@@ -13,6 +13,7 @@ __all__ = ["GOALS", "Question", "best_cards", "best_moves", "solve", "solve_batc
 
 
 def __getattr__(name):
+    """The API's ``name``, importing the API (and compiling the search on a cold cache) on first use."""
     if name in __all__:
         from analyzer.solvers.dd import api
 

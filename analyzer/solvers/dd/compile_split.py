@@ -3,13 +3,12 @@
 ``search`` compiles on import (an explicit signature), and on a cold cache most of that is the helpers it
 calls without inlining: typing each call compiles the callee, one after the other (about two thirds of the
 import's CPU). Compiled beforehand with the argument types ``search`` calls them with, in two groups at once
-(``experiments.parallel_compile.solver_groups``), they are in numba's on-disk cache when ``search`` types its calls, so it loads them
-instead: on two cores the helpers take about half their time, and only the search's own compile follows.
-The groups share no helper (a helper a group's callee calls is compiled in that group only). Signatures
-that drift from the calls only cost time: ``search`` then compiles that helper itself, as without the split
-(``tests/solvers/dd/test_compile_split.py`` checks that none does).
+(``experiments.parallel_compile.solver_groups``), they are in numba's on-disk cache when ``search`` types its
+calls, so it loads them instead: on two cores the helpers take about half their time, and only the search's
+own compile follows. No helper is in both groups, nor called from both (a helper's callees compile with it).
+Signatures that drift from the calls only cost time: ``search`` then compiles that helper itself, as without
+the split (``tests/solvers/test_dd_compile_split.py`` checks that none does).
 """
-
 import importlib
 import os
 from functools import partial
@@ -20,6 +19,12 @@ _HANDS = types.UniTuple(types.int64, 4)
 _MEM = types.Array(types.int64, 1, "C")
 _I = types.int64
 _B = types.boolean
+
+#: numba's index file of the search kernel (``<module>.<function>-<line>.<python>.nbi``): written when the
+#: search has compiled, after every helper it calls.
+SEARCH_INDEX = "search.search-*.nbi"
+#: The folder of the package, where numba caches its kernels (or below ``NUMBA_CACHE_DIR``, by this path).
+FOLDER = os.path.dirname(os.path.abspath(__file__))
 
 #: Per group, per module of ``analyzer.solvers.dd``, each helper and the argument types it is called with:
 #: by ``search`` (the solver's kernels' calls), or from Python by the entries (``api``, ``search.solve_*``).
@@ -56,13 +61,6 @@ def compile_group(index: int) -> None:
         kernels = importlib.import_module(f"analyzer.solvers.dd.{module}")
         for name, args in helpers.items():
             getattr(kernels, name).compile(args)
-
-
-#: numba's index file of the search kernel (``<module>.<function>-<line>.<python>.nbi``): written when the search
-#: has compiled, after every helper it calls.
-SEARCH_INDEX = "search.search-*.nbi"
-#: The folder of the package, where numba caches its kernels (or below ``NUMBA_CACHE_DIR``, by this path).
-FOLDER = os.path.dirname(os.path.abspath(__file__))
 
 
 def compile_groups() -> list:
