@@ -1,16 +1,18 @@
 """Compile cost of the double-dummy solver: CPU seconds of its first use from an empty numba cache, against
 the same steps loading the cache that first run filled, in one invocation.
 
-    .venv/bin/python scripts/compile_cost.py [--steps import,bounds,ge] [--by-function]
+    .venv/bin/python scripts/compile_cost.py [--steps split,import,bounds,ge] [--by-function]
 
 Each side runs in a fresh interpreter with ``NUMBA_CACHE_DIR`` set to one new temporary folder (so this
 script does not use the code digest's cache folder: it wants an empty one). The steps, in the order given:
-``import`` (``analyzer.solvers.dd``; the explicit signatures compile here), then one first call of each API
-entry on a full deal: ``max`` (``solve``), ``ge`` (``solve`` with goal ge 7), ``bounds`` (``solve_bounds``
+``split`` (first if given: the solver's helpers compiled in two processes at once, as a cold ``rikken solve``
+does, ``parallel_compile.solver_groups``; its CPU-s include those processes'), ``import``
+(``analyzer.solvers.dd.api``; the explicit signatures compile here), then one first call of each API entry on
+a full deal: ``max`` (``solve``), ``ge`` (``solve`` with goal ge 7), ``bounds`` (``solve_bounds``
 with a budget, what ``rikken solve`` asks for a trick count), ``judge`` (``judge_moves``), ``questions``
 (``solve_questions``), ``table`` (``solve_table``), ``batch`` (``solve_batch``). A step's cold time is what it
 compiles on top of the steps before it; the warm time is the same step with every kernel in the cache.
-``rikken solve`` of a deal needs ``import,bounds,ge``.
+``rikken solve`` of a deal needs ``split,import,bounds,ge``. Each step's wall seconds are printed too.
 
 With ``--by-function``, the cold side also reports each compiled function (numba's ``numba:compile``
 events): how many specialisations it compiled, its CPU-s without and with the callees compiled inside it
@@ -23,12 +25,13 @@ of linked callees fall outside every pass).
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 
-STEPS = ("import", "max", "ge", "bounds", "judge", "questions", "table", "batch")
+STEPS = ("split", "import", "max", "ge", "bounds", "judge", "questions", "table", "batch")
 DEAL = "N:AKQT86.A2.K73.95 J32.KQJ5.Q84.AK2 974.T987.AJ2.QJ8 5.643.T965.T7643"
 NORTH_SOUTH = 0b0101
 
@@ -103,16 +106,26 @@ def child(steps: list[str], by_function: bool) -> None:
     if by_function:
         timings.install()
     seconds = {}
+    walls = {}
     entries = None
     for step in steps:
         started = time.process_time()
-        if step == "import":
-            import analyzer.solvers.dd  # noqa: F401 (the import is the step)
+        wall = time.perf_counter()
+        if step == "split":
+            from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
+
+            compile_in_parallel(solver_groups())
+            children = resource.getrusage(resource.RUSAGE_CHILDREN)
+            started -= children.ru_utime + children.ru_stime
+        elif step == "import":
+            import analyzer.solvers.dd.api  # noqa: F401 (the import is the step)
         else:
             entries = entries or _entries()
             entries[step]()
         seconds[step] = time.process_time() - started
-    print(json.dumps({"seconds": seconds, "functions": timings.functions, "passes": timings.passes}))
+        walls[step] = time.perf_counter() - wall
+    print(json.dumps({"seconds": seconds, "walls": walls, "functions": timings.functions,
+                      "passes": timings.passes}))
 
 
 def _run(steps: list[str], cache: str, by_function: bool) -> dict:
@@ -137,19 +150,23 @@ def main() -> None:
         print(f"unknown step {unknown[0]!r}: use {', '.join(STEPS)}", file=sys.stderr)
         sys.exit(2)
     if "import" not in steps:
-        steps.insert(0, "import")
+        steps.insert(1 if "split" in steps else 0, "import")
+    if "split" in steps:
+        steps.remove("split")
+        steps.insert(0, "split")
     if args.child:
         child(steps, args.by_function)
         return
     with tempfile.TemporaryDirectory(prefix="compile-cost-") as cache:
         cold = _run(steps, cache, args.by_function)
         warm = _run(steps, cache, False)
-    print(f"{'step':<10} {'cold CPU-s':>10} {'warm CPU-s':>10} {'compile':>8}")
+    print(f"{'step':<10} {'cold CPU-s':>10} {'warm CPU-s':>10} {'compile':>8} {'cold wall':>9} {'warm wall':>9}")
     for step in steps:
         c, w = cold["seconds"][step], warm["seconds"][step]
-        print(f"{step:<10} {c:10.1f} {w:10.1f} {c - w:8.1f}")
+        print(f"{step:<10} {c:10.1f} {w:10.1f} {c - w:8.1f} {cold['walls'][step]:9.1f} {warm['walls'][step]:9.1f}")
     c, w = sum(cold["seconds"].values()), sum(warm["seconds"].values())
-    print(f"{'total':<10} {c:10.1f} {w:10.1f} {c - w:8.1f}")
+    print(f"{'total':<10} {c:10.1f} {w:10.1f} {c - w:8.1f} {sum(cold['walls'].values()):9.1f} "
+          f"{sum(warm['walls'].values()):9.1f}")
     if args.by_function:
         functions = sorted(cold["functions"].items(), key=lambda kv: -kv[1][1])[:args.top]
         print(f"\n{'function':<40} {'specs':>5} {'own CPU-s':>9} {'with callees':>12}")

@@ -383,9 +383,13 @@ def solve_command(
     json_out: JsonOut = False,
 ) -> None:
     """Double-dummy table for a Rikken deal, or the answer to one question (with --trump and --team)."""
-    from analyzer.games.rikken.dd import dd_table
+    from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
 
     hands, lead = _deal_and_leader(deal, board, dealer, leader)
+    # On a cold cache the solver's helpers compile in two processes at once; its import then compiles the search.
+    compile_in_parallel(solver_groups())
+    from analyzer.games.rikken.dd import dd_table
+
     if trump is None and team is None:
         if called is not None or blind or goal != "max":
             raise InputError("--goal, --called and --blind need a single question: give --trump and --team")

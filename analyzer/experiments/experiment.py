@@ -9,7 +9,6 @@ every experiment: refuse a run directory holding another run, write the first ma
 chunks on any backend with checkpoints, write the tables and figures, and finish the manifest.
 """
 
-import hashlib
 import os
 import sys
 import time
@@ -23,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError
+from analyzer.experiments.parallel_compile import cache_folder
 from analyzer.experiments.runner import check_chunk_count, check_run_dir, run_chunks
 from analyzer.experiments.runstate import finish_run
 from analyzer.reports.manifest import MANIFEST_NAME
@@ -206,12 +206,7 @@ def kernel_cached(kernel) -> bool:
 def package_cached(package: str) -> bool:
     """True when numba's cache holds compiled kernels (a ``*.nbi`` index) of the package in folder ``package``
     (see :func:`kernels_cached`); the package need not be imported."""
-    root = os.environ.get("NUMBA_CACHE_DIR")
-    if root:
-        folder = Path(root, f"{os.path.basename(package)}_{hashlib.sha1(package.encode()).hexdigest()}")
-    else:
-        folder = Path(package, "__pycache__")
-    return any(folder.glob("*.nbi"))
+    return any(cache_folder(package).glob("*.nbi"))
 
 
 def run_experiment(experiment: Experiment, plan: Plan, *, out: str | None, workers: int,

@@ -7,14 +7,18 @@ time. The processes write numba's on-disk cache (``NUMBA_CACHE_DIR`` is inherite
 then loads the kernels. A group computes nothing the caller keeps, so results cannot depend on it.
 """
 
+import hashlib
 import multiprocessing
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from analyzer.catalog import default_workers
 
 
-def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int | None = None) -> int:
+def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int | None = None,
+                        then: Callable[[], object] | None = None, after: int = 0) -> int:
     """Run each of ``groups`` (picklable callables of no argument, each calling its kernels once on a small
     input) in a process of its own, at most ``processes`` at once, and return when all are done.
 
@@ -23,8 +27,13 @@ def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int |
     groups : sequence of callable
         Top-level functions or ``functools.partial`` of them: a spawned process imports their module.
     processes : int, optional
-        Processes at once; by default one per core, as the runner's workers. With one group or one process the groups run here,
-        one after the other (the same kernels compile, with no process started).
+        Processes at once; by default one per core, as the runner's workers. With one group or one process the
+        groups run here, one after the other (the same kernels compile, with no process started).
+    then : callable, optional
+        Run here once the first ``after`` groups are done, while the others still run: a compile that loads
+        what those groups compiled (the solver's search after its helpers).
+    after : int
+        The groups ``then`` waits for.
 
     Returns
     -------
@@ -40,9 +49,37 @@ def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int |
     if processes <= 1:
         for group in groups:
             group()
+        if then is not None:
+            then()
         return 1
     # "spawn", as the runner's workers: no copy of this process's threads and locks (a progress spinner).
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for future in [pool.submit(group) for group in groups]:
+        futures = [pool.submit(group) for group in groups]
+        if then is not None:
+            for future in futures[:after]:
+                future.result()
+            then()
+        for future in futures:
             future.result()
     return processes
+
+
+def cache_folder(package: str) -> Path:
+    """Where numba caches the kernels of the package in folder ``package``: ``__pycache__`` beside its modules,
+    or with ``NUMBA_CACHE_DIR`` set (as the command line sets it, a folder per code digest)
+    ``<dir name>_<sha1 of the dir's absolute path>`` below it."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        return Path(root, f"{os.path.basename(package)}_{hashlib.sha1(package.encode()).hexdigest()}")
+    return Path(package, "__pycache__")
+
+
+def solver_groups() -> list:
+    """The double-dummy solver's helpers in two groups (``solvers.dd.compile_split``) when its search is not
+    cached, else none: compiled by :func:`compile_in_parallel`, they leave only the search's own compile to
+    the solver's import. The solver is not imported."""
+    from analyzer.solvers.dd import compile_split
+
+    if any(cache_folder(compile_split.FOLDER).glob(compile_split.SEARCH_INDEX)):
+        return []
+    return compile_split.compile_groups()

@@ -4,6 +4,7 @@ groups compiled from numba's cache instead of compiling them again."""
 import os
 import subprocess
 import sys
+import time
 from functools import partial
 from pathlib import Path
 
@@ -57,6 +58,35 @@ def test_one_process_runs_the_groups_here_in_turn(tmp_path):
 def test_a_group_error_reaches_the_caller(tmp_path):
     with pytest.raises(ValueError, match="group failed"):
         compile_in_parallel([_fail, partial(_write_pid, tmp_path, "a")], processes=2)
+
+
+def _wait_for(folder: Path, name: str) -> None:
+    """Wait until ``name`` is in ``folder`` (at most 20 s), then write ``b``."""
+    deadline = time.monotonic() + 20
+    while not (folder / name).exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (folder / "b").touch()
+
+
+def test_then_runs_here_once_the_first_groups_are_done_while_the_others_run(tmp_path):
+    seen = []
+
+    def then():
+        seen.append(sorted(p.name for p in tmp_path.iterdir()))
+        (tmp_path / "go").touch()
+
+    # The last group waits for ``then`` (which sees it unfinished, no ``b``) before it ends.
+    used = compile_in_parallel([partial(_write_pid, tmp_path, "a"), partial(_wait_for, tmp_path, "go")],
+                               processes=2, then=then, after=1)
+    assert used == 2
+    assert seen == [["a"]]
+
+
+def test_then_runs_after_the_groups_in_one_process(tmp_path):
+    seen = []
+    compile_in_parallel([partial(_write_pid, tmp_path, "a")], processes=1,
+                        then=lambda: seen.append((tmp_path / "a").exists()))
+    assert seen == [True]
 
 
 _PROBE = """

@@ -14,8 +14,7 @@ per seat are checked against the stored row.
 A given deal (PBN) is bid, set up and played the same way with a play stream seeded by ``seed``.
 """
 
-import importlib.util
-import os
+import importlib
 from dataclasses import dataclass
 from functools import partial
 
@@ -203,15 +202,17 @@ def replay_deal(hands, dealer: int = 3, seed: int = 0, policies: Policies | None
 
 
 def _compile_judged(unjudged) -> None:
-    """On a cold cache of the solver, compile it (its import) and the round's play (``unjudged``, the same
-    replay without judging) at once in two processes (``parallel_compile``): they share no kernel, and this
-    process then loads both. The solver's own cache decides: a warm run starts no process."""
-    from analyzer.experiments.experiment import package_cached
-    from analyzer.experiments.parallel_compile import compile_in_parallel
+    """On a cold cache of the solver, compile its helpers (two groups, ``solvers.dd.compile_split``) and the
+    round's play (``unjudged``, the same replay without judging) at once in three processes
+    (``parallel_compile``), then, once the helpers are done, the solver's search here while the play still
+    compiles: they share no kernel, and this process then loads the rest. The solver's own cache decides: a
+    warm run starts no process."""
+    from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
 
-    solver = importlib.util.find_spec("analyzer.solvers.dd")  # imports analyzer.solvers, not the solver
-    if not package_cached(os.path.abspath(solver.submodule_search_locations[0])):
-        compile_in_parallel([_import_solver, unjudged])
+    helpers = solver_groups()
+    if helpers:
+        compile_in_parallel([*helpers, unjudged], processes=len(helpers) + 1, then=_import_solver,
+                            after=len(helpers))
 
 
 def _import_solver() -> None:

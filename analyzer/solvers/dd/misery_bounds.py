@@ -85,7 +85,7 @@ def _lone_ducks(hands, seat, declarer):
     mine_all = hands[declarer]
     relevant = np.int64(0)
     on_lead = seat == declarer
-    failing = 0  # suits where the j-th rule fails
+    failing = np.int64(0)  # suits where the j-th rule fails (typed: a literal 0 compiles _failing_covered twice)
     for suit in range(4):
         mine = (mine_all >> (13 * suit)) & SUIT_BITS
         if mine == 0:

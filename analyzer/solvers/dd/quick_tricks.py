@@ -291,7 +291,7 @@ def _split_tops(hands, leader, partner, present, opp_lens, own, called, trump):
 @njit(cache=True, inline="always")
 def _cash_hand(hand, friends, present, opp_lens, safe, one_partner):
     """Tricks one hand can cash from the top in every suit, and the cards that decide the count."""
-    total = 0
+    total = np.int64(0)  # typed: a literal 0 compiles _split_tops twice
     used = np.int64(0)
     for suit in range(4):
         tricks, cards, run = _cash(hand, friends, suit, present, (opp_lens >> (4 * suit)) & 15, one_partner)

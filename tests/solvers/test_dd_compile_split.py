@@ -1,0 +1,94 @@
+"""The solver's split first compile (``solvers.dd.compile_split``): the helper groups hold the argument types the
+search calls its helpers with, so that after the groups compiled, the search's import compiles the search alone
+and loads every helper from numba's cache.
+
+The oracle is numba's compile events (``numba:compile``, one per specialisation compiled, none for one loaded
+from the cache), counted in a fresh interpreter with an empty cache: a helper missing from the groups, or listed
+with other argument types than the search's call, compiles in the search's import.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from analyzer.experiments import parallel_compile
+from analyzer.solvers.dd import compile_split
+
+# Runs in a fresh interpreter (argv: "split" or "serial"); prints the compiles of the groups and of the import
+# and first use of the solver, each as the function's name per specialisation.
+SCRIPT = """
+import json, sys
+from numba.core import event
+
+compiled = []
+
+
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        pass
+
+    def on_end(self, ev):
+        func = ev.data["dispatcher"].py_func
+        if func.__module__.startswith("analyzer."):
+            compiled.append(func.__module__.rsplit(".", 1)[-1] + "." + func.__name__)
+
+
+if __name__ == "__main__":
+    from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
+    from analyzer.solvers.dd.compile_split import GROUPS, compile_group
+
+    event.register("numba:compile", Compiles())
+    if sys.argv[1] == "split":
+        compile_in_parallel(solver_groups(), processes=2)
+    else:
+        for index in range(len(GROUPS)):
+            compile_group(index)
+    groups = list(compiled)
+    compiled.clear()
+    from analyzer.cards.pbn import parse_deal
+    from analyzer.solvers.dd import solve_bounds
+
+    assert solve_bounds(parse_deal("N:AKQ... JT9... 876... 543...", hand_size=None), 4, 0, 0b0101, 100) == (3, 3)
+    print(json.dumps({"groups": groups, "solver": compiled}))
+"""
+
+
+def _compiles(mode: str, cache: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", SCRIPT, mode], check=True, capture_output=True, text=True,
+                          env={**os.environ, "NUMBA_CACHE_DIR": cache})
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_after_the_groups_in_other_processes_the_solver_compiles_only_the_search(tmp_path):
+    compiles = _compiles("split", str(tmp_path))
+    assert compiles["groups"] == []  # compiled in the child processes
+    assert sorted(compiles["solver"]) == ["search.guess_tricks", "search.search"]
+
+
+@pytest.mark.slow
+def test_the_groups_compile_each_helper_once_and_the_search_none(tmp_path):
+    compiles = _compiles("serial", str(tmp_path))
+    groups = compiles["groups"]
+    assert len(groups) == len(set(groups)) > 30, groups
+    assert sorted(compiles["solver"]) == ["search.guess_tricks", "search.search"]
+
+
+def test_the_groups_are_wanted_only_while_the_search_is_not_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    folder = parallel_compile.cache_folder(compile_split.FOLDER)
+    folder.mkdir(parents=True)
+    (folder / "moves._lead_suits-51.py311.nbi").touch()  # a helper's index does not make the search cached
+    assert len(parallel_compile.solver_groups()) == 2
+    (folder / "search.search-62.py311.nbi").touch()
+    assert parallel_compile.solver_groups() == []
+
+
+def test_importing_the_groups_compiles_no_search():
+    code = ("import sys; import analyzer.solvers.dd.compile_split, analyzer.experiments.parallel_compile; "
+            "print('analyzer.solvers.dd.search' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert done.stdout.strip() == "False"
