@@ -74,12 +74,18 @@ def cache_folder(package: str) -> Path:
     return Path(package, "__pycache__")
 
 
+def solver_cached() -> bool:
+    """Whether numba's cache holds the double-dummy solver's search (written after every helper it calls, so
+    helpers cached by :func:`solver_groups` alone do not count). The solver is not imported."""
+    from analyzer.solvers.dd import compile_split
+
+    return any(cache_folder(compile_split.FOLDER).glob(compile_split.SEARCH_INDEX))
+
+
 def solver_groups() -> list:
     """The double-dummy solver's helpers in two groups (``solvers.dd.compile_split``) when its search is not
     cached, else none: compiled by :func:`compile_in_parallel`, they leave only the search's own compile to
     the solver's import. The solver is not imported."""
     from analyzer.solvers.dd import compile_split
 
-    if any(cache_folder(compile_split.FOLDER).glob(compile_split.SEARCH_INDEX)):
-        return []
-    return compile_split.compile_groups()
+    return [] if solver_cached() else compile_split.compile_groups()

@@ -18,7 +18,7 @@ def cache(monkeypatch):
     held = set()
     solver = {"cached": False}
     monkeypatch.setattr(experiments, "kernel_cached", lambda kernel: kernel.py_func.__qualname__ in held)
-    monkeypatch.setattr(experiments, "package_cached", lambda folder: solver["cached"])
+    monkeypatch.setattr(experiments, "solver_cached", lambda: solver["cached"])
     return held, solver
 
 
@@ -28,6 +28,14 @@ def params(policy="heuristic", dealing="random", constraints=None):
 
 def test_each_rikken_experiment_asks_for_its_own_kernels():
     assert BIDS.compiled is compiled and PLAY.compiled is compiled and ADVISE.compiled is compiled
+
+
+def test_the_names_held_are_the_kernels_names():
+    # The fixture matches kernels by name: a renamed kernel set would otherwise leave these tests green
+    # while every warm run compiled again.
+    kernels = experiments.kernels_for({experiments.POLICY_IDS["heuristic"]})
+    assert {experiments.deal_random_kernel.py_func.__qualname__, kernels._playout_kernel.py_func.__qualname__} == (
+        AFTER_PLAY)
 
 
 def test_after_play_advise_and_other_bots_still_compile(cache):

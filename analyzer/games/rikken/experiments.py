@@ -21,7 +21,6 @@ defender policy; or each seat N E S W plays its own. The choice only selects whi
 seat; what that policy reads stays limited to what the seat may know.
 """
 
-import os
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -49,9 +48,9 @@ from analyzer.experiments.experiment import (
     Summary,
     game_rules,
     kernel_cached,
-    package_cached,
     records,
 )
+from analyzer.experiments.parallel_compile import solver_cached
 from analyzer.experiments.progress import report_items
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.auction import auction_batch
@@ -729,10 +728,6 @@ def warm_up(task, params: dict) -> None:
         task({**params, **policies.standing_in(stand_in).params()}, 0, 1, np.random.SeedSequence(0))
 
 
-#: the solver's package, whose cache a table with a Python bot (dd, sampled-dd) needs: ``bots.load`` compiles it
-_SOLVER = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "solvers", "dd")
-
-
 def compiled(params: dict) -> bool:
     """Whether numba's cache holds what a Rikken run of ``params`` compiles (``Experiment.compiled`` of
     :data:`BIDS`, :data:`PLAY` and ``advice_experiment.ADVISE``): the kernel that deals its deals (packets,
@@ -749,7 +744,7 @@ def compiled(params: dict) -> bool:
     if ids:
         kernels = kernels_for(ids)
         needed += [kernels._playout_kernel, *([kernels.play_round] if packets else [])]
-    if len(ids) < len(names) and not package_cached(_SOLVER):
+    if len(ids) < len(names) and not solver_cached():
         return False
     return all(kernel_cached(kernel) for kernel in needed)
 

@@ -51,6 +51,7 @@ GROUPS = (
                           "_cards_of_tops": (_I, _I), "_decode_move": (_I, _I), "_tops_of": (_I, _I),
                           "_encode_move": (_I, _I), "_tt_store": (_MEM,) + (_I,) * 10 + (_B, _I, _I)},
         "layout": {"set_context": (_MEM,) + (_I,) * 6, "set_position": (_MEM, _MEM, _MEM)},
+        "lone_length": {"_lone_length": (_I, _I, _HANDS, _I, _I, _I, _I)},
     },
 )
 

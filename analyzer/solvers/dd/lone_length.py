@@ -233,5 +233,5 @@ def _lone_length(address, size, hands, leader, team, trump, need):
         # Given up: recorded as a no, so the same question asked again costs a probe (a no proves nothing).
         live = mem[A_TRUMPS] | mem[A_TRUMPS + 1] | mem[A_TRUMPS + 2] | mem[A_TRUMPS + 3]
         key0, key1 = _key(mem, lone, leader, live)
-        _store(mem, _slot(key0, key1), key0, key1, 0, need)
+        _store(mem, _slot(key0, key1), key0, key1, np.int64(0), need)
     return result == 1
