@@ -1,21 +1,10 @@
 """How much of a lone declarer's count a void-aware lower bound would find: the length abstraction,
 measured on random endings against the solver and the trick-start bounds it has (issue 36).
 
-The length abstraction of a Rikken position with a lone declarer ``L`` (one seat against three, a trump
-suit, no call) keeps every trump with its rank and every side card with its suit only: per seat, the
-trumps held and the length of each side suit. Its rules are the real ones where the abstraction knows
-enough: follow suit if able, otherwise any card; a trick with a trump in it goes to its highest trump.
-A side-suit trick without a trump goes to one of the seats that followed the led suit, which the
-defenders choose. ``L`` maximises his tricks, the defenders minimise them.
-
-Claim: ``L``'s guaranteed tricks in the abstraction are at most his double-dummy count. Proof: take a
-strategy of ``L`` that guarantees ``k`` abstract tricks and play it in the real game, choosing any real
-card the abstract move names (a trump of that rank, or any card of that side suit). Such a card is
-legal: the abstraction has the real suit lengths, so it obliges ``L`` to follow exactly when the real
-game does. Whatever the defenders play, their cards are abstract moves too (the same suit lengths),
-and each real trick's winner is one the abstraction allows: the same highest trump, or, without a
-trump, the highest card of the led suit, a follower of it. So every real play is an abstract play with
-the same tricks for ``L``, against which the strategy guarantees ``k``; he takes ``k`` tricks or more.
+The length abstraction of a position with a lone declarer ``L`` (per seat the trumps held with their
+ranks and the length of each side suit), its rules and the proof that ``L``'s guaranteed abstract tricks
+are at most his double-dummy count are in the module notes of ``analyzer.solvers.dd.lone_length``, the
+solver's numba search of it; this script is its plain-Python twin (memoised minimax, no table).
 
 What the abstraction gives up: ``L``'s side-suit winners (the defenders may always award a trumpless
 trick to themselves) and the ranks among the defenders' side cards. What it keeps, and the trick-start

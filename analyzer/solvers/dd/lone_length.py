@@ -15,7 +15,7 @@ game does.  Whatever the defenders play, their cards are abstract moves too (the
 and each real trick's winner is one the abstraction allows: the same highest trump, or, without a
 trump, the highest card of the led suit, a follower of it.  So every real play is an abstract play
 with the same tricks for ``L``, against which the strategy guarantees ``k``; he takes ``k`` or more.
-(Checked against the brute force in ``scripts/lone_length_bound.py`` and its tests since session 7.)
+(Checked against the brute force in the tests; ``scripts/lone_length_bound.py`` is the plain-Python twin.)
 
 The search here answers "does ``L`` take ``need`` abstract tricks from this trick start?" by AND/OR
 search, and only a yes is used (a lower bound).  Reductions, each exact in the abstraction: trumps of
