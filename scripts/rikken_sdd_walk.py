@@ -80,13 +80,24 @@ def classify(record) -> str:
     return "chose"
 
 
+def _deal_numbers(text: str) -> list[int]:
+    """``--deals-list``: deal numbers separated by commas (argparse turns the error into one line, exit 2)."""
+    try:
+        numbers = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of deal numbers: {text!r}") from None
+    if min(numbers) < 0:
+        raise argparse.ArgumentTypeError(f"deal numbers start at 0: {text!r}")
+    return numbers
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--screen", type=int, default=40)
     parser.add_argument("--contract", default="open-misery")
-    parser.add_argument("--deals-list", default=None)
+    parser.add_argument("--deals-list", type=_deal_numbers, default=None)
     args = parser.parse_args()
     try:
         contract = int(rules.parse_contract(args.contract))
@@ -97,7 +108,10 @@ def main() -> None:
                         contract)
     ids_all = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
                        bots.policy_id("sampled-dd")).astype(np.int64)
-    wanted = [int(d) for d in args.deals_list.split(",")] if args.deals_list else range(setups["hand"].size)
+    wanted = args.deals_list if args.deals_list is not None else range(setups["hand"].size)
+    if any(d >= setups["hand"].size for d in wanted):
+        print(f"error: --deals-list names a deal past the {setups['hand'].size} screened", file=sys.stderr)
+        sys.exit(2)
     counts = Counter()
     for d in wanted:
         start = time.process_time()
