@@ -92,3 +92,38 @@ def test_importing_the_groups_compiles_no_search():
             "print('analyzer.solvers.dd.search' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert done.stdout.strip() == "False"
+
+
+def _callees(function, outlined_only):
+    """The njit functions ``function`` calls, by module and name: through inlined helpers (their bodies are
+    typed in the caller) to the outlined ones, or every callee at any depth."""
+    from numba.core.registry import CPUDispatcher
+
+    found, seen, todo = set(), {function}, [function]
+    while todo:
+        code = todo.pop()
+        for name in code.py_func.__code__.co_names:
+            callee = code.py_func.__globals__.get(name)
+            if not isinstance(callee, CPUDispatcher) or callee in seen:
+                continue
+            seen.add(callee)
+            inlined = callee.targetoptions.get("inline", "never") != "never"
+            if not (outlined_only and not inlined):
+                todo.append(callee)
+            if not inlined:
+                found.add((callee.py_func.__module__.rsplit(".", 1)[-1], name))
+    return found
+
+
+def test_every_helper_the_search_compiles_is_in_a_group():
+    # Cheap twin of the slow tests above: a helper added to the search (or a call with a new name) and left
+    # out of the groups would compile in the search's import, serially, on every first solver run.
+    from analyzer.solvers.dd import search
+
+    listed = {(module, name) for group in compile_split.GROUPS for module, helpers in group.items() for name in helpers}
+    modules = {module: __import__(f"analyzer.solvers.dd.{module}", fromlist=["_"]) for module, _ in listed}
+    covered = set(listed)
+    for module, name in listed:
+        covered |= _callees(getattr(modules[module], name), outlined_only=False)
+    missing = _callees(search.search, outlined_only=True) - covered
+    assert not missing, sorted(missing)
