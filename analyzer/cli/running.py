@@ -9,16 +9,17 @@ from analyzer.cli.options import json_dumps
 def run_and_print(experiment, plan, *, out: str | None, workers: int, scheduler: str | None,
                   json_out: bool) -> None:
     """Run ``plan`` of ``experiment`` (see :func:`run_experiment`) and print its summary: the tables it
-    shows (columns headed in words, ``reports.headings``) and the run directory, or with ``json_out`` one JSON object holding ``run_dir`` and its payload."""
+    shows (columns headed in words, ``reports.headings``) and the run directory, or with ``json_out`` one JSON
+    object holding ``run_dir`` and its payload."""
     from analyzer.experiments.experiment import run_experiment
-    from analyzer.reports.headings import heading
+    from analyzer.reports.headings import column_headings
 
     store, summary = run_experiment(experiment, plan, out=out, workers=workers, scheduler=scheduler)
     if json_out:
         typer.echo(json_dumps({"run_dir": str(store.root), **summary.payload}))
         return
     for title, table in summary.shown:  # headed as its report and `runs show` head it
-        print_table(table, title, {column: heading(column, experiment.name) for column in table.columns})
+        print_table(table, title, column_headings(table.columns, experiment.name))
     print_results(store.root)
 
 

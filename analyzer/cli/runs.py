@@ -60,7 +60,6 @@ def runs(ctx: typer.Context,
     from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.catalog import find_runs, format_size
     from analyzer.reports.formatting import CONSOLE_WIDTH
-    from analyzer.reports.headings import heading
     from analyzer.reports.report import run_settings
 
     if root is None:
@@ -87,7 +86,7 @@ def show(run_dir: RunDir) -> None:
     from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.catalog import describe_run, summary_tables
     from analyzer.reports.formatting import CONSOLE_WIDTH
-    from analyzer.reports.headings import heading
+    from analyzer.reports.headings import column_headings
     from analyzer.reports.report import run_settings, table_as_shown, without_idle_bounds
     from analyzer.reports.report_spec import ReportSpec, TableSpec
 
@@ -107,7 +106,7 @@ def show(run_dir: RunDir) -> None:
     for name, frame in tables.items():
         _, shown, notes = table_as_shown(without_idle_bounds(frame), spec.tables.get(name, TableSpec()))
         print_table(shown, f"{name} ({'; '.join(notes)}; all in {run.path / name}.csv)" if notes else name,
-                    {column: heading(column, run.experiment) for column in shown.columns})
+                    column_headings(shown.columns, run.experiment))
     print_results(run.path)
 
 

@@ -83,3 +83,8 @@ def heading(column: str, experiment: str = "") -> str:
     """The heading of field ``column`` in a table of ``experiment`` (its manifest's name): the experiment's own
     entry of :data:`HEADINGS`, else the shared one, else the field name with spaces for underscores."""
     return HEADINGS.get(f"{experiment}:{column}", HEADINGS.get(column, column.replace("_", " ")))
+
+
+def column_headings(columns, experiment: str = "") -> dict[str, str]:
+    """Each of ``columns`` (field names of a table of ``experiment``) with its :func:`heading`."""
+    return {column: heading(column, experiment) for column in columns}

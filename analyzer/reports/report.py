@@ -44,7 +44,7 @@ from analyzer.reports.formatting import (
     interval_triplets,
     is_rate,
 )
-from analyzer.reports.headings import heading
+from analyzer.reports.headings import column_headings
 from analyzer.reports.html_writer import HtmlWriter
 from analyzer.reports.markdown_writer import MarkdownWriter
 from analyzer.reports.report_spec import Report, ReportSpec, TableSpec
@@ -367,7 +367,7 @@ def _write_run(writer, run: RunInfo, tables: dict[str, pd.DataFrame], spec: Repo
         visible, shown, notes = table_as_shown(table, table_spec)
         if any(MISSING in cells for cells in display_texts(visible).values()):
             glossary[MISSING] = MISSING_REASON
-        headings = {column: heading(column, run.experiment) for column in table.columns}
+        headings = column_headings(table.columns, run.experiment)
         writer.table(shown, file_name, note="; ".join(notes), full=table, headings=headings)
         if len(shown) < len(visible):
             writer.more(visible, f"all {len(table):,} rows", headings=headings)

@@ -72,7 +72,6 @@ def hybrid_choice(s, samples, rng, ws, n, infer=False):
     return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
 
 
-
 #: the two halves of what :func:`hybrid_values` compiles below its own level, which share no kernel but
 #: the engine's primitives: the heuristic (the play-outs' and ``heuristic_first``'s) and the solved worlds
 VALUE_PARTS = ("heuristic", "worlds")
