@@ -386,22 +386,27 @@ def solve_command(
     from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
 
     hands, lead = _deal_and_leader(deal, board, dealer, leader)
-    # On a cold cache the solver's helpers compile in two processes at once; its import then compiles the search.
-    compile_in_parallel(solver_groups())
-    from analyzer.games.rikken.dd import dd_table
-
+    # Every option is checked before the solver's first compile (tens of seconds on a cold cache).
+    question = None
     if trump is None and team is None:
         if called is not None or blind or goal != "max":
             raise InputError("--goal, --called and --blind need a single question: give --trump and --team")
+    elif trump is None or team is None:
+        raise InputError("a single question needs both --trump and --team")
+    else:
+        question = _parse_question(hands, trump, team, goal, called, blind)
+    # On a cold cache the solver's helpers compile in two processes at once; its import then compiles the search.
+    compile_in_parallel(solver_groups())
+    if question is None:
+        from analyzer.games.rikken.dd import dd_table
+
         rows, misery = dd_table(hands, lead, dd_budget)
         if json_out:
             typer.echo(json_dumps({"leader": SEAT_LETTERS[lead], "contracts": rows, "misery": misery}))
         else:
             _print_tables(rows, misery, lead)
         return
-    if trump is None or team is None:
-        raise InputError("a single question needs both --trump and --team")
-    result, text = _one_question(hands, lead, trump, team, goal, called, blind, dd_budget)
+    result, text = _one_question(hands, lead, question, dd_budget)
     typer.echo(json_dumps(result) if json_out else text)
 
 
@@ -429,12 +434,11 @@ def _deal_and_leader(deal: str, board: str | None, dealer: str | None, leader: s
     return hands, parse_seat(leader) if leader is not None else (dealer_seat + 1) % 4
 
 
-def _one_question(hands, lead: int, trump: str, team: str, goal: str, called: str | None, blind: bool,
-                  dd_budget: int) -> tuple[dict, str]:
-    """``solve``'s answer to one question: its JSON object and its sentence."""
+def _parse_question(hands, trump: str, team: str, goal: str, called: str | None, blind: bool) -> dict:
+    """``solve``'s one question parsed and checked, without the solver: strain, side, goal (name and count),
+    called card (-1: none) and whether the call was blind."""
     from analyzer.cards.deck import parse_card
-    from analyzer.games.rikken.dd import STRAIN_LETTERS, check_call, parse_goal, parse_strain, parse_team, team_name
-    from analyzer.solvers.dd import solve, solve_bounds
+    from analyzer.games.rikken.dd_question import check_call, parse_goal, parse_strain, parse_team
 
     strain = parse_strain(trump)
     side = parse_team(team)
@@ -442,11 +446,23 @@ def _one_question(hands, lead: int, trump: str, team: str, goal: str, called: st
     called_card = parse_card(called) if called is not None else -1
     if called is not None:
         check_call(hands, strain, side, called_card, blind)
+    return {"strain": strain, "side": side, "goal": goal, "goal_name": goal_name, "count": count,
+            "called_card": called_card, "blind": blind}
+
+
+def _one_question(hands, lead: int, question: dict, dd_budget: int) -> tuple[dict, str]:
+    """``solve``'s answer to one question (:func:`_parse_question`): its JSON object and its sentence."""
+    from analyzer.games.rikken.dd_question import STRAIN_LETTERS, team_name
+    from analyzer.solvers.dd import solve, solve_bounds
+
+    strain, side, goal = question["strain"], question["side"], question["goal"]
+    called_card, blind = question["called_card"], question["blind"]
     result = {"trump": STRAIN_LETTERS[strain], "leader": SEAT_LETTERS[lead], "team": team_name(side), "goal": goal}
-    if goal_name == "max":
+    if question["goal_name"] == "max":
         low, high = solve_bounds(hands, strain, lead, side, dd_budget, called_card=called_card, blind_call=blind)
         result["tricks"] = low if low == high else [low, high]
         return result, f"{team_name(side)} take {_count_text(result['tricks'])} trick(s) with best play"
-    answer = solve(hands, strain, lead, side, goal=goal_name, k=count, called_card=called_card, blind_call=blind)
+    answer = solve(hands, strain, lead, side, goal=question["goal_name"], k=question["count"],
+                   called_card=called_card, blind_call=blind)
     result["makes"] = answer
     return result, f"{team_name(side)} {'can' if answer else 'cannot'} make {goal}"

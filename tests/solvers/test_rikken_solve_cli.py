@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from analyzer.cli.rikken import app
 from analyzer.errors import InputError
-from analyzer.games.rikken.dd import calls_for, parse_goal, parse_team
+from analyzer.games.rikken.dd_question import calls_for, parse_goal, parse_team
 
 # N: SA SK   E: HA HK   S: S4 S3   W: H4 H3.
 DEAL = "N:AK... .AK.. 43... .43.."
@@ -59,6 +59,24 @@ def test_bad_input_raises_input_error():
         parse_goal("ge:14")
     result = CliRunner().invoke(app, ["solve", DEAL, "--trump", "X", "--team", "N"])
     assert isinstance(result.exception, InputError)
+
+
+@pytest.mark.parametrize("args", [
+    ["--trump", "N", "--team", "N", "--goal", "ge:14"],
+    ["--trump", "X", "--team", "N"],
+    ["--trump", "N", "--team", "NN"],
+    ["--trump", "N", "--team", "NE", "--called", "HA"],
+    ["--trump", "C", "--team", "NE", "--called", "S4"],
+    ["--goal", "ge:1"],
+])
+def test_bad_options_are_rejected_before_the_solver_compiles(args, monkeypatch):
+    # The oracle: the compile step is never reached (a cold cache would spend tens of seconds there first).
+    def compile_in_parallel(*_args, **_kwargs):
+        raise AssertionError("compiled before checking the options")
+
+    monkeypatch.setattr("analyzer.experiments.parallel_compile.compile_in_parallel", compile_in_parallel)
+    result = CliRunner().invoke(app, ["solve", DEAL, *args])
+    assert isinstance(result.exception, InputError), result.exception
 
 
 def test_calls_follow_the_calling_rules():
