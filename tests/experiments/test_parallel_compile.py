@@ -49,6 +49,25 @@ def test_each_group_runs_in_a_process_of_its_own(tmp_path):
     assert len(pids) == 2 and str(os.getpid()) not in pids
 
 
+def _write_pid_then_wait(folder: Path, name: str, other: str) -> None:
+    """Write this process's id to ``name``, then wait until ``other`` is written (at most 20 s)."""
+    _write_pid(folder, name)
+    deadline = time.monotonic() + 20
+    while not (folder / other).exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_more_groups_than_processes_reuse_the_processes_started(tmp_path):
+    # Two processes for three groups: the first two wait for each other (so they run at once, in the two), the
+    # third then runs in whichever is free first, not in a third process.
+    groups = [partial(_write_pid_then_wait, tmp_path, "a", "b"), partial(_write_pid_then_wait, tmp_path, "b", "a"),
+              partial(_write_pid, tmp_path, "c")]
+    used = compile_in_parallel(groups, processes=2)
+    first, second, third = ((tmp_path / name).read_text() for name in "abc")
+    assert used == 2
+    assert first != second and third in (first, second) and str(os.getpid()) not in (first, second)
+
+
 def test_one_process_runs_the_groups_here_in_turn(tmp_path):
     used = compile_in_parallel([partial(_write_pid, tmp_path, "a"), partial(_write_pid, tmp_path, "b")], processes=1)
     assert used == 1
