@@ -5,8 +5,8 @@ the same steps loading the cache that first run filled, in one invocation.
 
 Each side runs in a fresh interpreter with ``NUMBA_CACHE_DIR`` set to one new temporary folder (so this
 script does not use the code digest's cache folder: it wants an empty one). The steps, in the order given:
-``split`` (first if given: the solver's helpers compiled in two processes at once, as a cold ``rikken solve``
-does, ``parallel_compile.solver_groups``; its CPU-s include those processes'), ``import``
+``split`` (first if given: the solver's helper groups compiled at once, one here and one in another process,
+as a cold ``rikken solve`` does, ``parallel_compile.solver_groups``; its CPU-s include that process's), ``import``
 (``analyzer.solvers.dd.api``; the explicit signatures compile here), then one first call of each API entry on
 a full deal: ``max`` (``solve``), ``ge`` (``solve`` with goal ge 7), ``bounds`` (``solve_bounds``
 with a budget, what ``rikken solve`` asks for a trick count), ``judge`` (``judge_moves``), ``questions``
@@ -114,7 +114,9 @@ def child(steps: list[str], by_function: bool) -> None:
         if step == "split":
             from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
 
-            compile_in_parallel(solver_groups())
+            helpers = solver_groups()
+            if helpers:
+                compile_in_parallel(helpers[:-1], here=helpers[-1])
             children = resource.getrusage(resource.RUSAGE_CHILDREN)
             started -= children.ru_utime + children.ru_stime
         elif step == "import":

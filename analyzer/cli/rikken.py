@@ -395,8 +395,11 @@ def solve_command(
         raise InputError("a single question needs both --trump and --team")
     else:
         question = _parse_question(hands, trump, team, goal, called, blind)
-    # On a cold cache the solver's helpers compile in two processes at once; its import then compiles the search.
-    compile_in_parallel(solver_groups())
+    # On a cold cache the solver's helper groups compile at once, the larger here and the other in a process of
+    # its own; the solver's import then compiles the search.
+    helpers = solver_groups()
+    if helpers:
+        compile_in_parallel(helpers[:-1], here=helpers[-1])
     if question is None:
         from analyzer.games.rikken.dd import dd_table
 

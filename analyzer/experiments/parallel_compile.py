@@ -18,43 +18,52 @@ from analyzer.catalog import default_workers
 
 
 def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int | None = None,
-                        then: Callable[[], object] | None = None, after: int = 0) -> int:
+                        then: Callable[[], object] | None = None, after: int = 0,
+                        here: Callable[[], object] | None = None) -> int:
     """Run each of ``groups`` (picklable callables of no argument, each calling its kernels once on a small
     input) in a process of its own, at most ``processes`` at once, and return when all are done.
 
     Parameters
     ----------
     groups : sequence of callable
-        Top-level functions or ``functools.partial`` of them: a spawned process imports their module.
+        Top-level functions or ``functools.partial`` of them: a spawned process imports their module. With
+        more groups than processes, a group runs in the first process free.
     processes : int, optional
-        Processes at once; by default one per core, as the runner's workers. With one group or one process the
-        groups run here, one after the other (the same kernels compile, with no process started).
+        Processes at once, this one included when it runs ``here``; by default one per core, as the runner's
+        workers. With one group or one process the groups run here, one after the other (the same kernels
+        compile, with no process started).
     then : callable, optional
-        Run here once the first ``after`` groups are done, while the others still run: a compile that loads
-        what those groups compiled (the solver's search after its helpers).
+        Run here once the first ``after`` groups (and ``here``) are done, while the others still run: a compile
+        that loads what those groups compiled (the solver's search after its helpers).
     after : int
         The groups ``then`` waits for.
+    here : callable, optional
+        A group run in this process while the others run in theirs, before ``then``: this process would
+        otherwise wait, and one process fewer saves its start (imports, about a CPU-second).
 
     Returns
     -------
     int
-        The processes used (1: this one).
+        The processes used, this one included when it ran ``here`` (1: this one alone).
 
     Raises
     ------
     Exception
         What a group raised, re-raised here.
     """
-    processes = min(processes or default_workers(), len(groups))
-    if processes <= 1:
-        for group in groups:
+    mine = [] if here is None else [here]
+    processes = min(processes or default_workers(), len(groups) + len(mine))
+    if processes <= 1 or not groups:
+        for group in [*mine, *groups]:
             group()
         if then is not None:
             then()
         return 1
     # "spawn", as the runner's workers: no copy of this process's threads and locks (a progress spinner).
-    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(processes - len(mine), mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [pool.submit(group) for group in groups]
+        for group in mine:
+            group()
         if then is not None:
             for future in futures[:after]:
                 future.result()

@@ -68,6 +68,21 @@ def test_more_groups_than_processes_reuse_the_processes_started(tmp_path):
     assert first != second and third in (first, second) and str(os.getpid()) not in (first, second)
 
 
+def test_here_runs_in_this_process_while_the_groups_run_in_others(tmp_path):
+    # ``here`` waits for the group (so both run at once); the processes used count this one.
+    used = compile_in_parallel([partial(_write_pid, tmp_path, "a")], processes=2,
+                               here=partial(_write_pid_then_wait, tmp_path, "b", "a"))
+    assert used == 2
+    assert (tmp_path / "b").read_text() == str(os.getpid()) != (tmp_path / "a").read_text()
+
+
+def test_with_one_process_here_and_the_groups_run_here(tmp_path):
+    used = compile_in_parallel([partial(_write_pid, tmp_path, "a")], processes=1,
+                               here=partial(_write_pid, tmp_path, "b"))
+    assert used == 1
+    assert {(tmp_path / name).read_text() for name in "ab"} == {str(os.getpid())}
+
+
 def test_one_process_runs_the_groups_here_in_turn(tmp_path):
     used = compile_in_parallel([partial(_write_pid, tmp_path, "a"), partial(_write_pid, tmp_path, "b")], processes=1)
     assert used == 1

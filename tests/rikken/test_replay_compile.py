@@ -1,5 +1,6 @@
 """The judged replay's first compile (``replay._compile_judged``): the solver's helper groups and the unjudged
-round compile in one process per core, no more, the search here once the helper groups are done."""
+round compile in one process per core, this one included, no more: here the larger helper group and then the
+search, once the other group is done in the other process, which then compiles the round."""
 
 import os
 from functools import partial
@@ -27,9 +28,11 @@ def test_the_judged_compile_starts_one_process_per_core(tmp_path, monkeypatch):
     seen = []
     monkeypatch.setattr(replay, "_import_solver", lambda: seen.append(sorted(p.name for p in tmp_path.iterdir())))
     replay._compile_judged(partial(_write_pid, tmp_path, "round"))
+    pids = {name: (tmp_path / name).read_text() for name in ("helpers0", "helpers1", "round")}
     assert used == [2]
+    assert pids["helpers1"] == str(os.getpid())
+    assert pids["helpers0"] == pids["round"] != str(os.getpid())
     assert seen[0][:2] == ["helpers0", "helpers1"]
-    assert (tmp_path / "round").read_text() != str(os.getpid())
 
 
 def test_a_warm_solver_starts_no_process(monkeypatch):

@@ -203,16 +203,18 @@ def replay_deal(hands, dealer: int = 3, seed: int = 0, policies: Policies | None
 
 def _compile_judged(unjudged) -> None:
     """On a cold cache of the solver, compile its helpers (two groups, ``solvers.dd.compile_split``) and the
-    round's play (``unjudged``, the same replay without judging) in one process per core
-    (``parallel_compile``), then, once the helpers are done, the solver's search here while the play still
-    compiles: they share no kernel, and this process then loads the rest. On two cores the play follows the
-    first helper group done, in its process: a third process would only share the two cores (the search
-    then starts later) and pay its own start. The solver's own cache decides: a warm run starts no process."""
+    round's play (``unjudged``, the same replay without judging) in one process per core, this one included
+    (``parallel_compile``): on two cores this process compiles the larger helper group while another compiles
+    the other, then the play; here the solver's search follows as soon as the helpers are done, while the play
+    still compiles. They share no kernel, and this process then loads the rest. A process per group would
+    only share the two cores (the search then starts later) and pay its own start. The solver's own cache
+    decides: a warm run starts no process."""
     from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
 
     helpers = solver_groups()
     if helpers:
-        compile_in_parallel([*helpers, unjudged], then=_import_solver, after=len(helpers))
+        compile_in_parallel([*helpers[:-1], unjudged], then=_import_solver, after=len(helpers) - 1,
+                            here=helpers[-1])
 
 
 def _import_solver() -> None:

@@ -28,7 +28,8 @@ FOLDER = os.path.dirname(os.path.abspath(__file__))
 
 #: Per group, per module of ``analyzer.solvers.dd``, each helper and the argument types it is called with:
 #: by ``search`` (the solver's kernels' calls), or from Python by the entries (``api``, ``search.solve_*``).
-#: The two groups cost about the same (``scripts/compile_cost.py --by-function``).
+#: The two groups cost about the same (``scripts/compile_cost.py --by-function``); the callers compile the last,
+#: a little larger, in their own process while the first compiles in another.
 GROUPS = (
     {
         "misery_bounds": {"_lone_ducks": (_HANDS, _I, _I),
