@@ -17,8 +17,9 @@ import pytest
 from analyzer.experiments import parallel_compile
 from analyzer.solvers.dd import compile_split
 
-# Runs in a fresh interpreter (argv: "split" or "serial"); prints the compiles of the groups and of the import
-# and first use of the solver, each as the function's name per specialisation.
+# Runs in a fresh interpreter (argv: "split", "here": the last group here, as ``rikken solve``, or "serial");
+# prints the compiles of the groups (in this process) and of the import and first use of the solver, each as the
+# function's name per specialisation.
 SCRIPT = """
 import json, sys
 from numba.core import event
@@ -43,6 +44,9 @@ if __name__ == "__main__":
     event.register("numba:compile", Compiles())
     if sys.argv[1] == "split":
         compile_in_parallel(solver_groups(), processes=2)
+    elif sys.argv[1] == "here":
+        helpers = solver_groups()
+        compile_in_parallel(helpers[:-1], processes=2, here=helpers[-1])
     else:
         for index in range(len(GROUPS)):
             compile_group(index)
@@ -66,6 +70,16 @@ def _compiles(mode: str, cache: str) -> dict:
 def test_after_the_groups_in_other_processes_the_solver_compiles_only_the_search(tmp_path):
     compiles = _compiles("split", str(tmp_path))
     assert compiles["groups"] == []  # compiled in the child processes
+    assert sorted(compiles["solver"]) == ["search.guess_tricks", "search.search"]
+
+
+@pytest.mark.slow
+def test_after_the_last_group_here_and_the_other_in_a_process_the_solver_compiles_only_the_search(tmp_path):
+    compiles = _compiles("here", str(tmp_path))
+    here = {f"{module}.{name}" for module, helpers in compile_split.GROUPS[-1].items() for name in helpers}
+    assert here <= set(compiles["groups"])  # compiled in this process (with their callees), the first group not
+    assert not {f"{module}.{name}" for module, helpers in compile_split.GROUPS[0].items() for name in helpers} & set(
+        compiles["groups"])
     assert sorted(compiles["solver"]) == ["search.guess_tricks", "search.search"]
 
 
