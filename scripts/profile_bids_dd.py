@@ -3,12 +3,12 @@
 The deals, leaders and setup rows are those of ``rikken bids --policy dd --deals N --seed S``
 (``experiment_deals``: the experiment's chunks and seeds), and each deal's questions are the ones its
 ``contract_bounds`` call asks (``dd.setup_contracts``, ``count_order``, ``lone_questions``;
-``tests/rikken/test_bids_dd_profile.py`` checks both against a recorded chunk of the experiment).  They are
-asked in ``contract_bounds``' order, sharing its table generations, each trick count as its made / not made probes and then its refining probes within
-``--dd-budget`` completed tricks, timed in CPU seconds of the worker process (``time.process_time``)
-with their completed tricks.  A worker that spends more than ``--limit`` CPU seconds on one
-question is killed; the question is recorded as skipped and the deal goes on in a fresh worker (so
-the questions after it start with an empty table).
+``tests/rikken/test_bids_dd_profile.py`` checks both against a recorded chunk of the experiment).  They
+are asked in ``contract_bounds``' order, sharing its table generations, each trick count as its made /
+not made probes and then its refining probes within ``--dd-budget`` completed tricks, timed in CPU
+seconds of the worker process (``time.process_time``) with their completed tricks.  A worker that spends
+more than ``--limit`` CPU seconds on one question is killed; the question is recorded as skipped and the
+deal goes on in a fresh worker (so the questions after it start with an empty table).
 
 Each question kind is reported (2 v 2 and 1 v 3 per trump: made probes and counts, Misery, 1 Alone)
 with its total CPU seconds and share, completed tricks and counts left bounded, then the setup rows
@@ -35,7 +35,6 @@ import time
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
-
 
 STRAINS = "CDHSN"
 SEATS = "NESW"
