@@ -1,12 +1,14 @@
 """Profile of the ``rikken bids --policy dd`` work question by question (issue 17).
 
-The deals and setups are those of ``scripts/bench_dd.py --bids N --seed S`` (deals drawn from seed
-``S + 1``).  Each deal's questions are asked in the order ``contract_bounds`` asks them, sharing its
-table generations, each trick count as its made / not made probes and then its refining probes within
-``--dd-budget`` completed tricks, timed in CPU seconds of the worker process (``time.process_time``)
-with their completed tricks.  A worker that spends more than ``--limit`` CPU seconds on one
-question is killed; the question is recorded as skipped and the deal goes on in a fresh worker (so
-the questions after it start with an empty table).
+The deals, leaders and setup rows are those of ``rikken bids --policy dd --deals N --seed S``
+(``experiment_deals``: the experiment's chunks and seeds), and each deal's questions are the ones its
+``contract_bounds`` call asks (``dd.setup_contracts``, ``count_order``, ``lone_questions``;
+``tests/rikken/test_bids_dd_profile.py`` checks both against a recorded chunk of the experiment).  They
+are asked in ``contract_bounds``' order, sharing its table generations, each trick count as its made /
+not made probes and then its refining probes within ``--dd-budget`` completed tricks, timed in CPU
+seconds of the worker process (``time.process_time``) with their completed tricks.  A worker that spends
+more than ``--limit`` CPU seconds on one question is killed; the question is recorded as skipped and the
+deal goes on in a fresh worker (so the questions after it start with an empty table).
 
 Each question kind is reported (2 v 2 and 1 v 3 per trump: made probes and counts, Misery, 1 Alone)
 with its total CPU seconds and share, completed tricks and counts left bounded, then the setup rows
@@ -34,8 +36,6 @@ import time
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
-from bench_dd import random_deals
-
 STRAINS = "CDHSN"
 SEATS = "NESW"
 KINDS = (*(f"{kind} {step}" for kind in ("2v2", "1v3 C", "1v3 D", "1v3 H", "1v3 S") for step in ("made", "count")),
@@ -48,26 +48,31 @@ def deal_questions(setups, rows):
 
     Trick contracts come in ``count_order``: each asks "makes t?" for the targets of ``made_targets`` its
     proved bounds leave open (kind ``... made``, lowest first, up to the first no), then refines its count
-    within the budget (kind ``... count``); Misery and 1 Alone are one question each (per trump and team,
-    whatever the call).
+    within the budget (kind ``... count``); Misery and 1 Alone are one question each (``lone_questions``).
     """
-    from analyzer.games.rikken import rules
-    from analyzer.games.rikken.dd import count_order, setup_declarer
+    from analyzer.games.rikken.dd import count_order, lone_questions, setup_contracts
     from analyzer.solvers.dd.api import Question
 
     leader = int(setups["leader"][rows[0]])
-    contracts = []
-    for i in rows:
-        _, contract, team = setup_declarer(setups, i)
-        contracts.append((int(setups["trump"][i]), team, int(rules.KIND[contract]), int(setups["called_card"][i]),
-                          bool(setups["blind"][i])))
+    contracts = setup_contracts(setups, rows)
     unique = list(dict.fromkeys(contracts))
     asked = [(Question(c[0], leader, c[1], "ge", 0, c[3], c[4]), c, contracts.count(c)) for c in count_order(unique)]
-    for kind, goal, k in ((rules.Kind.MISERY, "le", 0), (rules.Kind.ONE, "eq", 1)):
-        keys = [(c[0], c[1]) for c in contracts if c[2] == kind]
-        asked += [(Question(trump, leader, team, goal, k), None, keys.count((trump, team)))
-                  for trump, team in dict.fromkeys(keys)]
+    asked += [(q, None, sum(c[:3] == key for c in contracts)) for key, q in lone_questions(unique, leader)]
     return [(q, contract, _kind_of(q), settled) for q, contract, settled in asked]
+
+
+def experiment_deals(seed, n_deals):
+    """Per deal ``(hands, setups, rows)`` of ``rikken bids --policy dd --deals N --seed S``: its plan, chunks,
+    seeds and setup rows (``experiments.bids_setups``), so deal ``d`` is the experiment's deal ``d``."""
+    from analyzer.experiments.runner import plan_chunks
+    from analyzer.games.rikken.experiments import Policies, bids_plan, bids_setups
+
+    plan = bids_plan(Policies.everywhere("dd"), "random", "all", {}, None, n_deals, seed, None)
+    out = []
+    for chunk in plan_chunks(n_deals, plan.chunk_size, seed):
+        deals, _, setups = bids_setups(plan.params, chunk.start, chunk.count, chunk.seed_seq.spawn(2)[0])
+        out += [(deals[i], setups, np.flatnonzero(setups["hand"] // 4 == i)) for i in range(chunk.count)]
+    return out
 
 
 def _kind_of(q):
@@ -139,30 +144,28 @@ def _worker(seed, n_deals, first, start_deal, start_question, budget, out, final
     so the parent would not hear of a question's start before it ended.
     """
     from analyzer.games.rikken.count_bounds import KnownCounts
-    from analyzer.games.rikken.experiments import build_setups
     from analyzer.solvers.dd.api import solve_questions
 
-    deals = random_deals(np.random.default_rng(seed + 1), first + n_deals)
-    setups = build_setups(deals, np.zeros(len(deals), dtype=np.int64))
+    deals = experiment_deals(seed, first + n_deals)
     # Compile or load the kernels before timing (a first window question cost about 1 s of loading).
-    solve_questions(deals[0], [(0, 0, 1), (4, 0, 1, "le", 0), (4, 0, 1, "eq", 1), (0, 0, 1, "ge", 1)])
+    solve_questions(deals[0][0], [(0, 0, 1), (4, 0, 1, "le", 0), (4, 0, 1, "eq", 1), (0, 0, 1, "ge", 1)])
     for d in range(start_deal, first + n_deals):
-        rows = np.flatnonzero(setups["hand"] // 4 == d)
+        hands, setups, rows = deals[d]
         generations = {}
-        known = KnownCounts(deals[d])
+        known = KnownCounts(hands)
         questions = deal_questions(setups, rows)
         for j, (q, contract, kind, settled) in enumerate(questions):
             if d == start_deal and j < start_question:
                 continue
             out.send(("start", d, j, len(questions), kind, settled))
-            for suffix, answer, tricks, cpu in _answer(deals[d], q, contract, generations, known, budget):
+            for suffix, answer, tricks, cpu in _answer(hands, q, contract, generations, known, budget):
                 record = {"deal": d, "index": j, "kind": kind + suffix, "team": q.team, "trump": q.trump,
                           "goal": q.goal, "k": q.k, "called": q.called_card, "answer": answer, "tricks": tricks,
                           "cpu": cpu, "rows": settled}
                 if final_probes and kind.startswith("1v3") and suffix == " count" and answer[0] == answer[1]:
                     # Fresh table generations: a budgeted count depends only on its own generation's
                     # entries, so the deal's later answers are the same with or without these probes.
-                    record["final_probes"] = _final_probes(deals[d], q, answer[0])
+                    record["final_probes"] = _final_probes(hands, q, answer[0])
                 out.send(("done", d, j, record))
             out.send(("end question",))
     out.send(("end",))

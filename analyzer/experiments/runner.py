@@ -39,6 +39,9 @@ from analyzer.reports.manifest import STAGE_NAME, read_manifest_if_any
 from analyzer.reports.progress import chunk_progress
 
 MAX_CHUNKS = 100_000
+# How many of a stage's costliest chunks the manifest's ``timings`` name with their CPU seconds: a tail of a
+# few slow chunks is what a run's mean hides (the bids-dd runs of issue 36).
+SLOWEST_KEPT = 10
 # How many run_chunks calls each store has seen: unnamed stages are named by call order.
 _stage_calls: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
 
@@ -130,6 +133,7 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
     runner = make_backend(backend, workers)
     # Absolute: a Dask worker resolves a relative folder against its own working directory.
     work = task if rows_dir is None else partial(_rows_then_aggregate, task, aggregate, str(Path(rows_dir).resolve()))
+    work = partial(_cpu_timed, work)
     chunks = plan_chunks(n_items, chunk_size, seed)
     results: list = [None] * len(chunks)
     done: set[int] = set()
@@ -157,7 +161,7 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
             if todo:
                 in_flight = _InFlight(todo, advance)
                 with runner, closing(runner.run(work, params, todo, progress=in_flight.report)) as stream:
-                    for chunk, result in stream:
+                    for chunk, (result, cpu) in stream:
                         part = None
                         if rows_dir is not None:
                             result, part = result
@@ -167,6 +171,7 @@ def run_chunks(task: Callable[[dict, int, int, np.random.SeedSequence], Any], pa
                             checkpoint.save(chunk.index, result, part)
                         done.add(chunk.index)
                         if state is not None:
+                            _note_cpu(state.manifest, stage, chunk.index, cpu)
                             state.chunk_done(stage, len(done))
                         in_flight.finish(chunk)
     except KeyboardInterrupt:
@@ -244,6 +249,21 @@ class _InFlight:
     def finish(self, chunk: Chunk) -> None:
         """``chunk`` is done: count its unreported items and the chunk."""
         self._advance(self._left.pop(chunk.start), chunks=1)
+
+
+def _cpu_timed(task, params, start: int, count: int, seed_seq):
+    """``task``'s result for one chunk and the CPU seconds its process spent on it."""
+    begin = time.process_time()
+    return task(params, start, count, seed_seq), time.process_time() - begin
+
+
+def _note_cpu(manifest: dict, stage: str, index: int, cpu: float) -> None:
+    """Keep chunk ``index``'s CPU seconds among the stage's ``SLOWEST_KEPT`` costliest in the manifest's
+    ``timings["slowest_chunks"][stage]`` (``[chunk, CPU seconds]`` pairs, costliest first; kept across
+    resumes). Timings are not part of a run's result: two runs of the same chunks differ only there."""
+    slowest = manifest.setdefault("timings", {}).setdefault("slowest_chunks", {})
+    kept = [pair for pair in slowest.get(stage, []) if pair[0] != index] + [[int(index), round(cpu, 3)]]
+    slowest[stage] = sorted(kept, key=lambda pair: -pair[1])[:SLOWEST_KEPT]
 
 
 def _rows_then_aggregate(task, aggregate, rows_dir: str, params, start: int, count: int, seed_seq):

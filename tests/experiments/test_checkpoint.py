@@ -200,7 +200,7 @@ def test_finish_run_keeps_batch_keys_and_marks_complete(tmp_path):
     assert manifest["status"] == "complete"
     assert manifest["command"] == "demo"
     assert "stage-00" in manifest["stages"] and "argv" in manifest
-    assert set(manifest["timings"]) == {"batch_seconds", "total_seconds"}
+    assert set(manifest["timings"]) == {"batch_seconds", "slowest_chunks", "total_seconds"}
 
 
 def test_params_digest_is_order_free_and_sees_array_contents():

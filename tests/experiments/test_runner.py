@@ -94,3 +94,27 @@ def test_a_chunk_never_counts_more_items_than_it_has(bar_calls):
     run_chunks(slow_reporting_chunk, {"seconds_per_item": 0.05, "report": 3}, 12, seed=1, chunk_size=6, workers=1)
     assert sum(items for items, _ in bar_calls) == 12
     assert [chunks for _, chunks in bar_calls if chunks] == [1, 1]
+
+
+def busy_chunk(params, start, count, seed_seq):
+    """Chunk 2 (items 4-5) burns 0.3 CPU-s; the others almost none."""
+    if start == 4:
+        begin = time.process_time()
+        while time.process_time() - begin < 0.3:
+            pass
+    return pd.DataFrame({"item": np.arange(start, start + count)})
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_manifest_names_the_costliest_chunks_with_their_cpu(tmp_path, workers):
+    """The oracle: the one chunk known to burn CPU comes first, the others near 0, at most SLOWEST_KEPT kept."""
+    from analyzer.experiments.runner import SLOWEST_KEPT
+    from analyzer.reports.manifest import read_manifest_if_any
+    from analyzer.reports.store import RunStore
+
+    store = RunStore(tmp_path)
+    run_chunks(busy_chunk, {}, 30, seed=3, chunk_size=2, workers=workers, store=store, stage="busy")
+    slowest = read_manifest_if_any(tmp_path)["timings"]["slowest_chunks"]["busy"]
+    assert len(slowest) == SLOWEST_KEPT < 15
+    assert slowest[0][0] == 2 and slowest[0][1] >= 0.3
+    assert all(cpu < 0.15 for _, cpu in slowest[1:]) and 2 not in [chunk for chunk, _ in slowest[1:]]

@@ -153,6 +153,28 @@ def made_bounds(hands, leader: int, contract, low: int, high: int, generations) 
     return low, high
 
 
+def lone_questions(contracts, leader: int) -> list[tuple[tuple[int, int, int], Question]]:
+    """The Misery and 1 Alone questions :func:`contract_bounds` asks for ``contracts`` (as there), in its order:
+    ``((trump, team, kind), question)``, once per trump, team and kind (a lone contract's calls do not change
+    its question), Misery ("no trick": ``le 0``) before 1 Alone ("exactly one": ``eq 1``)."""
+    asked = []
+    for kind, goal, k in ((rules.Kind.MISERY, "le", 0), (rules.Kind.ONE, "eq", 1)):
+        keys = dict.fromkeys((int(c[0]), int(c[1])) for c in contracts if c[2] == kind)
+        asked += [((trump, team, int(kind)), Question(trump, leader, team, goal, k)) for trump, team in keys]
+    return asked
+
+
+def setup_contracts(setups: dict, rows) -> list[tuple[int, int, int, int, bool]]:
+    """The contracts ``(trump, team, kind, called_card, blind)`` of setup rows ``rows`` (one deal and leader), as
+    :func:`play_setups_dd` passes them to :func:`contract_bounds`."""
+    contracts = []
+    for i in rows:
+        _, contract, team = setup_declarer(setups, i)
+        contracts.append((int(setups["trump"][i]), team, int(rules.KIND[contract]), int(setups["called_card"][i]),
+                          bool(setups["blind"][i])))
+    return contracts
+
+
 def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tuple[int, int]]:
     """Bounds ``(low, high)`` on the count :func:`declarer_count` gives, for several contracts on one deal,
     sharing the solver's table among them; ``low == high`` when the count is exact.
@@ -198,11 +220,6 @@ def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tupl
     unique = list(dict.fromkeys(contracts))
     generations = {}
     counts = {}
-
-    def ask(pairs):
-        answers = solve_questions(hands, [q for _, q in pairs], generations)
-        return {key: answer for (key, _), answer in zip(pairs, answers)}
-
     known = KnownCounts(hands)
     for c in count_order(unique):
         trump, team, _, called, blind = c
@@ -214,20 +231,12 @@ def contract_bounds(hands, leader: int, contracts, budget: int = 0) -> list[tupl
                                  generations=generations)
         known.add(trump, side, *counts[c])
 
-    def ask_lone(kind, goal, k):
-        # Once per trump and team: a lone contract's calls do not change its question.
-        keys = dict.fromkeys((c[0], c[1]) for c in unique if c[2] == kind)
-        return ask([(key, Question(key[0], leader, key[1], goal, k)) for key in keys])
-
-    misery = ask_lone(rules.Kind.MISERY, "le", 0)
-    exactly_one = ask_lone(rules.Kind.ONE, "eq", 1)
+    lone = lone_questions(unique, leader)
+    made = dict(zip((key for key, _ in lone), solve_questions(hands, [q for _, q in lone], generations)))
     for c in unique:
-        key = (c[0], c[1])
-        if c[2] == rules.Kind.MISERY:
-            count = 0 if misery[key] else FAILED_MISERY
-            counts[c] = count, count
-        elif c[2] == rules.Kind.ONE:
-            count = 1 if exactly_one[key] else FAILED_ONE_ALONE
+        if c[2] in (rules.Kind.MISERY, rules.Kind.ONE):
+            target, failed = (0, FAILED_MISERY) if c[2] == rules.Kind.MISERY else (1, FAILED_ONE_ALONE)
+            count = target if made[c[:3]] else failed
             counts[c] = count, count
     return [counts[c] for c in contracts]
 
@@ -249,14 +258,8 @@ def play_setups_dd(setups: dict, budget: int = 0) -> tuple[np.ndarray, np.ndarra
         groups.setdefault((hands[i].tobytes(), int(setups["leader"][i])), []).append(i)
     done = 0
     for rows in groups.values():
-        teams = []
-        contracts = []
-        for i in rows:
-            bidder, contract, team = setup_declarer(setups, i)
-            teams.append((bidder, team))
-            contracts.append((setups["trump"][i], team, rules.KIND[contract], setups["called_card"][i],
-                              setups["blind"][i]))
-        bounds = contract_bounds(hands[rows[0]], int(setups["leader"][rows[0]]), contracts, budget)
+        teams = [(bidder, team) for bidder, _, team in (setup_declarer(setups, i) for i in rows)]
+        bounds = contract_bounds(hands[rows[0]], int(setups["leader"][rows[0]]), setup_contracts(setups, rows), budget)
         total = bin(int(hands[rows[0]][0])).count("1")
         for i, (bidder, team), counts in zip(rows, teams, bounds):
             defender = next(s for s in range(4) if not team >> s & 1)

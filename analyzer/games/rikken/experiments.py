@@ -541,20 +541,29 @@ def deals_for_chunk(params: dict, start: int, count: int, seed_seq) -> np.ndarra
     return random_deals(count, seed_seq, params.get("constraints"))
 
 
+def bids_setups(params: dict, start: int, count: int, deal_seed) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The deals, leaders and setup rows (:func:`build_setups`) of one :func:`bids_chunk`, whose deals are
+    drawn from ``deal_seed`` (the first of the chunk's two spawned seeds): deal ``d`` is dealt by seat
+    ``d mod 4`` and led by the next seat. ``scripts/profile_bids_dd.py`` asks the solver these rows' questions."""
+    deals = deals_for_chunk(params, start, count, deal_seed)
+    leader = (start + np.arange(count) + 1) % 4
+    contracts = [K(c) for c in params["contracts"]]
+    seats = [SEAT_LETTERS.index(letter) for letter in params.get("seats", SEAT_LETTERS)]
+    shared = shared_play(Policies.from_params(params))
+    return deals, leader, build_setups(deals, leader, contracts, seats, shared=shared)
+
+
 def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     """One chunk of the bid-success experiment: a per-hand table with the deal (``DEAL_COLUMNS``: each
     seat's cards as a mask), the hand's features and every contract's result; only the hands of
     ``params["seats"]`` (seat letters) when given."""
     deal_seed, play_seed = seed_seq.spawn(2)
-    deals = deals_for_chunk(params, start, count, deal_seed)
+    deals, leader, setups = bids_setups(params, start, count, deal_seed)
     deal_number = start + np.arange(count)
-    dealer = deal_number % 4
-    leader = (dealer + 1) % 4
     contracts = [K(c) for c in params["contracts"]]
     seats = [SEAT_LETTERS.index(letter) for letter in params.get("seats", SEAT_LETTERS)]
     policies = Policies.from_params(params)
     shared = shared_play(policies)
-    setups = build_setups(deals, leader, contracts, seats, shared=shared)
     tricks, high_tricks = play_setups(setups, policies, state_from_seed(play_seed), params.get("dd_budget", 0))
     hands = deals.reshape(-1)
     policy_trump = choose_trump_batch(hands)
