@@ -26,7 +26,15 @@ from analyzer.games.schnapsen.experiments import MATCH, RULES, Bot, outcome_stat
 from analyzer.games.schnapsen.findings import ADVISE_REPORT
 from analyzer.games.schnapsen.hybrid_bot import VALUE_PARTS, compile_value_part
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.play import HYBRID, HYBRID_INFER, PERFECT, kernels_for
+from analyzer.games.schnapsen.play import (
+    DIRECT_CHOICES,
+    HYBRID,
+    HYBRID_INFER,
+    PERFECT,
+    direct_rollout_values,
+    direct_warm_up,
+    kernels_for,
+)
 from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
@@ -59,15 +67,23 @@ def advise_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSe
     s = np.asarray(params["state"], dtype=np.int64)
     seqs = np.asarray(params["sequences"], dtype=np.int64)
     bot = Bot.from_dict(params["bot"])
-    rollout_values = kernels_for((bot.policy,)).rollout_values
     ws = new_workspace()
     out = np.zeros((count, len(seqs)), dtype=np.int64)
     for w in range(count):
         rng = state_from_seed(world_seed(params["seed"], start + w)).reshape(1, 4)
-        rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(), params["exact"], start + w, rng,
-                       out[w:w + 1], ws)
+        if bot.policy in DIRECT_CHOICES:
+            direct_rollout_values(s, seqs, bot.policy, bot.samples, params["exact"], start + w, rng, out[w:w + 1],
+                                  ws)
+        else:
+            kernels_for((bot.policy,)).rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(),
+                                                      params["exact"], start + w, rng, out[w:w + 1], ws)
         report_items()
     return out
+
+
+def _top_kernel(policy: int):
+    """The kernel of ``policy``'s chunks that calls the rest (what numba compiles last)."""
+    return DIRECT_CHOICES.get(policy) or kernels_for((policy,)).rollout_values
 
 
 def advise_compiled(params: dict) -> bool:
@@ -75,7 +91,7 @@ def advise_compiled(params: dict) -> bool:
     ``rollout_values``, or the perfect solve): :data:`ADVISE` compiles it first, with the notice, if not."""
     if params.get("perfect"):
         return kernel_cached(perfect_values)
-    return kernel_cached(kernels_for((Bot.from_dict(params["bot"]).policy,)).rollout_values)
+    return kernel_cached(_top_kernel(Bot.from_dict(params["bot"]).policy))
 
 
 def advise_warm_up(params: dict) -> None:
@@ -91,11 +107,14 @@ def advise_warm_up(params: dict) -> None:
         # the two halves below the bot's value functions compile at once in two processes; this one then
         # loads them and compiles only the levels above (hybrid_values up to rollout_values)
         compile_in_parallel([partial(compile_value_part, part, _PARTS_INFER[bot.policy]) for part in VALUE_PARTS])
+    s = np.asarray(params["state"], dtype=np.int64)
+    if bot.policy in DIRECT_CHOICES:
+        direct_warm_up(s, bot.policy, bot.samples, params["exact"], new_workspace())
+        return
     seqs = np.asarray(params["sequences"], dtype=np.int64)
     kernels_for((bot.policy,)).rollout_values(
-        np.asarray(params["state"], dtype=np.int64), seqs, bot.policy, bot.samples, bot.params.to_array(),
-        params["exact"], 0, np.empty((0, 4), dtype=np.uint64), np.empty((0, len(seqs)), dtype=np.int64),
-        new_workspace())
+        s, seqs, bot.policy, bot.samples, bot.params.to_array(), params["exact"], 0,
+        np.empty((0, 4), dtype=np.uint64), np.empty((0, len(seqs)), dtype=np.int64), new_workspace())
 
 
 def advise_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int) -> tuple[dict, int]:

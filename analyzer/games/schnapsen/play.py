@@ -207,6 +207,53 @@ def rollout_values(s, seqs, policy, samples, hparams, exact, first_world, world_
             out[w, i] = signed_result(child, player)
 
 
+#: Bots whose decision kernel ``choice(s, samples, rng, ws, n)`` :func:`direct_rollout_values` calls from Python:
+#: their play-outs then need no ``rollout_values`` > ``play_out`` > ``choose_action`` chain above the
+#: decision, each level of which relinks and re-optimises the whole bot below it on a cold cache (2-3 CPU-s
+#: each for ``hybrid``), against microseconds a decision from Python (a decision takes milliseconds).
+DIRECT_CHOICES = {HYBRID: hybrid_choice}
+
+
+def direct_rollout_values(s, seqs, policy, samples, exact, first_world, world_rngs, out, ws):
+    """:func:`rollout_values` for a bot of :data:`DIRECT_CHOICES` (its ``hparams`` unused), its per-world,
+    per-sequence and per-decision loops here in Python around the bot's decision kernel: the same worlds,
+    random states and decisions, so the same ``out``."""
+    choice = DIRECT_CHOICES[policy]
+    player = int(s[R.TO_MOVE])
+    base = np.empty(R.STATE_SIZE, dtype=np.int64)
+    child = np.empty(R.STATE_SIZE, dtype=np.int64)
+    for w in range(world_rngs.shape[0]):
+        rng = world_rngs[w].copy()
+        world_into(s, player, first_world + w, exact, rng, ws.pool, base)
+        start = np.array([next_u64(rng) for _ in range(4)], dtype=np.uint64)
+        for i in range(seqs.shape[0]):
+            child[:] = base
+            for a in seqs[i]:
+                if a < 0:
+                    break
+                apply_action(child, a)
+            bot_rng = start.copy()
+            while child[R.WINNER] < 0:
+                n = list_actions(child, ws)
+                # a forced move: the decision kernels return it without drawing from the random state
+                apply_action(child, ws.acts[0] if n == 1 else choice(child, samples, bot_rng, ws, n))
+            out[w, i] = signed_result(child, player)
+
+
+def direct_warm_up(s, policy, samples, exact, ws) -> None:
+    """Compile (or load) every kernel :func:`direct_rollout_values` calls, with the argument types it calls
+    them with, without a play-out (the decision kernel decides a forced move)."""
+    player = int(s[R.TO_MOVE])
+    rng = np.ones(4, dtype=np.uint64)
+    world = np.empty(R.STATE_SIZE, dtype=np.int64)
+    world_into(s, player, 0, exact, rng, ws.pool, world)
+    next_u64(rng)
+    list_actions(world, ws)
+    DIRECT_CHOICES[policy](world, samples, rng, ws, 1)
+    apply_action(world, ws.acts[0])
+    signed_result(world, player)
+
+
 @dataclass(frozen=True)
 class KernelSet:
     """The play kernels compiled for some of the bots (:func:`kernels_for`)."""
