@@ -163,6 +163,17 @@ def test_the_warm_up_compiles_every_signature_the_chunks_run(name, monkeypatch):
     assert added == []
 
 
+@pytest.mark.slow
+def test_hybrid_outcomes_are_those_before_its_play_outs_ran_from_python():
+    # the oracle: advise_task of main at e793232 (hybrid played out by the numba chain rollout_values >
+    # play_out > choose_action > hybrid_choice), seed 7, three sampled worlds at the first lead
+    params, n_worlds = advise_plan(SchnapsenState.from_text(FIRST_LEAD), parse_bot("hybrid:2"), 7, 3)
+    assert [row[0] for row in params["sequences"]] == [0, 10, 16, 17, 19, 36, 37, 40, 41]
+    np.testing.assert_array_equal(advise_task(params, 0, n_worlds, None),
+                                  [[2, -2, -2, 1, 2, 2, 2, -2, 3], [2, -2, -1, -1, -1, -1, -1, 3, 3],
+                                   [1, -2, -1, -1, 2, 2, 2, 2, -3]])
+
+
 def test_direct_play_outs_match_the_kernel_chain(monkeypatch):
     # the numba chain (rollout_values > play_out > the bot) is the oracle for the Python loops around a
     # decision kernel; the heuristic, which draws nothing from the random state, stands in for that kernel

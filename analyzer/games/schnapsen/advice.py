@@ -28,6 +28,7 @@ from analyzer.games.schnapsen.hybrid_bot import VALUE_PARTS, compile_value_part
 from analyzer.games.schnapsen.kernels import legal_actions
 from analyzer.games.schnapsen.play import (
     DIRECT_CHOICES,
+    DIRECT_KERNELS,
     HYBRID,
     HYBRID_INFER,
     PERFECT,
@@ -83,12 +84,13 @@ def advise_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSe
 
 def _top_kernel(policy: int):
     """The kernel of ``policy``'s chunks that calls the rest (what numba compiles last)."""
-    return DIRECT_CHOICES.get(policy) or kernels_for((policy,)).rollout_values
+    return DIRECT_KERNELS.get(policy) or kernels_for((policy,)).rollout_values
 
 
 def advise_compiled(params: dict) -> bool:
     """Whether numba's cache holds the kernel the chunks of ``params`` run (the bot's kernel set's
-    ``rollout_values``, or the perfect solve): :data:`ADVISE` compiles it first, with the notice, if not."""
+    ``rollout_values``, the one its decision calls from Python, or the perfect solve): :data:`ADVISE` compiles
+    it first, with the notice, if not."""
     if params.get("perfect"):
         return kernel_cached(perfect_values)
     return kernel_cached(_top_kernel(Bot.from_dict(params["bot"]).policy))
@@ -96,20 +98,21 @@ def advise_compiled(params: dict) -> bool:
 
 def advise_warm_up(params: dict) -> None:
     """Compile (or load) the kernels the chunks of ``params`` run, without playing a world: the honest bots'
-    ``rollout_values`` called on no world (``hybrid`` and ``hybrid_infer`` on a cold cache first compile
-    the two parts of their value functions in two processes: :func:`hybrid_bot.compile_value_part`); the
-    perfect bot's one world solved."""
+    ``rollout_values`` called on no world, or for a bot whose play-outs run from Python
+    (``play.DIRECT_CHOICES``) the kernels they call (:func:`play.direct_warm_up`); ``hybrid`` and
+    ``hybrid_infer`` on a cold cache first compile the two parts of their value functions in two processes
+    (:func:`hybrid_bot.compile_value_part`); the perfect bot's one world solved."""
     if params.get("perfect"):
         advice_rows(params, 0, 1, np.random.SeedSequence(params["seed"]))
         return
     bot = Bot.from_dict(params["bot"])
     if bot.policy in _PARTS_INFER and not advise_compiled(params):
         # the two halves below the bot's value functions compile at once in two processes; this one then
-        # loads them and compiles only the levels above (hybrid_values up to rollout_values)
+        # loads them and compiles only the levels above (up to hybrid_values, or rollout_values)
         compile_in_parallel([partial(compile_value_part, part, _PARTS_INFER[bot.policy]) for part in VALUE_PARTS])
     s = np.asarray(params["state"], dtype=np.int64)
     if bot.policy in DIRECT_CHOICES:
-        direct_warm_up(s, bot.policy, bot.samples, params["exact"], new_workspace())
+        direct_warm_up(s, bot.policy, params["exact"], new_workspace())
         return
     seqs = np.asarray(params["sequences"], dtype=np.int64)
     kernels_for((bot.policy,)).rollout_values(
