@@ -174,6 +174,20 @@ def test_hybrid_outcomes_are_those_before_its_play_outs_ran_from_python():
                                    [1, -2, -1, -1, 2, 2, 2, 2, -3]])
 
 
+@pytest.mark.slow
+def test_hybrid_counts_as_compiled_once_its_warm_up_wrote_the_signature_its_decisions_call():
+    # numba's own index is the oracle: the warm-up saved hybrid_values with the types hybrid_decision calls it
+    # with (infer omitted, not hybrid_choice's literal), which advise_compiled must find
+    from analyzer.games.schnapsen.advice import advise_compiled, advise_warm_up
+    from analyzer.games.schnapsen.hybrid_bot import decision_signature, hybrid_values
+
+    params, _ = advise_plan(SchnapsenState.from_text(FIRST_LEAD), parse_bot("hybrid:2"), 3, 1)
+    advise_warm_up(params)
+    assert advise_compiled(params)
+    keys = [key[0] for key in hybrid_values._cache._cache_file._load_index()]
+    assert decision_signature() in keys
+
+
 def test_direct_play_outs_match_the_kernel_chain(monkeypatch):
     # the numba chain (rollout_values > play_out > the bot) is the oracle for the Python loops around a
     # decision kernel; the heuristic, which draws nothing from the random state, stands in for that kernel

@@ -82,9 +82,12 @@ def advise_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSe
     return out
 
 
-def _top_kernel(policy: int):
-    """The kernel of ``policy``'s chunks that calls the rest (what numba compiles last)."""
-    return DIRECT_KERNELS.get(policy) or kernels_for((policy,)).rollout_values
+def _direct_cached(policy: int) -> bool:
+    """Whether numba's cache holds the kernel the decision of ``policy`` calls from Python with the types it
+    calls it with: a ``match`` of the bot writes the same kernel's index with another specialisation."""
+    kernel, signature = DIRECT_KERNELS[policy]
+    # numba keeps the index on the dispatcher's cache object only (no public accessor), as kernel_cached
+    return any(key[0] == signature() for key in kernel._cache._cache_file._load_index())
 
 
 def advise_compiled(params: dict) -> bool:
@@ -93,7 +96,10 @@ def advise_compiled(params: dict) -> bool:
     it first, with the notice, if not."""
     if params.get("perfect"):
         return kernel_cached(perfect_values)
-    return kernel_cached(_top_kernel(Bot.from_dict(params["bot"]).policy))
+    policy = Bot.from_dict(params["bot"]).policy
+    if policy in DIRECT_KERNELS:
+        return _direct_cached(policy)
+    return kernel_cached(kernels_for((policy,)).rollout_values)
 
 
 def advise_warm_up(params: dict) -> None:

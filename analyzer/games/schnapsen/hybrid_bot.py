@@ -84,6 +84,13 @@ def hybrid_decision(s, samples, rng, ws, n):
     return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
 
 
+def decision_signature() -> tuple:
+    """The argument types :func:`hybrid_values` gets from :func:`hybrid_decision` (``infer`` omitted): another
+    specialisation than ``hybrid_choice``'s, whose constant ``infer`` numba types ``Literal[bool]``."""
+    return (typeof(np.zeros(1, dtype=np.int64)), types.int64, typeof(np.zeros(4, dtype=np.uint64)),
+            typeof(new_workspace(tt_bits=1)), types.int64, types.Omitted(False))
+
+
 #: the two halves of what :func:`hybrid_values` compiles below its own level, which share no kernel but
 #: the engine's primitives: the heuristic (the play-outs' and ``heuristic_first``'s) and the solved worlds
 VALUE_PARTS = ("heuristic", "worlds")

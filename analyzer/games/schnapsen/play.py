@@ -16,7 +16,7 @@ from analyzer.cards.rng import next_u64
 from analyzer.games.kernel_sets import compile_set, set_label
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
-from analyzer.games.schnapsen.hybrid_bot import hybrid_choice, hybrid_decision, hybrid_values
+from analyzer.games.schnapsen.hybrid_bot import decision_signature, hybrid_choice, hybrid_decision, hybrid_values
 from analyzer.games.schnapsen.ismcts_bot import ismcts_choice, ismcts_hybrid_choice
 from analyzer.games.schnapsen.kernels import (
     apply_action,
@@ -212,8 +212,9 @@ def rollout_values(s, seqs, policy, samples, hparams, exact, first_world, world_
 #: bot, each level of which relinks and re-optimises the whole bot below it on a cold cache (2-3 CPU-s each
 #: for ``hybrid``), against microseconds a decision from Python (a decision takes milliseconds).
 DIRECT_CHOICES = {HYBRID: hybrid_decision}
-#: the kernel each of those decisions calls: what a cold cache compiles last for them
-DIRECT_KERNELS = {HYBRID: hybrid_values}
+#: the kernel each of those decisions calls (what a cold cache compiles last for them) and a function giving the
+#: argument types it calls it with
+DIRECT_KERNELS = {HYBRID: (hybrid_values, decision_signature)}
 
 
 def direct_rollout_values(s, seqs, policy, samples, exact, first_world, world_rngs, out, ws):
