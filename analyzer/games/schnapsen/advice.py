@@ -26,7 +26,16 @@ from analyzer.games.schnapsen.experiments import MATCH, RULES, Bot, outcome_stat
 from analyzer.games.schnapsen.findings import ADVISE_REPORT
 from analyzer.games.schnapsen.hybrid_bot import VALUE_PARTS, compile_value_part
 from analyzer.games.schnapsen.kernels import legal_actions
-from analyzer.games.schnapsen.play import HYBRID, HYBRID_INFER, PERFECT, kernels_for
+from analyzer.games.schnapsen.play import (
+    DIRECT_CHOICES,
+    DIRECT_KERNELS,
+    HYBRID,
+    HYBRID_INFER,
+    PERFECT,
+    direct_rollout_values,
+    direct_warm_up,
+    kernels_for,
+)
 from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
@@ -59,43 +68,62 @@ def advise_task(params: dict, start: int, count: int, seed_seq: np.random.SeedSe
     s = np.asarray(params["state"], dtype=np.int64)
     seqs = np.asarray(params["sequences"], dtype=np.int64)
     bot = Bot.from_dict(params["bot"])
-    rollout_values = kernels_for((bot.policy,)).rollout_values
     ws = new_workspace()
     out = np.zeros((count, len(seqs)), dtype=np.int64)
     for w in range(count):
         rng = state_from_seed(world_seed(params["seed"], start + w)).reshape(1, 4)
-        rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(), params["exact"], start + w, rng,
-                       out[w:w + 1], ws)
+        if bot.policy in DIRECT_CHOICES:
+            direct_rollout_values(s, seqs, bot.policy, bot.samples, params["exact"], start + w, rng, out[w:w + 1],
+                                  ws)
+        else:
+            kernels_for((bot.policy,)).rollout_values(s, seqs, bot.policy, bot.samples, bot.params.to_array(),
+                                                      params["exact"], start + w, rng, out[w:w + 1], ws)
         report_items()
     return out
 
 
+def _direct_cached(policy: int) -> bool:
+    """Whether numba's cache holds the kernel the decision of ``policy`` calls from Python with the types it
+    calls it with: a ``match`` of the bot writes the same kernel's index with another specialisation."""
+    kernel, signature = DIRECT_KERNELS[policy]
+    # numba keeps the index on the dispatcher's cache object only (no public accessor), as kernel_cached
+    return any(key[0] == signature() for key in kernel._cache._cache_file._load_index())
+
+
 def advise_compiled(params: dict) -> bool:
     """Whether numba's cache holds the kernel the chunks of ``params`` run (the bot's kernel set's
-    ``rollout_values``, or the perfect solve): :data:`ADVISE` compiles it first, with the notice, if not."""
+    ``rollout_values``, the one its decision calls from Python, or the perfect solve): :data:`ADVISE` compiles
+    it first, with the notice, if not."""
     if params.get("perfect"):
         return kernel_cached(perfect_values)
-    return kernel_cached(kernels_for((Bot.from_dict(params["bot"]).policy,)).rollout_values)
+    policy = Bot.from_dict(params["bot"]).policy
+    if policy in DIRECT_KERNELS:
+        return _direct_cached(policy)
+    return kernel_cached(kernels_for((policy,)).rollout_values)
 
 
 def advise_warm_up(params: dict) -> None:
     """Compile (or load) the kernels the chunks of ``params`` run, without playing a world: the honest bots'
-    ``rollout_values`` called on no world (``hybrid`` and ``hybrid_infer`` on a cold cache first compile
-    the two parts of their value functions in two processes: :func:`hybrid_bot.compile_value_part`); the
-    perfect bot's one world solved."""
+    ``rollout_values`` called on no world, or for a bot whose play-outs run from Python
+    (``play.DIRECT_CHOICES``) the kernels they call (:func:`play.direct_warm_up`); ``hybrid`` and
+    ``hybrid_infer`` on a cold cache first compile the two parts of their value functions in two processes
+    (:func:`hybrid_bot.compile_value_part`); the perfect bot's one world solved."""
     if params.get("perfect"):
         advice_rows(params, 0, 1, np.random.SeedSequence(params["seed"]))
         return
     bot = Bot.from_dict(params["bot"])
     if bot.policy in _PARTS_INFER and not advise_compiled(params):
         # the two halves below the bot's value functions compile at once in two processes; this one then
-        # loads them and compiles only the levels above (hybrid_values up to rollout_values)
+        # loads them and compiles only the levels above (up to hybrid_values, or rollout_values)
         compile_in_parallel([partial(compile_value_part, part, _PARTS_INFER[bot.policy]) for part in VALUE_PARTS])
+    s = np.asarray(params["state"], dtype=np.int64)
+    if bot.policy in DIRECT_CHOICES:
+        direct_warm_up(s, bot.policy, params["exact"], new_workspace())
+        return
     seqs = np.asarray(params["sequences"], dtype=np.int64)
     kernels_for((bot.policy,)).rollout_values(
-        np.asarray(params["state"], dtype=np.int64), seqs, bot.policy, bot.samples, bot.params.to_array(),
-        params["exact"], 0, np.empty((0, 4), dtype=np.uint64), np.empty((0, len(seqs)), dtype=np.int64),
-        new_workspace())
+        s, seqs, bot.policy, bot.samples, bot.params.to_array(), params["exact"], 0,
+        np.empty((0, 4), dtype=np.uint64), np.empty((0, len(seqs)), dtype=np.int64), new_workspace())
 
 
 def advise_plan(state: SchnapsenState, bot: Bot, seed: int, samples: int) -> tuple[dict, int]:

@@ -72,6 +72,25 @@ def hybrid_choice(s, samples, rng, ws, n, infer=False):
     return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
 
 
+def hybrid_decision(s, samples, rng, ws, n):
+    """:func:`hybrid_choice` (``hybrid``, not ``hybrid_infer``) with its steps called from Python: the same
+    action from the same random state, for a caller that decides from Python (``play.DIRECT_CHOICES``), where
+    it saves a cold cache one kernel level above :func:`hybrid_values` (each level relinks and re-optimises
+    the whole bot below it: 2-3 CPU-s) against microseconds a decision of milliseconds."""
+    if n == 1:
+        return ws.acts[0]
+    n, worlds = hybrid_values(s, samples, rng, ws, n)
+    allowed = np.ones(n, dtype=np.bool_)
+    return ws.acts[rollout_pick(ws.acts, ws.sums, ws.wins, n, worlds, allowed, win_weight_at(s))]
+
+
+def decision_signature() -> tuple:
+    """The argument types :func:`hybrid_values` gets from :func:`hybrid_decision` (``infer`` omitted): another
+    specialisation than ``hybrid_choice``'s, whose constant ``infer`` numba types ``Literal[bool]``."""
+    return (typeof(np.zeros(1, dtype=np.int64)), types.int64, typeof(np.zeros(4, dtype=np.uint64)),
+            typeof(new_workspace(tt_bits=1)), types.int64, types.Omitted(False))
+
+
 #: the two halves of what :func:`hybrid_values` compiles below its own level, which share no kernel but
 #: the engine's primitives: the heuristic (the play-outs' and ``heuristic_first``'s) and the solved worlds
 VALUE_PARTS = ("heuristic", "worlds")

@@ -16,7 +16,7 @@ from analyzer.cards.rng import next_u64
 from analyzer.games.kernel_sets import compile_set, set_label
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
-from analyzer.games.schnapsen.hybrid_bot import hybrid_choice
+from analyzer.games.schnapsen.hybrid_bot import decision_signature, hybrid_choice, hybrid_decision, hybrid_values
 from analyzer.games.schnapsen.ismcts_bot import ismcts_choice, ismcts_hybrid_choice
 from analyzer.games.schnapsen.kernels import (
     apply_action,
@@ -205,6 +205,59 @@ def rollout_values(s, seqs, policy, samples, hparams, exact, first_world, world_
             bot_rng[:] = start
             play_out(child, seats, seat_samples, seat_params, bot_rng, ws)
             out[w, i] = signed_result(child, player)
+
+
+#: Bots whose decision ``choice(s, samples, rng, ws, n)`` :func:`direct_rollout_values` calls from Python: their
+#: play-outs then need no ``rollout_values`` > ``play_out`` > ``choose_action`` chain of kernels above the
+#: bot, each level of which relinks and re-optimises the whole bot below it on a cold cache (2-3 CPU-s each
+#: for ``hybrid``), against microseconds a decision from Python (a decision takes milliseconds).
+DIRECT_CHOICES = {HYBRID: hybrid_decision}
+#: the kernel each of those decisions calls (what a cold cache compiles last for them) and a function giving the
+#: argument types it calls it with
+DIRECT_KERNELS = {HYBRID: (hybrid_values, decision_signature)}
+
+
+def direct_rollout_values(s, seqs, policy, samples, exact, first_world, world_rngs, out, ws):
+    """:func:`rollout_values` for a bot of :data:`DIRECT_CHOICES` (its ``hparams`` unused), its per-world,
+    per-sequence and per-decision loops here in Python around the bot's decision: the same worlds, random
+    states and decisions, so the same ``out``."""
+    choice = DIRECT_CHOICES[policy]
+    player = int(s[R.TO_MOVE])
+    base = np.empty(R.STATE_SIZE, dtype=np.int64)
+    child = np.empty(R.STATE_SIZE, dtype=np.int64)
+    for w in range(world_rngs.shape[0]):
+        rng = world_rngs[w].copy()
+        world_into(s, player, first_world + w, exact, rng, ws.pool, base)
+        start = np.array([next_u64(rng) for _ in range(4)], dtype=np.uint64)
+        for i in range(seqs.shape[0]):
+            child[:] = base
+            for a in seqs[i]:
+                if a < 0:
+                    break
+                apply_action(child, a)
+            bot_rng = start.copy()
+            while child[R.WINNER] < 0:
+                apply_action(child, choice(child, samples, bot_rng, ws, list_actions(child, ws)))
+            out[w, i] = signed_result(child, player)
+
+
+def direct_warm_up(s, policy, exact, ws) -> None:
+    """Compile (or load) every kernel :func:`direct_rollout_values` calls, with the argument types it calls
+    them with, at little cost: world 0 is drawn, played on through its forced moves, and the bot decides
+    once with one sample; a world that ends on forced moves needs no decision kernel."""
+    player = int(s[R.TO_MOVE])
+    rng = np.ones(4, dtype=np.uint64)
+    world = np.empty(R.STATE_SIZE, dtype=np.int64)
+    world_into(s, player, 0, exact, rng, ws.pool, world)
+    next_u64(rng)
+    n = list_actions(world, ws)
+    while n == 1 and world[R.WINNER] < 0:
+        apply_action(world, ws.acts[0])
+        n = list_actions(world, ws)
+    if world[R.WINNER] < 0:
+        DIRECT_CHOICES[policy](world.copy(), 1, rng, ws, n)  # leaves ws.acts a reordered list of the actions
+        apply_action(world, ws.acts[0])
+    signed_result(world, player)
 
 
 @dataclass(frozen=True)
