@@ -10,7 +10,11 @@ outside the kernels (the interpreter, the answers' checks) are "outside".
 ``--annotate NAME`` (a row's name, e.g. ``transposition._tt_lookup``) also prints that function's
 instructions with their sample counts (``objdump`` of the kernel's object code; the counts sit on the
 instruction after a stalling load).  The compile takes about a CPU-minute; ``perf`` must be allowed to
-sample the process (``perf_event_paranoid`` 2 or lower for one's own processes).
+sample the process (``perf_event_paranoid`` 2 or lower for one's own processes).  The scratch cache and
+``perf.data`` are removed at exit.
+
+It reads numba's private ``library._get_compiled_object()`` and ``library._final_module``, written against
+numba 0.68.1; another numba version may rename them.
 
 Usage: python scripts/dd_stats_profile.py [--deals 150] [--seed S] [--frequency 2999] [--annotate NAME]
 """
@@ -21,6 +25,7 @@ import collections
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -59,6 +64,12 @@ def _symbols(obj):
     return sorted(rows), sizes
 
 
+def _fail(message):
+    """Bad input or a missing tool: one line on stderr and exit code 2."""
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
+
+
 def _solve_all(deals):
     for i in range(1, len(deals)):
         leader = (i // 5) % 4
@@ -66,23 +77,39 @@ def _solve_all(deals):
 
 
 def main() -> None:
+    try:
+        _profile()
+    finally:
+        shutil.rmtree(os.environ["NUMBA_CACHE_DIR"], ignore_errors=True)
+
+
+def _profile():
+    """Parse the options, compile, sample the solves and print the shares (and the annotation)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--seed", type=int, default=None, help="default: a fresh seed, printed")
     parser.add_argument("--frequency", type=int, default=2999, help="perf samples per second")
     parser.add_argument("--annotate", default=None, help="print this function's instructions with their samples")
     args = parser.parse_args()
+    if args.deals < 2:
+        _fail(f"--deals must be at least 2 (one compiles, the rest are sampled), got {args.deals}")
+    if args.frequency < 1:
+        _fail(f"--frequency must be at least 1, got {args.frequency}")
+    if shutil.which("perf") is None:
+        _fail("no perf binary on PATH (install linux-tools / perf)")
     seed = secrets.randbits(31) if args.seed is None else args.seed
     deals = random_deals(np.random.default_rng(seed), args.deals)
     solve(deals[0], 0, 0, NS)  # compiles everything before the sampling starts
     obj = os.path.join(os.environ["NUMBA_CACHE_DIR"], "search.o")
     symbols, sizes = _symbols(obj)
+    if args.annotate and args.annotate not in {row[2] for row in symbols}:
+        _fail(f"--annotate: no function {args.annotate} among the kernels")
     data = os.path.join(os.environ["NUMBA_CACHE_DIR"], "perf.data")
     perf = subprocess.Popen(["perf", "record", "-q", "-F", str(args.frequency), "-e", "cpu-clock", "-p",
                              str(os.getpid()), "-o", data], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         perf.wait(timeout=2)  # perf gone this soon: it could not attach
-        raise SystemExit(f"perf record failed: {perf.stderr.read().decode().strip()}")
+        _fail(f"perf record failed: {perf.stderr.read().decode().strip()}")
     except subprocess.TimeoutExpired:
         pass
     _solve_all(deals)
@@ -110,9 +137,7 @@ def main() -> None:
 
 def _annotate(name, symbols, sizes, obj, offsets):
     """Print ``name``'s instructions from the library's object code, each with its samples."""
-    mangled = next((row[3] for row in symbols if row[2] == name), None)
-    if mangled is None:
-        raise SystemExit(f"no function {name} among the kernels")
+    mangled = next(row[3] for row in symbols if row[2] == name)
     start, size = sizes[mangled]
     listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={start}",
                               f"--stop-address={start + size}", obj], capture_output=True, text=True,
