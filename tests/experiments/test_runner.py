@@ -105,7 +105,7 @@ def busy_chunk(params, start, count, seed_seq):
     return pd.DataFrame({"item": np.arange(start, start + count)})
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_the_manifest_names_the_costliest_chunks_with_their_cpu(tmp_path, workers):
     """The oracle: the one chunk known to burn CPU comes first, the others near 0, at most SLOWEST_KEPT kept."""
     from analyzer.experiments.runner import SLOWEST_KEPT
