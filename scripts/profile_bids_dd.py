@@ -70,7 +70,8 @@ def experiment_deals(seed, n_deals):
     plan = bids_plan(Policies.everywhere("dd"), "random", "all", {}, None, n_deals, seed, None)
     out = []
     for chunk in plan_chunks(n_deals, plan.chunk_size, seed):
-        deals, _, setups = bids_setups(plan.params, chunk.start, chunk.count, chunk.seed_seq.spawn(2)[0])
+        setup = bids_setups(plan.params, chunk.start, chunk.count, chunk.seed_seq.spawn(2)[0])
+        deals, setups = setup.deals, setup.setups
         out += [(deals[i], setups, np.flatnonzero(setups["hand"] // 4 == i)) for i in range(chunk.count)]
     return out
 

@@ -541,16 +541,32 @@ def deals_for_chunk(params: dict, start: int, count: int, seed_seq) -> np.ndarra
     return random_deals(count, seed_seq, params.get("constraints"))
 
 
-def bids_setups(params: dict, start: int, count: int, deal_seed) -> tuple[np.ndarray, np.ndarray, dict]:
-    """The deals, leaders and setup rows (:func:`build_setups`) of one :func:`bids_chunk`, whose deals are
-    drawn from ``deal_seed`` (the first of the chunk's two spawned seeds): deal ``d`` is dealt by seat
-    ``d mod 4`` and led by the next seat. ``scripts/profile_bids_dd.py`` asks the solver these rows' questions."""
+@dataclass(frozen=True)
+class BidsSetup:
+    """One :func:`bids_chunk`'s setup (:func:`bids_setups`): its deals, leaders, setup rows
+    (:func:`build_setups`) and the run's contracts, seat numbers, policies and shared play (:func:`shared_play`) they came from."""
+
+    deals: np.ndarray
+    leader: np.ndarray
+    setups: dict
+    contracts: list
+    seats: list
+    policies: Policies
+    shared: dict
+
+
+def bids_setups(params: dict, start: int, count: int, deal_seed) -> BidsSetup:
+    """The setup of one :func:`bids_chunk`, whose deals are drawn from ``deal_seed`` (the first of the chunk's
+    two spawned seeds): deal ``d`` is dealt by seat ``d mod 4`` and led by the next seat.
+    ``scripts/profile_bids_dd.py`` asks the solver these rows' questions."""
     deals = deals_for_chunk(params, start, count, deal_seed)
     leader = (start + np.arange(count) + 1) % 4
     contracts = [K(c) for c in params["contracts"]]
     seats = [SEAT_LETTERS.index(letter) for letter in params.get("seats", SEAT_LETTERS)]
-    shared = shared_play(Policies.from_params(params))
-    return deals, leader, build_setups(deals, leader, contracts, seats, shared=shared)
+    policies = Policies.from_params(params)
+    shared = shared_play(policies)
+    setups = build_setups(deals, leader, contracts, seats, shared=shared)
+    return BidsSetup(deals, leader, setups, contracts, seats, policies, shared)
 
 
 def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
@@ -558,13 +574,10 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     seat's cards as a mask), the hand's features and every contract's result; only the hands of
     ``params["seats"]`` (seat letters) when given."""
     deal_seed, play_seed = seed_seq.spawn(2)
-    deals, leader, setups = bids_setups(params, start, count, deal_seed)
+    setup = bids_setups(params, start, count, deal_seed)
+    deals, leader, setups = setup.deals, setup.leader, setup.setups
     deal_number = start + np.arange(count)
-    contracts = [K(c) for c in params["contracts"]]
-    seats = [SEAT_LETTERS.index(letter) for letter in params.get("seats", SEAT_LETTERS)]
-    policies = Policies.from_params(params)
-    shared = shared_play(policies)
-    tricks, high_tricks = play_setups(setups, policies, state_from_seed(play_seed), params.get("dd_budget", 0))
+    tricks, high_tricks = play_setups(setups, setup.policies, state_from_seed(play_seed), params.get("dd_budget", 0))
     hands = deals.reshape(-1)
     policy_trump = choose_trump_batch(hands)
     frame = hand_feature_frame(hands, policy_trump)
@@ -588,10 +601,10 @@ def bids_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     frame["rik_blind_call"] = blind
     frame["rik_no_call"] = no_call
     # One concat, not a column at a time: a dd run's bound columns made pandas warn of a fragmented frame.
-    results = result_columns(setups, tricks, hands.size, contracts, shared, high_tricks)
+    results = result_columns(setups, tricks, hands.size, setup.contracts, setup.shared, high_tricks)
     frame = pd.concat([frame, pd.DataFrame(results, index=frame.index)], axis=1)
-    if len(seats) < 4:
-        frame = frame[frame["seat"].isin(seats).to_numpy()].reset_index(drop=True)
+    if len(setup.seats) < 4:
+        frame = frame[frame["seat"].isin(setup.seats).to_numpy()].reset_index(drop=True)
     return frame
 
 
