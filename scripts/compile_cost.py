@@ -6,8 +6,8 @@ the same steps loading the cache that first run filled, in one invocation.
 Each side runs in a fresh interpreter with ``NUMBA_CACHE_DIR`` set to one new temporary folder (so this
 script does not use the code digest's cache folder: it wants an empty one). The steps, in the order given:
 ``split`` (first if given: the solver's helper groups compiled at once, one here and one in another process,
-as a cold ``rikken solve`` does, ``parallel_compile.solver_groups``; its CPU-s include that process's), ``import``
-(``analyzer.solvers.dd.api``; the explicit signatures compile here), then one first call of each API entry on
+as a cold ``rikken solve`` does, ``parallel_compile.compile_solver_helpers``; its CPU-s include that
+process's), ``import`` (``analyzer.solvers.dd.api``; the explicit signatures compile here), then one first call of each API entry on
 a full deal: ``max`` (``solve``), ``ge`` (``solve`` with goal ge 7), ``bounds`` (``solve_bounds``
 with a budget, what ``rikken solve`` asks for a trick count), ``judge`` (``judge_moves``), ``questions``
 (``solve_questions``), ``table`` (``solve_table``), ``batch`` (``solve_batch``). A step's cold time is what it
@@ -112,11 +112,9 @@ def child(steps: list[str], by_function: bool) -> None:
         started = time.process_time()
         wall = time.perf_counter()
         if step == "split":
-            from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
+            from analyzer.experiments.parallel_compile import compile_solver_helpers
 
-            helpers = solver_groups()
-            if helpers:
-                compile_in_parallel(helpers[:-1], here=helpers[-1])
+            compile_solver_helpers()
             children = resource.getrusage(resource.RUSAGE_CHILDREN)
             started -= children.ru_utime + children.ru_stime
         elif step == "import":

@@ -383,7 +383,7 @@ def solve_command(
     json_out: JsonOut = False,
 ) -> None:
     """Double-dummy table for a Rikken deal, or the answer to one question (with --trump and --team)."""
-    from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
+    from analyzer.experiments.parallel_compile import compile_solver_helpers
 
     hands, lead = _deal_and_leader(deal, board, dealer, leader)
     # Every option is checked before the solver's first compile (tens of seconds on a cold cache).
@@ -395,11 +395,8 @@ def solve_command(
         raise InputError("a single question needs both --trump and --team")
     else:
         question = _parse_question(hands, trump, team, goal, called, blind)
-    # On a cold cache the solver's helper groups compile at once, the larger here and the other in a process of
-    # its own; the solver's import then compiles the search.
-    helpers = solver_groups()
-    if helpers:
-        compile_in_parallel(helpers[:-1], here=helpers[-1])
+    # On a cold cache the solver's helper groups compile at once; the solver's import then compiles the search.
+    compile_solver_helpers()
     if question is None:
         from analyzer.games.rikken.dd import dd_table
 

@@ -1,10 +1,10 @@
-"""Compile independent groups of numba kernels at once, one process per group, on a cold cache.
+"""Compile independent groups of numba kernels at once, one process per core (this one included), on a cold cache.
 
 Numba compiles in one thread. A command whose kernels fall into groups that share no kernel (a judged
 ``rikken replay``: the solver and the round's play) compiles them in about the time of the longest group
-when each group compiles in a process of its own: on two cores, two groups of equal cost take half the wall
-time. The processes write numba's on-disk cache (``NUMBA_CACHE_DIR`` is inherited), from which the caller
-then loads the kernels. A group computes nothing the caller keeps, so results cannot depend on it.
+when the groups share the cores: on two cores, two groups of equal cost take half the wall time, one of them
+compiled in this process. The other processes write numba's on-disk cache (``NUMBA_CACHE_DIR`` is
+inherited), from which the caller then loads the kernels. A group computes nothing the caller keeps, so results cannot depend on it.
 """
 
 import hashlib
@@ -20,8 +20,8 @@ from analyzer.catalog import default_workers
 def compile_in_parallel(groups: Sequence[Callable[[], object]], processes: int | None = None,
                         then: Callable[[], object] | None = None, after: int = 0,
                         here: Callable[[], object] | None = None) -> int:
-    """Run each of ``groups`` (picklable callables of no argument, each calling its kernels once on a small
-    input) in a process of its own, at most ``processes`` at once, and return when all are done.
+    """Run ``groups`` (picklable callables of no argument, each calling its kernels once on a small input) in
+    one process per core, this one included when it runs ``here``, and return when all are done.
 
     Parameters
     ----------
@@ -98,3 +98,24 @@ def solver_groups() -> list:
     from analyzer.solvers.dd import compile_split
 
     return [] if solver_cached() else compile_split.compile_groups()
+
+
+def compile_solver_helpers(processes: int | None = None) -> int:
+    """On a cold cache of the solver, compile its helpers (:func:`solver_groups`) at once, the last (larger)
+    group in this process and the others in processes of their own; the solver's import then compiles only
+    its search. A warm cache starts no process.
+
+    Parameters
+    ----------
+    processes : int, optional
+        As in :func:`compile_in_parallel` (by default one per core).
+
+    Returns
+    -------
+    int
+        The processes used, this one included (0: the solver was cached, nothing compiled).
+    """
+    helpers = solver_groups()
+    if not helpers:
+        return 0
+    return compile_in_parallel(helpers[:-1], processes=processes, here=helpers[-1])

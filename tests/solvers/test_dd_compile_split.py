@@ -38,15 +38,14 @@ class Compiles(event.Listener):
 
 
 if __name__ == "__main__":
-    from analyzer.experiments.parallel_compile import compile_in_parallel, solver_groups
+    from analyzer.experiments.parallel_compile import compile_in_parallel, compile_solver_helpers, solver_groups
     from analyzer.solvers.dd.compile_split import GROUPS, compile_group
 
     event.register("numba:compile", Compiles())
     if sys.argv[1] == "split":
         compile_in_parallel(solver_groups(), processes=2)
     elif sys.argv[1] == "here":
-        helpers = solver_groups()
-        compile_in_parallel(helpers[:-1], processes=2, here=helpers[-1])
+        compile_solver_helpers(processes=2)
     else:
         for index in range(len(GROUPS)):
             compile_group(index)
@@ -99,6 +98,18 @@ def test_the_groups_are_wanted_only_while_the_search_is_not_cached(tmp_path, mon
     assert len(parallel_compile.solver_groups()) == 2
     (folder / "search.search-62.py311.nbi").touch()
     assert parallel_compile.solver_groups() == []
+
+
+def test_the_solver_helpers_compile_the_last_group_here_and_nothing_when_cached(monkeypatch):
+    calls = []
+    monkeypatch.setattr(parallel_compile, "compile_in_parallel",
+                        lambda groups, processes=None, here=None: calls.append((groups, processes, here)) or 2)
+    monkeypatch.setattr(parallel_compile, "solver_groups", lambda: ["first", "second", "last"])
+    assert parallel_compile.compile_solver_helpers(processes=2) == 2
+    assert calls == [(["first", "second"], 2, "last")]
+    monkeypatch.setattr(parallel_compile, "solver_groups", lambda: [])
+    assert parallel_compile.compile_solver_helpers() == 0
+    assert len(calls) == 1
 
 
 def test_importing_the_groups_compiles_no_search():
