@@ -4,7 +4,8 @@ and the brute-force reference, with calls, several leaders and several goals sha
 import numpy as np
 
 from analyzer.cards.deck import card_name
-from analyzer.games.rikken.dd import _holder, calls_for, dd_table
+from analyzer.games.rikken.dd import dd_table
+from analyzer.games.rikken.dd_question import calls_for, card_holder
 from analyzer.solvers.dd import Question, best_moves, solve, solve_questions
 
 from .reference_minimax import Rules, can_force, max_tricks
@@ -80,7 +81,7 @@ def test_dd_table_matches_single_solves():
             trump = "CDHS".index(row["trump"])
             assert row["alone"] == solve(masks, trump, leader, 1 << declarer)
             for card, blind in calls_for(int(masks[declarer]), trump):
-                partner = _holder(masks, card)
+                partner = card_holder(masks, card)
                 if partner < 0:
                     continue
                 call = row["calls"][card_name(card)]

@@ -53,7 +53,7 @@ from analyzer.errors import InputError
 from analyzer.experiments.progress import report_step
 from analyzer.games.rikken import rules
 from analyzer.games.rikken.count_bounds import KnownCounts, Side
-from analyzer.games.rikken.dd_question import STRAIN_LETTERS, _holder, calls_for
+from analyzer.games.rikken.dd_question import STRAIN_LETTERS, calls_for, card_holder
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import (
     POLICY_DD,
@@ -514,7 +514,7 @@ def dd_table(hands, leader: int, budget: int = 0) -> tuple[list[dict], list[dict
                    "calls": {}}
             contracts.append((trump, alone_bit, tricks, -1, False))
             for card, blind in calls_for(int(hands[declarer]), trump):
-                partner = _holder(hands, card)
+                partner = card_holder(hands, card)
                 if partner < 0:
                     continue
                 row["calls"][card_name(card)] = {"partner": SEAT_LETTERS[partner], "blind": blind,

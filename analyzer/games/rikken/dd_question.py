@@ -75,7 +75,7 @@ def check_call(hands, trump: int, team: int, called_card: int, blind: bool) -> N
     if called_card % N_RANKS not in (ACE, KING):
         raise InputError(f"cannot call {name}: the bidder calls an ace (a king when he holds all four aces)")
     members = [s for s in range(4) if team >> s & 1]
-    holder = _holder(hands, called_card)
+    holder = card_holder(hands, called_card)
     if members == [holder]:
         raise InputError(f"cannot call {name}: {SEAT_LETTERS[holder]} holds it, and a bidder never calls his own card")
     if len(members) != 2:
@@ -96,9 +96,34 @@ def check_call(hands, trump: int, team: int, called_card: int, blind: bool) -> N
 
 
 def team_name(mask: int) -> str:
+    """The seat letters of a team mask.
+
+    Parameters
+    ----------
+    mask : int
+        Bit ``s`` set for each seat ``s`` (0-3, N E S W) of the team.
+
+    Returns
+    -------
+    str
+        The team's seat letters in seat order, e.g. ``"NS"`` for ``0b0101``.
+    """
     return "".join(SEAT_LETTERS[s] for s in range(4) if mask >> s & 1)
 
 
-def _holder(hands, card: int) -> int:
-    """Seat holding ``card``, or -1 when it is no longer in a hand (an ending)."""
+def card_holder(hands, card: int) -> int:
+    """The seat holding ``card``.
+
+    Parameters
+    ----------
+    hands : sequence of int
+        The four seats' card masks.
+    card : int
+        The card's index.
+
+    Returns
+    -------
+    int
+        The seat holding ``card``, or -1 when it is no longer in a hand (an ending).
+    """
     return next((s for s in range(4) if int(hands[s]) >> card & 1), -1)
