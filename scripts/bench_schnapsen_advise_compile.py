@@ -7,7 +7,8 @@ the parent and of its child processes (the parts' compile processes and the work
 
 Runs the command once in a fresh interpreter with a new empty ``NUMBA_CACHE_DIR``; compare two trees by
 running each tree's copy of this script (``PYTHONPATH=TREE``) in one sitting: CPU seconds, not wall seconds,
-are the comparable figure on a loaded machine.
+are the comparable figure on a loaded machine. A command that fails is reported in one line (exit code 2),
+not timed.
 """
 
 import argparse
@@ -21,23 +22,28 @@ import time
 
 
 def child(workers: str) -> None:
-    """Run the cold command here with the compile events recorded; print the timings as one JSON line."""
+    """Run the cold command here with the compile events recorded; print the timings as one JSON line, or exit
+    with the command's exit code when it fails."""
     from compile_cost import _Timings
     from first_run import ANALYZER, COMMANDS
 
     timings = _Timings()
     timings.install()
-    args = [*COMMANDS["schnapsen advise"], "--workers", workers, "--out", tempfile.mkdtemp()]
-    sys.argv = [ANALYZER[-1], *args]
-    started = time.process_time()
-    from analyzer.cli.app import main
+    with tempfile.TemporaryDirectory() as out:
+        sys.argv = [ANALYZER[-1], *COMMANDS["schnapsen advise"], "--workers", workers, "--out", out]
+        started = time.process_time()
+        from analyzer.cli.app import main
 
-    try:
-        main()
-    except SystemExit:
-        pass
+        try:
+            main()
+            code = 0
+        except SystemExit as exit_:
+            code = exit_.code
+        elapsed = time.process_time() - started
+    if code not in (0, None):
+        sys.exit(code if isinstance(code, int) else 1)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(json.dumps({"parent": time.process_time() - started, "children": children.ru_utime + children.ru_stime,
+    print(json.dumps({"parent": elapsed, "children": children.ru_utime + children.ru_stime,
                       "functions": timings.functions}))
 
 
@@ -51,9 +57,13 @@ def main() -> None:
         child(options.workers)
         return
     with tempfile.TemporaryDirectory() as cache:
-        done = subprocess.run([sys.executable, __file__, "--child", "--workers", options.workers], check=True,
+        done = subprocess.run([sys.executable, __file__, "--child", "--workers", options.workers],
                               capture_output=True, text=True, cwd=os.path.dirname(os.path.abspath(__file__)),
                               env={**os.environ, "NUMBA_CACHE_DIR": cache})
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        print(f"schnapsen advise failed (exit {done.returncode}): {last}", file=sys.stderr)
+        sys.exit(2)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     functions = sorted(result["functions"].items(), key=lambda item: -item[1][1])
     print(f"parent {result['parent']:.1f} CPU-s (compiling {sum(row[1] for _, row in functions):.1f}), "
