@@ -61,6 +61,7 @@ def hybrid_values(s, samples, rng, ws, n, infer=False):
     return m, 1
 
 
+# Keep in step with hybrid_decision, its twin called from Python.
 @njit(cache=True)
 def hybrid_choice(s, samples, rng, ws, n, infer=False):
     """``hybrid``'s action among the ``n`` listed in ``ws.acts`` (a forced move without search); with
@@ -76,7 +77,8 @@ def hybrid_decision(s, samples, rng, ws, n):
     """:func:`hybrid_choice` (``hybrid``, not ``hybrid_infer``) with its steps called from Python: the same
     action from the same random state, for a caller that decides from Python (``play.DIRECT_CHOICES``), where
     it saves a cold cache one kernel level above :func:`hybrid_values` (each level relinks and re-optimises
-    the whole bot below it: 2-3 CPU-s) against microseconds a decision of milliseconds."""
+    the whole bot below it: 2-3 CPU-s) against microseconds a decision of milliseconds. Keep in step with
+    :func:`hybrid_choice`."""
     if n == 1:
         return ws.acts[0]
     n, worlds = hybrid_values(s, samples, rng, ws, n)

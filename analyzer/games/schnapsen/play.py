@@ -168,6 +168,7 @@ def play_match(policy, samples, hparams, deal_rng, bot_rng, first_dealer, ws):
     return (0 if left0 <= 0 else 1), deals, gp0, gp1, closes[0], closes[1], close_wins[0], close_wins[1]
 
 
+# Keep in step with direct_rollout_values, its twin whose loops run in Python.
 def rollout_values(s, seqs, policy, samples, hparams, exact, first_world, world_rngs, out, ws):
     """Honest evaluation: play each action sequence forward with one bot in both seats, world by world.
 
@@ -220,7 +221,7 @@ DIRECT_KERNELS = {HYBRID: (hybrid_values, decision_signature)}
 def direct_rollout_values(s, seqs, policy, samples, exact, first_world, world_rngs, out, ws):
     """:func:`rollout_values` for a bot of :data:`DIRECT_CHOICES` (its ``hparams`` unused), its per-world,
     per-sequence and per-decision loops here in Python around the bot's decision: the same worlds, random
-    states and decisions, so the same ``out``."""
+    states and decisions, so the same ``out``. Keep in step with :func:`rollout_values`."""
     choice = DIRECT_CHOICES[policy]
     player = int(s[R.TO_MOVE])
     base = np.empty(R.STATE_SIZE, dtype=np.int64)
