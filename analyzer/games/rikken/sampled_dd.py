@@ -15,7 +15,9 @@ In each world a card scores 1 per contract its side wins (declarers: made; the o
 ``TRICK_WEIGHT`` (1/32) when it costs its side no trick of a trick contract; the card with the best
 weighted mean over the worlds is played, the expert's card (``expert``: sampled heuristic play-outs,
 here searching from the opening lead, ``FALLBACK_FIRST_TRICK``) when it ties for best; a defender
-against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``). A
+against an exposed Misery (trick 2 on) breaks ties by playing into the declarer's shown hand instead
+(``open_misery_card``), one against a hidden Misery following suit by keeping his low cards
+(``misery_defence_card``). A
 contract made or failed beyond repair asks nothing more; when nothing is open the expert's card is played. Ties are
 common where a perfect opponent controls the contract in every world (all cards lose alike): against
 1 Alone 81% of the defence's decisions tie on every world (12 screened deals, seed 299987), and there
