@@ -8,7 +8,7 @@ solver's moves that keep the side's result, ``--judge-budget`` completed tricks 
 hang on one exact question as the unbudgeted judge once did for 40 minutes). For a made deal, the first
 defender card proved to turn a beatable contract into a made one is printed with what its decision knew:
 
-- ``tied``: every world scored every card alike (the tie rule's card: the expert's, ``open_misery_card`` or
+- ``tied``: every world scored every card alike (the tie rule's card: the expert's or
   ``misery_defence_card``);
 - ``stopped``: some world's question ran out of its budget and no card was proved better (the expert's card);
 - ``chose``: the worlds told the cards apart, finished, and the card they chose gave it up;

@@ -33,7 +33,6 @@ from analyzer.games.rikken.sampled_dd import (
     decided_action,
     fits_the_bidding,
     misery_defence_card,
-    open_misery_card,
     open_goals,
     playout_batch_sampled,
     playout_one_sampled,
@@ -429,58 +428,6 @@ def test_the_misery_defence_rule_leaves_leads_declarers_discards_and_other_contr
     apply_action(declarer, 1, parse_card_list("C3")[0])
     up, _ = legal_actions(declarer, 0)
     assert misery_defence_card(declarer, 0, int(up)) == -1  # the declarer himself
-
-
-def _open_misery_after_trick_one(hands, leader, trick, contract=Contract.OPEN_MISERY, exposed=True, won=0):
-    """N declares ``contract`` with ``hands`` (card lists) past trick 1 (his hand shown when ``exposed``), ``leader``
-    has led the cards of ``trick`` so far; the state and the next seat's legal face-up cards."""
-    st = new_round([_mask_of(h) for h in hands], leader, [int(contract), -1, -1, -1], -1, NO_TRUMP, -1, 0)
-    st[L.TRICK_NO] = 1
-    st[L.EXPOSED] = 1 if exposed else 0
-    st[L.TRICKS] = won
-    cards = parse_card_list(trick) if trick else []
-    for i, card in enumerate(cards):
-        apply_action(st, (leader + i) % 4, card)
-    seat = (leader + len(cards)) % 4
-    up, _ = legal_actions(st, seat)
-    return st, seat, int(up)
-
-
-@pytest.mark.parametrize("hands, leader, trick, expected", [
-    # Leading (E): clubs have 3 unseen cards above N's lowest (C9), diamonds 10 above D3, hearts none above HQ;
-    # spades N cannot be made to win (void). Hearts, with E's highest card under HQ.
-    (["C9 CT D3 D4 HQ HK", "C2 C5 CA D2 H4 H9 HA S3", "C3 C4 D5 D6 H2 H3", "C6 C7 D7 D8 H5 H6"], 1, "", "H9"),
-    # Following before N, the trick (C3) under his lowest (C9): W's highest card under C9.
-    (["C9 CT D3", "D2 D4 D5", "C3 D6 D7", "C4 C7 CJ"], 2, "C3", "C7"),
-    # The same with N's lowest club C5: W's highest under C5.
-    (["C5 C9 D3", "D2 D4 D5", "C3 D6 D7", "C4 C7 CJ"], 2, "C3", "C4"),
-    # The trick (C6) already over N's lowest (C5): N will duck whatever W plays; W sheds his highest.
-    (["C5 C9 D3", "D2 D4 D5", "C6 D6 D7", "C4 C7 CJ"], 2, "C6", "CJ"),
-    # After N, who is winning with C9: E ducks under it with his highest card that does.
-    (["C9 D3 D4", "C2 C8 CK", "D5 D6 D7", "C3 D8 D9"], 3, "C3 C9", "C8"),
-    # After N, who is not winning (W's CT): E sheds his highest.
-    (["C9 D3 D4", "C2 C8 CK", "D5 D6 D7", "CT D8 D9"], 3, "CT C9", "CK"),
-    # Void in the suit led: the highest-ranked card (HK over D5 and S2).
-    (["C9 D3 D4", "D5 HK S2", "C5 D6 D7", "C3 D8 D9"], 3, "C3 C9", "HK"),
-])
-def test_an_open_misery_defender_among_equals_plays_into_the_exposed_hand(hands, leader, trick, expected):
-    # Hand-worked cases (N's exposed hand first, then E, S, W): the rule's card read off the cards by hand.
-    st, seat, up = _open_misery_after_trick_one(hands, leader, trick)
-    assert open_misery_card(st, seat, up) == parse_card_list(expected)[0]
-
-
-def test_the_open_misery_rule_leaves_hidden_hands_spoilt_misery_and_declarers_to_the_other_rules():
-    hands = ["C9 CT D3", "D2 D4 D5", "C3 D6 D7", "C4 C7 CJ"]
-    assert open_misery_card(*_open_misery_after_trick_one(hands, 2, "C3")) == parse_card_list("C7")[0]
-    assert open_misery_card(*_open_misery_after_trick_one(hands, 2, "C3", exposed=False)) == -1
-    assert open_misery_card(*_open_misery_after_trick_one(hands, 2, "C3", Contract.MISERY, exposed=False)) == -1
-    assert open_misery_card(*_open_misery_after_trick_one(hands, 2, "C3", won=1)) == -1  # already lost
-    assert open_misery_card(*_open_misery_after_trick_one(hands, 1, "D2 D6 C4")) == -1  # N himself
-    st, seat, up = _open_misery_after_trick_one(hands, 2, "C3")
-    st[L.TRICK_NO] = 0
-    assert open_misery_card(st, seat, up) == -1  # trick 1: his hand is not shown yet
-    nothing_under = ["C2 D2", "C3 D3", "C4 D4", "C5 D5"]
-    assert open_misery_card(*_open_misery_after_trick_one(nothing_under, 1, "")) == -1  # no suit to underlead
 
 
 def test_where_no_world_tells_the_cards_apart_tie_worlds_are_drawn_and_decide(monkeypatch):

@@ -15,9 +15,7 @@ In each world a card scores 1 per contract its side wins (declarers: made; the o
 ``TRICK_WEIGHT`` (1/32) when it costs its side no trick of a trick contract; the card with the best
 weighted mean over the worlds is played, the expert's card (``expert``: sampled heuristic play-outs,
 here searching from the opening lead, ``FALLBACK_FIRST_TRICK``) when it ties for best; a defender
-against an exposed Misery (trick 2 on) breaks ties by playing into the declarer's shown hand instead
-(``open_misery_card``), one against a hidden Misery following suit by keeping his low cards
-(``misery_defence_card``). A
+against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``). A
 contract made or failed beyond repair asks nothing more; when nothing is open the expert's card is played. Ties are
 common where a perfect opponent controls the contract in every world (all cards lose alike): against
 1 Alone 81% of the defence's decisions tie on every world (12 screened deals, seed 299987), and there
@@ -98,7 +96,6 @@ from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
     CONTRACT,
-    EXPOSED,
     FACE_DOWN_CARDS,
     FACE_DOWN_OFFSET,
     HAND,
@@ -110,7 +107,6 @@ from analyzer.games.rikken.round_layout import (
     LED_SUIT,
     N_IN_TRICK,
     PARTNER,
-    PLAYED,
     TRICK,
     TRICK_NO,
     TRICKS,
@@ -268,9 +264,7 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     n_actions = distinct_actions(st, seat, np.int64(up), np.int64(fd), reps)
     if n_actions == 1:
         return int(reps[0])
-    own = open_misery_card(st, seat, up)
-    if own < 0:
-        own = misery_defence_card(st, seat, up)
+    own = misery_defence_card(st, seat, up)
     if own < 0:
         own = int(choose_action(st, seat, np.int64(up), np.int64(fd), POLICY_EXPERT, fallback_params(params),
                                 rng_state))
@@ -436,60 +430,6 @@ def misery_defence_card(st, seat, up):
         return -1
     winning = int(st[TRICK + int(st[WIN_SEAT])]) - 13 * led
     below = suit & ((1 << winning) - 1) if 0 <= winning < 13 else 0
-    return 13 * led + ((below or suit).bit_length() - 1)
-
-
-def open_misery_card(st, seat, up):
-    """The card a defender against an exposed, still clean Misery plays among equals, or -1 where the rule does not
-    apply (the seat declares, a declarer is not a clean Misery, the declarer's hand is not shown yet, more than
-    one declarer, or a lead with no suit to lead into).
-
-    The declarer's exposed hand says where he can be forced: a trick he must win is one whose cards all stay
-    under his lowest card of the suit led. Leading: the suit where fewest unseen cards (the partners') lie above
-    the declarer's lowest, among suits he holds and the seat can underlead; the seat's highest card under that
-    lowest (its lower ones kept for later). Following before the declarer plays: the highest card under his
-    lowest card of the suit while the trick is still under it, else the highest. After him: the highest card
-    under his card while he is winning, else the highest; a discard: the highest-ranked card. In the worlds the
-    defenders see every card, so most cards beat the misère there and such ties were broken by the expert's card
-    or ``misery_defence_card``, which do not look at the exposed hand (docs/rikken-bots.md, "Session 11").
-    """
-    if int(st[CONTRACT + seat]) >= 0 or int(st[TRICK_NO]) == 0:
-        return -1
-    declarers = [d for d in range(4) if int(st[CONTRACT + d]) >= 0]
-    if len(declarers) != 1:
-        return -1
-    d = declarers[0]
-    if int(st[KIND + d]) != KIND_MISERY or int(st[TRICKS + d]) > 0 or not int(st[EXPOSED]) >> d & 1:
-        return -1
-    up = int(up)
-    declarer = int(st[HAND + d])
-    unseen = ~(declarer | int(st[HAND + seat]) | int(st[PLAYED])) & ((1 << 52) - 1)
-    if int(st[N_IN_TRICK]) == 0:
-        best, best_key = -1, None
-        for suit in range(4):
-            mine, his = (up >> 13 * suit) & 0x1FFF, (declarer >> 13 * suit) & 0x1FFF
-            lowest = his & -his
-            under = mine & (lowest - 1)
-            if his == 0 or under == 0:
-                continue
-            over = ((unseen >> 13 * suit) & 0x1FFF & ~(lowest - 1)).bit_count()
-            key = (over, -lowest)
-            if best_key is None or key < best_key:
-                best, best_key = 13 * suit + under.bit_length() - 1, key
-        return best
-    led = int(st[LED_SUIT])
-    suit = (up >> 13 * led) & 0x1FFF if 0 <= led < 4 else 0
-    if suit == 0 or suit << 13 * led != up:
-        return max((c for c in range(52) if up >> c & 1), key=lambda c: (c % 13, c), default=-1)
-    winning = int(st[TRICK + int(st[WIN_SEAT])]) - 13 * led
-    his = (declarer >> 13 * led) & 0x1FFF
-    played = int(st[TRICK + d])
-    if played >= 0:
-        ceiling = played - 13 * led if int(st[WIN_SEAT]) == d else -1
-    else:
-        lowest = (his & -his).bit_length() - 1
-        ceiling = lowest if his and winning < lowest else -1
-    below = suit & ((1 << ceiling) - 1) if ceiling >= 0 else 0
     return 13 * led + ((below or suit).bit_length() - 1)
 
 
