@@ -1,6 +1,8 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
-``--retry``) and the worlds per decision (``--worlds``).
+``--retry``) and the worlds per decision (``--worlds``); ``--defence dd`` plays the same deals against
+perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget`` completed tricks a question; a deal with a turn
+the budget left undecided is printed ``undecided 1`` and is not a perfect-play result).
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
@@ -12,7 +14,7 @@ deal of this process. Run it once per variant, in parallel if you like, and pair
 the deals J, J + K, ... (several processes on one variant; pair the concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--worlds 8] [--offset J --stride K]`` or
+[--retry 8000000] [--worlds 8] [--defence dd] [--dd-budget B] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
@@ -26,32 +28,39 @@ import numpy as np
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
-from analyzer.games.rikken import bots, rules, sampled_dd
+from analyzer.games.rikken import bots, dd, rules, sampled_dd
 from analyzer.games.rikken.experiments import declaring_seats
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.reports.stats import paired_difference, wilson_interval
 from rikken_play_strength import _KEYS, outcome, setups_for
 
 
-def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int) -> None:
-    """Play each deal and print ``deal D made M cpu S``; then the total."""
+def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int, defence: str = "sampled-dd",
+               dd_budget: int = 0) -> None:
+    """Play each deal and print ``deal D made M cpu S`` (``undecided U`` after it against dd); then the total."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
-                   bots.policy_id("sampled-dd")).astype(np.int64)
-    made, total = [], 0.0
+                   bots.policy_id(defence)).astype(np.int64)
+    made, total, unknown = [], 0.0, 0
     for d in deals:
-        tricks = np.zeros((1, 4), dtype=np.int64)
+        tricks, undecided = np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64)
         start = time.process_time()
-        bots.play_batch(*(setups[key][d:d + 1] for key in _KEYS), ids[d:d + 1], default_params(),
-                        state_from_seed([seed, d]), tricks, worlds)
+        rows = (setups[key][d:d + 1] for key in _KEYS)
+        if defence == "dd":
+            dd.playout_batch_dd(*rows, state_from_seed([seed, d]), tricks, ids[d:d + 1], default_params(),
+                                dd_budget, undecided)
+        else:
+            bots.play_batch(*rows, ids[d:d + 1], default_params(), state_from_seed([seed, d]), tricks, worlds)
         seconds = time.process_time() - start
         total += seconds
+        unknown += int(undecided[0] > 0)
         one = {key: value[d:d + 1] for key, value in setups.items()}
         made.append(bool(outcome(one, tricks, contract)[0][0]))
-        print(f"deal {d} made {int(made[-1])} cpu {seconds:.2f}", flush=True)
+        print(f"deal {d} made {int(made[-1])} cpu {seconds:.2f}"
+              + (f" undecided {int(undecided[0] > 0)}" if defence == "dd" else ""), flush=True)
     n = len(made)
     low, high = wilson_interval(sum(made), n)
     print(f"made {sum(made)} of {n} ({100 * sum(made) / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]); "
-          f"{total / n:.2f} CPU-s a deal", flush=True)
+          f"{total / n:.2f} CPU-s a deal" + (f"; {unknown} undecided" if defence == "dd" else ""), flush=True)
 
 
 def read_deals(path: str) -> dict[int, bool]:
@@ -81,6 +90,8 @@ def main() -> None:
     parser.add_argument("--contract", default="open-misery")
     parser.add_argument("--retry", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
+    parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
+    parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
     parser.add_argument("--offset", type=int, default=0)
     parser.add_argument("--stride", type=int, default=1)
     parser.add_argument("--pair", nargs=2, metavar=("BASE", "OTHER"), help="pair two outputs of this script")
@@ -88,8 +99,9 @@ def main() -> None:
     if args.pair:
         pair(*args.pair)
         return
-    if args.retry < 0 or args.offset < 0 or min(args.stride, args.worlds) < 1:
-        print("error: --retry and --offset must be at least 0, --stride and --worlds at least 1", file=sys.stderr)
+    if min(args.retry, args.offset, args.dd_budget) < 0 or min(args.stride, args.worlds) < 1:
+        print("error: --retry, --offset and --dd-budget must be at least 0, --stride and --worlds at least 1",
+              file=sys.stderr)
         sys.exit(2)
     try:
         contract = int(rules.parse_contract(args.contract))
@@ -99,10 +111,15 @@ def main() -> None:
     sampled_dd.RETRY_BUDGET = args.retry
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
-    print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
-          f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
-          f"{args.worlds} worlds", flush=True)
-    play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds)
+    if args.defence == "dd":
+        print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; dd defence, question budget "
+              f"{args.dd_budget:,}", flush=True)
+    else:
+        print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
+              f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
+              f"{args.worlds} worlds", flush=True)
+    play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds,
+               args.defence, args.dd_budget)
 
 
 if __name__ == "__main__":

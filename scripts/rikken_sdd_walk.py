@@ -3,9 +3,10 @@
 The deals and play streams are those of ``rikken_sdd_retry.py`` (deal ``d`` of ``rikken_play_strength.py
 --seed S --deals N --screen K --contracts C``, stream ``state_from_seed([S, d])``, heuristic declarer,
 sampled-dd defenders). Each deal is played again with every sampled-dd decision recorded (its worlds'
-value bounds per card), then every card is judged on the true hands (``replay_judge.card_costs``: made or
-not made exactly). For a made deal, the first defender card that turned a beatable contract into a made
-one is printed with what its decision knew:
+value bounds per card), then each sampled-dd decision is judged on the true hands (``first_given_up``: the
+solver's moves that keep the side's result, ``--judge-budget`` completed tricks a question, so a walk cannot
+hang on one exact question as the unbudgeted judge once did for 40 minutes). For a made deal, the first
+defender card proved to turn a beatable contract into a made one is printed with what its decision knew:
 
 - ``tied``: every world scored every card alike (the tie rule's card: the expert's or
   ``misery_defence_card``);
@@ -13,11 +14,14 @@ one is printed with what its decision knew:
 - ``chose``: the worlds told the cards apart, finished, and the card they chose gave it up;
 - ``forced``: the seat had one distinct card.
 
+A decision the judge's budget left undecided before that card is named with it (``judge stopped at trick T``);
+a made deal with no proved card and an undecided decision counts as ``judge stopped``.
+
 Then the counts per class. ``--deals-list`` plays only the listed deals (the made ones of a
 ``rikken_sdd_retry.py`` output, say).
 
 Usage: ``python scripts/rikken_sdd_walk.py --seed S [--deals 40] [--screen 40] [--contract open-misery]
-[--deals-list 0,5,9]``.
+[--deals-list 0,5,9] [--judge-budget 20000000]``.
 """
 
 import argparse
@@ -34,7 +38,9 @@ from analyzer.errors import InputError
 from analyzer.games.rikken import bots, rules, sampled_dd
 from analyzer.games.rikken.experiments import declaring_seats
 from analyzer.games.rikken.heuristic import default_params
-from analyzer.games.rikken.replay_judge import card_costs
+from analyzer.games.rikken.kernels import apply_action, legal_actions, new_round
+from analyzer.games.rikken.round_layout import CONTRACT, FACE_DOWN_OFFSET, HAND, KIND, TRICKS
+from analyzer.solvers.dd.api import check_budget, judge_moves
 from rikken_play_strength import outcome, setups_for
 
 
@@ -69,6 +75,47 @@ def play_recorded(row: dict, ids, seed) -> tuple[np.ndarray, list, list]:
     return tricks, trace, per_move
 
 
+def first_given_up(row: dict, plays, judged, budget: int) -> tuple[int | None, int | None]:
+    """The first move of a ``judged`` seat proved to give up a contract its side could still force (made for
+    declarers, beaten for the others), and the first judged move before it the budget left undecided, as move
+    indices (None: none).
+
+    At each judged move with more than one legal card, every open yes/no contract of the true position is asked
+    with ``judge_moves`` (``budget`` completed tricks a question): the card gave the contract up when another
+    card is proved to keep it and the played one proved not to.
+    """
+    st = new_round(row["hands"], int(row["leader"]), row["contract_of"], int(row["partner"]), int(row["trump"]),
+                   int(row["called_card"]), int(row["blind"]))
+    contract_of = [int(st[CONTRACT + s]) for s in range(4)]
+    kind_of = [int(st[KIND + s]) for s in range(4)]
+    called, blind = int(row["called_card"]), bool(row["blind"])
+    generations: dict = {}
+    trick, trick_blind, undecided = [], False, None
+    for i, (seat, action) in enumerate(plays):
+        up, fd = (int(m) for m in legal_actions(st, seat))
+        if judged(seat) and (up | fd).bit_count() > 1:
+            won = [int(st[TRICKS + s]) for s in range(4)]
+            goals = sampled_dd.open_goals(won, contract_of, kind_of, int(row["partner"]),
+                                          int(st[HAND + seat]).bit_count())
+            for goal in (g for g in goals if g.goal is not None):
+                verdicts = judge_moves(st[HAND:HAND + 4].copy(), int(row["trump"]), seat, goal.team, goal.goal, goal.k,
+                                       trick=trick, called_card=called, blind_call=blind, trick_blind=trick_blind,
+                                       generations=generations, budget=budget)
+                keeps = verdicts.keep_up or verdicts.keep_down
+                failed = sampled_dd._has((verdicts.fail_up, verdicts.fail_down), action)
+                kept = sampled_dd._has((verdicts.keep_up, verdicts.keep_down), action)
+                if keeps and failed:
+                    return i, undecided
+                if not (kept or failed) and undecided is None:
+                    undecided = i
+        face_down = action >= FACE_DOWN_OFFSET
+        trick.append(action - FACE_DOWN_OFFSET if face_down else action)
+        trick_blind = trick_blind or face_down
+        if apply_action(st, seat, action) >= 0:
+            trick, trick_blind = [], False
+    return None, undecided
+
+
 def classify(record) -> str:
     """What the decision knew (module notes)."""
     if not record:
@@ -98,9 +145,12 @@ def main() -> None:
     parser.add_argument("--screen", type=int, default=40)
     parser.add_argument("--contract", default="open-misery")
     parser.add_argument("--deals-list", type=_deal_numbers, default=None)
+    parser.add_argument("--judge-budget", type=int, default=20_000_000,
+                        help="completed tricks each judge question may search (0: no limit)")
     args = parser.parse_args()
     try:
         contract = int(rules.parse_contract(args.contract))
+        check_budget(args.judge_budget)
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
@@ -122,12 +172,14 @@ def main() -> None:
         if not made:
             print(f"deal {d}: beaten", flush=True)
             continue
-        costs = card_costs(row, [(int(s), int(a)) for s, a, _, _ in trace])
-        first = next((i for i, cost in enumerate(costs) if any(c.contract for c in cost)
-                      and ids_all[d][int(trace[i][0])] == bots.policy_id("sampled-dd")), None)
+        first, undecided = first_given_up(row, [(int(s), int(a)) for s, a, _, _ in trace],
+                                          lambda seat: ids_all[d][seat] == bots.policy_id("sampled-dd"),
+                                          args.judge_budget)
+        stopped = "" if undecided is None else f"; judge stopped at trick {undecided // 4 + 1} first"
         if first is None:
-            counts["never beatable"] += 1
-            print(f"deal {d}: made; no defender card gave it up (not beatable from the deal)", flush=True)
+            counts["never beatable" if undecided is None else "judge stopped"] += 1
+            print(f"deal {d}: made; no defender card proved to give it up"
+                  + (" (not beatable from the deal)" if undecided is None else stopped), flush=True)
             continue
         kind = classify(per_move[first])
         counts[kind] += 1
@@ -135,8 +187,8 @@ def main() -> None:
         worlds = per_move[first] or []
         separated = sum(len(set(low)) > 1 for low, _ in worlds)
         print(f"deal {d}: made; trick {first // 4 + 1}, seat {'NESW'[seat]} card {action} gave it up: {kind} "
-              f"({len(worlds)} worlds solved, {separated} told the cards apart; {time.process_time() - start:.1f} "
-              "CPU-s)", flush=True)
+              f"({len(worlds)} worlds solved, {separated} told the cards apart{stopped}; "
+              f"{time.process_time() - start:.1f} CPU-s)", flush=True)
     print("first giving-away card: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
 
 
