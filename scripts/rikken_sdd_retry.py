@@ -63,15 +63,17 @@ def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int
           f"{total / n:.2f} CPU-s a deal" + (f"; {unknown} undecided" if defence == "dd" else ""), flush=True)
 
 
-def read_deals(path: str) -> dict[int, bool]:
-    """The ``deal D made M`` lines of one output."""
+def read_deals(path: str) -> tuple[dict[int, bool], int]:
+    """The ``deal D made M`` lines of one output, without the deals a dd defence left undecided (not
+    perfect-play results), and how many those were."""
     rows = [line.split() for line in open(path) if line.startswith("deal ")]
-    return {int(r[1]): r[3] == "1" for r in rows}
+    decided = [r for r in rows if "undecided" not in r or r[r.index("undecided") + 1] == "0"]
+    return {int(r[1]): r[3] == "1" for r in decided}, len(rows) - len(decided)
 
 
 def pair(base_path: str, other_path: str) -> None:
-    """The paired difference of two outputs on the deals both finished."""
-    base, other = read_deals(base_path), read_deals(other_path)
+    """The paired difference of two outputs on the deals both finished (and a dd defence decided)."""
+    (base, base_undecided), (other, other_undecided) = read_deals(base_path), read_deals(other_path)
     deals = sorted(set(base) & set(other))
     a = np.array([base[d] for d in deals], dtype=bool)
     b = np.array([other[d] for d in deals], dtype=bool)
@@ -79,7 +81,8 @@ def pair(base_path: str, other_path: str) -> None:
     beaten = [d for d, x, y in zip(deals, a, b) if x and not y]
     let_through = [d for d, x, y in zip(deals, a, b) if y and not x]
     print(f"{len(deals)} deals: made {int(a.sum())} -> {int(b.sum())}; paired {diff[0]:+.1f} pp "
-          f"[{diff[1]:+.1f}, {diff[2]:+.1f}]; beaten only by the second {beaten}, made only against it {let_through}")
+          f"[{diff[1]:+.1f}, {diff[2]:+.1f}]; beaten only by the second {beaten}, made only against it {let_through}; "
+          f"left out as undecided: {base_undecided} and {other_undecided}")
 
 
 def main() -> None:

@@ -102,8 +102,8 @@ def first_given_up(row: dict, plays, judged, budget: int) -> tuple[int | None, i
                                        trick=trick, called_card=called, blind_call=blind, trick_blind=trick_blind,
                                        generations=generations, budget=budget)
                 keeps = verdicts.keep_up or verdicts.keep_down
-                failed = sampled_dd._has((verdicts.fail_up, verdicts.fail_down), action)
-                kept = sampled_dd._has((verdicts.keep_up, verdicts.keep_down), action)
+                failed = sampled_dd.has_action((verdicts.fail_up, verdicts.fail_down), action)
+                kept = sampled_dd.has_action((verdicts.keep_up, verdicts.keep_down), action)
                 if keeps and failed:
                     return i, undecided
                 if not (kept or failed) and undecided is None:

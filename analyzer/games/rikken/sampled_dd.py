@@ -181,7 +181,9 @@ def open_goals(won, contract_of, kind_of, partner, tricks_left):
     return goals
 
 
-def _has(masks, action):
+def has_action(masks, action):
+    """Whether ``action`` (a card, or a face-down card at ``FACE_DOWN_OFFSET`` and above) is in ``masks``, a
+    pair of bit masks ``(face_up, face_down)`` as the solver's verdicts give them."""
     up, fd = masks
     return bool(fd >> (action - FACE_DOWN_OFFSET) & 1) if action >= FACE_DOWN_OFFSET else bool(up >> action & 1)
 
@@ -210,13 +212,13 @@ def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goa
             asked.append(("max", 0, TRICK_WEIGHT))
         for goal, k, score in asked:
             verdicts = judge_moves(hands, trump, seat, g.team, goal, k, **kwargs)
-            keeps = [_has((verdicts.keep_up, verdicts.keep_down), action) for action in actions]
+            keeps = [has_action((verdicts.keep_up, verdicts.keep_down), action) for action in actions]
             if verdicts.complete:
                 if all(keeps) or not any(keeps):
                     continue
                 may_keep = keeps
             else:
-                may_keep = [not _has((verdicts.fail_up, verdicts.fail_down), action) for action in actions]
+                may_keep = [not has_action((verdicts.fail_up, verdicts.fail_down), action) for action in actions]
             for i in range(len(actions)):
                 low[i] += score if keeps[i] else 0.0
                 high[i] += score if may_keep[i] else 0.0
