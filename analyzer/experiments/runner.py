@@ -258,7 +258,7 @@ def _cpu_timed(task, params, start: int, count: int, seed_seq):
 
 
 def _note_cpu(manifest: dict, stage: str, index: int, cpu: float) -> None:
-    """Keep chunk ``index``'s CPU seconds among the stage's ``SLOWEST_KEPT`` costliest in the manifest's
+    """Keep chunk ``index``'s CPU seconds (of the process that ran it) among the stage's ``SLOWEST_KEPT`` costliest in the manifest's
     ``timings["slowest_chunks"][stage]`` (``[chunk, CPU seconds]`` pairs, costliest first; kept across
     resumes). Timings are not part of a run's result: two runs of the same chunks differ only there."""
     slowest = manifest.setdefault("timings", {}).setdefault("slowest_chunks", {})
