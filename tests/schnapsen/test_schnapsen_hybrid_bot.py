@@ -132,8 +132,9 @@ if __name__ == "__main__":
 def test_a_cold_advise_loads_the_parts_compiled_in_two_processes(tmp_path):
     """On a fresh numba cache, ``advise``'s warm-up for ``hybrid`` compiles the two parts of its value
     functions in processes of their own, and this process compiles the bot without any of the parts'
-    kernels (numba's compile events in this process are the oracle): the parts are typed as
-    ``hybrid_values`` calls them, else they would compile here a second time."""
+    kernels (numba's compile events in this process are the oracle; the play-outs' ``play_out_value``,
+    which links both parts, compiles here): the parts are typed as their callers call them, else they would
+    compile here a second time."""
     import ast
     import os
     import subprocess
@@ -144,6 +145,6 @@ def test_a_cold_advise_loads_the_parts_compiled_in_two_processes(tmp_path):
     done = subprocess.run([sys.executable, str(tmp_path / "probe.py")], env=env, capture_output=True, text=True,
                           check=True)
     compiled = set(ast.literal_eval(done.stdout.strip().splitlines()[-1]))
-    assert {"hybrid_values", "plus_values", "rollout_bot_values"} <= compiled
-    assert not compiled & {"add_worlds", "heuristic_first", "play_out_value", "heuristic_action", "draw_world",
-                           "values_in_world", "solve_value"}
+    assert {"hybrid_values", "plus_values", "rollout_bot_values", "play_out_value"} <= compiled
+    assert not compiled & {"add_worlds", "heuristic_first", "heuristic_action", "draw_world", "values_in_world",
+                           "solve_value"}

@@ -102,3 +102,20 @@ def test_sampled_worlds_keep_what_the_player_saw():
             assert sorted(R.cards_of(w.hands[1 - p]) + w.stock) == sorted(R.cards_of(st.hands[1 - p]) + st.stock)
             seen_opp_hands.add(w.hands[1 - p])
         assert len(seen_opp_hands) > 1  # hidden cards really are resampled
+
+
+def test_copy_state_copies_a_state_into_a_row_and_nothing_else():
+    """The kernels' element-wise state copy (it replaces ``dst[:] = src`` for compile cost) against numpy's
+    slice copy: into a row of a stack and into a lone state, the other rows untouched."""
+    from analyzer.games.schnapsen.kernels import copy_state
+
+    rng = np.random.default_rng(20261206)
+    src = rng.integers(-(2 ** 40), 2 ** 40, size=R.STATE_SIZE, dtype=np.int64)
+    stack = rng.integers(0, 9, size=(3, R.STATE_SIZE), dtype=np.int64)
+    expected = stack.copy()
+    expected[1, :] = src
+    copy_state(stack[1], src)
+    assert np.array_equal(stack, expected)
+    lone = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    copy_state(lone, src)
+    assert np.array_equal(lone, src)

@@ -20,7 +20,13 @@ from numba import njit
 
 from analyzer.cards.masks import highest_bit_index, popcount
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.kernels import apply_action, legal_actions, signed_result, stock_closed_or_exhausted
+from analyzer.games.schnapsen.kernels import (
+    apply_action,
+    copy_state,
+    legal_actions,
+    signed_result,
+    stock_closed_or_exhausted,
+)
 
 _POINTS = R.CARD_POINTS
 _SUITS = R.SUIT_MASKS
@@ -520,7 +526,7 @@ def _endgame_search(root, p, alpha, beta, ws):
     running): the exact value when it lies strictly inside (``alpha``, ``beta``), else a bound on the same
     side of the window. A side that reaches its :func:`_best_case` stops looking."""
     states, moves, counts, tried, best, lo, hi = ws
-    states[1, :] = root
+    copy_state(states[1], root)
     depth = 1
     counts[1] = _ordered_moves(root, moves[1])
     tried[1] = 0
@@ -537,7 +543,7 @@ def _endgame_search(root, p, alpha, beta, ws):
             done = b <= lo[depth] or b <= -_best_case(node, 1 - p)
         if tried[depth] < counts[depth] and not done:
             child = states[depth + 1]
-            child[:] = node
+            copy_state(child, node)
             apply_action(child, moves[depth, tried[depth]])
             tried[depth] += 1
             last = child[R.HAND0 + child[R.TO_MOVE]]
@@ -567,7 +573,7 @@ def _endgame_search(root, p, alpha, beta, ws):
 def _after(s, a, p, out):
     """``out`` := ``s`` with the opponent's hand filled in (his possible cards, the stock exhausted) and
     ``a`` played."""
-    out[:] = s
+    copy_state(out, s)
     out[R.HAND0 + 1 - p] = opponent_possible(s, p)
     apply_action(out, a)
 

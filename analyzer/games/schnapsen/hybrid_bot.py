@@ -25,10 +25,11 @@ import numpy as np
 from numba import njit, typeof, types
 
 from analyzer.games.schnapsen import rules as R
+from analyzer.games.schnapsen.bots import heuristic_action
 from analyzer.games.schnapsen.kernels import stock_closed_or_exhausted
 from analyzer.games.schnapsen.pimc_plus import add_worlds, heuristic_first, plus_values, win_weight_at
-from analyzer.games.schnapsen.rollout_bot import play_out_value, rollout_bot_values, rollout_pick
-from analyzer.games.schnapsen.search import new_workspace
+from analyzer.games.schnapsen.rollout_bot import rollout_bot_values, rollout_pick
+from analyzer.games.schnapsen.search import new_workspace, solve_value
 
 #: ``hybrid`` decides as ``rollout`` alone while at most this many stock cards are drawn (the first two tricks)
 ROLLOUT_ONLY_DRAWN = 2
@@ -94,7 +95,10 @@ def decision_signature() -> tuple:
 
 
 #: the two halves of what :func:`hybrid_values` compiles below its own level, which share no kernel but
-#: the engine's primitives: the heuristic (the play-outs' and ``heuristic_first``'s) and the solved worlds
+#: the engine's primitives: the heuristic (``heuristic_action`` and ``heuristic_first``) and the
+#: perfect-information search with the solved worlds (``solve_value``, ``add_worlds``); the play-outs'
+#: ``play_out_value``, which needs both, compiles in the caller (halves of ~9 CPU-s each, against 17 and 13
+#: with the play-outs in the first: docs/performance.md, session 11)
 VALUE_PARTS = ("heuristic", "worlds")
 
 
@@ -106,11 +110,12 @@ def value_part_signatures(part: str, infer: bool) -> list:
     rows = types.Array(types.int64, 2, "C")
     if part == "heuristic":
         params = types.Array(types.float64, 1, "C", readonly=True)  # a module constant
-        return [(play_out_value, (state, types.int64, params, types.boolean, state, rows, rows, rows, state)),
+        return [(heuristic_action, (state, params, state)),
                 (heuristic_first, (state, state, types.int64, types.boolean))]
     rng = types.Array(types.uint64, 1, "C")
-    return [(add_worlds, (state, types.int64, types.int64, types.boolean, rng, typeof(new_workspace(tt_bits=1)),
-                           types.int64, state, types.literal(infer)))]
+    return [(solve_value, (state, rows, rows, rows, state)),
+            (add_worlds, (state, types.int64, types.int64, types.boolean, rng, typeof(new_workspace(tt_bits=1)),
+                          types.int64, state, types.literal(infer)))]
 
 
 def compile_value_part(part: str, infer: bool) -> None:

@@ -44,6 +44,15 @@ for _i in range(64):
 
 
 @njit(cache=True, inline="always")
+def copy_state(dst, src):
+    """``dst[:] = src`` for a state row, element by element: numba compiles a slice assignment with a formatted
+    error message (its string helpers), which every kernel linking it then re-optimises; the loop compiles
+    none (-4 CPU-s in each of a cold ``schnapsen advise``'s two compile processes, docs/performance.md)."""
+    for k in range(dst.shape[0]):
+        dst[k] = src[k]
+
+
+@njit(cache=True, inline="always")
 def stock_closed_or_exhausted(s):
     """True once nobody draws again: the stock is closed or every card of it drawn. Strict play applies
     from then on, and the stock's order no longer matters."""

@@ -23,6 +23,7 @@ from numba.extending import overload
 from analyzer.cards.rng import uniform
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
+from analyzer.games.schnapsen.kernels import copy_state
 from analyzer.games.schnapsen.search import sample_world, world_into
 
 #: a world whose opponent hand the model would not have led from keeps this share of its weight
@@ -52,7 +53,7 @@ def plain_lead(s, player):
 @njit(cache=True)
 def before_lead(world, lead, out):
     """Write into ``out`` the position of ``world`` just before its leader led ``lead`` (not announcing)."""
-    out[:] = world
+    copy_state(out, world)
     leader = world[R.LEADER]
     bit = np.int64(1) << lead
     out[R.HAND0 + leader] |= bit

@@ -30,7 +30,7 @@ from analyzer import catalog
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import OFF, HeuristicParams, heuristic_action
 from analyzer.games.schnapsen.bummerl import deal_utility
-from analyzer.games.schnapsen.kernels import signed_result, stock_closed_or_exhausted
+from analyzer.games.schnapsen.kernels import copy_state, signed_result, stock_closed_or_exhausted
 from analyzer.games.schnapsen.lead_inference import draw_world
 from analyzer.games.schnapsen.pimc_plus import plus_pick, plus_values, win_weight_at
 from analyzer.games.schnapsen.search import (
@@ -90,7 +90,7 @@ def rollout_bot_values(s, samples, rng, ws, n, infer=False):
     for w in range(worlds):
         draw_world(s, player, w, exact, infer, rng, ws.pool, ws.world)
         for i in range(n):
-            child[:] = ws.world
+            copy_state(child, ws.world)
             search_apply(child, acts[i], ws.moves[0])
             v = play_out_value(child, player, params, package, buf, ws.stack, ws.moves, ws.tt, ws.gen)
             if package:

@@ -26,7 +26,7 @@ from analyzer import catalog
 from analyzer.cards.masks import popcount
 from analyzer.cards.rng import bounded
 from analyzer.games.schnapsen import rules as R
-from analyzer.games.schnapsen.kernels import apply_action, legal_actions, stock_closed_or_exhausted
+from analyzer.games.schnapsen.kernels import apply_action, copy_state, legal_actions, stock_closed_or_exhausted
 
 MAX_DEPTH = 48
 TT_BITS = 16
@@ -308,7 +308,7 @@ def _ab(stack, moves, tt, gen, alpha, beta):
         f = moves[d]
         if f[_F_I] < f[_F_N]:
             child = stack[d + 1]
-            child[:] = stack[d]
+            copy_state(child, stack[d])
             search_apply(child, f[f[_F_I]], f)
             moves[d + 1, _F_ALPHA] = f[_F_ALPHA]
             moves[d + 1, _F_BETA] = f[_F_BETA]
@@ -343,7 +343,7 @@ def _mtd(stack, moves, tt, gen):
 def solve_value(s, stack, moves, tt, gen):
     """Exact game-point value of ``s`` for player 0 (everything known); starts a new TT generation."""
     gen[0] += 1
-    stack[0, :] = s
+    copy_state(stack[0], s)
     return _mtd(stack, moves, tt, gen[0])
 
 
@@ -352,7 +352,7 @@ def values_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
     """Exact value of each of the ``n`` root actions in one fully known world, for ``player``."""
     gen[0] += 1
     for i in range(n):
-        stack[0, :] = world
+        copy_state(stack[0], world)
         search_apply(stack[0], acts[i], moves[0])
         v = _mtd(stack, moves, tt, gen[0])
         vals[i] = v if player == 0 else -v
@@ -371,7 +371,7 @@ def signs_in_world(world, player, stack, moves, tt, gen, acts, n, vals):
     a value of at least 1 for player 0 is his win."""
     gen[0] += 1
     for i in range(n):
-        stack[0, :] = world
+        copy_state(stack[0], world)
         search_apply(stack[0], acts[i], moves[0])
         won0 = _ab(stack, moves, tt, gen[0], np.int64(0), np.int64(1)) >= 1
         vals[i] = 1 if won0 == (player == 0) else -1
@@ -415,7 +415,7 @@ def sample_world(s, player, rng, pool, world):
     redistributed uniformly among the deals ``player`` cannot tell apart: cards the opponent showed
     he lacks (strict play) go to the stock, the rest anywhere.
     """
-    world[:] = s
+    copy_state(world, s)
     opp = 1 - player
     hidden = hidden_pool(s, player)
     k = 0
@@ -511,7 +511,7 @@ def world_at(s, player, index, pool, world):
     face-down stock gets the other hidden cards in their order-rank-th permutation (lexicographic) while
     the stock is open, in card order once it is closed.
     """
-    world[:] = s
+    copy_state(world, s)
     opp = 1 - player
     hidden = hidden_pool(s, player)
     banned = hidden & s[R.NOT_HELD0 + opp]
