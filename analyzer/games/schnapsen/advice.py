@@ -336,4 +336,4 @@ def _listed(names: list[str]) -> str:
 
 ADVISE = Experiment("schnapsen-advise", advice_rows, world_outcomes, rows="worlds", description="worlds",
                     summarize=_advise_summary, report=ADVISE_REPORT, query=ADVISE_QUERY, kernels="Schnapsen",
-                    compile_seconds=45, warm_up=advise_warm_up, compiled=advise_compiled)
+                    compile_seconds=20, warm_up=advise_warm_up, compiled=advise_compiled)
