@@ -6,7 +6,7 @@ none of them (the option names come from ``analyzer.catalog``).
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
 import typer
 
@@ -434,9 +434,21 @@ def _deal_and_leader(deal: str, board: str | None, dealer: str | None, leader: s
     return hands, parse_seat(leader) if leader is not None else (dealer_seat + 1) % 4
 
 
-def _parse_question(hands, trump: str, team: str, goal: str, called: str | None, blind: bool) -> dict:
-    """``solve``'s one question parsed and checked, without the solver: strain, side, goal (name and count),
-    called card (-1: none) and whether the call was blind."""
+class _Question(NamedTuple):
+    """``solve``'s one question, parsed and checked: strain, side, goal as given, its name and count, called
+    card (-1: none) and whether the call was blind."""
+
+    strain: int
+    side: int
+    goal: str
+    goal_name: str
+    count: int
+    called_card: int
+    blind: bool
+
+
+def _parse_question(hands, trump: str, team: str, goal: str, called: str | None, blind: bool) -> _Question:
+    """``solve``'s one question parsed and checked, without the solver."""
     from analyzer.cards.deck import parse_card
     from analyzer.games.rikken.dd_question import check_call, parse_goal, parse_strain, parse_team
 
@@ -446,23 +458,20 @@ def _parse_question(hands, trump: str, team: str, goal: str, called: str | None,
     called_card = parse_card(called) if called is not None else -1
     if called is not None:
         check_call(hands, strain, side, called_card, blind)
-    return {"strain": strain, "side": side, "goal": goal, "goal_name": goal_name, "count": count,
-            "called_card": called_card, "blind": blind}
+    return _Question(strain, side, goal, goal_name, count, called_card, blind)
 
 
-def _one_question(hands, lead: int, question: dict, dd_budget: int) -> tuple[dict, str]:
+def _one_question(hands, lead: int, question: _Question, dd_budget: int) -> tuple[dict, str]:
     """``solve``'s answer to one question (:func:`_parse_question`): its JSON object and its sentence."""
     from analyzer.games.rikken.dd_question import STRAIN_LETTERS, team_name
     from analyzer.solvers.dd import solve, solve_bounds
 
-    strain, side, goal = question["strain"], question["side"], question["goal"]
-    called_card, blind = question["called_card"], question["blind"]
+    strain, side, goal, goal_name, count, called_card, blind = question
     result = {"trump": STRAIN_LETTERS[strain], "leader": SEAT_LETTERS[lead], "team": team_name(side), "goal": goal}
-    if question["goal_name"] == "max":
+    if goal_name == "max":
         low, high = solve_bounds(hands, strain, lead, side, dd_budget, called_card=called_card, blind_call=blind)
         result["tricks"] = low if low == high else [low, high]
         return result, f"{team_name(side)} take {_count_text(result['tricks'])} trick(s) with best play"
-    answer = solve(hands, strain, lead, side, goal=question["goal_name"], k=question["count"],
-                   called_card=called_card, blind_call=blind)
+    answer = solve(hands, strain, lead, side, goal=goal_name, k=count, called_card=called_card, blind_call=blind)
     result["makes"] = answer
     return result, f"{team_name(side)} {'can' if answer else 'cannot'} make {goal}"

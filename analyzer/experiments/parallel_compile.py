@@ -1,10 +1,12 @@
-"""Compile independent groups of numba kernels at once, one process per core (this one included), on a cold cache.
+"""Compile independent groups of numba kernels at once, one process per core (this one included), on a cold
+cache.
 
 Numba compiles in one thread. A command whose kernels fall into groups that share no kernel (a judged
 ``rikken replay``: the solver and the round's play) compiles them in about the time of the longest group
 when the groups share the cores: on two cores, two groups of equal cost take half the wall time, one of them
 compiled in this process. The other processes write numba's on-disk cache (``NUMBA_CACHE_DIR`` is
-inherited), from which the caller then loads the kernels. A group computes nothing the caller keeps, so results cannot depend on it.
+inherited), from which the caller then loads the kernels. A group computes nothing the caller keeps, so
+results cannot depend on it.
 """
 
 import hashlib

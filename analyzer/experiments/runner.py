@@ -258,9 +258,10 @@ def _cpu_timed(task, params, start: int, count: int, seed_seq):
 
 
 def _note_cpu(manifest: dict, stage: str, index: int, cpu: float) -> None:
-    """Keep chunk ``index``'s CPU seconds (of the process that ran it) among the stage's ``SLOWEST_KEPT`` costliest in the manifest's
-    ``timings["slowest_chunks"][stage]`` (``[chunk, CPU seconds]`` pairs, costliest first; kept across
-    resumes). Timings are not part of a run's result: two runs of the same chunks differ only there."""
+    """Keep chunk ``index``'s CPU seconds (of the process that ran it) among the stage's ``SLOWEST_KEPT``
+    costliest in the manifest's ``timings["slowest_chunks"][stage]`` (``[chunk, CPU seconds]`` pairs, costliest
+    first; kept across resumes). Timings are not part of a run's result: two runs of the same chunks differ
+    only there."""
     slowest = manifest.setdefault("timings", {}).setdefault("slowest_chunks", {})
     kept = [pair for pair in slowest.get(stage, []) if pair[0] != index] + [[int(index), round(cpu, 3)]]
     slowest[stage] = sorted(kept, key=lambda pair: -pair[1])[:SLOWEST_KEPT]
