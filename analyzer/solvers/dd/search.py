@@ -33,7 +33,6 @@ from analyzer.solvers.dd.layout import (
     S_LATER, S_LONE_DUCKS, S_LONE_WINNERS, S_NODES, S_NO_CUT, S_PROBES, S_QUICK, S_SECOND, S_SURE_TRICK,
     S_SURE_TRUMPS, S_TABLE, S_TRIED, _answer, _stat, new_mem, set_context, set_position,
 )
-from analyzer.solvers.dd.lone_catch import _repeated_lead_catch
 from analyzer.solvers.dd.lone_length import _lone_length
 from analyzer.solvers.dd.misery_bounds import _caught_in_trick, _lone_ducks
 from analyzer.solvers.dd.moves import (
@@ -160,9 +159,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
         if trump == NO_TRUMP and won == hi and won >= lo and popcount(team) == 1 and called < 0:
             # A lone declarer who may take no more tricks (Misery, a 1 Alone that has its trick).
             ducks, used = _lone_ducks(hands, seat, popcount(team - 1))
-            if ducks < 0:
-                used = _repeated_lead_catch(hands, seat, popcount(team - 1))
-                ducks = 0 if used != 0 else -1
             if ducks >= 0:
                 if STATS:
                     _stat(mem, S_LONE_DUCKS, depth)
