@@ -9,12 +9,15 @@ goal's 600 s (<= 1: the goal holds at this rate). CPU seconds are this process's
 after the kernels are loaded), so other sessions' load does not inflate them much; the solver counts (questions
 asked, completed tricks) are deterministic for a seed.
 
-Each option is played on the same deals by itself (the advice plays them in one batch; the per-option split is
-the point here); the bracket solves all options of a deal together, as ``advise --bracket`` does. Hands: issue
-39's three (N leads) and one random hand of a fresh seed, or ``--hands``.
+Every option is played in one chunk as ``advise`` plays them, twice on the same draws: with the solver's verdicts
+shared among a deal's options (``shared_verdicts``, as ``advise`` runs) and without (the cut's "before"); the two
+must give the same rows. ``--per-option`` first plays each option by itself (no sharing across options). The
+bracket solves all options of a deal together, as ``advise --bracket`` does; its figure is the chunk's CPU less
+the same chunk's heuristic play. Hands: issue 39's three (N leads) and one random hand of a fresh seed, or
+``--hands``.
 
 Usage: python scripts/bench_rikken_advise.py [--seed N] [--deals 2] [--bracket-deals 2] [--contracts all]
-       [--hands H ...] [--worlds W] [--profile]
+       [--hands H ...] [--worlds W] [--per-option] [--profile]
 """
 
 import argparse
@@ -99,7 +102,7 @@ def bench_hand(hand: str, args, seed: int, profile: cProfile.Profile | None) -> 
         for option in options:
             _, cpu, count = timed_chunk({**plan.params, "options": option_params([option])}, args.deals, seed)
             print(f"  {option.name:>16}: {cpu / args.deals:7.2f} CPU-s a deal, {count.questions / args.deals:6.0f} "
-                  f"questions, {count.tricks / args.deals / 1e6:7.2f} M completed tricks")
+                  f"questions, {count.tricks / args.deals / 1e6:7.2f} M completed tricks", flush=True)
     before, cpu_before, count_before = timed_chunk(plan.params, args.deals, seed, share=False)
     if profile:
         profile.enable()
@@ -147,20 +150,20 @@ def main() -> int:
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     hands = args.hands or [*ISSUE_HANDS, random_hand(seed)]
-    print(f"seed {seed}; {args.deals} sampled-dd deals and {args.bracket_deals} perfect-play deals a hand; "
-          f"contracts {args.contracts}; bracket budget {DD_DEFAULT_BUDGET:,}")
     profile = cProfile.Profile() if args.profile else None
     try:
         for hand in hands:
             advise_plan(hand, "N", None, Policies.everywhere("sampled-dd").with_worlds(args.worlds), args.contracts,
                         {}, 1, seed, None)  # checks the hand before any play
+        print(f"seed {seed}; {args.deals} sampled-dd deals and {args.bracket_deals} perfect-play deals a hand; "
+              f"contracts {args.contracts}; bracket budget {DD_DEFAULT_BUDGET:,}", flush=True)
         timed_chunk(advise_plan(hands[0], "N", None, Policies.everywhere("sampled-dd"), "misery", {}, 1, seed,
                                 None).params, 1, seed)  # loads the kernels before timing
-        lines = [bench_hand(hand, args, seed, profile) for hand in hands]
+        for hand in hands:
+            print(bench_hand(hand, args, seed, profile), flush=True)
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print("\n".join(lines))
     if profile:
         pstats.Stats(profile).sort_stats("tottime").print_stats(25)
     return 0

@@ -19,6 +19,8 @@ from analyzer.games.rikken.rules import Contract as K
 from analyzer.solvers.dd import api
 from tests.solvers.reference_minimax import Rules, can_force, max_tricks
 
+SPADES = 3
+
 
 def _deal(rng, size):
     cards = [int(c) for c in rng.permutation(52)[:4 * size]]
@@ -107,7 +109,7 @@ def test_every_option_of_a_deal_starts_from_the_deals_own_stream(monkeypatch):
         assert block is not None and (block is before) == (deal == previous)
 
 
-def _sampled_params(hand: str, contracts, deals: int):
+def _sampled_params(hand: str, contracts):
     options = hand_options(parse_hand(hand), contracts)
     return {"policy": "sampled-dd", "declarer_policy": "sampled-dd", "defender_policy": "sampled-dd",
             "dealing": "random", "seat": 0, "dealer": 3, "options": option_params(options), "worlds": 4,
@@ -118,7 +120,11 @@ def _sampled_params(hand: str, contracts, deals: int):
 def test_sharing_leaves_the_advice_as_it_was(monkeypatch):
     """The same chunk with the sharing off: every row the same; and an option's rows do not depend on which
     other options the run plays (each starts from its deal's stream)."""
-    params, options = _sampled_params("AKJT9876.A32.54.", [K.ALONE_8, K.ALONE_9, K.ALONE_10], 2)
+    # A flat 12-count: Rik and the Alone contracts are made on some deals and not others, and 8 and 9 Alone in
+    # spades share their trick counts.
+    params, options = _sampled_params("KQ87.A965.QJ4.73", [K.RIK, K.ALONE_8, K.ALONE_9])
+    options = [o for o in options if o.trump == SPADES]
+    params["options"] = option_params(options)
     shared = advice_chunk(params, 0, 2, np.random.SeedSequence(3912))
     with monkeypatch.context() as patch:
         patch.setattr(shared_verdicts, "sharing", contextlib.nullcontext)
