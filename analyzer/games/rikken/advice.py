@@ -20,7 +20,7 @@ from analyzer.cards.deck import SUIT_LETTERS, SUIT_MASKS, card_name
 from analyzer.cards.masks import popcounts
 from analyzer.cards.pbn import format_hand
 from analyzer.cards.rng import state_from_seed
-from analyzer.games.rikken import rules
+from analyzer.games.rikken import bots, rules
 from analyzer.games.rikken.advice_verdict import PASS
 from analyzer.games.rikken.bidding import HEARTS, choose_trump_batch
 from analyzer.games.rikken.calling import choose_call_batch
@@ -152,17 +152,21 @@ def _setup_groups(options: list[Option]) -> list[tuple[int | None, list[int]]]:
 
 
 def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: list[Option], policies: Policies,
-                    rng_state: np.ndarray, budget: int) -> tuple[dict[int, dict], bool]:
-    """Every option played out on ``deals`` by ``policies``: per option index its per-deal ``trump``,
-    ``partner``, ``tricks``, ``made``, ``money`` and ``points`` (and, when dd plays every seat, ``exact``,
-    ``tricks_high``, ``money_high`` and ``points_high``), and whether those bounds are there."""
+                    play_seed: np.random.SeedSequence, budget: int) -> tuple[dict[int, dict], bool]:
+    """Every option played out on ``deals`` by ``policies`` (their draws from ``play_seed``; with sampled-dd
+    deal by deal, :func:`_play_by_deal`): per option index its per-deal ``trump``, ``partner``, ``tricks``,
+    ``made``, ``money`` and ``points`` (and, when dd plays every seat, ``exact``, ``tricks_high``,
+    ``money_high`` and ``points_high``), and whether those bounds are there."""
     count = deals.shape[0]
     groups = _setup_groups(options)
     shared = shared_play(policies)
     setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump, shared=shared)
               for trump, indices in groups]
     merged = {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
-    tricks, high_tricks = play_setups(merged, policies, rng_state, budget)
+    if any(_solves_worlds(name) for name in policies.names()):
+        tricks, high_tricks = _play_by_deal(merged, policies, play_seed, count)
+    else:
+        tricks, high_tricks = play_setups(merged, policies, state_from_seed(play_seed), budget)
     hand_rows = 4 * np.arange(count) + seat
     keys = ["tricks", "made", "money", "points"]
     if high_tricks is not None:
@@ -182,6 +186,34 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
             columns[index].update(trump=group["trump"][played], partner=group["partner"][played])
         offset += size
     return columns, high_tricks is not None
+
+
+def _solves_worlds(name: str) -> bool:
+    """Whether bot ``name`` solves its sampled worlds double dummy in Python (sampled-dd): its advice is played
+    deal by deal (:func:`_play_by_deal`)."""
+    driver = bots.BOTS[name].driver
+    return driver is not None and driver.takes_worlds
+
+
+def _play_by_deal(setups: dict, policies: Policies, play_seed: np.random.SeedSequence, count: int):
+    """``play_setups`` deal by deal: every option's round of a deal starts from the same random stream (the deal's
+    own, spawned from ``play_seed``), with the solver's verdicts shared among them (``shared_verdicts``).
+
+    Options whose play coincides then draw the same worlds and ask the same questions, each solved once: 8 to 13
+    Alone in one trump share their trick counts until their cards differ. The common stream also pairs the
+    options' comparisons more closely (the same worlds where they play alike).
+    """
+    from analyzer.games.rikken import shared_verdicts  # the solver, only when it plays (``bots`` notes)
+
+    tricks = np.zeros((setups["hand"].size, 4), dtype=np.int64)
+    deal_of = setups["hand"] // 4
+    for deal, stream in enumerate(play_seed.spawn(count)):
+        start = state_from_seed(stream)
+        with shared_verdicts.sharing():
+            for row in np.flatnonzero(deal_of == deal):
+                one = {key: value[row:row + 1] for key, value in setups.items()}
+                tricks[row] = play_setups(one, policies, start.copy())[0][0]
+    return tricks, None
 
 
 def bracket_quota(bracket_deals: int, total: int, start: int, count: int) -> int:
@@ -214,8 +246,7 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
     deals = random_deals(count, deal_seed, params["constraints"])
     leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
     policies = Policies.from_params(params)
-    columns, _ = _option_columns(deals, leader, seat, options, policies, state_from_seed(play_seed),
-                                 params.get("dd_budget", 0))
+    columns, _ = _option_columns(deals, leader, seat, options, policies, play_seed, params.get("dd_budget", 0))
     keys = [key for key in columns[0] if key not in ("trump", "partner")]
     frame = pd.DataFrame({
         "deal": np.tile(start + np.arange(count), len(options)),
@@ -248,7 +279,7 @@ def _perfect_columns(deals, leader, seat, options, bracket: dict, start: int, co
     if quota:
         # dd at every seat solves each setup outright: no draws, so any stream will do.
         columns, _ = _option_columns(deals[:quota], leader[:quota], seat, options, PERFECT,
-                                     state_from_seed(0), int(bracket["budget"]))
+                                     np.random.SeedSequence(0), int(bracket["budget"]))
         for index in range(len(options)):
             out["perfect"][index, :quota] = True
             for key in ("tricks", "made", "money", "money_high", "exact"):

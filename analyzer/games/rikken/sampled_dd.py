@@ -114,7 +114,7 @@ from analyzer.games.rikken.round_layout import (
     TURN,
     WIN_SEAT,
 )
-from analyzer.solvers.dd.api import judge_moves
+from analyzer.games.rikken.shared_verdicts import judge_moves  # api.judge_moves, shared in advise
 
 NAME = "sampled-dd"
 WORLDS = catalog.RIKKEN_DEFAULT_WORLDS  # worlds drawn per searched decision

@@ -1,0 +1,49 @@
+"""Solver verdicts shared by the plays of one deal's options in ``rikken advise`` (issue 39's speed goal).
+
+sampled-dd asks the double-dummy solver which cards keep its side's result in each world it draws
+(``sampled_dd.world_values``). ``advise`` plays every option of a deal from the same random stream
+(``advice._play_by_deal``), so options whose play coincides draw the same worlds and ask the same questions:
+8 to 13 Alone in one trump ask the same trick counts (the tie-break, most of the solving) until their cards
+differ. While :func:`sharing` is on, a question asked before returns the verdicts it got then.
+
+Exact: the key is every argument that defines the question (the four hands, trump, mover, team, goal and its
+``k``, the trick in progress, the call and the blind lead), and only complete verdicts are kept, which are the
+solver's proved answer whatever the budget or what its table held (``api.judge_moves``). A hit does leave the
+solver's table holding less: a later question that runs out of its budget may then end on another bound, as
+after ``sampled_dd.decided_action``'s stop.
+"""
+
+from contextlib import contextmanager
+
+from analyzer.solvers.dd import api
+
+_shared: dict | None = None
+
+
+@contextmanager
+def sharing():
+    """Share complete verdicts among the questions asked inside the block (nested blocks: the innermost)."""
+    global _shared
+    outer, _shared = _shared, {}
+    try:
+        yield
+    finally:
+        _shared = outer
+
+
+def judge_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False,
+                trick_blind=False, generations=None, budget=0):
+    """``api.judge_moves``, answered from the verdicts shared so far when :func:`sharing` is on and the same
+    question was answered completely before. Arguments and result as ``api.judge_moves``."""
+    if _shared is None:
+        return api.judge_moves(hands, trump, leader, team, goal, k, trick, called_card, blind_call, trick_blind,
+                               generations, budget)
+    key = (tuple(int(h) for h in hands), int(trump), int(leader), int(team), goal, int(k),
+           tuple(int(c) for c in trick), int(called_card), bool(blind_call), bool(trick_blind))
+    verdicts = _shared.get(key)
+    if verdicts is None:
+        verdicts = api.judge_moves(hands, trump, leader, team, goal, k, trick, called_card, blind_call, trick_blind,
+                                   generations, budget)
+        if verdicts.complete:
+            _shared[key] = verdicts
+    return verdicts
