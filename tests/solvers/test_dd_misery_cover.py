@@ -4,8 +4,7 @@ On random no-trump endings where the ``j``-th rule fails in some suit the lone d
 claim of ``_lone_ducks`` that he ducks every trick left is checked against the reference's answer to
 "can he take no more tricks".  Half the endings give him a long suit of random ranks (the defenders
 then hold it two or three at a time, where the cover is needed); claims are counted by the check
-that made them: one failing suit with his discards credited, several each covered without credit,
-several sharing his discards in an order, the declarer on lead.
+that made them: one failing suit with his discards credited, several without, the declarer on lead.
 """
 
 from functools import lru_cache
@@ -14,7 +13,6 @@ import numpy as np
 import pytest
 
 from analyzer.solvers.dd.misery_bounds import _guarded, _lone_ducks
-from analyzer.solvers.dd.misery_cover import _covered
 
 from .reference_minimax import Rules, can_force
 from .test_dd_lone_ducks import _deal, _failing_suits, _masks
@@ -40,13 +38,11 @@ def _long_suit_deal(rng, size):
 
 
 def _kind(masks, hands, declarer, leader, failing):
-    """Which check the claim needed: "credited", "several", "shared", "on lead", or None (the older
-    rules).  "several": each failing suit covered without credit; "shared": not so."""
+    """Which check the claim needed: "credited", "several", "on lead", or None (the older rules)."""
     if leader != declarer:
         if len(failing) == 1:
             return None if _guarded(masks, declarer, failing[0]) else "credited"
-        alone = all(_covered(masks, declarer, s, False, 0, False) for s in failing)
-        return "several" if alone else "shared"
+        return "several"
     # On lead, the older rules cover at most one guarded failing suit besides the suit he leads.
     unguarded = [s for s in failing if not _guarded(masks, declarer, s)]
     if len(failing) >= 2 and (unguarded or len(failing) >= 3):
@@ -65,7 +61,7 @@ def _kind(masks, hands, declarer, leader, failing):
 def _claims(size, deals, seed):
     """Counts of the claims by kind, and the claims the reference refutes."""
     rng = np.random.default_rng(seed)
-    counts = {"credited": 0, "several": 0, "shared": 0, "on lead": 0}
+    counts = {"credited": 0, "several": 0, "on lead": 0}
     wrong = []
     for i in range(deals):
         hands, declarer = (_long_suit_deal if i % 2 else _deal)(rng, size)
@@ -99,36 +95,3 @@ def test_a_defender_counts_only_for_the_tricks_he_can_still_follow():
     hands = ((45, 26), (3, 46), (33, 39), (14, 15))
     assert not can_force(Rules(NO_TRUMP, [0]), hands, 2, 0, 0)
     assert _lone_ducks(_masks(hands), 2, 0)[0] != 1
-
-
-def _middling_deal(rng, size):
-    """A declarer holding ``size`` cards of middling ranks (4 to Q) in two or three suits, the defenders the
-    rest of all four: several failing suits, and suits he is void in to discard on."""
-    suits = rng.permutation(4)[: int(rng.integers(2, 4))]
-    ranks = [13 * int(s) + r for s in suits for r in range(2, 11)]
-    mine = sorted(ranks[i] for i in rng.permutation(len(ranks))[:size])
-    pool = [c for c in range(52) if c not in mine]
-    pool = [pool[i] for i in rng.permutation(len(pool))]
-    declarer = int(rng.integers(4))
-    hands = [[] for _ in range(4)]
-    hands[declarer] = mine
-    for seat in (s for s in range(4) if s != declarer):
-        hands[seat], pool = sorted(pool[:size]), pool[size:]
-    return hands, declarer
-
-
-def test_shared_discard_claims_hold_against_the_reference():
-    """Several failing suits with a defender on lead: every claim holds, and some need the shared discards
-    (an order of the suits), not each suit covered without credit."""
-    rng = np.random.default_rng(1204)
-    shared = 0
-    for _ in range(3000):
-        hands, declarer = _middling_deal(rng, 4)
-        leader = (declarer + 1 + int(rng.integers(3))) % 4
-        masks = _masks(hands)
-        failing = _failing_suits(masks, declarer)
-        if len(failing) < 2 or _lone_ducks(masks, leader, declarer)[0] != 1:
-            continue
-        assert can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0), (hands, declarer, leader)
-        shared += not all(_covered(masks, declarer, s, False, 0, False) for s in failing)
-    assert shared >= 5, shared

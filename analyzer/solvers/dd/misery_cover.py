@@ -8,10 +8,6 @@ him must play at least his lowest), ducks as long as some holder above one of hi
 hold ``s``.  This module bounds how long each holder surely holds ``s`` and checks, trick by trick of
 ``s``, that the declarer always has a card to duck with, or that the ``j``-th rule holds again.
 
-Several failing suits share the declarer's discards through an order (:func:`_failing_covered`): void
-in the suit led, he discards his highest card of the first failing suit of the order he still holds,
-so the discards a suit does not get are at most his cards of the suits before it.
-
 Holdings are 13-bit masks (bit r = rank r); a holding's lowest card is compared as its lowest bit.
 """
 
@@ -40,7 +36,7 @@ def _longest(hands, declarer, suit):
 
 
 @njit(cache=True)
-def _reaches(hands, declarer, suit, credited, before):
+def _reaches(hands, declarer, suit, credited):
     """Each defender's reach in ``suit`` (4 bits a seat; 0 for the declarer and defenders void in it).
 
     A defender ``g`` holding ``c`` cards of ``suit`` can lose one other than by following to it only
@@ -61,13 +57,6 @@ def _reaches(hands, declarer, suit, credited, before):
     his count) count, and the reach bounds the declarer's losses of ``suit`` cards (tricks of it and
     his discards) before ``g`` may be void: in a trick of a suit he is void in, ``g`` discards at
     most one card and the declarer one of ``suit``, as in ``misery_bounds._guarded``.
-
-    ``before`` (credited only; a 4-bit set of suits): void in the suit led, the declarer discards a
-    card of ``suit`` only once he is void in the suits of ``before``, and before that one of theirs.
-    Then the reach is less his count of those suits, ``E``: Phi less ``E`` never falls either, since
-    in a trick of a suit he is void in, ``g`` loses at most one card while the declarer discards one
-    card of ``suit`` (his losses rise by one) or of ``before`` (``E`` falls by one); in the other
-    tricks ``E`` does not rise.
     """
     reaches = np.int64(0)
     for g in range(4):
@@ -84,8 +73,6 @@ def _reaches(hands, declarer, suit, credited, before):
             longest = _longest(hands, declarer, other)
             tricks = min(ours, longest) if credited else longest
             reach -= max(0, tricks - COUNT[_held(hands, g, other)])
-            if credited and (before >> other) & 1:
-                reach -= ours
         reaches |= np.int64(min(max(reach, 0), 15)) << (4 * g)
     return reaches
 
@@ -113,34 +100,29 @@ def _below_in_order(mine, others):
 
 
 @njit(cache=True)
-def _covered(hands, declarer, suit, credited, before, both):
+def _covered(hands, declarer, suit, credited):
     """Whether the declarer surely ducks every trick of ``suit`` with a defender on lead, when the
-    ``j``-th rule holds in every other suit he holds or each other suit he holds is itself covered.
-
-    Not ``credited``: his discards go anywhere.  ``credited``: void in the suit led, he discards his
-    highest card of ``suit`` once void in the suits of ``before`` (:func:`_reaches`); with ``before``
-    empty and no other failing suit that is every discard.  ``both`` (``credited`` only): a defender
-    also counts while his reach not credited exceeds the tricks of ``suit`` played.
+    ``j``-th rule holds in every other suit he holds (``credited``) or each other suit he holds is
+    itself covered (not ``credited``: his discards then go anywhere).
 
     His play in a trick of ``suit``: his highest card below the trick's floor, the highest of the
     lowest cards held by the defenders holding ``suit`` (those before him played at least theirs,
     those after him must), when he has one, until the ``j``-th rule holds in ``suit``; then the
     rule's play (his highest card below the card led).  Void in the suit led, he discards his highest
-    card of a suit, as above.
+    card of ``suit`` (``credited``) or of any suit.
 
-    The check plays his cards of ``suit`` against the worst case.  Each trick of ``suit`` has a floor at
-    least the highest lowest card (as dealt now) of the defenders whose reach (:func:`_reaches`) exceeds
-    the tricks of ``suit`` played (``credited``: his cards of ``suit`` lost so far; or, ``both``, the
-    tricks of ``suit`` played, by the reach not credited, which holds whatever he discards), so the
-    check removes his highest card below that; his real play, below a floor as high or higher, leaves
-    him cards each at most as high (removing a higher card of a set leaves a set lower card by card),
-    and so does a discard of his highest.  Lower cards only help: they duck under any floor the higher
-    ones duck under and keep the ``j``-th rule, which is checked against the defenders' cards of
-    ``suit`` as now (they only lose cards, which raises their ``j``-th lowest).  Tricks of ``suit``
-    number at most the longest defender's count.  Not ``credited``, his discards are free and the floors
-    do not depend on them, so the check plays tricks only.  ``credited``, a discard moves the floors
-    (they follow his losses), so every order of tricks and discards is tried (at most ``MAX_CREDITED``
-    cards; more: not shown).
+    The check plays his cards of ``suit`` against the worst case.  Each trick of ``suit`` has a floor
+    at least the highest lowest card (as dealt now) of the defenders whose reach (:func:`_reaches`)
+    exceeds the tricks of ``suit`` played (``credited``: his cards of ``suit`` lost so far), so the
+    check removes his highest card below that; his real play, below a floor as high or higher,
+    leaves him cards each at most as high (removing a higher card of a set leaves a set lower card
+    by card), and so does a discard of his highest.  Lower cards only help: they duck under any floor
+    the higher ones duck under and keep the ``j``-th rule, which is checked against the defenders'
+    cards of ``suit`` as now (they only lose cards, which raises their ``j``-th lowest).  Tricks of
+    ``suit`` number at most the longest defender's count.  Not ``credited``, his discards are free and
+    the floors do not depend on them, so the check plays tricks only.  ``credited``, a discard moves
+    the floors (they follow his losses), so every order of tricks and discards is tried (at most
+    ``MAX_CREDITED`` cards; more: not shown).
     """
     mine = _held(hands, declarer, suit)
     others = np.int64(0)
@@ -151,11 +133,8 @@ def _covered(hands, declarer, suit, credited, before, both):
     if credited and count > MAX_CREDITED:
         return False
     longest = _longest(hands, declarer, suit)
-    reaches = _reaches(hands, declarer, suit, credited, before)
-    free = _reaches(hands, declarer, suit, np.bool_(False), before) if both else np.int64(0)
-    paths = 1 << count if credited else 1
-    for order in range(paths):
-        path = paths - 1 - order  # tricks only first: the path that fails most often
+    reaches = _reaches(hands, declarer, suit, credited)
+    for path in range(1 << count if credited else 1):
         held = mine
         tricks = 0
         for lost in range(count):
@@ -165,8 +144,6 @@ def _covered(hands, declarer, suit, credited, before, both):
                 held ^= np.int64(1) << HIGHEST[held]
                 continue
             floor = _floor(hands, declarer, suit, reaches, lost if credited else tricks)
-            if free:
-                floor = max(floor, _floor(hands, declarer, suit, free, tricks))
             under = held & (floor - 1) if floor else np.int64(0)
             if under == 0:
                 return False
@@ -178,33 +155,13 @@ def _covered(hands, declarer, suit, credited, before, both):
 @njit(cache=True)
 def _failing_covered(hands, declarer, failing):
     """Whether every suit of ``failing`` (a 4-bit set of suits where the ``j``-th rule fails) is
-    covered.  Returns (covered, whether the check used every suit's counts: then every card decides it).
-
-    One suit: its discards credited (:func:`_covered`).  Otherwise some order of the suits must cover
-    each: the declarer, void in the suit led, discards his highest card of the first suit of the order
-    he still holds (of any suit once void in all), and each suit is covered with its discards credited
-    after the suits before it (:func:`_reaches`' ``before``), or without credit (which holds whatever
-    he discards).  Both hold under that one discard rule, so the suits' covers hold together.  The
-    order is found over the subsets of ``failing`` (a subset can come first when some suit of it is
-    covered after the rest of it, which can come first): at most 32 checks.
-    """
+    covered: one suit with the declarer's discards credited to it, several each without.  Returns
+    (covered, whether the check used every suit's counts: then every card decides it)."""
     if failing == 0:
         return True, False
-    credit, none = np.bool_(True), np.bool_(False)
-    if failing & (failing - 1) == 0 and _covered(hands, declarer, HIGHEST[failing], credit, np.int64(0), none):
-        return True, False
-    plain = 0
+    if failing & (failing - 1) == 0:
+        return _covered(hands, declarer, HIGHEST[failing], np.bool_(True)), False
     for suit in range(4):
-        if (failing >> suit) & 1 and _covered(hands, declarer, suit, none, np.int64(0), none):
-            plain |= 1 << suit
-    first = np.int64(1)  # bit b: the suits of the set b can come first in some order
-    for subset in range(1, 16):
-        if subset & ~failing:
-            continue
-        for suit in range(4):
-            rest = subset & ~(1 << suit)
-            if (subset >> suit) & 1 and (first >> rest) & 1 and (
-                    (plain >> suit) & 1 or _covered(hands, declarer, suit, credit, np.int64(rest), credit)):
-                first |= np.int64(1) << subset
-                break
-    return (first >> failing) & 1 == 1, True
+        if (failing >> suit) & 1 and not _covered(hands, declarer, suit, np.bool_(False)):
+            return False, True
+    return True, True
