@@ -95,10 +95,16 @@ def main():
     parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"))
     args = parser.parse_args()
     if args.compare:
-        sys.exit(compare(*args.compare))
+        try:
+            sys.exit(compare(*args.compare))
+        except (OSError, ValueError, KeyError) as error:
+            parser.error(f"--compare: {error}")
     if args.seed is None or not (args.out or args.question):
         parser.error("--seed with --out or --question is required")
     if args.question:
+        parts = args.question.split(":")
+        if len(parts) != 3 or not parts[0].isdigit() or parts[1] not in SEAT_LETTERS or parts[2] not in KINDS.values():
+            parser.error(f"--question {args.question!r}: want DEAL:SEAT:KIND, e.g. 380:W:misery")
         one(args.seed, args.question, args.limit)
     else:
         run(args.seed, args.first, args.deals, args.limit, args.out)
