@@ -1,0 +1,114 @@
+"""Check and cost: every Misery and 1 Alone question of ``rikken bids --policy dd`` on a run of its deals.
+
+Deals, leaders and questions are those of ``rikken bids --policy dd --seed S`` (``profile_bids_dd.experiment_deals``
+and ``dd.lone_questions``), each question asked alone in a fresh table within ``--limit`` completed tricks (one
+that runs out is recorded as unknown).  Run once with this tree and once with ``PYTHONPATH`` at an older
+solver, each writing ``--out``, then ``--compare OLD NEW``: every answer both know must agree; completed tricks
+and CPU seconds per kind are printed side by side.  ``--question D:SEAT:KIND`` asks one question alone
+(``KIND`` misery or one), for timing the stuck ones.
+
+Usage: python scripts/dd_misery_bids.py --seed S --deals N [--first 0] [--limit 3000000] --out FILE
+       python scripts/dd_misery_bids.py --seed S --question 380:W:misery [--limit 0]
+       python scripts/dd_misery_bids.py --compare OLD NEW
+"""
+
+import argparse
+import json
+import sys
+import time
+
+import digest_cache  # noqa: F401  (first: numba's cache by code digest)
+
+from dd_misery_check import solve_within
+from profile_bids_dd import experiment_deals
+
+from analyzer.cards.pbn import SEAT_LETTERS
+from analyzer.games.rikken import dd
+
+KINDS = {("le", 0): "misery", ("eq", 1): "one"}
+
+
+def _ask(hands, question, limit):
+    """(answer or None when the limit ran out, completed tricks, CPU seconds)."""
+    begin = time.process_time()
+    answer, tricks = solve_within(limit, hands, question.trump, question.leader, question.team, question.goal,
+                                  question.k)
+    return (None if answer is None else bool(answer)), int(tricks), time.process_time() - begin
+
+
+def run(seed, first, deals, limit, out):
+    begin = time.process_time()
+    with open(out, "w") as f:
+        for d, (hands, setups, rows) in enumerate(experiment_deals(seed, first + deals)[first:], start=first):
+            leader = int(setups["leader"][rows[0]])
+            for _, question in dd.lone_questions(dd.setup_contracts(setups, rows), leader):
+                answer, tricks, cpu = _ask(hands, question, limit)
+                f.write(json.dumps({"deal": d, "team": int(question.team), "trump": int(question.trump),
+                                    "kind": KINDS[(question.goal, question.k)], "answer": answer,
+                                    "tricks": tricks, "cpu": round(cpu, 3)}) + "\n")
+    print(f"{deals} deals, {time.process_time() - begin:.1f} CPU-s")
+
+
+def one(seed, spec, limit):
+    deal, seat, kind = spec.split(":")
+    hands, setups, rows = experiment_deals(seed, int(deal) + 1)[int(deal)]
+    leader = int(setups["leader"][rows[0]])
+    goal, k = next(key for key, name in KINDS.items() if name == kind)
+    question = dd.Question(4, leader, 1 << SEAT_LETTERS.index(seat), goal, k)
+    _ask(hands, question, 1)  # compiles the kernels outside the timed call
+    answer, tricks, cpu = _ask(hands, question, limit)
+    print(f"deal {deal} {kind} of {seat} ({SEAT_LETTERS[leader]} leads): "
+          f"{'unknown (limit reached)' if answer is None else answer}; {tricks} completed tricks, {cpu:.2f} CPU-s")
+
+
+def compare(old_path, new_path):
+    def load(path):
+        with open(path) as f:
+            return {(r["deal"], r["team"], r["trump"], r["kind"]): r for r in map(json.loads, f)}
+
+    old, new = load(old_path), load(new_path)
+    both = sorted(old.keys() & new.keys())
+    differ = [key for key in both if None not in (old[key]["answer"], new[key]["answer"])
+              and old[key]["answer"] != new[key]["answer"]]
+    unknown = sum(old[key]["answer"] is None or new[key]["answer"] is None for key in both)
+    print(f"{len(both)} questions on {len({key[0] for key in both})} deals: {len(both) - len(differ) - unknown} agree, "
+          f"{len(differ)} differ, {unknown} unknown in either")
+    for kind in sorted({key[3] for key in both}):
+        keys = [key for key in both if key[3] == kind]
+        t_old, t_new = (sum(side[key]["tricks"] for key in keys) for side in (old, new))
+        c_old, c_new = (sum(side[key]["cpu"] for key in keys) for side in (old, new))
+        print(f"  {kind}: {len(keys)} questions, completed tricks {t_old} -> {t_new} ({t_new / max(t_old, 1):.3f}x), "
+              f"CPU {c_old:.1f} -> {c_new:.1f} s")
+    for key in differ[:5]:
+        print("  differ:", key, old[key]["answer"], new[key]["answer"])
+    return 1 if differ else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--limit", type=int, default=3_000_000, help="completed tricks a question (0: none)")
+    parser.add_argument("--out")
+    parser.add_argument("--question", help="DEAL:SEAT:KIND, e.g. 380:W:misery")
+    parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"))
+    args = parser.parse_args()
+    if args.compare:
+        try:
+            sys.exit(compare(*args.compare))
+        except (OSError, ValueError, KeyError) as error:
+            parser.error(f"--compare: {error}")
+    if args.seed is None or not (args.out or args.question):
+        parser.error("--seed with --out or --question is required")
+    if args.question:
+        parts = args.question.split(":")
+        if len(parts) != 3 or not parts[0].isdigit() or parts[1] not in SEAT_LETTERS or parts[2] not in KINDS.values():
+            parser.error(f"--question {args.question!r}: want DEAL:SEAT:KIND, e.g. 380:W:misery")
+        one(args.seed, args.question, args.limit)
+    else:
+        run(args.seed, args.first, args.deals, args.limit, args.out)
+
+
+if __name__ == "__main__":
+    main()
