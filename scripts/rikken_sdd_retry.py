@@ -1,6 +1,7 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
-``--retry``) and the worlds per decision (``--worlds``); ``--defence dd`` plays the same deals against
+``--retry``), the worlds per decision (``--worlds``) and the Open Misery play-out tie-break
+(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off); ``--defence dd`` plays the same deals against
 perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget`` completed tricks a question; a deal with a turn
 the budget left undecided is printed ``undecided 1`` and is not a perfect-play result).
 
@@ -14,7 +15,7 @@ deal of this process. Run it once per variant, in parallel if you like, and pair
 the deals J, J + K, ... (several processes on one variant; pair the concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--worlds 8] [--defence dd] [--dd-budget B] [--offset J --stride K]`` or
+[--retry 8000000] [--worlds 8] [--playouts 0] [--defence dd] [--dd-budget B] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
@@ -93,6 +94,7 @@ def main() -> None:
     parser.add_argument("--contract", default="open-misery")
     parser.add_argument("--retry", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
+    parser.add_argument("--playouts", type=int, choices=(0, 1), default=1)
     parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
     parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
     parser.add_argument("--offset", type=int, default=0)
@@ -112,6 +114,7 @@ def main() -> None:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     sampled_dd.RETRY_BUDGET = args.retry
+    sampled_dd.PLAYOUTS = bool(args.playouts)
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     if args.defence == "dd":
@@ -120,7 +123,7 @@ def main() -> None:
     else:
         print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
               f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
-              f"{args.worlds} worlds", flush=True)
+              f"{args.worlds} worlds, play-outs {args.playouts}", flush=True)
     play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds,
                args.defence, args.dd_budget)
 
