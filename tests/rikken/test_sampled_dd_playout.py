@@ -93,6 +93,7 @@ def test_the_play_out_applies_to_defenders_of_a_shown_clean_misery_only():
     assert exposed_misery_declarer(st, W) == N and exposed_misery_declarer(st, E) == N
     assert exposed_misery_declarer(st, N) == -1  # the declarer himself
     assert exposed_misery_declarer(_position(rest, W, contract=Contract.MISERY), W) == -1  # hand not shown
+    assert exposed_misery_declarer(_position(rest, W, contract=Contract.OPEN_MISERY_ALL), W) == -1  # all shown
     hands = [_mask("D2 C5"), _mask("D3 C6"), _mask("D4 C7"), _mask("D5 C8")]
     st = new_round(hands, N, [int(Contract.OPEN_MISERY), -1, -1, -1], -1, NO_TRUMP, -1, 0)
     apply_action(st, N, _card("D2"))

@@ -47,7 +47,7 @@ FULL = (1 << 52) - 1
 
 
 def exposed_misery_declarer(st, seat):
-    """The declarer's seat when ``seat`` defends against one Misery still clean whose hand ``seat`` sees (an
+    """The declarer's seat when ``seat`` defends against one Misery still clean whose hand alone is shown (an
     Open Misery after trick 1) and no trumps, else -1: where :func:`playout_values` applies."""
     declarers = [d for d in range(4) if int(st[CONTRACT + d]) >= 0]
     if len(declarers) != 1 or int(st[TRUMP]) != NO_TRUMP:
@@ -55,8 +55,8 @@ def exposed_misery_declarer(st, seat):
     d = declarers[0]
     if d == seat or int(st[KIND + d]) != KIND_MISERY or int(st[TRICKS + d]) > 0:
         return -1
-    if int(st[TRICK_NO]) < 1 or not int(st[EXPOSED]) >> d & 1:
-        return -1
+    if int(st[TRICK_NO]) < 1 or int(st[EXPOSED]) != 1 << d:
+        return -1  # not shown yet, or an "All" contract: every hand shown, the solved worlds are exact
     return d
 
 
