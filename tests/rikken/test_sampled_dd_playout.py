@@ -70,6 +70,8 @@ def _rule(st):
     ({N: "C5 H8 H9", E: "C3 C7 CQ", S: "H2 H3 H4", W: "CK D8 D9"}, W, ("CK", "C5"), "CQ"),
     # E void in clubs: D9 (N has no diamond) and HK (nothing of N's above it) can never catch him; the higher, HK.
     ({N: "C9 H8 H3", E: "H2 HK D9", S: "H4 H5 H6", W: "C2 D8 DT"}, W, ("C2", "C9"), "HK"),
+    # E void: D5 (N has no diamond) is thrown before HQ, ranked higher but under N's HK.
+    ({N: "C9 HK H3", E: "H2 HQ D5", S: "H4 H5 H6", W: "C2 D8 DT"}, W, ("C2", "C9"), "D5"),
     # E void, every card useful (N holds a card above each): the highest-ranked, H9.
     ({N: "C9 HT S6", E: "H2 H9 S5", S: "H4 H5 H6", W: "C2 S7 S8"}, W, ("C2", "C9"), "H9"),
 ])
