@@ -88,7 +88,6 @@ from analyzer.games.rikken.expert import (
     prepare_worlds,
 )
 from analyzer.games.rikken.heuristic import N_PARAMS, default_params
-from analyzer.games.rikken.misery_playout import exposed_misery_declarer, playout_values
 from analyzer.games.rikken.kernels import (
     POLICY_EXPERT,
     POLICY_IDS,
@@ -98,6 +97,7 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
+from analyzer.games.rikken.misery_playout import exposed_misery_declarer, playout_values
 from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
