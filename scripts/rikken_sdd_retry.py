@@ -1,12 +1,13 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
-``--retry``) and the worlds per decision (``--worlds``); ``--defence dd`` plays the same deals against
+``--retry``), the worlds per decision (``--worlds``) and the Open Misery play-out tie-break
+(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off); ``--defence dd`` plays the same deals against
 perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget`` completed tricks a question; a deal with a turn
 the budget left undecided is printed ``undecided 1`` and is not a perfect-play result).
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
-the stream ``state_from_seed([S, d])``, heuristic declarer, sampled-dd defenders (``--worlds``, 8 by default,
+the stream ``state_from_seed([S, d])``, heuristic declarer (``--declarer expert``: the expert), sampled-dd defenders (``--worlds``, 8 by default,
 ``QUESTION_BUDGET`` a question), the variant's settings (the defaults: the bot as it is). One line per deal
 as it ends (made or not, CPU seconds), then the deals made (95% Wilson interval) and the CPU seconds per
 deal of this process. Run it once per variant, in parallel if you like, and pair the per-deal lines
@@ -14,7 +15,7 @@ deal of this process. Run it once per variant, in parallel if you like, and pair
 the deals J, J + K, ... (several processes on one variant; pair the concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--worlds 8] [--defence dd] [--dd-budget B] [--offset J --stride K]`` or
+[--retry 8000000] [--worlds 8] [--playouts 0] [--declarer expert] [--defence dd] [--dd-budget B] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
@@ -36,9 +37,9 @@ from rikken_play_strength import _KEYS, outcome, setups_for
 
 
 def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int, defence: str = "sampled-dd",
-               dd_budget: int = 0) -> None:
+               dd_budget: int = 0, declarer: str = "heuristic") -> None:
     """Play each deal and print ``deal D made M cpu S`` (``undecided U`` after it against dd); then the total."""
-    ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
+    ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id(declarer),
                    bots.policy_id(defence)).astype(np.int64)
     made, total, unknown = [], 0.0, 0
     for d in deals:
@@ -93,6 +94,8 @@ def main() -> None:
     parser.add_argument("--contract", default="open-misery")
     parser.add_argument("--retry", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
+    parser.add_argument("--playouts", type=int, choices=(0, 1), default=1)
+    parser.add_argument("--declarer", choices=("heuristic", "expert"), default="heuristic")
     parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
     parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
     parser.add_argument("--offset", type=int, default=0)
@@ -112,17 +115,18 @@ def main() -> None:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     sampled_dd.RETRY_BUDGET = args.retry
+    sampled_dd.PLAYOUTS = bool(args.playouts)
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     if args.defence == "dd":
         print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; dd defence, question budget "
-              f"{args.dd_budget:,}", flush=True)
+              f"{args.dd_budget:,}, {args.declarer} declarer", flush=True)
     else:
         print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
               f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
-              f"{args.worlds} worlds", flush=True)
+              f"{args.worlds} worlds, play-outs {args.playouts}, {args.declarer} declarer", flush=True)
     play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds,
-               args.defence, args.dd_budget)
+               args.defence, args.dd_budget, args.declarer)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,10 @@ In each world a card scores 1 per contract its side wins (declarers: made; the o
 ``TRICK_WEIGHT`` (1/32) when it costs its side no trick of a trick contract; the card with the best
 weighted mean over the worlds is played, the expert's card (``expert``: sampled heuristic play-outs,
 here searching from the opening lead, ``FALLBACK_FIRST_TRICK``) when it ties for best; a defender
-against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``). A
+against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``), and a
+defender against an exposed misère (Open Misery after trick 1) by play-outs of the same worlds in which no
+defender sees another's cards (``misery_playout``, ``playout_tie_break``: the solved worlds credit the
+defenders with each other's hands, so there nearly every card "beats" the misère in every world). A
 contract made or failed beyond repair asks nothing more; when nothing is open the expert's card is played. Ties are
 common where a perfect opponent controls the contract in every world (all cards lose alike): against
 1 Alone 81% of the defence's decisions tie on every world (12 screened deals, seed 299987), and there
@@ -60,7 +63,9 @@ Known weaknesses, those of every sampled double-dummy player:
   finesses and safety plays are overvalued, discovery plays undervalued;
 - no signalling and no inference from the others' play: the worlds use what was seen (cards, voids,
   the called card's rules), not why a card was chosen, and the partner is modelled as double dummy;
-- the other seats are modelled as perfect players, who in each world see every card;
+- the other seats are modelled as perfect players, who in each world see every card (against an exposed
+  misère the ties are broken by play-outs that model the declarer as the heuristic and the defenders as a
+  rule, ``misery_playout``);
 - few worlds (8 by default): close decisions carry sampling noise.
 
 Reproducible: the worlds come from the run's xoshiro stream (``draw_world``), the solves are
@@ -92,6 +97,7 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
+from analyzer.games.rikken.misery_playout import exposed_misery_declarer, playout_values
 from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
@@ -136,6 +142,9 @@ TIE_WORLDS = 0
 # interval), before the world's values are summed; 0: none. Open Misery's early questions are the costliest
 # of any kind, and a stopped one keeps the expert's card (docs/rikken-bots.md, "Open Misery").
 RETRY_BUDGET = 0
+# Defenders against an exposed misère break the solved worlds' ties by play-outs where no defender sees another's
+# cards (``misery_playout``, ``playout_tie_break``); False: the expert's card / ``misery_defence_card`` as before.
+PLAYOUTS = True
 
 
 class _Goal:
@@ -300,7 +309,7 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
             if not goals:
                 return None
             trick, trick_blind = _trick_cards(st, int(world[FACE_DOWN_CARDS]))
-            drawn.append((weight, world[HAND:HAND + 4].copy(), goals, trick, trick_blind))
+            drawn.append((weight, world[HAND:HAND + 4].copy(), goals, trick, trick_blind, world.copy()))
         return drawn
 
     # Every world is drawn before any is solved (the same draws, in the same order, as one by one), so the
@@ -308,9 +317,12 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     drawn = draw(worlds)
     if drawn is None:
         return own
+    declarer = exposed_misery_declarer(st, seat) if PLAYOUTS else -1
     sums = (np.zeros(n_actions), np.zeros(n_actions))
     decided, separated = _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget,
-                                       sum(w[0] for w in drawn), True)
+                                       sum(w[0] for w in drawn), declarer < 0)
+    if declarer >= 0:
+        return playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state)
     if decided is not None:
         return decided
     if not separated and TIE_WORLDS:
@@ -332,14 +344,14 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
     separated = False
     # The contracts first in every world, then the trick counts (worth TRICK_WEIGHT each, a tie-break costing
     # most of a trick contract's solving): a card the contracts already decide asks no trick count.
-    contract_part = [w * contract_score(goals) for w, _, goals, _, _ in drawn]
-    trick_part = [w * trick_score(goals) for w, _, goals, _, _ in drawn]
+    contract_part = [w * contract_score(goals) for w, _, goals, *_ in drawn]
+    trick_part = [w * trick_score(goals) for w, _, goals, *_ in drawn]
     passes = [("contracts", contract_part)] + ([("tricks", trick_part)] if sum(trick_part) > 0 else [])
     for p, (part, scores) in enumerate(passes):
         # Past the world being solved: the most weighted score any action can still gain, later passes included.
         later = sum(sum(rest) for _, rest in passes[p + 1:])
         to_come = np.cumsum(scores[::-1])[::-1] + later
-        for i, (weight, hands, goals, trick, trick_blind) in enumerate(drawn):
+        for i, (weight, hands, goals, trick, trick_blind, _) in enumerate(drawn):
             low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions,
                                      generations, budget, (part,))
             if low != high and budget and RETRY_BUDGET > budget:
@@ -355,6 +367,26 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
             if decided is not None and (separated or not TIE_WORLDS):
                 return decided, separated
     return None, separated
+
+
+def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state):
+    """The card of a defender against an exposed misère (``misery_playout``): among the classes the solved
+    worlds rank best (every class whose ``high`` reaches the best ``low``), the one whose play-outs, where no
+    defender sees another's cards, beat the misère in the most weight of worlds; ``own``'s class, then the
+    first, among equals. ``drawn``: the worlds as ``choose_sampled`` draws them, ``sums``: their summed
+    ``(low, high)`` bounds."""
+    low, high = sums
+    weight_sum = sum(w[0] for w in drawn)
+    top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
+    mine = max(i for i in range(len(actions)) if actions[i] <= own)
+    if len(top) == 1:
+        return own if top[0] == mine else actions[top[0]]
+    values = playout_values([(w[0], w[5]) for w in drawn], seat, [actions[i] for i in top], declarer,
+                            params[:N_PARAMS], rng_state)
+    best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
+    if mine in best:
+        return own
+    return actions[best[0]]
 
 
 def fits_the_bidding(st, seat, world):
