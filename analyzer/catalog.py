@@ -59,7 +59,6 @@ SCHNAPSEN_BOTS = {
     "hybrid_infer": (True, True, "hybrid drawing its worlds, when following, by how the heuristic would have led"),
     "ismcts": (True, True, "information-set tree search over sampled worlds with heuristic play-outs"),
     "ismcts_hybrid": (True, True, "hybrid with ismcts's judgement in place of rollout's"),
-    "hybrid_adapt": (True, True, "hybrid_infer drawing more worlds where its decision is close"),
 }
 #: ``schnapsen advise``'s bot and worlds; sampled worlds per decision of a sampling bot; play-outs per
 #: world of ``rollout``

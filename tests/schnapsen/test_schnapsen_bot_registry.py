@@ -17,10 +17,10 @@ from analyzer.games.schnapsen.search import new_workspace
 def test_names_and_kernel_ids_are_unique():
     assert len({kind.policy for kind in BOTS.values()}) == len(BOTS)
     assert all(name == kind.name for name, kind in BOTS.items())
-    # docs/commands.md: perfect sees every card; the eight sampling bots take a count.
+    # docs/commands.md: perfect sees every card; the seven sampling bots take a count.
     assert [name for name, kind in BOTS.items() if not kind.honest] == ["perfect"]
     assert {name for name, kind in BOTS.items() if kind.sampling} == {"pimc", "pimc_plus", "rollout", "hybrid", "hybrid_infer",
-                                                                       "ismcts", "ismcts_hybrid", "hybrid_adapt"}
+                                                                       "ismcts", "ismcts_hybrid"}
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))

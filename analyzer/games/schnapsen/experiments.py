@@ -22,7 +22,6 @@ from analyzer.experiments.experiment import Experiment, Plan, Summary, game_rule
 from analyzer.experiments.progress import report_items
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
-from analyzer.games.schnapsen.adaptive_bot import adapt_values
 from analyzer.games.schnapsen.findings import CLOSING_REPORT, MATCH_REPORT
 from analyzer.games.schnapsen.hybrid_bot import hybrid_values
 from analyzer.games.schnapsen.ismcts_bot import ismcts_hybrid_values, ismcts_values
@@ -39,7 +38,6 @@ from analyzer.games.schnapsen.play import (
     BOTS,
     HEURISTIC,
     HYBRID,
-    HYBRID_ADAPT,
     HYBRID_INFER,
     ISMCTS,
     ISMCTS_HYBRID,
@@ -208,8 +206,6 @@ def _values_and_pick(bot: Bot):
         return plus_values, plus_pick
     if bot.policy in (ISMCTS, ISMCTS_HYBRID):
         return (ismcts_values if bot.policy == ISMCTS else ismcts_hybrid_values), rollout_pick
-    if bot.policy == HYBRID_ADAPT:
-        return adapt_values, rollout_pick
     if bot.policy == HYBRID_INFER:
         return (lambda s, samples, rng, ws, n: hybrid_values(s, samples, rng, ws, n, True)), rollout_pick
     return (rollout_bot_values if bot.policy == ROLLOUT else hybrid_values), rollout_pick

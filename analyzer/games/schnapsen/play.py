@@ -16,7 +16,6 @@ from analyzer.cards.rng import next_u64
 from analyzer.games.kernel_sets import compile_set, set_label
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import heuristic_action
-from analyzer.games.schnapsen.adaptive_bot import adapt_choice
 from analyzer.games.schnapsen.hybrid_bot import decision_signature, hybrid_choice, hybrid_decision, hybrid_values
 from analyzer.games.schnapsen.ismcts_bot import ismcts_choice, ismcts_hybrid_choice
 from analyzer.games.schnapsen.kernels import (
@@ -35,7 +34,7 @@ from analyzer.games.schnapsen.search import (
     world_into,
 )
 
-RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID, HYBRID_INFER, ISMCTS, ISMCTS_HYBRID, HYBRID_ADAPT = range(11)
+RANDOM, HEURISTIC, PERFECT, PIMC, PIMC_PLUS, ROLLOUT, HYBRID, HYBRID_INFER, ISMCTS, ISMCTS_HYBRID = range(10)
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ class BotKind:
 #: The kernel id of each bot of ``catalog.SCHNAPSEN_BOTS`` (which holds its name, flags and help).
 _KERNEL_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "perfect": PERFECT, "pimc": PIMC, "pimc_plus": PIMC_PLUS,
                "rollout": ROLLOUT, "hybrid": HYBRID, "hybrid_infer": HYBRID_INFER, "ismcts": ISMCTS,
-               "ismcts_hybrid": ISMCTS_HYBRID, "hybrid_adapt": HYBRID_ADAPT}
+               "ismcts_hybrid": ISMCTS_HYBRID}
 #: The Schnapsen bots by name: adding one is its code, a kernel id dispatched in ``choose_action`` (and
 #: ``play_out``'s fast path if it has one), its entry in the catalog and in ``_KERNEL_IDS``, and its tests.
 BOTS = {name: BotKind(name, _KERNEL_IDS[name], *facts) for name, facts in catalog.SCHNAPSEN_BOTS.items()}
@@ -64,7 +63,7 @@ POLICIES = {name: kind.policy for name, kind in BOTS.items()}
 #: Which bots the templates below compile in: each kernel set (:func:`kernels_for`) runs them with its own
 #: values, as numba constants, so that the bots it leaves out are pruned before they are compiled.
 _WITH_RANDOM = _WITH_HEURISTIC = _WITH_PERFECT = _WITH_PIMC = _WITH_PIMC_PLUS = _WITH_ROLLOUT = True
-_WITH_HYBRID = _WITH_HYBRID_INFER = _WITH_ISMCTS = _WITH_ISMCTS_HYBRID = _WITH_HYBRID_ADAPT = _WITH_SEARCH = True
+_WITH_HYBRID = _WITH_HYBRID_INFER = _WITH_ISMCTS = _WITH_ISMCTS_HYBRID = _WITH_SEARCH = True
 
 
 def choose_action(s, policy, samples, hparams, rng, ws):
@@ -87,8 +86,6 @@ def choose_action(s, policy, samples, hparams, rng, ws):
             return hybrid_choice(s, samples, rng, ws, n)
         if _WITH_HYBRID_INFER and policy == HYBRID_INFER:
             return hybrid_choice(s, samples, rng, ws, n, True)
-        if _WITH_HYBRID_ADAPT and policy == HYBRID_ADAPT:
-            return adapt_choice(s, samples, rng, ws, n)
         if _WITH_ISMCTS and policy == ISMCTS:
             return ismcts_choice(s, samples, rng, ws, n)
         if _WITH_ISMCTS_HYBRID and policy == ISMCTS_HYBRID:
@@ -280,7 +277,7 @@ _TEMPLATES = (choose_action, play_out, play_deals, play_match, rollout_values)
 _SWITCHES = {"_WITH_RANDOM": RANDOM, "_WITH_HEURISTIC": HEURISTIC, "_WITH_PERFECT": PERFECT, "_WITH_PIMC": PIMC,
              "_WITH_PIMC_PLUS": PIMC_PLUS, "_WITH_ROLLOUT": ROLLOUT, "_WITH_HYBRID": HYBRID,
              "_WITH_HYBRID_INFER": HYBRID_INFER, "_WITH_ISMCTS": ISMCTS,
-             "_WITH_ISMCTS_HYBRID": ISMCTS_HYBRID, "_WITH_HYBRID_ADAPT": HYBRID_ADAPT}
+             "_WITH_ISMCTS_HYBRID": ISMCTS_HYBRID}
 
 
 @cache
