@@ -19,7 +19,7 @@ with the seats swapped (the same cards to each seat, the bots exchanged). Prints
 ``--seed``), our Bummerl and deal win rates with 95% Wilson intervals and n, our game points won minus
 lost per pair with a 95% interval, wins per seat, closings won, the deals by how they ended
 (with our wins and game points won minus lost) and each side's CPU milliseconds per decision (positions with more
-than one legal action). A run stopped by hand (Ctrl-C or ``kill -INT``) prints the same for the pairs it
+than one legal action). A run stopped by hand (Ctrl-C, ``kill -INT`` or ``kill``) prints the same for the pairs it
 finished (the deal counts and CPU times also cover the unfinished pair).
 
 Usage: python scripts/schnapsen_sparring.py --engine DIR/src [--bot hybrid:20] [--opponent heuristic]
@@ -28,6 +28,7 @@ Usage: python scripts/schnapsen_sparring.py --engine DIR/src [--bot hybrid:20] [
 
 import argparse
 import contextlib
+import signal
 from dataclasses import replace
 import importlib
 import io
@@ -262,6 +263,9 @@ def main() -> None:
     pair_wins = []  # (won as ONE, won as TWO) of each pair
     pair_points = []  # our game points won minus lost over each pair's two Bummerls
     print(f"seed {seed}: {bot.label} against the engine's {args.opponent}, {args.pairs} Bummerl pairs", flush=True)
+    # a run stopped by hand reports (a job started with & by a script ignores SIGINT, hence SIGTERM too)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         for k, deal_seeds in enumerate(pair_seeds):
             stats["net_points"] = 0
@@ -273,8 +277,7 @@ def main() -> None:
     except Mismatch as exc:
         raise SystemExit(f"error: {exc}") from None
     except KeyboardInterrupt:
-        # a long run stopped by hand (Ctrl-C, kill -INT) still reports: Bummerls of the pairs played, deals and
-        # CPU times also of the unfinished pair
+        # Bummerls of the pairs played; deals and CPU times also of the unfinished pair
         print(f"interrupted after {len(pair_wins)} pairs", flush=True)
     if not pair_wins:
         return
