@@ -19,7 +19,8 @@ with the seats swapped (the same cards to each seat, the bots exchanged). Prints
 ``--seed``), our Bummerl and deal win rates with 95% Wilson intervals and n, our game points won minus
 lost per pair with a 95% interval, wins per seat, closings won, the deals by how they ended
 (with our wins and game points won minus lost) and each side's CPU milliseconds per decision (positions with more
-than one legal action).
+than one legal action). A run stopped by hand (Ctrl-C, ``kill -INT`` or ``kill``) prints the same for the pairs it
+finished (the deal counts and CPU times also cover the unfinished pair).
 
 Usage: python scripts/schnapsen_sparring.py --engine DIR/src [--bot hybrid:20] [--opponent heuristic]
        [--pairs N] [--seed S] [--params name=value,...]  (--params: our heuristic's parameters changed)
@@ -27,6 +28,7 @@ Usage: python scripts/schnapsen_sparring.py --engine DIR/src [--bot hybrid:20] [
 
 import argparse
 import contextlib
+import signal
 from dataclasses import replace
 import importlib
 import io
@@ -261,6 +263,9 @@ def main() -> None:
     pair_wins = []  # (won as ONE, won as TWO) of each pair
     pair_points = []  # our game points won minus lost over each pair's two Bummerls
     print(f"seed {seed}: {bot.label} against the engine's {args.opponent}, {args.pairs} Bummerl pairs", flush=True)
+    # a run stopped by hand reports (a job started with & by a script ignores SIGINT, hence SIGTERM too)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         for k, deal_seeds in enumerate(pair_seeds):
             stats["net_points"] = 0
@@ -271,10 +276,15 @@ def main() -> None:
             print(f"  pair {k + 1}: Bummerls won {sum(wins)}/{2 * (k + 1)}", flush=True)
     except Mismatch as exc:
         raise SystemExit(f"error: {exc}") from None
-    n = 2 * args.pairs
+    except KeyboardInterrupt:
+        # Bummerls of the pairs played; deals and CPU times also of the unfinished pair
+        print(f"interrupted after {len(pair_wins)} pairs", flush=True)
+    if not pair_wins:
+        return
+    pairs = len(pair_wins)
+    n = 2 * pairs
     ours_ms, theirs_ms = np.array(stats["our_ms"]), np.array(stats["their_ms"])
-    print(f"Bummerls won {interval(sum(wins), n)}; as player ONE {wins[0]}/{args.pairs}, as TWO "
-          f"{wins[1]}/{args.pairs}")
+    print(f"Bummerls won {interval(sum(wins), n)}; as player ONE {wins[0]}/{pairs}, as TWO {wins[1]}/{pairs}")
     one_both, two_both, p = seat_sign_test(*zip(*pair_wins))
     print(f"pairs whose both Bummerls went to player ONE: {one_both}, to TWO: {two_both} (exact two-sided p {p:.3f})")
     print(f"deals won {interval(stats['deals_won'], stats['deals'])}; every move's legal actions and every "

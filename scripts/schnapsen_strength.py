@@ -31,17 +31,22 @@ from analyzer.games.schnapsen.search import new_workspace
 from analyzer.reports.stats import mean_interval, wilson_interval
 
 
-def decision_ms(bots, n_deals: int, seed: int) -> list[np.ndarray]:
+def decision_ms(bots, n_deals: int, seed: int, in_bummerl: bool = False) -> list[np.ndarray]:
     """CPU milliseconds per decision of each of the two bots over ``n_deals`` deals between them
-    (seats alternating; a first untimed deal compiles the kernels, those of the two bots alone)."""
+    (seats alternating; a first untimed deal compiles the kernels, those of the two bots alone). With
+    ``in_bummerl`` each deal is played inside a Bummerl whose two scores (game points still needed, 1-7) are
+    drawn uniformly, as in a match, where a bot's work may depend on the score."""
     choose_action = kernels_for((bots[0].policy, bots[1].policy)).choose_action
     ws = new_workspace()
     rng = state_from_seed(seed)
     s = np.zeros(R.STATE_SIZE, dtype=np.int64)
+    scores = np.random.default_rng(seed).integers(1, R.MATCH_POINTS + 1, size=(n_deals + 1, 2))
     times = [[], []]
     for g in range(n_deals + 1):
         shuffle_deck(rng, ws.deck)
         init_round(ws.deck, g % 2, s)
+        if in_bummerl:
+            s[R.TO_GO0:R.TO_GO0 + 2] = scores[g]
         seat_of_a = (g // 2) % 2
         while s[R.WINNER] < 0:
             p = int(s[R.TO_MOVE])
@@ -100,6 +105,8 @@ def main():
     parser.add_argument("--bots", nargs=2, default=["pimc_plus", "pimc"], metavar=("A", "B"))
     parser.add_argument("--matches", type=int, default=250, help="match pairs (2 Bummerls each)")
     parser.add_argument("--timing-deals", type=int, default=40, help="0: no timing")
+    parser.add_argument("--timing-bummerl", action="store_true",
+                        help="time the decisions inside a Bummerl of random scores, as in the matches")
     parser.add_argument("--chunk", type=int, default=5, help="match pairs between progress lines")
     parser.add_argument("--seed", type=int, default=None, help="seed (fresh and printed if left out)")
     args = parser.parse_args()
@@ -125,7 +132,7 @@ def main():
     print(f"matches: {time.time() - start:.0f} s wall", flush=True)
     if args.timing_deals == 0:
         return
-    ms = decision_ms([a, b], args.timing_deals, seed + 1)
+    ms = decision_ms([a, b], args.timing_deals, seed + 1, args.timing_bummerl)
     for name, m in zip(("A " + a.label, "B " + b.label), ms):
         print(f"{name}: CPU ms per decision ({len(m)} decisions): mean {m.mean():.1f}, median "
               f"{np.median(m):.1f}, p90 {np.percentile(m, 90):.1f}")
