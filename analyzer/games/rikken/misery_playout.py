@@ -22,6 +22,8 @@ The rule, for a defender against one exposed misère (no trumps):
 
 import numpy as np
 
+from analyzer.cards.deck import FULL_DECK, N_RANKS
+from analyzer.cards.tricks import NO_TRUMP
 from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, choose_action, legal_actions
 from analyzer.games.rikken.round_layout import (
     CONTRACT,
@@ -41,10 +43,6 @@ from analyzer.games.rikken.round_layout import (
     visible_hand,
 )
 
-NO_TRUMP = 4
-SUIT = 0x1FFF
-FULL = (1 << 52) - 1
-
 
 def exposed_misery_declarer(st, seat):
     """The declarer's seat when ``seat`` defends against one Misery still clean whose hand alone is shown (an
@@ -61,7 +59,7 @@ def exposed_misery_declarer(st, seat):
 
 
 def _suit(mask, s):
-    return (mask >> (13 * s)) & SUIT
+    return (mask >> (N_RANKS * s)) & ((1 << N_RANKS) - 1)
 
 
 def _low(bits):
@@ -77,7 +75,7 @@ def defender_card(st, seat, up, declarer):
     up = int(up)
     if int(st[N_IN_TRICK]) == 0:
         best, best_key = -1, None
-        unseen = FULL & ~int(st[PLAYED]) & ~int(st[HAND + seat]) & ~shown
+        unseen = FULL_DECK & ~int(st[PLAYED]) & ~int(st[HAND + seat]) & ~shown
         for s in range(4):
             mine, theirs = _suit(up, s), _suit(shown, s)
             if mine == 0 or theirs == 0:
