@@ -148,6 +148,9 @@ def main() -> int:
     if args.deals < 1 or args.bracket_deals < 0:
         print("--deals must be at least 1 and --bracket-deals at least 0", file=sys.stderr)
         return 2
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        print(f"--seed {args.seed}: want a whole number from 0 to 2**63 - 1", file=sys.stderr)
+        return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     hands = args.hands or [*ISSUE_HANDS, random_hand(seed)]
     profile = cProfile.Profile() if args.profile else None

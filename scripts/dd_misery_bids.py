@@ -103,7 +103,8 @@ def main():
         parser.error("--seed with --out or --question is required")
     if args.question:
         parts = args.question.split(":")
-        if len(parts) != 3 or not parts[0].isdigit() or parts[1] not in SEAT_LETTERS or parts[2] not in KINDS.values():
+        seat_ok = len(parts) == 3 and len(parts[1]) == 1 and parts[1] in SEAT_LETTERS
+        if not seat_ok or not parts[0].isdigit() or parts[2] not in KINDS.values():
             parser.error(f"--question {args.question!r}: want DEAL:SEAT:KIND, e.g. 380:W:misery")
         one(args.seed, args.question, args.limit)
     else:

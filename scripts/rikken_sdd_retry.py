@@ -7,15 +7,17 @@ the budget left undecided is printed ``undecided 1`` and is not a perfect-play r
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
-the stream ``state_from_seed([S, d])``, heuristic declarer (``--declarer expert``: the expert), sampled-dd defenders (``--worlds``, 8 by default,
-``QUESTION_BUDGET`` a question), the variant's settings (the defaults: the bot as it is). One line per deal
-as it ends (made or not, CPU seconds), then the deals made (95% Wilson interval) and the CPU seconds per
-deal of this process. Run it once per variant, in parallel if you like, and pair the per-deal lines
-(``--pair A B``: the two outputs' paired difference and discordant deals). ``--offset J --stride K``: only
-the deals J, J + K, ... (several processes on one variant; pair the concatenated outputs).
+the stream ``state_from_seed([S, d])``, heuristic declarer (``--declarer expert``: the expert), sampled-dd
+defenders (``--worlds``, 8 by default, ``QUESTION_BUDGET`` a question), the variant's settings (the defaults:
+the bot as it is). One line per deal as it ends (made or not, CPU seconds), then the deals made (95% Wilson
+interval) and the CPU seconds per deal of this process. Run it once per variant, in parallel if you like, and
+pair the per-deal lines (``--pair A B``: the two outputs' paired difference and discordant deals).
+``--offset J --stride K``: only the deals J, J + K, ... (several processes on one variant; pair the
+concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--worlds 8] [--playouts 0] [--declarer expert] [--defence dd] [--dd-budget B] [--offset J --stride K]`` or
+[--retry 8000000] [--worlds 8] [--playouts 0] [--declarer expert] [--defence dd] [--dd-budget B]
+[--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 

@@ -378,7 +378,7 @@ def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_sta
     low, high = sums
     weight_sum = sum(w[0] for w in drawn)
     top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
-    mine = max(i for i in range(len(actions)) if actions[i] <= own)
+    mine = _class_of(actions, own)
     if len(top) == 1:
         return own if top[0] == mine else actions[top[0]]
     values = playout_values([(w[0], w[5]) for w in drawn], seat, [actions[i] for i in top], declarer,
@@ -423,6 +423,11 @@ def trick_score(goals):
     return TRICK_WEIGHT * sum(g.tricks for g in goals)
 
 
+def _class_of(actions, own):
+    """The index of ``own``'s class among ``actions`` (each class named by its lowest card, in order)."""
+    return max(i for i in range(len(actions)) if actions[i] <= own)
+
+
 def decided_action(actions, low, high, own, weight_sum, left):
     """The action :func:`best_action` will return whatever the worlds still to solve score, or None.
 
@@ -432,7 +437,7 @@ def decided_action(actions, low, high, own, weight_sum, left):
     ``own``'s best ``high`` and every other action's best ``low``.
     """
     tolerance = 1e-9 * weight_sum
-    mine = max(i for i in range(len(actions)) if actions[i] <= own)
+    mine = _class_of(actions, own)
     others = np.delete(low, mine)  # own's class never beats own: its high is at least its low
     if others.size == 0 or high[mine] >= np.max(others) + left - tolerance:
         return own
@@ -486,7 +491,7 @@ def best_action(actions, low, high, own, weight_sum):
     ``own``'s class beyond rounding; with exact sums that is the plain "best total, ``own`` on ties".
     """
     best = int(np.argmax(low))
-    mine = max(i for i in range(len(actions)) if actions[i] <= own)
+    mine = _class_of(actions, own)
     if high[mine] >= low[best] - 1e-9 * weight_sum:
         return own
     return actions[best]
