@@ -28,9 +28,10 @@ trick 1, against 2 for the expert bot (docs/rikken-bots.md).
 
 The worlds are drawn before any is solved; the contracts are asked in every world first, the trick counts
 (the tie-break, most of a trick contract's solving: 75% of the completed tricks on Rik, 97% on 9 Alone) after,
-and the solving stops once no question still to come can change the card (``decided_action``): the same card and the same draws as solving all of them, as long as no
-question runs out of its budget (a budgeted answer depends on what the shared table holds, and fewer
-worlds solved leave it holding less, so a later decision of the round can differ). It saved about
+and the solving stops once no question still to come can change the card (``decided_action``): the same card
+and the same draws as solving all of them, as long as no question runs out of its budget (a budgeted answer
+depends on what the shared table holds, and fewer worlds solved leave it holding less, so a later decision of
+the round can differ). It saved about
 1% of the solves on screened Misery and 1 Alone deals (``scripts/rikken_sampled_dd_work.py``): most
 decisions stay close to the last world, where every card ties. Asking the trick counts last saved 6% of 9
 Alone's and 9% of Rik's completed tricks (seed 7311, 4 deals each, same tricks): the contracts seldom
@@ -320,7 +321,7 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     declarer = exposed_misery_declarer(st, seat) if PLAYOUTS else -1
     sums = (np.zeros(n_actions), np.zeros(n_actions))
     decided, separated = _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget,
-                                       sum(w[0] for w in drawn), declarer < 0)
+                                       sum(w[0] for w in drawn), stop=declarer < 0)
     if declarer >= 0:
         return playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state)
     if decided is not None:
@@ -330,7 +331,7 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
         more = draw(TIE_WORLDS)
         if more is not None:
             drawn += more
-            _solve_worlds(more, sums, own, actions, trump, seat, called, blind, generations, budget, 0.0, False)
+            _solve_worlds(more, sums, own, actions, trump, seat, called, blind, generations, budget, 0.0, stop=False)
     return best_action(actions, *sums, own, sum(w[0] for w in drawn))
 
 
@@ -432,8 +433,8 @@ def decided_action(actions, low, high, own, weight_sum, left):
     """The action :func:`best_action` will return whatever the worlds still to solve score, or None.
 
     ``low``, ``high``: the bounds summed so far; ``left``: the most weighted score any action can still
-    gain (each world adds between 0 and its weight times ``contract_score`` plus ``trick_score``). ``own`` is decided when no
-    action's ``low`` can climb past its class's ``high``; another action when its ``low`` already beats
+    gain (each world adds between 0 and its weight times ``contract_score`` plus ``trick_score``). ``own`` is
+    decided when no action's ``low`` can climb past its class's ``high``; another action when its ``low`` already beats
     ``own``'s best ``high`` and every other action's best ``low``.
     """
     tolerance = 1e-9 * weight_sum
