@@ -126,3 +126,44 @@ def test_a_count_searched_twice_searches_the_same_tree():
         first_tricks = last_tricks()
         assert solve(masks, 3, (lone + 1) % 4, 1 << lone) == first
         assert last_tricks() == first_tricks, (n, first_tricks)
+
+
+def _nine_card_questions(seed, deals):
+    """Random 9-card trick starts (the most cards the search is asked with) and every ``need`` from 1 to 9."""
+    rng = random.Random(seed)
+    for _ in range(deals):
+        hands, trump, lone, leader = _ending(rng, 9)
+        for need in range(1, 10):
+            yield hands, trump, lone, leader, need
+
+
+def test_a_question_that_spends_its_budget_answers_no_and_is_remembered_as_no():
+    from analyzer.solvers.dd.layout import A_ABORTED, A_NODES
+
+    mem = new_mem(10)
+    address, size = mem.ctypes.data, mem.shape[0]
+    aborted = 0
+    for hands, trump, lone, leader, need in _nine_card_questions(5, 120):
+        masks = _masks(hands)
+        answer = _lone_length(address, size, masks, leader, 1 << lone, trump, need)
+        if not mem[A_ABORTED]:
+            continue
+        aborted += 1
+        # A search given up proves nothing, so it must not say yes, and asking again is one table probe.
+        assert not answer, (hands, trump, lone, leader, need)
+        assert not _lone_length(address, size, masks, leader, 1 << lone, trump, need)
+        assert mem[A_NODES] == 0 and not mem[A_ABORTED], (hands, trump, lone, leader, need)
+    assert aborted >= 50
+
+
+@pytest.mark.slow
+def test_the_budget_gives_up_on_a_count_the_abstraction_makes():
+    # The first of the questions above: the plain twin gives the lone seat 3 abstract tricks, and the search
+    # spends its budget on the question "3 or more?" and answers no (a no proves nothing, so this is sound).
+    from analyzer.solvers.dd.layout import A_ABORTED
+
+    hands, trump, lone, leader, _ = next(_nine_card_questions(5, 1))
+    mem = new_mem(10)
+    assert not _lone_length(mem.ctypes.data, mem.shape[0], _masks(hands), leader, 1 << lone, trump, 3)
+    assert mem[A_ABORTED]
+    assert abstract_count(hands, trump, lone, leader) == 3
