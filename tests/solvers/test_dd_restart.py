@@ -57,22 +57,22 @@ def test_luby_sequence():
 def test_restarts_match_brute_force_on_small_endings():
     rng = np.random.default_rng(36013)
     restarted = 0
-    for _ in range(30):
-        hands, masks = _deal(rng, 5)
+    for i in range(30):
+        hands, masks = _deal(rng, 4 if i % 6 == 0 else 3)
         declarer = int(rng.integers(4))
         for leader in range(4):
             for goal, (lo, hi) in WINDOWS.items():
-                answer, tricks = _restarts(masks, leader, declarer, goal, unit=2)
+                answer, tricks = _restarts(masks, leader, declarer, goal, unit=1)
                 assert answer == can_force(Rules(NO_TRUMP, [declarer]), hands, leader, lo, hi)
-                restarted += tricks > 2
+                restarted += tricks > 1
     assert restarted >= 60  # most questions need several runs at this unit
 
 
 def test_restarts_and_salts_match_the_plain_search():
     rng = np.random.default_rng(36014)
     differ = 0
-    for i in range(100):
-        _, masks = _deal(rng, 8)
+    for i in range(300):
+        _, masks = _deal(rng, 7)
         declarer = int(rng.integers(4))
         leader = int(rng.integers(4))
         goal = "le" if i % 2 else "eq"
@@ -84,7 +84,7 @@ def test_restarts_and_salts_match_the_plain_search():
             assert answer == plain
             costs.add(tricks)
         differ += len(costs) > 1
-    assert differ >= 20  # the salts do reorder the search
+    assert differ >= 60  # the salts do reorder the search
 
 
 def test_budget_stops_the_restarts_and_resets_the_context():
