@@ -5,10 +5,12 @@ and ``dd.lone_questions``), each question asked alone in a fresh table within ``
 that runs out is recorded as unknown).  Run once with this tree and once with ``PYTHONPATH`` at an older
 solver, each writing ``--out``, then ``--compare OLD NEW``: every answer both know must agree; completed tricks
 and CPU seconds per kind are printed side by side.  ``--question D:SEAT:KIND`` asks one question alone
-(``KIND`` misery or one), for timing the stuck ones.
+(``KIND`` misery or one), for timing the stuck ones; with ``--salts N`` once per ordering salt 0 .. N-1, each in a
+fresh table or (``--keep``) all in one.  ``--restarts`` asks by ``restart.solve_window_restarts`` (as ``rikken bids``
+does), ``--limit`` then bounding all its runs together.
 
 Usage: python scripts/dd_misery_bids.py --seed S --deals N [--first 0] [--limit 3000000] --out FILE
-       python scripts/dd_misery_bids.py --seed S --question 380:W:misery [--limit 0]
+       python scripts/dd_misery_bids.py --seed S --question 380:W:misery [--limit 0] [--salts 16 [--keep] | --restarts]
        python scripts/dd_misery_bids.py --compare OLD NEW
 """
 
