@@ -5,10 +5,12 @@ and ``dd.lone_questions``), each question asked alone in a fresh table within ``
 that runs out is recorded as unknown).  Run once with this tree and once with ``PYTHONPATH`` at an older
 solver, each writing ``--out``, then ``--compare OLD NEW``: every answer both know must agree; completed tricks
 and CPU seconds per kind are printed side by side.  ``--question D:SEAT:KIND`` asks one question alone
-(``KIND`` misery or one), for timing the stuck ones.
+(``KIND`` misery or one), for timing the stuck ones; with ``--salts N`` once per ordering salt 0 .. N-1, each in a
+fresh table or (``--keep``) all in one.  ``--restarts`` asks by ``restart.solve_window_restarts`` (as ``rikken bids``
+does), ``--limit`` then bounding all its runs together.
 
 Usage: python scripts/dd_misery_bids.py --seed S --deals N [--first 0] [--limit 3000000] --out FILE
-       python scripts/dd_misery_bids.py --seed S --question 380:W:misery [--limit 0]
+       python scripts/dd_misery_bids.py --seed S --question 380:W:misery [--limit 0] [--salts 16 [--keep] | --restarts]
        python scripts/dd_misery_bids.py --compare OLD NEW
 """
 
@@ -19,7 +21,7 @@ import time
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 
-from dd_misery_check import solve_within
+from dd_misery_check import solve_restarting, solve_within
 from profile_bids_dd import experiment_deals
 
 from analyzer.cards.pbn import SEAT_LETTERS
@@ -28,37 +30,49 @@ from analyzer.games.rikken import dd
 KINDS = {("le", 0): "misery", ("eq", 1): "one"}
 
 
-def _ask(hands, question, limit):
-    """(answer or None when the limit ran out, completed tricks, CPU seconds)."""
+def _ask(hands, question, limit, salt=0, generations=None, restarts=False):
+    """(answer or None when the limit ran out, completed tricks, CPU seconds); ``salt`` orders the moves,
+    ``generations`` keeps the table between calls (see ``api.solve``); with ``restarts``, the restart driver
+    (``restart.solve_window_restarts``, as ``rikken bids`` asks it) within ``limit`` over all its runs."""
     begin = time.process_time()
-    answer, tricks = solve_within(limit, hands, question.trump, question.leader, question.team, question.goal,
-                                  question.k)
+    if restarts:
+        answer, tricks = solve_restarting(limit, hands, question.trump, question.leader, question.team, question.goal,
+                                          question.k)
+    else:
+        answer, tricks = solve_within(limit, hands, question.trump, question.leader, question.team, question.goal,
+                                      question.k, salt=salt, generations=generations)
     return (None if answer is None else bool(answer)), int(tricks), time.process_time() - begin
 
 
-def run(seed, first, deals, limit, out):
+def run(seed, first, deals, limit, out, restarts=False):
     begin = time.process_time()
     with open(out, "w") as f:
         for d, (hands, setups, rows) in enumerate(experiment_deals(seed, first + deals)[first:], start=first):
             leader = int(setups["leader"][rows[0]])
             for _, question in dd.lone_questions(dd.setup_contracts(setups, rows), leader):
-                answer, tricks, cpu = _ask(hands, question, limit)
+                answer, tricks, cpu = _ask(hands, question, limit, restarts=restarts)
                 f.write(json.dumps({"deal": d, "team": int(question.team), "trump": int(question.trump),
                                     "kind": KINDS[(question.goal, question.k)], "answer": answer,
                                     "tricks": tricks, "cpu": round(cpu, 3)}) + "\n")
     print(f"{deals} deals, {time.process_time() - begin:.1f} CPU-s")
 
 
-def one(seed, spec, limit):
+def one(seed, spec, limit, salts=1, keep=False, restarts=False):
+    """Ask one question with salts 0 .. ``salts`` - 1 in turn, each in a fresh table or (``keep``) in one kept
+    table; with ``restarts``, once by the restart driver."""
     deal, seat, kind = spec.split(":")
     hands, setups, rows = experiment_deals(seed, int(deal) + 1)[int(deal)]
     leader = int(setups["leader"][rows[0]])
     goal, k = next(key for key, name in KINDS.items() if name == kind)
     question = dd.Question(4, leader, 1 << SEAT_LETTERS.index(seat), goal, k)
     _ask(hands, question, 1)  # compiles the kernels outside the timed call
-    answer, tricks, cpu = _ask(hands, question, limit)
-    print(f"deal {deal} {kind} of {seat} ({SEAT_LETTERS[leader]} leads): "
-          f"{'unknown (limit reached)' if answer is None else answer}; {tricks} completed tricks, {cpu:.2f} CPU-s")
+    generations = {} if keep else None
+    for salt in range(salts):
+        answer, tricks, cpu = _ask(hands, question, limit, salt, generations, restarts)
+        how = "restarts" if restarts else f"salt {salt}{' kept' if keep else ''}"
+        print(f"deal {deal} {kind} of {seat} ({SEAT_LETTERS[leader]} leads) {how}: "
+              f"{'unknown (limit reached)' if answer is None else answer}; {tricks} completed tricks, {cpu:.2f} CPU-s",
+              flush=True)
 
 
 def compare(old_path, new_path):
@@ -92,6 +106,10 @@ def main():
     parser.add_argument("--limit", type=int, default=3_000_000, help="completed tricks a question (0: none)")
     parser.add_argument("--out")
     parser.add_argument("--question", help="DEAL:SEAT:KIND, e.g. 380:W:misery")
+    parser.add_argument("--salts", type=int, default=1, help="with --question: ask it with salts 0 .. N-1")
+    parser.add_argument("--keep", action="store_true", help="with --salts: keep the table between the salts")
+    parser.add_argument("--restarts", action="store_true",
+                        help="ask by the restart driver (--limit: completed tricks of all its runs)")
     parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"))
     args = parser.parse_args()
     if args.compare:
@@ -106,9 +124,11 @@ def main():
         seat_ok = len(parts) == 3 and len(parts[1]) == 1 and parts[1] in SEAT_LETTERS
         if not seat_ok or not parts[0].isdigit() or parts[2] not in KINDS.values():
             parser.error(f"--question {args.question!r}: want DEAL:SEAT:KIND, e.g. 380:W:misery")
-        one(args.seed, args.question, args.limit)
+        if args.salts < 1:
+            parser.error(f"--salts {args.salts}: want at least 1")
+        one(args.seed, args.question, args.limit, 1 if args.restarts else args.salts, args.keep, args.restarts)
     else:
-        run(args.seed, args.first, args.deals, args.limit, args.out)
+        run(args.seed, args.first, args.deals, args.limit, args.out, args.restarts)
 
 
 if __name__ == "__main__":

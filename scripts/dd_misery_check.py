@@ -26,6 +26,7 @@ from bench_dd import random_deals
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.solvers.dd import api
 from analyzer.solvers.dd import layout as kernels
+from analyzer.solvers.dd import restart
 
 
 def _play_random_tricks(hands, leader, tricks, rng):
@@ -48,8 +49,9 @@ def _play_random_tricks(hands, leader, tricks, rng):
     return np.array(hands, dtype=np.int64), leader
 
 
-def solve_within(limit, *args, **kwargs):
-    """``api.solve(*args, **kwargs)`` stopped after ``limit`` completed tricks (0: no limit).
+def solve_within(limit, *args, salt=0, **kwargs):
+    """``api.solve(*args, **kwargs)`` stopped after ``limit`` completed tricks (0: no limit), its moves
+    ordered with ``salt`` (0: the plain ordering; see ``moves._salt_term``).
 
     Returns the answer (None when the limit ran out) and the completed tricks.  The one place the
     misère scripts cap a question: ``api.solve`` has no limit parameter, so the kernels' context
@@ -61,6 +63,7 @@ def solve_within(limit, *args, **kwargs):
     def limited(mem, *context):
         # set_context starts the completed-trick count; the limit sits that far above it.
         set_context(mem, *context)
+        mem[kernels.M_CTX + kernels.C_SALT] = salt
         if limit:
             mem[kernels.M_CTX + kernels.C_LIMIT] = mem[kernels.M_CTX + kernels.C_TRICKS] + limit
 
@@ -73,6 +76,20 @@ def solve_within(limit, *args, **kwargs):
     mem[kernels.M_CTX + kernels.C_LIMIT] = 0
     mem[kernels.M_CTX + kernels.C_ABORTED] = 0
     return (None if stopped else answer), api.last_tricks()
+
+
+def solve_restarting(limit, hands, trump, leader, team, goal, k, unit=restart.UNIT):
+    """The question ``api.solve(hands, trump, leader, team, goal, k)`` (goal ``le`` or ``eq``) answered by
+    ``restart.solve_window_restarts`` (as ``api.solve_questions`` asks it) in a fresh table, within ``limit``
+    completed tricks of all runs (0: no limit).  Returns the answer (None when the limit ran out) and the
+    completed tricks."""
+    mem = api._work()
+    masks = np.asarray(hands, dtype=np.int64)
+    api._k.set_context(mem, int(trump), int(team), api._GOAL_MODE[goal], -1, -1, api._next_generation())
+    lo, hi = api._window(goal, k)
+    answer = restart.solve_window_restarts(mem, masks, np.full(4, -1, dtype=np.int64), int(leader), 0, False, lo, hi,
+                                           unit, limit)
+    return answer, api.last_tricks()
 
 
 def _ask(hands, leader, team, goal, limit):

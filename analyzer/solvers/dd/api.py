@@ -8,6 +8,7 @@ from analyzer import catalog
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.errors import InputError
 from analyzer.solvers.dd import search as _k
+from analyzer.solvers.dd.restart import solve_window_restarts
 from analyzer.solvers.dd.tables import BLIND, MODE_EXACT, MODE_MAX, MODE_MIN, TT_BITS, UNBOUNDED
 
 GOALS = ("max", "ge", "le", "eq")
@@ -306,7 +307,8 @@ def solve_questions(hands, questions, generations=None):
                 answers[i] = int(_k.solve_max(mem, masks, trick, int(q.leader), 0, False, guess))
             else:
                 lo, hi = _window(q.goal, q.k)
-                answers[i] = bool(_k.solve_window(mem, masks, trick, int(q.leader), 0, False, lo, hi, False))
+                # A yes/no question's cost is heavy-tailed in the move order: restarts (exact, see restart).
+                answers[i] = solve_window_restarts(mem, masks, trick, int(q.leader), 0, False, lo, hi)
     return answers
 
 

@@ -37,6 +37,7 @@ C_MOVES = 8  # number of root moves written by a collecting search
 C_HEADS = 9  # where the first bucket starts (its head, see ``HEAD``, then its entries)
 C_LIMIT = 12  # the C_TRICKS count at which the search gives up (0: none); see ``solve_bounded``
 C_ABORTED = 13  # 1 once the limit was reached: every node returns at once and stores nothing
+C_SALT = 14  # move-ordering salt (0: the plain ordering); see ``moves._salt_term`` and ``restart``
 CTX_SIZE = 16
 MAX_DEPTH = 56
 MAX_MOVES = 32

@@ -13,7 +13,7 @@ from numba import njit
 from analyzer.cards.masks import popcount
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.cards.tricks import beats as _beats  # the one trick rule; a local ``beats`` is a flag below
-from analyzer.solvers.dd.layout import CUTOFF_SLOTS, C_GEN, MAX_MOVES, M_CTX, M_CUTOFFS, M_MOVES, _prefetch
+from analyzer.solvers.dd.layout import CUTOFF_SLOTS, C_GEN, C_SALT, MAX_MOVES, M_CTX, M_CUTOFFS, M_MOVES, _prefetch
 from analyzer.solvers.dd.rules import _blind_allowed, _holds, _legal
 from analyzer.solvers.dd.tables import BLIND, COUNT, HIGHEST, MODE_MAX, SUIT_BITS
 from analyzer.solvers.dd.transposition import _hash
@@ -46,6 +46,10 @@ THROUGH_BONUS = 30
 PENALTY_OFFSET = 128  # keeps a suit's packed penalty positive when a bonus outweighs it
 ANSWER_WEIGHT = 6
 VOID_CARDS = 10
+# A salted ordering adds 0 .. SALT_SPREAD - 1 to each weight: it reorders cards of one kind (weights a
+# few ranks apart) but rarely crosses the kinds (tens apart).
+SALT_SPREAD = 16
+SALT_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64: odd, so the multiply mixes every bit up
 
 
 @njit(cache=True)
@@ -253,6 +257,19 @@ def _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, 
 
 
 @njit(cache=True, inline="always")
+def _salt_term(salt, card, seat, present):
+    """The salted ordering's extra weight of ``card`` played by ``seat`` in the trick starting from ``present``.
+
+    A cheap hash of the three and the salt, in ``0 .. SALT_SPREAD - 1``: each salt orders the near-equal
+    candidates of a node differently, and the same node the same way every time (runs are reproducible).
+    """
+    x = (present ^ (np.int64(card * 4 + seat + 1) << 52)) * np.int64(SALT_MIX) + salt
+    x ^= x >> 29
+    x *= np.int64(SALT_MIX)
+    return (x >> 40) & (SALT_SPREAD - 1)
+
+
+@njit(cache=True, inline="always")
 def _smear_down(cards, through):
     """``cards`` extended downwards, rank by rank, over the positions in ``through``.
 
@@ -402,6 +419,7 @@ def _scored_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, 
     suits = _lead_suits(seat, hands, present, trump, team) if max_lead else np.int64(0)
     friend_holds = (pos > 0 and mode == MODE_MAX and win_seat >= 0 and (team >> win_seat) & 1 == (team >> seat) & 1
                     and _holds(win_card, seat, pos, hands, led_suit, trump, team))
+    salt = mem[M_CTX + C_SALT]
     while reps:
         low = reps & -reps
         reps ^= low
@@ -411,6 +429,8 @@ def _scored_moves(mem, hands, seat, pos, led_suit, present, win_seat, win_card, 
         else:
             score = _order_score(card, seat, pos, hands, present, win_seat, win_card, led_suit, trump, team, mode,
                                  friend_holds, duck_all)
+        if salt:
+            score += _salt_term(salt, card, seat, present)
         if card == cutoff:
             score += CUTOFF_BONUS
         if card == hint:

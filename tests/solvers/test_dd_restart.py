@@ -1,0 +1,112 @@
+"""The restart driver (``restart``) and the salted move ordering (``moves._salt_term``).
+
+Oracles: Luby's sequence as printed in Luby, Sinclair and Zuckerman (1993); the brute-force minimax
+(``reference_minimax.can_force``) on small no-trump endings with a lone declarer, Misery ("no trick")
+and 1 Alone ("exactly one"), every seat leading; and, on larger endings, the plain search (salt 0, no
+limit) in a fresh table, which the restarts and every salt must answer alike.  A tiny first limit
+makes the driver restart many times on purpose, so aborted runs, salts and the kept table are all
+exercised.
+"""
+
+import numpy as np
+import pytest
+
+from analyzer.cards.tricks import NO_TRUMP
+from analyzer.solvers.dd import api, solve
+from analyzer.solvers.dd import layout as kernels
+from analyzer.solvers.dd.moves import SALT_SPREAD, _salt_term
+from analyzer.solvers.dd.restart import luby, solve_window_restarts
+
+from .reference_minimax import Rules, can_force
+
+WINDOWS = {"le": (-99, 0), "eq": (1, 1)}
+NO_TRICK = np.full(4, -1, dtype=np.int64)
+
+
+def _deal(rng, size):
+    cards = [int(c) for c in rng.permutation(52)[:4 * size]]
+    hands = [sorted(cards[seat * size:(seat + 1) * size]) for seat in range(4)]
+    return hands, np.array([sum(1 << c for c in hand) for hand in hands], dtype=np.int64)
+
+
+def _restarts(masks, leader, declarer, goal, unit, budget=0):
+    """The driver's answer in a fresh table and the completed tricks of all its runs."""
+    mem = api._work()
+    api._k.set_context(mem, NO_TRUMP, 1 << declarer, api._GOAL_MODE[goal], -1, -1, api._next_generation())
+    lo, hi = api._window(goal, 0 if goal == "le" else 1)
+    answer = solve_window_restarts(mem, masks, NO_TRICK, leader, 0, False, lo, hi, unit, budget)
+    return answer, api.last_tricks()
+
+
+def _salted(masks, leader, declarer, goal, salt):
+    """The plain search with ``salt``, no limit, in a fresh table: its answer and completed tricks."""
+    mem = api._work()
+    api._k.set_context(mem, NO_TRUMP, 1 << declarer, api._GOAL_MODE[goal], -1, -1, api._next_generation())
+    mem[kernels.M_CTX + kernels.C_SALT] = salt
+    lo, hi = api._window(goal, 0 if goal == "le" else 1)
+    answer = api._k.solve_window(mem, masks, NO_TRICK, leader, 0, False, lo, hi, False)
+    mem[kernels.M_CTX + kernels.C_SALT] = 0
+    return bool(answer), api.last_tricks()
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(31)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8,
+                                            1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 16]
+
+
+def test_restarts_match_brute_force_on_small_endings():
+    rng = np.random.default_rng(36013)
+    restarted = 0
+    for i in range(30):
+        hands, masks = _deal(rng, 4 if i % 6 == 0 else 3)
+        declarer = int(rng.integers(4))
+        for leader in range(4):
+            for goal, (lo, hi) in WINDOWS.items():
+                answer, tricks = _restarts(masks, leader, declarer, goal, unit=1)
+                assert answer == can_force(Rules(NO_TRUMP, [declarer]), hands, leader, lo, hi)
+                restarted += tricks > 1
+    assert restarted >= 60  # most questions need several runs at this unit
+
+
+def test_restarts_and_salts_match_the_plain_search():
+    rng = np.random.default_rng(36014)
+    differ = 0
+    for i in range(300):
+        _, masks = _deal(rng, 7)
+        declarer = int(rng.integers(4))
+        leader = int(rng.integers(4))
+        goal = "le" if i % 2 else "eq"
+        plain = solve(masks, NO_TRUMP, leader, 1 << declarer, goal, 0 if goal == "le" else 1)
+        assert _restarts(masks, leader, declarer, goal, unit=16)[0] == plain
+        costs = set()
+        for salt in (1, 2, 3):
+            answer, tricks = _salted(masks, leader, declarer, goal, salt)
+            assert answer == plain
+            costs.add(tricks)
+        differ += len(costs) > 1
+    assert differ >= 60  # the salts do reorder the search
+
+
+def test_budget_stops_the_restarts_and_resets_the_context():
+    rng = np.random.default_rng(36015)
+    stopped = 0
+    for _ in range(20):
+        _, masks = _deal(rng, 9)
+        answer, tricks = _restarts(masks, 0, 1, "eq", unit=4, budget=40)
+        mem = api._work()
+        assert [mem[kernels.M_CTX + c] for c in (kernels.C_SALT, kernels.C_LIMIT, kernels.C_ABORTED)] == [0, 0, 0]
+        if answer is None:
+            stopped += 1
+            assert tricks >= 40
+        else:
+            assert answer == solve(masks, NO_TRUMP, 0, 2, "eq", 1)
+    assert stopped >= 5
+
+
+@pytest.mark.parametrize("salt", [1, 7, 12345])
+def test_salt_term_is_bounded_and_spread(salt):
+    present = np.int64((1 << 52) - 1)
+    terms = [_salt_term(np.int64(salt), np.int64(card), np.int64(card % 4), present) for card in range(52)]
+    assert all(0 <= t < SALT_SPREAD for t in terms)
+    assert len(set(terms)) >= SALT_SPREAD // 2
+    assert terms != [_salt_term(np.int64(salt + 1), np.int64(card), np.int64(card % 4), present) for card in range(52)]
