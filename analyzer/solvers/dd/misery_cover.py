@@ -18,10 +18,6 @@ from analyzer.solvers.dd.tables import COUNT, HIGHEST, SUIT_BITS
 
 # The credited check tries every order of the declarer's rounds and discards of the suit: 2**count paths.
 MAX_CREDITED = 6
-# The ordered check (several failing suits) also tries discards of other suits: 2**steps paths.
-MAX_STEPS = 9
-# A discard count above every defender's ``B``: the loss ``min(D, B)`` is then ``B`` (his discards free).
-FREE = 15
 
 
 @njit(cache=True, inline="always")
@@ -40,64 +36,54 @@ def _longest(hands, declarer, suit):
 
 
 @njit(cache=True)
-def _reaches(hands, declarer, suit, both):
-    """Each defender's reach in ``suit``: 8 bits a seat, ``c - A`` (low 4 bits) and ``B`` (high 4; 0 unless
-    ``both``); 0 for the declarer and defenders void in it.
+def _reaches(hands, declarer, suit, credited):
+    """Each defender's reach in ``suit`` (4 bits a seat; 0 for the declarer and defenders void in it).
 
-    A defender ``g`` holding ``c`` cards of ``suit`` loses one other than by following to it only by
-    discarding, in a trick of a suit ``u`` he is void in.  Over the other suits ``u`` (``d_u``, ``g_u`` the
-    declarer's and ``g``'s counts, ``l_u`` the longest defender's count, a bound on the tricks of ``u``
-    left: each takes a card from him),
+    A defender ``g`` holding ``c`` cards of ``suit`` can lose one other than by following to it only
+    by discarding, in a trick of a suit ``u`` he is void in.  Tricks of ``u`` number at most ``l_u``,
+    the longest defender's count of ``u`` (each takes a card from him), and ``g`` follows in the first
+    ``g_u`` of them, so
 
-        A = sum max(0, min(d_u, l_u) - g_u)      B = sum max(0, l_u - max(d_u, g_u))
+        reach = c - sum over u != suit of max(0, l_u - g_u)
 
-    and ``g`` surely holds ``suit`` at a trick of it when ``c - A - min(D, B) - t >= 1``, ``t`` the tricks
-    of ``suit`` and ``D`` the declarer's discards (of any suit) played from now: his discards of ``suit``
-    number at most ``A + B`` and at most ``A + D``.
+    bounds from below how many tricks of ``suit`` ``g`` surely follows to: Phi = (cards of ``suit``
+    ``g`` holds) - (reach - tricks of ``suit`` played) - sum of the terms starts at 0 and never falls
+    (a trick of ``u`` lowers ``l_u`` by one at least; ``g`` follows and loses a card of ``u``, or
+    discards one card while his term of ``u``, ``l_u`` then, falls by one), so while fewer than
+    ``reach`` tricks of ``suit`` are played he holds it.
 
-    ``A + B``: ``Phi = (his discards of suit) + sum over u of max(0, l_u - g_u)`` never rises (and ``l_u -
-    g_u = (min(d_u, l_u) - g_u) + (l_u - max(d_u, g_u))`` where positive).  A trick of ``u`` lowers ``l_u``
-    by one at least; ``g`` follows and loses a card of ``u``, or discards one card while his term of ``u``
-    falls by one: a card of ``suit`` (counted) or of ``v``, whose term rises by one at most.
-
-    ``A + D``: ``Psi = (his discards of suit) + A (as it stands) - (the declarer's discards)`` never rises.
-    A trick of ``u`` the declarer follows lowers ``min(d_u, l_u)`` by one at least: ``g`` follows (his
-    term does not rise) or, void, his term falls by one while his discard adds one at most (to the count
-    or to another term).  In a trick of a suit the declarer is void in, he discards (``-1``) and ``g``
-    loses one card at most (``+1`` at most); the declarer's discard only lowers his own counts.  Other
-    defenders' discards only lower ``l_u``.  With ``D`` free (``B`` alone) this is the reach without
-    credit; with one failing suit, every discard his (``A + D``), the credited reach of session 8.
+    ``credited``: the declarer, void in the suit led, discards a card of ``suit`` (the one suit where
+    the rule fails).  Then only the tricks of ``u`` he follows to (at most ``min(d_u, l_u)``, ``d_u``
+    his count) count, and the reach bounds the declarer's losses of ``suit`` cards (tricks of it and
+    his discards) before ``g`` may be void: in a trick of a suit he is void in, ``g`` discards at
+    most one card and the declarer one of ``suit``, as in ``misery_bounds._guarded``.
     """
     reaches = np.int64(0)
     for g in range(4):
         held = _held(hands, g, suit)
         if g == declarer or held == 0:
             continue
-        left = COUNT[held]
-        free = 0
+        reach = COUNT[held]
         for other in range(4):
             if other == suit:
                 continue
             ours = COUNT[_held(hands, declarer, other)]
+            if credited and ours == 0:
+                continue
             longest = _longest(hands, declarer, other)
-            theirs = COUNT[_held(hands, g, other)]
-            left -= max(0, min(ours, longest) - theirs)
-            free += max(0, longest - max(ours, theirs))
-        if not both:
-            free = FREE
-        reaches |= np.int64(min(max(left, 0), 15) | min(free, 15) << 4) << (8 * g)
+            tricks = min(ours, longest) if credited else longest
+            reach -= max(0, tricks - COUNT[_held(hands, g, other)])
+        reaches |= np.int64(min(max(reach, 0), 15)) << (4 * g)
     return reaches
 
 
 @njit(cache=True, inline="always")
-def _floor(hands, declarer, suit, reaches, tricks, discards):
-    """The highest lowest card of ``suit`` among the defenders who surely hold it at a trick of it with
-    ``tricks`` of it and ``discards`` of the declarer's played (0: none)."""
+def _floor(hands, declarer, suit, reaches, step):
+    """The highest lowest card of ``suit`` among the defenders whose reach exceeds ``step`` (0: none)."""
     floor = np.int64(0)
     for g in range(4):
         held = _held(hands, g, suit)
-        reach = (reaches >> (8 * g)) & 255
-        if g != declarer and held and (reach & 15) - min(discards, reach >> 4) - tricks >= 1:
+        if g != declarer and held and (reaches >> (4 * g)) & 15 > step:
             floor = max(floor, held & -held)
     return floor
 
@@ -116,31 +102,32 @@ def _below_in_order(mine, others, rounds):
 
 
 @njit(cache=True)
-def _covered(hands, declarer, suit, earlier, both):
+def _covered(hands, declarer, suit, credited):
     """Whether the declarer surely ducks every trick of ``suit`` with a defender on lead, when the
-    ``j``-th rule holds in every other suit he holds or each of them is itself covered.
+    ``j``-th rule holds in every other suit he holds (``credited``) or each other suit he holds is
+    itself covered (not ``credited``: his discards then go anywhere).
 
     His play in a trick of ``suit``: his highest card below the trick's floor, the highest of the
     lowest cards held by the defenders holding ``suit`` (those before him played at least theirs,
     those after him must), when he has one, until the ``j``-th rule holds in ``suit``; then the
     rule's play (his highest card below the card led).  Void in the suit led, he discards his highest
-    card of the first failing suit of an order he still holds; ``earlier`` is his count of the suits
-    before ``suit`` in it (-1: his discards go anywhere; 0 with one failing suit, credited).
+    card of ``suit`` (``credited``) or of any suit.
 
     The check plays his cards of ``suit`` against the worst case.  Each trick of ``suit`` has a floor
-    at least the highest lowest card (as dealt now) of the defenders who surely hold it
-    (:func:`_reaches`), so the check removes his highest card below that; his real play, below a
-    floor as high or higher, leaves him cards each at most as high and no more of them (the ``i``-th
-    lowest of his real cards at most the check's: removing a card at or above the check's leaves
-    that so, and so does a discard of his highest), and such cards duck wherever the check's do and
-    keep the ``j``-th rule.  His discards of ``suit`` number at least ``D - earlier`` (the suits
-    before it hold ``earlier`` cards), so the check discards there once ``D >= earlier``.  The
-    defenders choose the order of tricks and discards: every order is tried, a discard only while
-    it moves a floor or takes a card (``D`` below the largest ``B`` or at least ``earlier``).  After
-    ``t`` tricks of ``suit`` a defender who held ``c`` holds at most ``max(0, c - t)`` (each takes a
-    card from every holder), so the ``j``-th rule is checked against the defenders' cards as now
-    (losing cards only raises their ``j``-th lowest) for ``j`` up to that many.  ``both``: whether
-    ``B`` counts (it reads the counts of every suit); without it the loss is ``D``.
+    at least the highest lowest card (as dealt now) of the defenders whose reach (:func:`_reaches`)
+    exceeds the tricks of ``suit`` played (``credited``: his cards of ``suit`` lost so far), so the
+    check removes his highest card below that; his real play, below a floor as high or higher,
+    leaves him cards each at most as high (removing a higher card of a set leaves a set lower card
+    by card), and so does a discard of his highest.  Lower cards only help: they duck under any floor
+    the higher ones duck under and keep the ``j``-th rule, which is checked against the defenders'
+    cards of ``suit`` as now (they only lose cards, which raises their ``j``-th lowest), for ``j`` up
+    to the most cards of ``suit`` they can still hold: after ``t`` tricks of it a defender who holds
+    ``c`` now holds at most ``max(0, c - t)`` (each trick takes one from every holder; a discard only
+    lowers it), and the rule for his cards needs ``j`` only up to theirs.  Tricks of ``suit`` number
+    at most the longest defender's count.  Not ``credited``, his discards are free and
+    the floors do not depend on them, so the check plays tricks only.  ``credited``, a discard moves
+    the floors (they follow his losses), so every order of tricks and discards is tried (at most
+    ``MAX_CREDITED`` cards; more: not shown).
     """
     mine = _held(hands, declarer, suit)
     others = np.int64(0)
@@ -150,32 +137,23 @@ def _covered(hands, declarer, suit, earlier, both):
             others |= _held(hands, seat, suit)
             counts[seat] = COUNT[_held(hands, seat, suit)]
     count = COUNT[mine]
-    reaches = _reaches(hands, declarer, suit, both or earlier < 0)
-    widest = 0
-    for g in range(4):
-        widest = max(widest, (reaches >> (8 * g + 4)) & 15)
-    steps = count
-    if earlier > 0:
-        steps += min(earlier, widest)
-    if earlier == 0 and count > MAX_CREDITED or steps > MAX_STEPS:
+    if credited and count > MAX_CREDITED:
         return False
     longest = _longest(hands, declarer, suit)
-    for path in range(1 << steps if earlier >= 0 else 1):
+    reaches = _reaches(hands, declarer, suit, credited)
+    for path in range(1 << count if credited else 1):
         held = mine
         tricks = 0
-        discards = 0 if earlier >= 0 else FREE
-        for step in range(steps):
+        for lost in range(count):
             rounds = 0
             for seat in range(4):
                 rounds += max(0, counts[seat] - tricks)
             if tricks == longest or _below_in_order(held, others, rounds):
                 break
-            if (path >> step) & 1 and (discards < widest or discards >= earlier):
-                if discards >= earlier:
-                    held ^= np.int64(1) << HIGHEST[held]
-                discards += 1
+            if credited and not (path >> lost) & 1:
+                held ^= np.int64(1) << HIGHEST[held]
                 continue
-            floor = _floor(hands, declarer, suit, reaches, tricks, discards)
+            floor = _floor(hands, declarer, suit, reaches, lost if credited else tricks)
             under = held & (floor - 1) if floor else np.int64(0)
             if under == 0:
                 return False
@@ -187,43 +165,13 @@ def _covered(hands, declarer, suit, earlier, both):
 @njit(cache=True)
 def _failing_covered(hands, declarer, failing):
     """Whether every suit of ``failing`` (a 4-bit set of suits where the ``j``-th rule fails) is
-    covered: one suit with the declarer's discards credited to it, several under some order of his
-    discards (each suit covered with the discards the order gives it, or with his discards free).
-    Returns (covered, whether the check used every suit's counts: then every card decides it)."""
+    covered: one suit with the declarer's discards credited to it, several each without.  Returns
+    (covered, whether the check used every suit's counts: then every card decides it)."""
     if failing == 0:
         return True, False
     if failing & (failing - 1) == 0:
-        suit = HIGHEST[failing]
-        if _covered(hands, declarer, suit, 0, False):
-            return True, False
-        return _covered(hands, declarer, suit, 0, True), True
-    suits = np.zeros(4, np.int64)
-    free = np.zeros(4, np.bool_)
-    k = 0
+        return _covered(hands, declarer, HIGHEST[failing], np.bool_(True)), False
     for suit in range(4):
-        if (failing >> suit) & 1:
-            suits[k] = suit
-            free[k] = _covered(hands, declarer, suit, -1, True)
-            k += 1
-    orders = 1
-    for i in range(2, k + 1):
-        orders *= i
-    for order in range(orders):
-        # The order-th permutation of the k suits (factorial number system).
-        left = np.arange(k)
-        code = order
-        earlier = 0
-        ok = True
-        for place in range(k, 0, -1):
-            pick = code % place
-            code //= place
-            index = left[pick]
-            left[pick] = left[place - 1]
-            suit = suits[index]
-            if not free[index] and not _covered(hands, declarer, suit, earlier, True):
-                ok = False
-                break
-            earlier += COUNT[_held(hands, declarer, suit)]
-        if ok:
-            return True, True
-    return False, True
+        if (failing >> suit) & 1 and not _covered(hands, declarer, suit, np.bool_(False)):
+            return False, True
+    return True, True
