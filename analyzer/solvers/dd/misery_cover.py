@@ -89,13 +89,15 @@ def _floor(hands, declarer, suit, reaches, step):
 
 
 @njit(cache=True, inline="always")
-def _below_in_order(mine, others):
-    """The ``j``-th rule in one suit: ``mine``'s ``j``-th lowest below ``others``' for every ``j`` both reach."""
-    while mine and others:
+def _below_in_order(mine, others, rounds):
+    """The ``j``-th rule in one suit: ``mine``'s ``j``-th lowest below ``others``' for every ``j`` both
+    reach, up to ``rounds``."""
+    while mine and others and rounds > 0:
         if (mine & -mine) > (others & -others):
             return False
         mine &= mine - 1
         others &= others - 1
+        rounds -= 1
     return True
 
 
@@ -118,17 +120,22 @@ def _covered(hands, declarer, suit, credited):
     leaves him cards each at most as high (removing a higher card of a set leaves a set lower card
     by card), and so does a discard of his highest.  Lower cards only help: they duck under any floor
     the higher ones duck under and keep the ``j``-th rule, which is checked against the defenders'
-    cards of ``suit`` as now (they only lose cards, which raises their ``j``-th lowest).  Tricks of
-    ``suit`` number at most the longest defender's count.  Not ``credited``, his discards are free and
+    cards of ``suit`` as now (they only lose cards, which raises their ``j``-th lowest), for ``j`` up
+    to the most cards of ``suit`` they can still hold: after ``t`` tricks of it a defender who holds
+    ``c`` now holds at most ``max(0, c - t)`` (each trick takes one from every holder; a discard only
+    lowers it), and the rule for his cards needs ``j`` only up to theirs.  Tricks of ``suit`` number
+    at most the longest defender's count.  Not ``credited``, his discards are free and
     the floors do not depend on them, so the check plays tricks only.  ``credited``, a discard moves
     the floors (they follow his losses), so every order of tricks and discards is tried (at most
     ``MAX_CREDITED`` cards; more: not shown).
     """
     mine = _held(hands, declarer, suit)
     others = np.int64(0)
+    counts = np.zeros(4, np.int64)
     for seat in range(4):
         if seat != declarer:
             others |= _held(hands, seat, suit)
+            counts[seat] = COUNT[_held(hands, seat, suit)]
     count = COUNT[mine]
     if credited and count > MAX_CREDITED:
         return False
@@ -138,7 +145,10 @@ def _covered(hands, declarer, suit, credited):
         held = mine
         tricks = 0
         for lost in range(count):
-            if tricks == longest or _below_in_order(held, others):
+            rounds = 0
+            for seat in range(4):
+                rounds += max(0, counts[seat] - tricks)
+            if tricks == longest or _below_in_order(held, others, rounds):
                 break
             if credited and not (path >> lost) & 1:
                 held ^= np.int64(1) << HIGHEST[held]
