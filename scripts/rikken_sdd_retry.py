@@ -97,6 +97,7 @@ def main() -> None:
     parser.add_argument("--retry", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
     parser.add_argument("--playouts", type=int, choices=(0, 1), default=1)
+    parser.add_argument("--playout-classes", type=int, default=sampled_dd.PLAYOUT_CLASSES)
     parser.add_argument("--declarer", choices=("heuristic", "expert"), default="heuristic")
     parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
     parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
@@ -107,9 +108,9 @@ def main() -> None:
     if args.pair:
         pair(*args.pair)
         return
-    if min(args.retry, args.offset, args.dd_budget) < 0 or min(args.stride, args.worlds) < 1:
-        print("error: --retry, --offset and --dd-budget must be at least 0, --stride and --worlds at least 1",
-              file=sys.stderr)
+    if min(args.retry, args.offset, args.dd_budget, args.playout_classes) < 0 or min(args.stride, args.worlds) < 1:
+        print("error: --retry, --offset, --dd-budget and --playout-classes must be at least 0, --stride and --worlds "
+              "at least 1", file=sys.stderr)
         sys.exit(2)
     try:
         contract = int(rules.parse_contract(args.contract))
@@ -118,6 +119,7 @@ def main() -> None:
         sys.exit(2)
     sampled_dd.RETRY_BUDGET = args.retry
     sampled_dd.PLAYOUTS = bool(args.playouts)
+    sampled_dd.PLAYOUT_CLASSES = args.playout_classes
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     if args.defence == "dd":
@@ -126,7 +128,8 @@ def main() -> None:
     else:
         print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
               f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
-              f"{args.worlds} worlds, play-outs {args.playouts}, {args.declarer} declarer", flush=True)
+              f"{args.worlds} worlds, play-outs {args.playouts} (classes {args.playout_classes}), {args.declarer} "
+              "declarer", flush=True)
     play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds,
                args.defence, args.dd_budget, args.declarer)
 

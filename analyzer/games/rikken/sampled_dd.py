@@ -98,7 +98,7 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
-from analyzer.games.rikken.misery_playout import exposed_misery_declarer, playout_values
+from analyzer.games.rikken.misery_playout import exposed_misery_declarer, misery_defence_card, playout_values
 from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
@@ -111,7 +111,6 @@ from analyzer.games.rikken.round_layout import (
     KIND_ONE,
     KIND_TRICKS,
     LEADER,
-    LED_SUIT,
     N_IN_TRICK,
     PARTNER,
     TRICK,
@@ -119,7 +118,6 @@ from analyzer.games.rikken.round_layout import (
     TRICKS,
     TRUMP,
     TURN,
-    WIN_SEAT,
 )
 from analyzer.games.rikken.shared_verdicts import judge_moves  # api.judge_moves, shared in advise
 
@@ -146,6 +144,9 @@ RETRY_BUDGET = 0
 # Defenders against an exposed misère break the solved worlds' ties by play-outs where no defender sees another's
 # cards (``misery_playout``, ``playout_tie_break``); False: the expert's card / ``misery_defence_card`` as before.
 PLAYOUTS = True
+# With the play-outs, the classes played out: 0, those the solved worlds rank best (tied), by their play-out value;
+# k > 0, those and the next best by solved value up to k classes, by solved value plus play-out value.
+PLAYOUT_CLASSES = 0
 
 
 class _Goal:
@@ -379,11 +380,16 @@ def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_sta
     low, high = sums
     weight_sum = sum(w[0] for w in drawn)
     top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
+    if PLAYOUT_CLASSES > len(top):
+        rest = sorted((i for i in range(len(actions)) if i not in top), key=lambda i: -low[i])
+        top = sorted(top + rest[:PLAYOUT_CLASSES - len(top)])
     mine = _class_of(actions, own)
     if len(top) == 1:
         return own if top[0] == mine else actions[top[0]]
     values = playout_values([(w[0], w[5]) for w in drawn], seat, [actions[i] for i in top], declarer,
                             params[:N_PARAMS], rng_state)
+    if PLAYOUT_CLASSES:
+        values = values + low[top]
     best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
     if mine in best:
         return own
@@ -447,30 +453,6 @@ def decided_action(actions, low, high, own, weight_sum, left):
     if low[best] - tolerance > high[mine] + left and (rivals.size == 0 or low[best] > np.max(rivals) + left):
         return actions[best]
     return None
-
-
-def misery_defence_card(st, seat, up):
-    """The card a defender against Misery plays among equals when following suit, or -1 where the rule does
-    not apply (the seat declares, some contract is not a Misery still clean, or it cannot follow).
-
-    Keep the low cards, shed the high ones: the highest card below the card winning the trick, else the
-    highest. A low card is what later forces the declarer to win a trick (led under his last card of a
-    suit); a high card can only overtake him. With the declarer's hand hidden most worlds cannot tell the
-    cards apart (a random hand rarely holds a misère), and the expert's card there, the heuristic's
-    lowest, threw away the one card below the declarer's (docs/rikken-bots.md, "The issue's misère").
-    """
-    if int(st[CONTRACT + seat]) >= 0 or int(st[N_IN_TRICK]) == 0:
-        return -1
-    for d in range(4):
-        if int(st[CONTRACT + d]) >= 0 and (int(st[KIND + d]) != KIND_MISERY or int(st[TRICKS + d]) > 0):
-            return -1
-    led = int(st[LED_SUIT])
-    suit = (int(up) >> (13 * led)) & 0x1FFF if 0 <= led < 4 else 0
-    if suit == 0 or suit << (13 * led) != int(up):
-        return -1
-    winning = int(st[TRICK + int(st[WIN_SEAT])]) - 13 * led
-    below = suit & ((1 << winning) - 1) if 0 <= winning < 13 else 0
-    return 13 * led + ((below or suit).bit_length() - 1)
 
 
 def fallback_params(params):
