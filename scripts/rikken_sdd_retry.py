@@ -33,16 +33,61 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.games.rikken import bots, dd, rules, sampled_dd
 from analyzer.games.rikken.experiments import declaring_seats
+from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, choose_action, legal_actions, new_round
+from analyzer.games.rikken.shared_verdicts import judge_moves
 from analyzer.reports.stats import paired_difference, wilson_interval
 from rikken_play_strength import _KEYS, outcome, setups_for
 
 
+def misery_declarer_card(st: np.ndarray, seat: int, up: int, fd: int, generations: dict, budget: int,
+                         rng_state: np.ndarray) -> tuple[int, bool]:
+    """A perfect misère declarer's card, seeing every hand: one the solver proves keeps his misère safe against
+    any defence (the heuristic's among them when it is one, else the lowest), else, where none is proved, the
+    heuristic's card; and whether the budget left the turn undecided (no card proved safe, not every card
+    proved lost)."""
+    heuristic = int(choose_action(st, seat, np.int64(up), np.int64(fd), POLICY_HEURISTIC, default_params(),
+                                  rng_state))
+    if int(st[L.TRICKS + seat]) > 0 or (int(up) & (int(up) - 1)) == 0:
+        return heuristic, False
+    leader = int(st[L.LEADER])
+    trick = [int(st[L.TRICK + (leader + i) % 4]) for i in range(int(st[L.N_IN_TRICK]))]
+    verdicts = judge_moves(st[L.HAND:L.HAND + 4].copy(), int(st[L.TRUMP]), seat, 1 << seat, "le", 0, trick=trick,
+                           generations=generations, budget=budget)
+    safe = int(verdicts.keep_up) & int(up)
+    if safe:
+        return (heuristic if safe >> heuristic & 1 else (safe & -safe).bit_length() - 1), False
+    return heuristic, not verdicts.complete and (int(verdicts.fail_up) & int(up)) != int(up)
+
+
+def round_against_perfect_declarer(setup: dict, d: int, rng_state: np.ndarray, worlds: int,
+                                   budget: int) -> tuple[np.ndarray, int]:
+    """Deal ``d`` of ``setups`` played out by sampled-dd defenders against :func:`misery_declarer_card`; the
+    tricks per seat and the declarer's undecided turns."""
+    contract_of = setup["contract_of"][d]
+    st = new_round(setup["hands"][d], int(setup["leader"][d]), contract_of, int(setup["partner"][d]),
+                   int(setup["trump"][d]), int(setup["called_card"][d]), int(setup["blind"][d]))
+    params, ours, theirs, undecided = default_params(), {}, {}, 0
+    while int(st[L.HAND + int(st[L.TURN])]) != 0:
+        seat = int(st[L.TURN])
+        up, fd = legal_actions(st, seat)
+        if int(contract_of[seat]) >= 0:
+            action, stopped = misery_declarer_card(st, seat, int(up), int(fd), theirs, budget, rng_state)
+            undecided += stopped
+        else:
+            action = sampled_dd.choose_sampled(st, seat, int(up), int(fd), params, rng_state, ours, worlds)
+        apply_action(st, seat, action)
+    return st[L.TRICKS:L.TRICKS + 4].copy(), undecided
+
+
 def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int, defence: str = "sampled-dd",
                dd_budget: int = 0, declarer: str = "heuristic") -> None:
-    """Play each deal and print ``deal D made M cpu S`` (``undecided U`` after it against dd); then the total."""
+    """Play each deal and print ``deal D made M cpu S`` (``undecided U`` after it where a side is dd); then the
+    total."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id(declarer),
                    bots.policy_id(defence)).astype(np.int64)
+    perfect = "dd" in (defence, declarer)
     made, total, unknown = [], 0.0, 0
     for d in deals:
         tricks, undecided = np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64)
@@ -51,6 +96,9 @@ def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int
         if defence == "dd":
             dd.playout_batch_dd(*rows, state_from_seed([seed, d]), tricks, ids[d:d + 1], default_params(),
                                 dd_budget, undecided)
+        elif declarer == "dd":
+            tricks[0], undecided[0] = round_against_perfect_declarer(setups, d, state_from_seed([seed, d]), worlds,
+                                                                     dd_budget)
         else:
             bots.play_batch(*rows, ids[d:d + 1], default_params(), state_from_seed([seed, d]), tricks, worlds)
         seconds = time.process_time() - start
@@ -59,11 +107,11 @@ def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int
         one = {key: value[d:d + 1] for key, value in setups.items()}
         made.append(bool(outcome(one, tricks, contract)[0][0]))
         print(f"deal {d} made {int(made[-1])} cpu {seconds:.2f}"
-              + (f" undecided {int(undecided[0] > 0)}" if defence == "dd" else ""), flush=True)
+              + (f" undecided {int(undecided[0] > 0)}" if perfect else ""), flush=True)
     n = len(made)
     low, high = wilson_interval(sum(made), n)
     print(f"made {sum(made)} of {n} ({100 * sum(made) / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]); "
-          f"{total / n:.2f} CPU-s a deal" + (f"; {unknown} undecided" if defence == "dd" else ""), flush=True)
+          f"{total / n:.2f} CPU-s a deal" + (f"; {unknown} undecided" if perfect else ""), flush=True)
 
 
 def read_deals(path: str) -> tuple[dict[int, bool], int]:
@@ -98,7 +146,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
     parser.add_argument("--playouts", type=int, choices=(0, 1), default=1)
     parser.add_argument("--playout-classes", type=int, default=sampled_dd.PLAYOUT_CLASSES)
-    parser.add_argument("--declarer", choices=("heuristic", "expert"), default="heuristic")
+    parser.add_argument("--declarer", choices=("heuristic", "expert", "dd"), default="heuristic")
     parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
     parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
     parser.add_argument("--offset", type=int, default=0)
