@@ -1,9 +1,11 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
 ``--retry``), the worlds per decision (``--worlds``) and the Open Misery play-out tie-break
-(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off); ``--defence dd`` plays the same deals against
-perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget`` completed tricks a question; a deal with a turn
-the budget left undecided is printed ``undecided 1`` and is not a perfect-play result).
+(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-classes K``: ``sampled_dd.PLAYOUT_CLASSES``);
+``--defence dd`` plays the same deals against perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget``
+completed tricks a question; a deal with a turn the budget left undecided is printed ``undecided 1`` and is not a
+perfect-play result). ``--declarer dd``: a perfect misère declarer (:func:`misery_declarer_card`, ``--dd-budget`` a
+turn) against sampled-dd defenders, or with ``--defence dd`` perfect play on both sides.
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
@@ -16,8 +18,8 @@ pair the per-deal lines (``--pair A B``: the two outputs' paired difference and 
 concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--worlds 8] [--playouts 0] [--declarer expert] [--defence dd] [--dd-budget B]
-[--offset J --stride K]`` or
+[--retry 8000000] [--worlds 8] [--playouts 0] [--playout-classes K] [--declarer expert|dd] [--defence dd]
+[--dd-budget B] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
@@ -164,6 +166,9 @@ def main() -> None:
         contract = int(rules.parse_contract(args.contract))
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    if args.declarer == "dd" and args.defence != "dd" and rules.KIND[contract] != rules.Kind.MISERY:
+        print(f"error: --declarer dd against sampled-dd plays a misère only, not {args.contract}", file=sys.stderr)
         sys.exit(2)
     sampled_dd.RETRY_BUDGET = args.retry
     sampled_dd.PLAYOUTS = bool(args.playouts)
