@@ -1,7 +1,7 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
 ``--retry``), the worlds per decision (``--worlds``) and the Open Misery play-out tie-break
-(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-classes K``: ``sampled_dd.PLAYOUT_CLASSES``);
+(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-worlds K``: ``sampled_dd.PLAYOUT_WORLDS``);
 ``--defence dd`` plays the same deals against perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget``
 completed tricks a question; a deal with a turn the budget left undecided is printed ``undecided 1`` and is not a
 perfect-play result). ``--declarer dd``: a perfect misère declarer (:func:`misery_declarer_card`, ``--dd-budget`` a
@@ -18,7 +18,7 @@ pair the per-deal lines (``--pair A B``: the two outputs' paired difference and 
 concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--worlds 8] [--playouts 0] [--playout-classes K] [--declarer expert|dd] [--defence dd]
+[--retry 8000000] [--worlds 8] [--playouts 0] [--playout-worlds K] [--declarer expert|dd] [--defence dd]
 [--dd-budget B] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
@@ -147,7 +147,7 @@ def main() -> None:
     parser.add_argument("--retry", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
     parser.add_argument("--playouts", type=int, choices=(0, 1), default=1)
-    parser.add_argument("--playout-classes", type=int, default=sampled_dd.PLAYOUT_CLASSES)
+    parser.add_argument("--playout-worlds", type=int, default=sampled_dd.PLAYOUT_WORLDS)
     parser.add_argument("--declarer", choices=("heuristic", "expert", "dd"), default="heuristic")
     parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
     parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
@@ -158,9 +158,10 @@ def main() -> None:
     if args.pair:
         pair(*args.pair)
         return
-    if min(args.retry, args.offset, args.dd_budget, args.playout_classes) < 0 or min(args.stride, args.worlds) < 1:
-        print("error: --retry, --offset, --dd-budget and --playout-classes must be at least 0, --stride and --worlds "
-              "at least 1", file=sys.stderr)
+    counts = (args.retry, args.offset, args.dd_budget, args.playout_worlds)
+    if min(counts) < 0 or min(args.stride, args.worlds) < 1:
+        print("error: --retry, --offset, --dd-budget and --playout-worlds must be at least 0, "
+              "--stride and --worlds at least 1", file=sys.stderr)
         sys.exit(2)
     try:
         contract = int(rules.parse_contract(args.contract))
@@ -172,7 +173,7 @@ def main() -> None:
         sys.exit(2)
     sampled_dd.RETRY_BUDGET = args.retry
     sampled_dd.PLAYOUTS = bool(args.playouts)
-    sampled_dd.PLAYOUT_CLASSES = args.playout_classes
+    sampled_dd.PLAYOUT_WORLDS = args.playout_worlds
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     if args.defence == "dd":
@@ -181,8 +182,8 @@ def main() -> None:
     else:
         print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
               f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
-              f"{args.worlds} worlds, play-outs {args.playouts} (classes {args.playout_classes}), {args.declarer} "
-              "declarer", flush=True)
+              f"{args.worlds} worlds, play-outs {args.playouts} (worlds "
+              f"+{args.playout_worlds}), {args.declarer} declarer", flush=True)
     play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds,
                args.defence, args.dd_budget, args.declarer)
 

@@ -8,7 +8,6 @@ from analyzer.cards.deck import parse_card_list
 from analyzer.cards.rng import state_from_seed
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.games.rikken import round_layout as L
-from analyzer.games.rikken import sampled_dd
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import apply_action, legal_actions, new_round
 from analyzer.games.rikken.misery_playout import (
@@ -139,22 +138,3 @@ def test_the_tie_break_takes_the_play_outs_card_among_tied_classes_only():
     open_ = (np.array([1.0, 2.0]), np.array([2.0, 2.0]))
     assert playout_tie_break(drawn, open_, _card("CK"), actions, W, N, params, rng) == _card("C3")
 
-
-def test_with_playout_classes_every_class_scores_its_solved_value_plus_its_play_outs(monkeypatch):
-    # The ending's play-outs (hand-worked above): C3 catches N in both worlds (2.0), CK in none (0.0).
-    st = _position(ENDING, W)
-    drawn = [(1.0, None, None, None, None, st), (1.0, None, None, None, None, st)]
-    actions = [_card("C3"), _card("CK")]
-    params = default_params()
-    rng = state_from_seed(9)
-    ranked = (np.array([1.0, 2.0]), np.array([1.0, 2.0]))
-    monkeypatch.setattr(sampled_dd, "PLAYOUT_CLASSES", 2)
-    # The solved worlds prefer CK by one world: C3 scores 1 + 2 = 3 against CK's 2 + 0.
-    assert playout_tie_break(drawn, ranked, _card("CK"), actions, W, N, params, rng) == _card("C3")
-    # By two worlds: 0 + 2 against 2 + 0, a tie: own's class.
-    far = (np.array([0.0, 2.0]), np.array([0.0, 2.0]))
-    assert playout_tie_break(drawn, far, _card("CK"), actions, W, N, params, rng) == _card("CK")
-    assert playout_tie_break(drawn, far, _card("C3"), actions, W, N, params, rng) == _card("C3")
-    # One class: only the solved best, CK, is a candidate.
-    monkeypatch.setattr(sampled_dd, "PLAYOUT_CLASSES", 1)
-    assert playout_tie_break(drawn, ranked, _card("C3"), actions, W, N, params, rng) == _card("CK")

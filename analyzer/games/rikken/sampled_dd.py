@@ -144,9 +144,9 @@ RETRY_BUDGET = 0
 # Defenders against an exposed misère break the solved worlds' ties by play-outs where no defender sees another's
 # cards (``misery_playout``, ``playout_tie_break``); False: the expert's card / ``misery_defence_card`` as before.
 PLAYOUTS = True
-# With the play-outs, the classes played out: 0, those the solved worlds rank best (tied), by their play-out value;
-# k > 0, those and the next best by solved value up to k classes, by solved value plus play-out value.
-PLAYOUT_CLASSES = 0
+# With the play-outs, more worlds drawn for them alone (not solved): the play-out values are summed over these and
+# the solved ones.
+PLAYOUT_WORLDS = 0
 
 
 class _Goal:
@@ -324,7 +324,8 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     decided, separated = _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget,
                                        sum(w[0] for w in drawn), stop=declarer < 0)
     if declarer >= 0:
-        return playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state)
+        more = draw(PLAYOUT_WORLDS) if PLAYOUT_WORLDS else None
+        return playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, more or [])
     if decided is not None:
         return decided
     if not separated and TIE_WORLDS:
@@ -371,25 +372,22 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
     return None, separated
 
 
-def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state):
+def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, extra=()):
     """The card of a defender against an exposed misère (``misery_playout``): among the classes the solved
     worlds rank best (every class whose ``high`` reaches the best ``low``), the one whose play-outs, where no
     defender sees another's cards, beat the misère in the most weight of worlds; ``own``'s class, then the
     first, among equals. ``drawn``: the worlds as ``choose_sampled`` draws them, ``sums``: their summed
-    ``(low, high)`` bounds."""
+    ``(low, high)`` bounds; ``extra``: worlds drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
     low, high = sums
     weight_sum = sum(w[0] for w in drawn)
     top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
-    if PLAYOUT_CLASSES > len(top):
-        rest = sorted((i for i in range(len(actions)) if i not in top), key=lambda i: -low[i])
-        top = sorted(top + rest[:PLAYOUT_CLASSES - len(top)])
     mine = _class_of(actions, own)
     if len(top) == 1:
         return own if top[0] == mine else actions[top[0]]
-    values = playout_values([(w[0], w[5]) for w in drawn], seat, [actions[i] for i in top], declarer,
-                            params[:N_PARAMS], rng_state)
-    if PLAYOUT_CLASSES:
-        values = values + low[top]
+    pool = list(drawn) + list(extra)
+    pool_sum = sum(w[0] for w in pool)
+    values = playout_values([(w[0], w[5]) for w in pool], seat, [actions[i] for i in top], declarer,
+                            params[:N_PARAMS], rng_state) * (weight_sum / pool_sum)
     best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
     if mine in best:
         return own
