@@ -15,10 +15,11 @@ In each world a card scores 1 per contract its side wins (declarers: made; the o
 ``TRICK_WEIGHT`` (1/32) when it costs its side no trick of a trick contract; the card with the best
 weighted mean over the worlds is played, the expert's card (``expert``: sampled heuristic play-outs,
 here searching from the opening lead, ``FALLBACK_FIRST_TRICK``) when it ties for best; a defender
-against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``), and a
-defender against an exposed misère (Open Misery after trick 1) by play-outs of the same worlds in which no
-defender sees another's cards (``misery_playout``, ``playout_tie_break``: the solved worlds credit the
-defenders with each other's hands, so there nearly every card "beats" the misère in every world). A
+against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``, in
+``misery_playout``, the one home of a misère defender's card), and a defender against an exposed misère (Open
+Misery after trick 1) by play-outs of the same worlds in which no defender sees another's cards
+(``playout_tie_break``: the solved worlds credit the defenders with each other's hands, so there nearly every
+card "beats" the misère in every world). A
 contract made or failed beyond repair asks nothing more; when nothing is open the expert's card is played. Ties are
 common where a perfect opponent controls the contract in every world (all cards lose alike): against
 1 Alone 81% of the defence's decisions tie on every world (12 screened deals, seed 299987), and there
