@@ -1,9 +1,11 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
 ``--retry``), the worlds per decision (``--worlds``) and the Open Misery play-out tie-break
-(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off); ``--defence dd`` plays the same deals against
-perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget`` completed tricks a question; a deal with a turn
-the budget left undecided is printed ``undecided 1`` and is not a perfect-play result).
+(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-worlds K``: ``sampled_dd.PLAYOUT_WORLDS``);
+``--defence dd`` plays the same deals against perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget``
+completed tricks a question; a deal with a turn the budget left undecided is printed ``undecided 1`` and is not a
+perfect-play result). ``--declarer dd``: a perfect misère declarer (:func:`misery_declarer_card`, ``--dd-budget`` a
+turn) against sampled-dd defenders, or with ``--defence dd`` perfect play on both sides.
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
@@ -16,8 +18,8 @@ pair the per-deal lines (``--pair A B``: the two outputs' paired difference and 
 concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--worlds 8] [--playouts 0] [--declarer expert] [--defence dd] [--dd-budget B]
-[--offset J --stride K]`` or
+[--retry 8000000] [--worlds 8] [--playouts 0] [--playout-worlds K] [--declarer expert|dd] [--defence dd]
+[--dd-budget B] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
@@ -33,16 +35,61 @@ from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.games.rikken import bots, dd, rules, sampled_dd
 from analyzer.games.rikken.experiments import declaring_seats
+from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken.heuristic import default_params
+from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, choose_action, legal_actions, new_round
+from analyzer.games.rikken.shared_verdicts import judge_moves
 from analyzer.reports.stats import paired_difference, wilson_interval
 from rikken_play_strength import _KEYS, outcome, setups_for
 
 
+def misery_declarer_card(st: np.ndarray, seat: int, up: int, fd: int, generations: dict, budget: int,
+                         rng_state: np.ndarray) -> tuple[int, bool]:
+    """A perfect misère declarer's card, seeing every hand: one the solver proves keeps his misère safe against
+    any defence (the heuristic's among them when it is one, else the lowest), else, where none is proved, the
+    heuristic's card; and whether the budget left the turn undecided (no card proved safe, not every card
+    proved lost)."""
+    heuristic = int(choose_action(st, seat, np.int64(up), np.int64(fd), POLICY_HEURISTIC, default_params(),
+                                  rng_state))
+    if int(st[L.TRICKS + seat]) > 0 or (int(up) & (int(up) - 1)) == 0:
+        return heuristic, False
+    leader = int(st[L.LEADER])
+    trick = [int(st[L.TRICK + (leader + i) % 4]) for i in range(int(st[L.N_IN_TRICK]))]
+    verdicts = judge_moves(st[L.HAND:L.HAND + 4].copy(), int(st[L.TRUMP]), seat, 1 << seat, "le", 0, trick=trick,
+                           generations=generations, budget=budget)
+    safe = int(verdicts.keep_up) & int(up)
+    if safe:
+        return (heuristic if safe >> heuristic & 1 else (safe & -safe).bit_length() - 1), False
+    return heuristic, not verdicts.complete and (int(verdicts.fail_up) & int(up)) != int(up)
+
+
+def round_against_perfect_declarer(setup: dict, d: int, rng_state: np.ndarray, worlds: int,
+                                   budget: int) -> tuple[np.ndarray, int]:
+    """Deal ``d`` of ``setups`` played out by sampled-dd defenders against :func:`misery_declarer_card`; the
+    tricks per seat and the declarer's undecided turns."""
+    contract_of = setup["contract_of"][d]
+    st = new_round(setup["hands"][d], int(setup["leader"][d]), contract_of, int(setup["partner"][d]),
+                   int(setup["trump"][d]), int(setup["called_card"][d]), int(setup["blind"][d]))
+    params, ours, theirs, undecided = default_params(), {}, {}, 0
+    while int(st[L.HAND + int(st[L.TURN])]) != 0:
+        seat = int(st[L.TURN])
+        up, fd = legal_actions(st, seat)
+        if int(contract_of[seat]) >= 0:
+            action, stopped = misery_declarer_card(st, seat, int(up), int(fd), theirs, budget, rng_state)
+            undecided += stopped
+        else:
+            action = sampled_dd.choose_sampled(st, seat, int(up), int(fd), params, rng_state, ours, worlds)
+        apply_action(st, seat, action)
+    return st[L.TRICKS:L.TRICKS + 4].copy(), undecided
+
+
 def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int, defence: str = "sampled-dd",
                dd_budget: int = 0, declarer: str = "heuristic") -> None:
-    """Play each deal and print ``deal D made M cpu S`` (``undecided U`` after it against dd); then the total."""
+    """Play each deal and print ``deal D made M cpu S`` (``undecided U`` after it where a side is dd); then the
+    total."""
     ids = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id(declarer),
                    bots.policy_id(defence)).astype(np.int64)
+    perfect = "dd" in (defence, declarer)
     made, total, unknown = [], 0.0, 0
     for d in deals:
         tricks, undecided = np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64)
@@ -51,6 +98,9 @@ def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int
         if defence == "dd":
             dd.playout_batch_dd(*rows, state_from_seed([seed, d]), tricks, ids[d:d + 1], default_params(),
                                 dd_budget, undecided)
+        elif declarer == "dd":
+            tricks[0], undecided[0] = round_against_perfect_declarer(setups, d, state_from_seed([seed, d]), worlds,
+                                                                     dd_budget)
         else:
             bots.play_batch(*rows, ids[d:d + 1], default_params(), state_from_seed([seed, d]), tricks, worlds)
         seconds = time.process_time() - start
@@ -59,11 +109,11 @@ def play_deals(setups: dict, seed: int, contract: int, deals: range, worlds: int
         one = {key: value[d:d + 1] for key, value in setups.items()}
         made.append(bool(outcome(one, tricks, contract)[0][0]))
         print(f"deal {d} made {int(made[-1])} cpu {seconds:.2f}"
-              + (f" undecided {int(undecided[0] > 0)}" if defence == "dd" else ""), flush=True)
+              + (f" undecided {int(undecided[0] > 0)}" if perfect else ""), flush=True)
     n = len(made)
     low, high = wilson_interval(sum(made), n)
     print(f"made {sum(made)} of {n} ({100 * sum(made) / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]); "
-          f"{total / n:.2f} CPU-s a deal" + (f"; {unknown} undecided" if defence == "dd" else ""), flush=True)
+          f"{total / n:.2f} CPU-s a deal" + (f"; {unknown} undecided" if perfect else ""), flush=True)
 
 
 def read_deals(path: str) -> tuple[dict[int, bool], int]:
@@ -97,7 +147,8 @@ def main() -> None:
     parser.add_argument("--retry", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
     parser.add_argument("--playouts", type=int, choices=(0, 1), default=1)
-    parser.add_argument("--declarer", choices=("heuristic", "expert"), default="heuristic")
+    parser.add_argument("--playout-worlds", type=int, default=sampled_dd.PLAYOUT_WORLDS)
+    parser.add_argument("--declarer", choices=("heuristic", "expert", "dd"), default="heuristic")
     parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
     parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
     parser.add_argument("--offset", type=int, default=0)
@@ -107,17 +158,22 @@ def main() -> None:
     if args.pair:
         pair(*args.pair)
         return
-    if min(args.retry, args.offset, args.dd_budget) < 0 or min(args.stride, args.worlds) < 1:
-        print("error: --retry, --offset and --dd-budget must be at least 0, --stride and --worlds at least 1",
-              file=sys.stderr)
+    counts = (args.retry, args.offset, args.dd_budget, args.playout_worlds)
+    if min(counts) < 0 or min(args.stride, args.worlds) < 1:
+        print("error: --retry, --offset, --dd-budget and --playout-worlds must be at least 0, "
+              "--stride and --worlds at least 1", file=sys.stderr)
         sys.exit(2)
     try:
         contract = int(rules.parse_contract(args.contract))
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
+    if args.declarer == "dd" and args.defence != "dd" and rules.KIND[contract] != rules.Kind.MISERY:
+        print(f"error: --declarer dd against sampled-dd plays a misère only, not {args.contract}", file=sys.stderr)
+        sys.exit(2)
     sampled_dd.RETRY_BUDGET = args.retry
     sampled_dd.PLAYOUTS = bool(args.playouts)
+    sampled_dd.PLAYOUT_WORLDS = args.playout_worlds
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     if args.defence == "dd":
@@ -126,7 +182,8 @@ def main() -> None:
     else:
         print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
               f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
-              f"{args.worlds} worlds, play-outs {args.playouts}, {args.declarer} declarer", flush=True)
+              f"{args.worlds} worlds, play-outs {args.playouts} (worlds "
+              f"+{args.playout_worlds}), {args.declarer} declarer", flush=True)
     play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds,
                args.defence, args.dd_budget, args.declarer)
 

@@ -25,6 +25,7 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
+from analyzer.games.rikken.misery_playout import misery_defence_card
 from analyzer.games.rikken.rules import Contract
 from analyzer.games.rikken.sampled_dd import (
     POLICY_SAMPLED_DD,
@@ -32,7 +33,6 @@ from analyzer.games.rikken.sampled_dd import (
     choose_sampled,
     decided_action,
     fits_the_bidding,
-    misery_defence_card,
     open_goals,
     playout_batch_sampled,
     playout_one_sampled,

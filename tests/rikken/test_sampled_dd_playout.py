@@ -8,6 +8,7 @@ from analyzer.cards.deck import parse_card_list
 from analyzer.cards.rng import state_from_seed
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.games.rikken import round_layout as L
+from analyzer.games.rikken import sampled_dd
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import apply_action, legal_actions, new_round
 from analyzer.games.rikken.misery_playout import (
@@ -137,3 +138,21 @@ def test_the_tie_break_takes_the_play_outs_card_among_tied_classes_only():
     # A stopped question leaves C3's value open up to CK's: both are candidates, the play-outs decide.
     open_ = (np.array([1.0, 2.0]), np.array([2.0, 2.0]))
     assert playout_tie_break(drawn, open_, _card("CK"), actions, W, N, params, rng) == _card("C3")
+
+
+
+def test_worlds_drawn_for_the_play_outs_alone_count_with_the_solved_ones(monkeypatch):
+    # Scripted play-outs: in world "a" only CK catches N, in world "b" only C3 does (each world's state is its label).
+    catches = {"a": (0.0, 1.0), "b": (1.0, 0.0)}
+
+    def scripted(worlds, seat, actions, declarer, params, rng_state):
+        return sum(weight * np.array(catches[label]) for weight, label in worlds)
+
+    monkeypatch.setattr(sampled_dd, "playout_values", scripted)
+    actions = [_card("C3"), _card("CK")]
+    tied = (np.array([1.0, 1.0]), np.array([1.0, 1.0]))
+    drawn = [(1.0, None, None, None, None, "a")]
+    extra = [(1.0, None, None, None, None, "b"), (1.0, None, None, None, None, "b")]
+    args = (actions, W, N, default_params(), state_from_seed(3))
+    assert playout_tie_break(drawn, tied, _card("C3"), *args) == _card("CK")
+    assert playout_tie_break(drawn, tied, _card("CK"), *args, extra) == _card("C3")

@@ -1,4 +1,5 @@
-"""Open Misery defence by play-outs in which the defenders do not see each other's cards.
+"""A misère defender's card: the rule among equals (:func:`misery_defence_card`) and Open Misery defence by
+play-outs in which the defenders do not see each other's cards.
 
 sampled-dd solves each world double dummy, so its defenders see each other's hands: against an exposed
 misère nearly every card "beats" it in every world (the partners always find the one line that works) and
@@ -18,6 +19,9 @@ The rule, for a defender against one exposed misère (no trumps):
   the highest card of the suit (the trick cannot catch him: shed a high card, keep the low ones);
 - void: first the cards of suits he is void in or holds nothing above (they can never make him win), then
   the highest-ranked card.
+
+Following after the declarer while he wins, it is :func:`misery_defence_card`, the rule sampled-dd's defenders
+against any Misery keep among equals where the declarer's hand may be hidden.
 """
 
 import numpy as np
@@ -66,6 +70,35 @@ def _low(bits):
     return (bits & -bits).bit_length() - 1
 
 
+def _keep_low(led, follow, rank):
+    """The highest card of ``follow`` (the seat's cards of the led suit, as rank bits) under ``rank``, else the
+    highest of them."""
+    under = follow & ((1 << rank) - 1) if 0 <= rank < 13 else 0
+    return 13 * led + (under or follow).bit_length() - 1
+
+
+def misery_defence_card(st, seat, up):
+    """The card a defender against Misery plays among equals when following suit, or -1 where the rule does
+    not apply (the seat declares, some contract is not a Misery still clean, or it cannot follow).
+
+    Keep the low cards, shed the high ones: the highest card below the card winning the trick, else the
+    highest. A low card is what later forces the declarer to win a trick (led under his last card of a
+    suit); a high card can only overtake him. With the declarer's hand hidden most worlds cannot tell the
+    cards apart (a random hand rarely holds a misère), and the expert's card there, the heuristic's
+    lowest, threw away the one card below the declarer's (docs/rikken-bots.md, "The issue's misère").
+    """
+    if int(st[CONTRACT + seat]) >= 0 or int(st[N_IN_TRICK]) == 0:
+        return -1
+    for d in range(4):
+        if int(st[CONTRACT + d]) >= 0 and (int(st[KIND + d]) != KIND_MISERY or int(st[TRICKS + d]) > 0):
+            return -1
+    led = int(st[LED_SUIT])
+    suit = (int(up) >> (13 * led)) & 0x1FFF if 0 <= led < 4 else 0
+    if suit == 0 or suit << (13 * led) != int(up):
+        return -1
+    return _keep_low(led, suit, int(st[TRICK + int(st[WIN_SEAT])]) - 13 * led)
+
+
 def defender_card(st, seat, up, declarer):
     """The rule's card (module notes) for defender ``seat`` among the legal cards ``up``, or -1 where the rule
     has none (a lead with no suit to go under, or the declarer's hand not shown)."""
@@ -95,21 +128,12 @@ def defender_card(st, seat, up, declarer):
         pool = useless or [c for c in range(52) if up >> c & 1]
         return max(pool, key=lambda c: (c % 13, -c))
     highest = 13 * led + follow.bit_length() - 1
-    his = int(st[TRICK + declarer])
-    if his >= 0:
-        if int(st[WIN_SEAT]) != declarer:
-            return highest
-        under = follow & ((1 << (his - 13 * led)) - 1)
-        return 13 * led + under.bit_length() - 1 if under else highest
+    if int(st[TRICK + declarer]) >= 0:
+        return misery_defence_card(st, seat, up) if int(st[WIN_SEAT]) == declarer else highest
     theirs = _suit(shown, led)
-    if theirs == 0:
+    if theirs == 0 or int(st[TRICK + int(st[WIN_SEAT])]) - 13 * led >= _low(theirs):
         return highest
-    lowest = _low(theirs)
-    winning = int(st[TRICK + int(st[WIN_SEAT])]) - 13 * led
-    if winning >= lowest:
-        return highest
-    under = follow & ((1 << lowest) - 1)
-    return 13 * led + under.bit_length() - 1 if under else highest
+    return _keep_low(led, follow, _low(theirs))
 
 
 def plays_out_beaten(world, seat, action, declarer, params, rng_state):

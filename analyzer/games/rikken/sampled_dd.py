@@ -15,10 +15,11 @@ In each world a card scores 1 per contract its side wins (declarers: made; the o
 ``TRICK_WEIGHT`` (1/32) when it costs its side no trick of a trick contract; the card with the best
 weighted mean over the worlds is played, the expert's card (``expert``: sampled heuristic play-outs,
 here searching from the opening lead, ``FALLBACK_FIRST_TRICK``) when it ties for best; a defender
-against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``), and a
-defender against an exposed misère (Open Misery after trick 1) by play-outs of the same worlds in which no
-defender sees another's cards (``misery_playout``, ``playout_tie_break``: the solved worlds credit the
-defenders with each other's hands, so there nearly every card "beats" the misère in every world). A
+against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``, in
+``misery_playout``, the one home of a misère defender's card), and a defender against an exposed misère (Open
+Misery after trick 1) by play-outs of the same worlds in which no defender sees another's cards
+(``playout_tie_break``: the solved worlds credit the defenders with each other's hands, so there nearly every
+card "beats" the misère in every world). A
 contract made or failed beyond repair asks nothing more; when nothing is open the expert's card is played. Ties are
 common where a perfect opponent controls the contract in every world (all cards lose alike): against
 1 Alone 81% of the defence's decisions tie on every world (12 screened deals, seed 299987), and there
@@ -98,7 +99,7 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
-from analyzer.games.rikken.misery_playout import exposed_misery_declarer, playout_values
+from analyzer.games.rikken.misery_playout import exposed_misery_declarer, misery_defence_card, playout_values
 from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
@@ -111,7 +112,6 @@ from analyzer.games.rikken.round_layout import (
     KIND_ONE,
     KIND_TRICKS,
     LEADER,
-    LED_SUIT,
     N_IN_TRICK,
     PARTNER,
     TRICK,
@@ -119,7 +119,6 @@ from analyzer.games.rikken.round_layout import (
     TRICKS,
     TRUMP,
     TURN,
-    WIN_SEAT,
 )
 from analyzer.games.rikken.shared_verdicts import judge_moves  # api.judge_moves, shared in advise
 
@@ -146,6 +145,10 @@ RETRY_BUDGET = 0
 # Defenders against an exposed misère break the solved worlds' ties by play-outs where no defender sees another's
 # cards (``misery_playout``, ``playout_tie_break``); False: the expert's card / ``misery_defence_card`` as before.
 PLAYOUTS = True
+# With the play-outs, more worlds drawn for them alone (not solved): the play-out values are summed over these and
+# the solved ones. Off: 24 beat no more Open Misery deals (-3.8 points [-11.4, +3.7], 104 paired) at 1.3x the CPU
+# (docs/rikken-bots.md, "Session 13").
+PLAYOUT_WORLDS = 0
 
 
 class _Goal:
@@ -323,7 +326,8 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     decided, separated = _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget,
                                        sum(w[0] for w in drawn), stop=declarer < 0)
     if declarer >= 0:
-        return playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state)
+        more = draw(PLAYOUT_WORLDS) if PLAYOUT_WORLDS else None
+        return playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, more or [])
     if decided is not None:
         return decided
     if not separated and TIE_WORLDS:
@@ -370,20 +374,22 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
     return None, separated
 
 
-def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state):
+def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, extra=()):
     """The card of a defender against an exposed misère (``misery_playout``): among the classes the solved
     worlds rank best (every class whose ``high`` reaches the best ``low``), the one whose play-outs, where no
     defender sees another's cards, beat the misère in the most weight of worlds; ``own``'s class, then the
     first, among equals. ``drawn``: the worlds as ``choose_sampled`` draws them, ``sums``: their summed
-    ``(low, high)`` bounds."""
+    ``(low, high)`` bounds; ``extra``: worlds drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
     low, high = sums
     weight_sum = sum(w[0] for w in drawn)
     top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
     mine = _class_of(actions, own)
     if len(top) == 1:
         return own if top[0] == mine else actions[top[0]]
-    values = playout_values([(w[0], w[5]) for w in drawn], seat, [actions[i] for i in top], declarer,
-                            params[:N_PARAMS], rng_state)
+    pool = list(drawn) + list(extra)
+    pool_sum = sum(w[0] for w in pool)
+    values = playout_values([(w[0], w[5]) for w in pool], seat, [actions[i] for i in top], declarer,
+                            params[:N_PARAMS], rng_state) * (weight_sum / pool_sum)
     best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
     if mine in best:
         return own
@@ -447,30 +453,6 @@ def decided_action(actions, low, high, own, weight_sum, left):
     if low[best] - tolerance > high[mine] + left and (rivals.size == 0 or low[best] > np.max(rivals) + left):
         return actions[best]
     return None
-
-
-def misery_defence_card(st, seat, up):
-    """The card a defender against Misery plays among equals when following suit, or -1 where the rule does
-    not apply (the seat declares, some contract is not a Misery still clean, or it cannot follow).
-
-    Keep the low cards, shed the high ones: the highest card below the card winning the trick, else the
-    highest. A low card is what later forces the declarer to win a trick (led under his last card of a
-    suit); a high card can only overtake him. With the declarer's hand hidden most worlds cannot tell the
-    cards apart (a random hand rarely holds a misère), and the expert's card there, the heuristic's
-    lowest, threw away the one card below the declarer's (docs/rikken-bots.md, "The issue's misère").
-    """
-    if int(st[CONTRACT + seat]) >= 0 or int(st[N_IN_TRICK]) == 0:
-        return -1
-    for d in range(4):
-        if int(st[CONTRACT + d]) >= 0 and (int(st[KIND + d]) != KIND_MISERY or int(st[TRICKS + d]) > 0):
-            return -1
-    led = int(st[LED_SUIT])
-    suit = (int(up) >> (13 * led)) & 0x1FFF if 0 <= led < 4 else 0
-    if suit == 0 or suit << (13 * led) != int(up):
-        return -1
-    winning = int(st[TRICK + int(st[WIN_SEAT])]) - 13 * led
-    below = suit & ((1 << winning) - 1) if 0 <= winning < 13 else 0
-    return 13 * led + ((below or suit).bit_length() - 1)
 
 
 def fallback_params(params):
