@@ -18,8 +18,8 @@ in ``history=`` so the hidden cards are known as a set.
 to the current trick), ``closed=P,OPP_POINTS,OPP_HAD_TRICK`` (e.g. ``closed=0,12,1``), ``shown=CARDS|CARDS``
 (cards of each hand known to the other player; once the stock is exhausted both whole hands are, and the
 field is left out), ``nothold=CARDS|CARDS`` (cards each player has shown
-he does not hold, by strict play), ``history=CARDS`` (cards played, in order). Cards
-not named anywhere count as played.
+he does not hold, by strict play), ``history=CARDS`` (cards played, in order; the last two of the
+finished tricks are read as the last trick, its lead then its follow). Cards not named anywhere count as played.
 """
 
 from dataclasses import dataclass, field
@@ -403,6 +403,9 @@ class SchnapsenState:
                 raise InputError("nothold= names a card that player holds")
         st.played = R.FULL_MASK & ~R.mask_of(hands[0] + hands[1] + stock)
         st.history = history
+        finished = history[:-1] if lead and history and history[-1] == lead[0] else history
+        if len(finished) >= 2 and len(finished) % 2 == 0:
+            st.last_trick = finished[-2:]
         st._validate(len(hands[0]), len(hands[1]))
         return st
 
