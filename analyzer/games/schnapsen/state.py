@@ -94,8 +94,8 @@ class SchnapsenState:
             pending=list(self.pending), tricks=list(self.tricks), leader=self.leader, to_move=self.to_move,
             lead_card=self.lead_card, closer=self.closer, close_opp_points=self.close_opp_points,
             close_opp_trick=self.close_opp_trick, played=self.played, shown=list(self.shown),
-            not_held=list(self.not_held), winner=self.winner, game_points=self.game_points, last_trick=list(self.last_trick),
-            history=list(self.history))
+            not_held=list(self.not_held), winner=self.winner, game_points=self.game_points,
+            last_trick=list(self.last_trick), history=list(self.history))
 
     # ------------------------------------------------------------------ queries
     @property
