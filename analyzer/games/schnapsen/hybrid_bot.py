@@ -18,8 +18,7 @@ samples): 1,024 worlds against 256 changed ``rollout``'s game points by +0.02 +-
   ``pimc_plus``.
 
 ``hybrid_infer`` is ``hybrid`` whose sampled worlds, when it follows to a card led plainly, are drawn
-with that lead as evidence about the opponent's hand, and at its lead after a trick it led and won with the
-stock open, with his follow to that trick (:mod:`lead_inference`).
+with that lead as evidence about the opponent's hand (:mod:`lead_inference`).
 """
 
 import numpy as np
@@ -44,7 +43,7 @@ def hybrid_values(s, samples, rng, ws, n, infer=False):
     :func:`pimc_plus.plus_values` (``2 * samples``), so that they count for one world; return
     ``(n_actions, 1)``. At the first two tricks return what ``rollout_bot_values`` returns with
     ``samples``, once the stock is closed or exhausted what ``plus_values`` returns with ``samples``. With
-    ``infer`` both draw their sampled worlds with the opponent's lead or follow as evidence (:mod:`lead_inference`)."""
+    ``infer`` both draw their sampled worlds with the opponent's lead as evidence (:mod:`lead_inference`)."""
     if stock_closed_or_exhausted(s):
         return plus_values(s, samples, rng, ws, n, infer)
     if s[R.DRAWN] <= ROLLOUT_ONLY_DRAWN:

@@ -233,8 +233,6 @@ def apply_action(s, a):
         w = leader
     s[_POINTS0 + w] += _POINTS[lead] + _POINTS[card]
     s[_TRICKS0 + w] += 1
-    s[R.LAST_LEAD] = lead + 1
-    s[R.LAST_FOLLOW] = card + 1
     if s[_TRICKS0 + w] == 1:
         s[_POINTS0 + w] += s[_PENDING0 + w]
         s[_PENDING0 + w] = 0

@@ -55,9 +55,7 @@ GAME_POINTS = 28     # game points the winner scores
 SHOWN0 = 29          # cards of player p's hand known to the opponent (SHOWN0 + p)
 NOT_HELD0 = 31       # cards player p has shown he cannot hold, by strict play (NOT_HELD0 + p)
 TO_GO0 = 33          # game points player p still needs to win the Bummerl (TO_GO0 + p); 0 outside a Bummerl
-LAST_LEAD = 35       # card led to the last finished trick of the deal plus 1; 0 before the first (a zeroed state)
-LAST_FOLLOW = 36     # card played to it by the follower plus 1; 0 before the first
-STATE_SIZE = 37
+STATE_SIZE = 35
 
 
 def card_of(suit: int, rank: int) -> int:

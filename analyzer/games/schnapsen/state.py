@@ -18,8 +18,8 @@ in ``history=`` so the hidden cards are known as a set.
 to the current trick), ``closed=P,OPP_POINTS,OPP_HAD_TRICK`` (e.g. ``closed=0,12,1``), ``shown=CARDS|CARDS``
 (cards of each hand known to the other player; once the stock is exhausted both whole hands are, and the
 field is left out), ``nothold=CARDS|CARDS`` (cards each player has shown
-he does not hold, by strict play), ``history=CARDS`` (cards played, in order; the last two of the
-finished tricks are read as the last trick, its lead then its follow). Cards not named anywhere count as played.
+he does not hold, by strict play), ``history=CARDS`` (cards played, in order). Cards
+not named anywhere count as played.
 """
 
 from dataclasses import dataclass, field
@@ -40,8 +40,7 @@ class SchnapsenState:
     ``played`` (mask), ``shown`` (cards of each hand the opponent knows), ``not_held`` (cards each
     player is known not to hold, from strict play: void in the led suit or trumps, nothing higher
     in the led suit), ``winner`` (-1 while
-    running), ``game_points``, ``last_trick`` (the lead and the follow of the deal's last finished trick,
-    -1 before the first), ``history`` (action codes in order) and ``hidden_filled`` (True when
+    running), ``game_points``, ``history`` (action codes in order) and ``hidden_filled`` (True when
     parsed from notation with ``?`` cards, placed arbitrarily: only sampling bots may use it).
     """
 
@@ -62,7 +61,6 @@ class SchnapsenState:
     not_held: list = field(default_factory=lambda: [0, 0])
     winner: int = -1
     game_points: int = 0
-    last_trick: list = field(default_factory=lambda: [-1, -1])
     history: list = field(default_factory=list)
     hidden_filled: bool = False
 
@@ -94,8 +92,7 @@ class SchnapsenState:
             pending=list(self.pending), tricks=list(self.tricks), leader=self.leader, to_move=self.to_move,
             lead_card=self.lead_card, closer=self.closer, close_opp_points=self.close_opp_points,
             close_opp_trick=self.close_opp_trick, played=self.played, shown=list(self.shown),
-            not_held=list(self.not_held), winner=self.winner, game_points=self.game_points,
-            last_trick=list(self.last_trick), history=list(self.history))
+            not_held=list(self.not_held), winner=self.winner, game_points=self.game_points, history=list(self.history))
 
     # ------------------------------------------------------------------ queries
     @property
@@ -210,7 +207,6 @@ class SchnapsenState:
         w = self.leader if self.trick_winner(lead, follow) == 0 else 1 - self.leader
         self.points[w] += int(R.CARD_POINTS[lead] + R.CARD_POINTS[follow])
         self.tricks[w] += 1
-        self.last_trick = [lead, follow]
         if self.tricks[w] == 1:
             self.points[w] += self.pending[w]
             self.pending[w] = 0
@@ -266,8 +262,6 @@ class SchnapsenState:
         s[R.GAME_POINTS] = self.game_points
         s[R.SHOWN0:R.SHOWN0 + 2] = self.shown
         s[R.NOT_HELD0:R.NOT_HELD0 + 2] = self.not_held
-        s[R.LAST_LEAD] = self.last_trick[0] + 1
-        s[R.LAST_FOLLOW] = self.last_trick[1] + 1
         return s
 
     @classmethod
@@ -281,8 +275,7 @@ class SchnapsenState:
             tricks=[int(x) for x in s[R.TRICKS0:R.TRICKS0 + 2]], leader=int(s[R.LEADER]), to_move=int(s[R.TO_MOVE]),
             lead_card=int(s[R.LEAD_CARD]), closer=int(s[R.CLOSER]), close_opp_points=int(s[R.CLOSE_OPP_POINTS]),
             close_opp_trick=bool(s[R.CLOSE_OPP_TRICK]), played=int(s[R.PLAYED]), shown=[int(s[R.SHOWN0]), int(s[R.SHOWN0 + 1])],
-            not_held=[int(s[R.NOT_HELD0]), int(s[R.NOT_HELD0 + 1])], winner=int(s[R.WINNER]), game_points=int(s[R.GAME_POINTS]),
-            last_trick=[int(s[R.LAST_LEAD]) - 1, int(s[R.LAST_FOLLOW]) - 1])
+            not_held=[int(s[R.NOT_HELD0]), int(s[R.NOT_HELD0 + 1])], winner=int(s[R.WINNER]), game_points=int(s[R.GAME_POINTS]))
 
     # ------------------------------------------------------------------ notation
     def to_text(self) -> str:
@@ -403,9 +396,6 @@ class SchnapsenState:
                 raise InputError("nothold= names a card that player holds")
         st.played = R.FULL_MASK & ~R.mask_of(hands[0] + hands[1] + stock)
         st.history = history
-        finished = history[:-1] if lead and history and history[-1] == lead[0] else history
-        if len(finished) >= 2 and len(finished) % 2 == 0:
-            st.last_trick = finished[-2:]
         st._validate(len(hands[0]), len(hands[1]))
         return st
 
