@@ -1,11 +1,14 @@
-"""How well the heuristic predicts a bot's plain leads: the fit behind ``lead_inference.MISMATCH_WEIGHT``.
+"""How well the heuristic predicts a bot's plain leads (or, with ``--follows``, its free follows): the fit
+behind ``lead_inference.MISMATCH_WEIGHT``.
 
 Plays ``--deals`` deals of the bot against itself and, at every lead with the stock open that is a plain
 card (not a marriage, exchange or closing), asks the model (``HeuristicParams()``) what it would have
 led. Prints the share it matched, the plain leads there were to choose from, and the mismatch weight that
-share implies when a mismatch spreads evenly over the other plain leads: ``(1 - q) / (k - 1) / q``.
+share implies when a mismatch spreads evenly over the other plain leads: ``(1 - q) / (k - 1) / q``. With
+``--follows`` the same at every follow with the stock open that does not take the trick (the follows
+``lead_inference`` reads at the leader's next lead), the choices being the cards in hand.
 
-Usage: python scripts/schnapsen_lead_model_fit.py [--bot hybrid:20] [--deals 40] [--seed S]
+Usage: python scripts/schnapsen_lead_model_fit.py [--bot hybrid:20] [--deals 40] [--follows] [--seed S]
 """
 
 import argparse
@@ -30,10 +33,19 @@ from analyzer.games.schnapsen.search import new_workspace
 from analyzer.reports.stats import wilson_interval
 
 
+def _takes(s, card):
+    """True when ``card`` played to the card led in ``s`` takes the trick."""
+    lead = s[R.LEAD_CARD]
+    if card // 5 == lead // 5:
+        return card > lead
+    return card // 5 == s[R.TRUMP]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bot", default="hybrid:20")
     parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--follows", action="store_true", help="fit the free follows instead of the leads")
     parser.add_argument("--seed", type=int, default=None, help="seed (fresh and printed if left out)")
     args = parser.parse_args()
     if args.deals < 1:
@@ -51,9 +63,9 @@ def main():
         shuffle_deck(rng, ws.deck)
         init_round(ws.deck, g % 2, s)
         while s[R.WINNER] < 0:
-            open_lead = s[R.LEAD_CARD] < 0 and not stock_closed_or_exhausted(s)
+            asked = (s[R.LEAD_CARD] >= 0) == args.follows and not stock_closed_or_exhausted(s)
             a = choose_action(s, bot.policy, bot.samples, bot.params.to_array(), rng, ws)
-            if open_lead and a < R.N_CARDS:
+            if asked and a < R.N_CARDS and not (args.follows and _takes(s, a)):
                 n = legal_actions(s, legal)
                 leads += 1
                 matched += int(heuristic_action(s, model, buf) == a)
@@ -61,8 +73,9 @@ def main():
             apply_action(s, a)
     q, k = matched / leads, options / leads
     lo, hi = wilson_interval(matched, leads)
-    print(f"seed {seed}; {bot.label}, {args.deals} deals: the heuristic matched {matched}/{leads} plain leads = "
-          f"{q:.1%} [{lo:.1%}, {hi:.1%}], {k:.1f} plain leads to choose from; implied mismatch weight "
+    kind, choices = ("free follows", "cards") if args.follows else ("plain leads", "plain leads")
+    print(f"seed {seed}; {bot.label}, {args.deals} deals: the heuristic matched {matched}/{leads} {kind} = "
+          f"{q:.1%} [{lo:.1%}, {hi:.1%}], {k:.1f} {choices} to choose from; implied mismatch weight "
           f"{(1 - q) / (k - 1) / q:.2f}")
 
 
