@@ -110,3 +110,33 @@ def test_salt_term_is_bounded_and_spread(salt):
     assert all(0 <= t < SALT_SPREAD for t in terms)
     assert len(set(terms)) >= SALT_SPREAD // 2
     assert terms != [_salt_term(np.int64(salt + 1), np.int64(card), np.int64(card % 4), present) for card in range(52)]
+
+
+def test_restarts_stop_after_their_units_and_one_unlimited_run_in_todays_order_finishes(monkeypatch):
+    # A search that never finishes within a limit: the driver's schedule is then Luby's terms with salts
+    # 0, 1, 2, ... until the runs together have spent RESTART_UNITS units, then one run with salt 0 and no
+    # limit, which this fake finishes.
+    from analyzer.solvers.dd import restart
+
+    runs = []
+
+    def fake_solve_window(mem, *args):
+        ctx = kernels.M_CTX
+        salt, limit = int(mem[ctx + kernels.C_SALT]), int(mem[ctx + kernels.C_LIMIT])
+        runs.append((salt, limit - int(mem[ctx + kernels.C_TRICKS]) if limit else 0))
+        assert len(runs) < 1000
+        if limit:
+            mem[ctx + kernels.C_TRICKS] = limit
+            mem[ctx + kernels.C_ABORTED] = 1
+        else:
+            mem[ctx + kernels.C_TRICKS] += 7
+        return True
+
+    monkeypatch.setattr(restart, "solve_window", fake_solve_window)
+    mem = np.zeros(kernels.M_CTX + kernels.CTX_SIZE, dtype=np.int64)
+    assert restart.solve_window_restarts(mem, None, None, 0, 0, False, 0, 0, unit=3) is True
+    # Luby's first 15 terms sum to 32 units (1+1+2+1+1+2+4 twice, then 8).
+    assert runs == [(salt, 3 * term) for salt, term in enumerate([1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8])] + [
+        (0, 0)]
+    assert restart.RESTART_UNITS == 32
+    assert mem[kernels.M_CTX + kernels.C_SALT] == 0 and mem[kernels.M_CTX + kernels.C_LIMIT] == 0

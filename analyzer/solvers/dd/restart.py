@@ -16,14 +16,24 @@ table is kept across runs: an entry holds a bound on the team's future tricks in
 question's trump, team and kind of goal, found by a finished subtree, true whatever order found it; the
 cut-off cache and the entries' best moves steer only the order.  The sequence is unbounded, so some run
 has a limit above the plain search's cost and finishes: the driver always answers (unless ``budget``).
+
+Restarts pay only where the ordering is at fault: they answered the "no" questions that stuck (the
+defenders' one good card found by another salt) but no long "yes" proof, whose size is the proof's,
+and they made such proofs 1.2-3.4x dearer in a review's sample.  So once the runs together have spent
+``RESTART_UNITS`` units the driver stops restarting: one last run with today's order and no limit, in
+the kept table, finishes the question, and a proof no salt shortens costs at most that much more.
 """
 
 from analyzer.solvers.dd.layout import C_ABORTED, C_LIMIT, C_SALT, C_TRICKS, M_CTX
 from analyzer.solvers.dd.search import solve_window
 
-# Completed tricks of the first run: the plain search answers about 98% of the lone questions of the
-# Rikken bids within it, so they never restart (docs/dd-diagnosis.md, "Session 13: restarts").
+# Completed tricks of the first run: the plain search answers 99% of the lone questions of the Rikken
+# bids within it (2,381 of 2,393 on 300 deals), so they never restart (docs/dd-diagnosis.md, "Session 13:
+# restarts").
 UNIT = 1 << 18
+# Units spent on restarts before the last, unlimited run: the stuck "no" questions measured answered
+# within 19 (docs/dd-diagnosis.md, "Session 13: restarts").
+RESTART_UNITS = 32
 
 
 def luby(i):
@@ -48,7 +58,8 @@ def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UN
     unit : int
         Completed tricks of a run of Luby term 1 (the first run's limit).
     budget : int
-        Completed tricks of all runs together (0: none); the last run is cut to what is left.
+        Completed tricks of all runs together (0: none); the last run is cut to what is left.  After
+        ``RESTART_UNITS * unit`` completed tricks the runs stop restarting (the module notes).
 
     Returns
     -------
@@ -61,11 +72,13 @@ def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UN
     answer = None
     run = 0
     while True:
-        limit = unit * luby(run)
+        last = mem[ctx + C_TRICKS] - start >= RESTART_UNITS * unit
+        limit = 0 if last else unit * luby(run)
         if budget:
-            limit = min(limit, start + budget - mem[ctx + C_TRICKS])
-        mem[ctx + C_SALT] = run
-        mem[ctx + C_LIMIT] = mem[ctx + C_TRICKS] + limit
+            left = start + budget - mem[ctx + C_TRICKS]
+            limit = left if last else min(limit, left)
+        mem[ctx + C_SALT] = 0 if last else run
+        mem[ctx + C_LIMIT] = mem[ctx + C_TRICKS] + limit if limit else 0
         mem[ctx + C_ABORTED] = 0
         yes = solve_window(mem, hands, trick, leader, pos, blind, lo, hi, False)
         if not mem[ctx + C_ABORTED]:
