@@ -18,10 +18,11 @@ questions and completed tricks per option and per kind of question (``max``: tri
 tie-break; ``ge``/``le``/``eq``: made or beaten for trick contracts, Misery, 1 Alone). The
 bracket solves all options of a deal together, as ``advise --bracket`` does; its figure is the chunk's CPU less
 the same chunk's heuristic play. Hands: issue 39's three (N leads) and one random hand of a fresh seed, or
-``--hands``.
+``--hands``. ``--tail T`` replaces all this by the bracket's perfect play of ``--tail-deals`` deals a hand, each
+deal's questions by kind of contract in a child process stopped after T CPU-s (which questions stick, how long).
 
 Usage: python scripts/bench_rikken_advise.py [--seed N] [--deals 2] [--bracket-deals 2] [--contracts all]
-       [--hands H ...] [--worlds W] [--per-option] [--breakdown] [--profile]
+       [--hands H ...] [--worlds W] [--per-option] [--breakdown] [--profile] [--tail CPU-s [--tail-deals 20]]
 """
 
 import argparse
@@ -181,11 +182,12 @@ def _solve_in_child(hands, leader, contracts, budget, pipe):
     pipe.send((time.process_time() - cpu, bounds))
 
 
-def bracket_tail(hand: str, args, seed: int) -> str:
+def bracket_tail(hand: str, args, seed: int) -> None:
     """The bracket's perfect play of ``--tail-deals`` deals of ``hand`` (the deals ``advise --bracket`` draws for
     ``seed``), each deal's questions solved by kind of contract (trick contracts together, Misery, 1 Alone; each
     kind is asked once a deal, whatever the options that share it) in a child process stopped after
-    ``--tail`` CPU-s: a line per deal with each kind's CPU-s (``>T``: stopped) and the contracts it answered."""
+    ``--tail`` CPU-s: a line per deal with each kind's CPU-s (``>T``: stopped), how many contracts it answered and
+    their counts (the declaring side's tricks, ``?``: bounded; Misery 0 and 1 Alone 1: made)."""
     plan = advise_plan(hand, "N", None, Policies.everywhere("heuristic"), args.contracts, {}, args.tail_deals, seed,
                        None)
     params = plan.params
@@ -195,7 +197,7 @@ def bracket_tail(hand: str, args, seed: int) -> str:
     leader = np.full(args.tail_deals, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
     _, setups = option_setups(deals, leader, int(params["seat"]), options, PERFECT)
     context = multiprocessing.get_context("fork")  # the child inherits the loaded kernels
-    lines = [f"  {hand}: bracket tail, {args.tail_deals} deals, stop at {args.tail:.0f} CPU-s a kind"]
+    print(f"  {hand}: bracket tail, {args.tail_deals} deals, stop at {args.tail:.0f} CPU-s a kind", flush=True)
     total = {}
     for deal in range(args.tail_deals):
         rows = np.flatnonzero(setups["hand"] // 4 == deal)
@@ -223,10 +225,9 @@ def bracket_tail(hand: str, args, seed: int) -> str:
                 total[name] = total.get(name, 0.0) + args.tail
             child.kill()
             child.join()
-        lines.append(f"    deal {deal:3d}: " + ", ".join(parts))
-    lines.append("    CPU-s a deal (stopped kinds at the stop): "
-                 + ", ".join(f"{name} {cpu / args.tail_deals:.2f}" for name, cpu in total.items()))
-    return "\n".join(lines)
+        print(f"    deal {deal:3d}: " + ", ".join(parts), flush=True)
+    print("    CPU-s a deal (stopped kinds at the stop): "
+          + ", ".join(f"{name} {cpu / args.tail_deals:.2f}" for name, cpu in total.items()), flush=True)
 
 
 def _child_cpu(pid: int) -> float:
@@ -275,7 +276,7 @@ def main() -> int:
                                 None).params, 1, seed)  # loads the kernels before timing
         for hand in hands:
             if args.tail:
-                print(bracket_tail(hand, args, seed), flush=True)
+                bracket_tail(hand, args, seed)
             else:
                 print(bench_hand(hand, args, seed, profile), flush=True)
     except InputError as error:
