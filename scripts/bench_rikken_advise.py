@@ -40,6 +40,7 @@ import numpy as np
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 from analyzer.cards.deck import SUIT_LETTERS
+from analyzer.cards.pbn import format_hand
 from analyzer.catalog import DD_DEFAULT_BUDGET
 from analyzer.errors import InputError
 from analyzer.games.rikken import advice, rules, shared_verdicts
@@ -140,24 +141,26 @@ def bench_hand(hand: str, args, seed: int, profile: cProfile.Profile | None) -> 
             print(f"  {option.name:>16}: {cpu / args.deals:7.2f} CPU-s a deal, {count.questions / args.deals:6.0f} "
                   f"questions, {count.tricks / args.deals / 1e6:7.2f} M completed tricks", flush=True)
     runs = {}
-    for mode in MODES:
-        if profile and mode == "table":
+    for mode in args.modes:
+        if profile and mode == args.modes[-1]:
             profile.enable()
         runs[mode] = timed_chunk(plan.params, args.deals, seed, mode)
-        if profile and mode == "table":
+        if profile and mode == args.modes[-1]:
             profile.disable()
-    base_rows, base_cpu, _ = runs["none"]
-    ordinary = runs["table"][1] / args.deals
+    base = args.modes[0]
+    base_rows, base_cpu, _ = runs[base]
+    ordinary = runs[args.modes[-1]][1] / args.deals
     parts = []
-    for mode in MODES:
+    for mode in args.modes:
         rows, cpu, count = runs[mode]
-        same = "" if mode == "none" else (" same rows" if base_rows.equals(rows) else " ROWS DIFFER")
+        same = "" if mode == base else (" same rows" if base_rows.equals(rows) else " ROWS DIFFER")
         parts.append(f"{mode} {cpu / args.deals:.2f} (x{cpu / base_cpu:.2f}; {count.tricks / 1e6:.1f}M tricks, "
                      f"{count.questions} questions;{same})")
     line = [f"{hand:>18} {len(options):2d} options: sampled-dd CPU-s a deal " + ", ".join(parts)
             + _against("sampled-dd", ordinary)]
     if args.breakdown:
-        line.append("\n    shared run, per option and kind of question:\n" + runs["table"][2].breakdown(args.deals)
+        line.append(f"\n    {args.modes[-1]} run, per option and kind of question:\n"
+                    + runs[args.modes[-1]][2].breakdown(args.deals)
                     + "\n")
     if args.bracket_deals:
         heuristic = Policies.everywhere("heuristic")
@@ -217,11 +220,11 @@ def bracket_tail(hand: str, args, seed: int) -> None:
                     break
             if here.poll():
                 cpu, bounds = here.recv()
-                made = "".join("?" if lo != hi else str(lo) for lo, hi in bounds)
+                made = ",".join("?" if lo != hi else str(lo) for lo, hi in bounds)
                 parts.append(f"{name} {cpu:7.2f} ({len(asked)}: {made})")
                 total[name] = total.get(name, 0.0) + cpu
             else:
-                parts.append(f"{name} >{args.tail:.0f}")
+                parts.append(f"{name} >{args.tail:.0f} (deal {' '.join(format_hand(int(h)) for h in deals[deal])})")
                 total[name] = total.get(name, 0.0) + args.tail
             child.kill()
             child.join()
@@ -251,6 +254,8 @@ def main() -> int:
     parser.add_argument("--hands", nargs="+", default=None, help="hands (default: issue 39's three and a random one)")
     parser.add_argument("--worlds", type=int, default=None, help="sampled-dd worlds a decision")
     parser.add_argument("--per-option", action="store_true", help="also each option played by itself")
+    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES),
+                        help="what is shared, in order: the first is the anchor, the last the goal's figure")
     parser.add_argument("--breakdown", action="store_true", help="solver work per option and kind of question")
     parser.add_argument("--tail", type=float, default=0.0,
                         help="CPU-s: the bracket's questions by kind on --tail-deals deals, each stopped there")
