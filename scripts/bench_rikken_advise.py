@@ -262,8 +262,8 @@ def main() -> int:
     parser.add_argument("--tail-deals", type=int, default=20, help="deals a hand for --tail")
     parser.add_argument("--profile", action="store_true", help="cProfile the sampled-dd play, top 25 by own time")
     args = parser.parse_args()
-    if args.deals < 1 or args.bracket_deals < 0:
-        print("--deals must be at least 1 and --bracket-deals at least 0", file=sys.stderr)
+    if args.deals < 1 or args.bracket_deals < 0 or args.tail_deals < 1 or args.tail < 0:
+        print("--deals and --tail-deals must be at least 1, --bracket-deals and --tail at least 0", file=sys.stderr)
         return 2
     if args.seed is not None and not 0 <= args.seed < 2**63:
         print(f"--seed {args.seed}: want a whole number from 0 to 2**63 - 1", file=sys.stderr)
