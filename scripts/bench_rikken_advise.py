@@ -9,20 +9,28 @@ goal's 600 s (<= 1: the goal holds at this rate). CPU seconds are this process's
 after the kernels are loaded), so other sessions' load does not inflate them much; the solver counts (questions
 asked, completed tricks) are deterministic for a seed.
 
-Every option is played in one chunk as ``advise`` plays them, twice on the same draws: with the solver's verdicts
-shared among a deal's options (``shared_verdicts``, as ``advise`` runs) and without (the cut's "before"); the two
-must give the same rows. ``--per-option`` first plays each option by itself (no sharing across options). The
+Every option is played in one chunk as ``advise`` plays them, three times on the same draws: nothing shared among a
+deal's options ("none"), the solver's complete verdicts shared (``shared_verdicts.sharing(table=False)``, session
+12) and the verdicts and the solver's table generations shared (``sharing()``, as ``advise`` runs, session 13); rows
+that differ from "none" are reported (the table may move where a budgeted question stops). ``--per-option`` first
+plays each option by itself (no sharing across options); ``--breakdown`` prints, for the shared run, the solver's
+questions and completed tricks per option and per kind of question (``max``: trick counts, sampled-dd's
+tie-break; ``ge``/``le``/``eq``: made or beaten for trick contracts, Misery, 1 Alone). The
 bracket solves all options of a deal together, as ``advise --bracket`` does; its figure is the chunk's CPU less
 the same chunk's heuristic play. Hands: issue 39's three (N leads) and one random hand of a fresh seed, or
-``--hands``.
+``--hands``. ``--tail T`` replaces all this by the bracket's perfect play of ``--tail-deals`` deals a hand, each
+deal's questions by kind of contract in a child process stopped after T CPU-s (which questions stick, how long).
 
 Usage: python scripts/bench_rikken_advise.py [--seed N] [--deals 2] [--bracket-deals 2] [--contracts all]
-       [--hands H ...] [--worlds W] [--per-option] [--profile]
+       [--hands H ...] [--worlds W] [--per-option] [--breakdown] [--profile] [--tail CPU-s [--tail-deals 20]]
 """
 
 import argparse
 import contextlib
 import cProfile
+import functools
+import multiprocessing
+import os
 import pstats
 import random
 import sys
@@ -31,12 +39,15 @@ import time
 import numpy as np
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
+from analyzer.cards.deck import SUIT_LETTERS
+from analyzer.cards.pbn import format_hand
 from analyzer.catalog import DD_DEFAULT_BUDGET
 from analyzer.errors import InputError
-from analyzer.games.rikken import shared_verdicts
-from analyzer.games.rikken.advice import advice_chunk, option_params, options_from_params
+from analyzer.games.rikken import advice, rules, shared_verdicts
+from analyzer.games.rikken.advice import PERFECT, advice_chunk, option_params, option_setups, options_from_params
 from analyzer.games.rikken.advice_experiment import advise_plan
-from analyzer.games.rikken.experiments import Policies
+from analyzer.games.rikken.dd import contract_bounds, setup_contracts
+from analyzer.games.rikken.experiments import Policies, random_deals
 from analyzer.solvers.dd import api
 
 ISSUE_HANDS = ("AKJT9876.A32.54.", "KQ87.A965.QJ4.73", "7532.6432.752.42")
@@ -44,6 +55,7 @@ GOAL_SECONDS = 600
 GOAL_DEALS = {"sampled-dd": 500, "bracket": 200}
 CORES = 2
 RANKS = "AKQJT98765432"
+MODES = ("none", "verdicts", "table")
 
 
 def random_hand(seed: int) -> str:
@@ -54,34 +66,59 @@ def random_hand(seed: int) -> str:
 
 class SolverCount:
     """Counts the solver's questions (``api.judge_moves`` calls, the shared verdicts' hits not included) and their
-    completed tricks (``api.last_tricks``) by wrapping the name ``shared_verdicts`` calls; the answers are the
-    solver's own."""
+    completed tricks (``api.last_tricks``) by wrapping the name ``shared_verdicts`` calls, in all and per (option
+    played, kind of question) in ``by``; the answers are the solver's own."""
 
     def __init__(self):
         self.questions = 0
         self.tricks = 0
+        self.by: dict[tuple[str, str], list[int]] = {}
+        self.option = "?"
         self._inner = api.judge_moves
+        self._play = advice.play_setups
 
     def __enter__(self):
         def counted(*args, **kwargs):
             verdicts = self._inner(*args, **kwargs)
+            tricks = api.last_tricks()
             self.questions += 1
-            self.tricks += api.last_tricks()
+            self.tricks += tricks
+            goal = kwargs.get("goal", args[4] if len(args) > 4 else "max")
+            entry = self.by.setdefault((self.option, goal), [0, 0])
+            entry[0] += 1
+            entry[1] += tricks
             return verdicts
 
+        def labelled(setups, *args, **kwargs):
+            if setups["hand"].size == 1:
+                trump = int(setups["trump"][0])
+                self.option = (rules.CONTRACT_CLI_NAMES[int(setups["contract"][0])]
+                               + ("" if trump >= 4 else "/" + SUIT_LETTERS[trump]))
+            return self._play(setups, *args, **kwargs)
+
         api.judge_moves = counted
+        advice.play_setups = labelled
         return self
 
     def __exit__(self, *exc):
         api.judge_moves = self._inner
+        advice.play_setups = self._play
+
+    def breakdown(self, deals: int) -> str:
+        """Questions and completed tricks a deal per option and kind of question, biggest first."""
+        rows = sorted(self.by.items(), key=lambda item: -item[1][1])
+        total = max(self.tricks, 1)
+        return "\n".join(f"      {option:>14} {goal:>3}: {q / deals:7.0f} questions, {t / deals / 1e6:7.2f} M "
+                         f"completed tricks a deal ({100 * t / total:4.1f}%)" for (option, goal), (q, t) in rows)
 
 
-def timed_chunk(params: dict, deals: int, seed: int, share: bool = True):
-    """``(rows, CPU seconds, solver count)`` of one advice chunk of ``deals`` deals; ``share``: False plays it with
-    ``shared_verdicts.sharing`` doing nothing (the cut's "before", the same draws)."""
+def timed_chunk(params: dict, deals: int, seed: int, mode: str = "table"):
+    """``(rows, CPU seconds, solver count)`` of one advice chunk of ``deals`` deals; ``mode`` (``MODES``): "none"
+    plays it with ``shared_verdicts.sharing`` doing nothing, "verdicts" shares the verdicts only, "table" as
+    ``advise`` runs (the same draws each)."""
     sharing = shared_verdicts.sharing
-    if not share:
-        shared_verdicts.sharing = contextlib.nullcontext
+    shared_verdicts.sharing = {"none": contextlib.nullcontext, "verdicts": functools.partial(sharing, table=False),
+                               "table": sharing}[mode]
     try:
         with SolverCount() as count:
             cpu = time.process_time()
@@ -103,18 +140,28 @@ def bench_hand(hand: str, args, seed: int, profile: cProfile.Profile | None) -> 
             _, cpu, count = timed_chunk({**plan.params, "options": option_params([option])}, args.deals, seed)
             print(f"  {option.name:>16}: {cpu / args.deals:7.2f} CPU-s a deal, {count.questions / args.deals:6.0f} "
                   f"questions, {count.tricks / args.deals / 1e6:7.2f} M completed tricks", flush=True)
-    before, cpu_before, count_before = timed_chunk(plan.params, args.deals, seed, share=False)
-    if profile:
-        profile.enable()
-    after, cpu_after, count_after = timed_chunk(plan.params, args.deals, seed)
-    if profile:
-        profile.disable()
-    same = "same rows" if before.equals(after) else "ROWS DIFFER"
-    ordinary = cpu_after / args.deals
-    line = [f"{hand:>18} {len(options):2d} options: sampled-dd {cpu_before / args.deals:6.2f} -> {ordinary:6.2f} "
-            f"CPU-s a deal (x{cpu_after / cpu_before:.2f}; completed tricks {count_before.tricks / 1e6:.1f}M -> "
-            f"{count_after.tricks / 1e6:.1f}M, questions {count_before.questions} -> {count_after.questions}; "
-            f"{same})" + _against("sampled-dd", ordinary)]
+    runs = {}
+    for mode in args.modes:
+        if profile and mode == args.modes[-1]:
+            profile.enable()
+        runs[mode] = timed_chunk(plan.params, args.deals, seed, mode)
+        if profile and mode == args.modes[-1]:
+            profile.disable()
+    base = args.modes[0]
+    base_rows, base_cpu, _ = runs[base]
+    ordinary = runs[args.modes[-1]][1] / args.deals
+    parts = []
+    for mode in args.modes:
+        rows, cpu, count = runs[mode]
+        same = "" if mode == base else (" same rows" if base_rows.equals(rows) else " ROWS DIFFER")
+        parts.append(f"{mode} {cpu / args.deals:.2f} (x{cpu / base_cpu:.2f}; {count.tricks / 1e6:.1f}M tricks, "
+                     f"{count.questions} questions;{same})")
+    line = [f"{hand:>18} {len(options):2d} options: sampled-dd CPU-s a deal " + ", ".join(parts)
+            + _against("sampled-dd", ordinary)]
+    if args.breakdown:
+        line.append(f"\n    {args.modes[-1]} run, per option and kind of question:\n"
+                    + runs[args.modes[-1]][2].breakdown(args.deals)
+                    + "\n")
     if args.bracket_deals:
         heuristic = Policies.everywhere("heuristic")
         bracket_plan = advise_plan(hand, "N", None, heuristic, args.contracts, {}, args.bracket_deals, seed, None,
@@ -127,6 +174,70 @@ def bench_hand(hand: str, args, seed: int, profile: cProfile.Profile | None) -> 
         line.append(f"; bracket {perfect:6.2f} CPU-s a deal ({bounded} of {len(rows)} rows bounded)"
                     + _against("bracket", perfect))
     return "".join(line)
+
+
+KIND_NAMES = {rules.Kind.TRICKS: "tricks", rules.Kind.MISERY: "Misery", rules.Kind.ONE: "1 Alone"}
+
+
+def _solve_in_child(hands, leader, contracts, budget, pipe):
+    cpu = time.process_time()
+    bounds = contract_bounds(hands, leader, contracts, budget)
+    pipe.send((time.process_time() - cpu, bounds))
+
+
+def bracket_tail(hand: str, args, seed: int) -> None:
+    """The bracket's perfect play of ``--tail-deals`` deals of ``hand`` (the deals ``advise --bracket`` draws for
+    ``seed``), each deal's questions solved by kind of contract (trick contracts together, Misery, 1 Alone; each
+    kind is asked once a deal, whatever the options that share it) in a child process stopped after
+    ``--tail`` CPU-s: a line per deal with each kind's CPU-s (``>T``: stopped), how many contracts it answered and
+    their counts (the declaring side's tricks, ``?``: bounded; Misery 0 and 1 Alone 1: made)."""
+    plan = advise_plan(hand, "N", None, Policies.everywhere("heuristic"), args.contracts, {}, args.tail_deals, seed,
+                       None)
+    params = plan.params
+    options = options_from_params(params["options"])
+    deal_seed, _ = np.random.SeedSequence(seed).spawn(2)
+    deals = random_deals(args.tail_deals, deal_seed, params["constraints"])
+    leader = np.full(args.tail_deals, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
+    _, setups = option_setups(deals, leader, int(params["seat"]), options, PERFECT)
+    context = multiprocessing.get_context("fork")  # the child inherits the loaded kernels
+    print(f"  {hand}: bracket tail, {args.tail_deals} deals, stop at {args.tail:.0f} CPU-s a kind", flush=True)
+    total = {}
+    for deal in range(args.tail_deals):
+        rows = np.flatnonzero(setups["hand"] // 4 == deal)
+        contracts = list(dict.fromkeys(setup_contracts(setups, rows)))
+        parts = []
+        for kind, name in KIND_NAMES.items():
+            asked = [c for c in contracts if c[2] == kind]
+            if not asked:
+                continue
+            here, there = context.Pipe(duplex=False)
+            child = context.Process(target=_solve_in_child,
+                                    args=(deals[deal], int(leader[deal]), asked, DD_DEFAULT_BUDGET, there))
+            child.start()
+            wall = time.monotonic()
+            while not here.poll(1.0) and child.is_alive() and time.monotonic() - wall < args.tail * 20:
+                if _child_cpu(child.pid) > args.tail:
+                    break
+            if here.poll():
+                cpu, bounds = here.recv()
+                made = ",".join("?" if lo != hi else str(lo) for lo, hi in bounds)
+                parts.append(f"{name} {cpu:7.2f} ({len(asked)}: {made})")
+                total[name] = total.get(name, 0.0) + cpu
+            else:
+                parts.append(f"{name} >{args.tail:.0f} (deal {' '.join(format_hand(int(h)) for h in deals[deal])})")
+                total[name] = total.get(name, 0.0) + args.tail
+            child.kill()
+            child.join()
+        print(f"    deal {deal:3d}: " + ", ".join(parts), flush=True)
+    print("    CPU-s a deal (stopped kinds at the stop): "
+          + ", ".join(f"{name} {cpu / args.tail_deals:.2f}" for name, cpu in total.items()), flush=True)
+
+
+def _child_cpu(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used, from ``/proc``."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _against(goal: str, cpu_per_deal: float) -> str:
@@ -143,10 +254,16 @@ def main() -> int:
     parser.add_argument("--hands", nargs="+", default=None, help="hands (default: issue 39's three and a random one)")
     parser.add_argument("--worlds", type=int, default=None, help="sampled-dd worlds a decision")
     parser.add_argument("--per-option", action="store_true", help="also each option played by itself")
+    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES),
+                        help="what is shared, in order: the first is the anchor, the last the goal's figure")
+    parser.add_argument("--breakdown", action="store_true", help="solver work per option and kind of question")
+    parser.add_argument("--tail", type=float, default=0.0,
+                        help="CPU-s: the bracket's questions by kind on --tail-deals deals, each stopped there")
+    parser.add_argument("--tail-deals", type=int, default=20, help="deals a hand for --tail")
     parser.add_argument("--profile", action="store_true", help="cProfile the sampled-dd play, top 25 by own time")
     args = parser.parse_args()
-    if args.deals < 1 or args.bracket_deals < 0:
-        print("--deals must be at least 1 and --bracket-deals at least 0", file=sys.stderr)
+    if args.deals < 1 or args.bracket_deals < 0 or args.tail_deals < 1 or args.tail < 0:
+        print("--deals and --tail-deals must be at least 1, --bracket-deals and --tail at least 0", file=sys.stderr)
         return 2
     if args.seed is not None and not 0 <= args.seed < 2**63:
         print(f"--seed {args.seed}: want a whole number from 0 to 2**63 - 1", file=sys.stderr)
@@ -163,7 +280,10 @@ def main() -> int:
         timed_chunk(advise_plan(hands[0], "N", None, Policies.everywhere("sampled-dd"), "misery", {}, 1, seed,
                                 None).params, 1, seed)  # loads the kernels before timing
         for hand in hands:
-            print(bench_hand(hand, args, seed, profile), flush=True)
+            if args.tail:
+                bracket_tail(hand, args, seed)
+            else:
+                print(bench_hand(hand, args, seed, profile), flush=True)
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -37,7 +37,7 @@ def _keeps(rules, hands, leader, goal, k):
     else:
         window = {"ge": (k, 99), "le": (-99, k), "eq": (k, k)}[goal]
     keeps = 0
-    for card in hands[leader]:
+    for card, _ in rules.plays(hands, leader, ()):  # the called card's holder may not lead another of its suit
         after = [list(h) for h in hands]
         after[leader].remove(card)
         if can_force(rules, after, (leader + 1) % 4, *window, ((leader, card, False),)) == on_team:
@@ -135,3 +135,41 @@ def test_sharing_leaves_the_advice_as_it_was(monkeypatch):
     columns = ["tricks", "made", "money", "points"]
     ours = shared[shared["option"] == len(options) - 1][columns].reset_index(drop=True)
     assert ours.equals(by_itself[columns].reset_index(drop=True))
+
+
+def test_shared_table_answers_every_call_trump_and_team_as_minimax_does():
+    """One block, one set of table generations, many questions on the same endings that differ only in the call
+    (the table's generation key leaves it out), the trump or the team: every verdict as plain minimax's."""
+    rng = np.random.default_rng(39130)
+    with shared_verdicts.sharing():
+        for case in range(10):
+            hands, masks = _deal(rng, 3)
+            declarer, leader = int(rng.integers(4)), int(rng.integers(4))
+            others = [c for seat in range(4) if seat != declarer for c in hands[seat]]
+            for trump in (int(rng.integers(4)), 4):
+                for called in [-1, *map(int, rng.choice(others, 2, replace=False))]:
+                    partner = next((s for s in range(4) if called in hands[s]), None)
+                    seats = [declarer] + ([partner] if partner is not None else [])
+                    rules = Rules(trump, seats, called)
+                    team = sum(1 << s for s in seats)
+                    for goal, k in (("max", 0), ("ge", 2), ("le", 0)):
+                        got = shared_verdicts.judge_moves(masks, trump, leader, team, goal, k, called_card=called,
+                                                          generations={})
+                        assert got.keep_up == _keeps(rules, hands, leader, goal, k), (case, trump, called, goal)
+
+
+def test_a_block_keeps_one_generation_per_trump_team_and_kind_of_goal():
+    """Inside a sharing block the solver's table generation of a (trump, team, kind of goal) is taken once, and
+    the round's own ``generations`` are not used; with ``table=False`` each round's own are."""
+    rng = np.random.default_rng(39131)
+    _, masks = _deal(rng, 4)
+
+    def fresh_generations(table, rounds):
+        before = api._generation
+        with shared_verdicts.sharing(table=table):
+            for k in range(1, rounds + 1):  # one kind of goal, no verdict asked twice; each round its own dict
+                shared_verdicts.judge_moves(masks, 0, 0, 1, "ge", k, generations={})
+        return api._generation - before
+
+    assert fresh_generations(True, 4) == 1
+    assert fresh_generations(False, 4) == 4

@@ -160,9 +160,7 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
     count = deals.shape[0]
     groups = _setup_groups(options)
     shared = shared_play(policies)
-    setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump, shared=shared)
-              for trump, indices in groups]
-    merged = {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
+    setups, merged = option_setups(deals, leader, seat, options, policies)
     if any(_solves_worlds(name) for name in policies.names()):
         tricks, high_tricks = _play_by_deal(merged, policies, play_seed, count)
     else:
@@ -186,6 +184,16 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
             columns[index].update(trump=group["trump"][played], partner=group["partner"][played])
         offset += size
     return columns, high_tricks is not None
+
+
+def option_setups(deals: np.ndarray, leader: np.ndarray, seat: int, options: list[Option],
+                  policies: Policies) -> tuple[list[dict], dict]:
+    """The round setups that play ``options`` for the hand at ``seat`` on ``deals``: one ``build_setups`` dict per
+    group of :func:`_setup_groups` (in its order), and all of them merged into one."""
+    shared = shared_play(policies)
+    setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump, shared=shared)
+              for trump, indices in _setup_groups(options)]
+    return setups, {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
 
 
 def _solves_worlds(name: str) -> bool:
