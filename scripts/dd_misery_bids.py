@@ -126,7 +126,9 @@ def main():
             parser.error(f"--question {args.question!r}: want DEAL:SEAT:KIND, e.g. 380:W:misery")
         if args.salts < 1:
             parser.error(f"--salts {args.salts}: want at least 1")
-        one(args.seed, args.question, args.limit, 1 if args.restarts else args.salts, args.keep, args.restarts)
+        if args.restarts and (args.salts != 1 or args.keep):
+            parser.error("--restarts asks once, by the restart driver: drop --salts and --keep")
+        one(args.seed, args.question, args.limit, args.salts, args.keep, args.restarts)
     else:
         run(args.seed, args.first, args.deals, args.limit, args.out, args.restarts)
 

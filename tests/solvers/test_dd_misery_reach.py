@@ -8,7 +8,9 @@ left is checked against a plain misère minimax (itself checked against ``refere
 endings).
 """
 
+import sys
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,40 +20,11 @@ from analyzer.solvers.dd.misery_bounds import _lone_ducks
 from .reference_minimax import Rules, can_force
 from .test_dd_lone_ducks import _deal, _failing_suits, _masks
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+
+from dd_misery_reach import misere_ducks  # noqa: E402  (the screen's plain minimax, checked here)
+
 NO_TRUMP = 4
-SUIT = 8191
-
-
-def _ducks(hands, leader, declarer):
-    """Plain misère minimax on masks: can a lone no-trump ``declarer`` take no trick from this trick start?
-    Cards of one hand with no card left between them (in hands or the trick) are played as one."""
-
-    @lru_cache(maxsize=None)
-    def start(hands, leader):
-        return not any(hands) or trick(hands, leader, 0, -1, -1, -1, 0)
-
-    def trick(hands, leader, pos, led, win_seat, win_card, played):
-        if pos == 4:
-            return win_seat != declarer and start(hands, win_seat)
-        seat = (leader + pos) % 4
-        live = hands[0] | hands[1] | hands[2] | hands[3] | played
-        follow = hands[seat] & (SUIT << (13 * led)) if led >= 0 else 0
-        last = -1
-        for card in (c for c in range(52) if (follow or hands[seat]) >> c & 1):
-            if last >= 0 and last // 13 == card // 13 and not live >> (last + 1) & ((1 << (card - last - 1)) - 1):
-                last = card
-                continue
-            last = card
-            nled = card // 13 if pos == 0 else led
-            wins = card // 13 == nled and card > win_card
-            after = hands[:seat] + (hands[seat] ^ 1 << card,) + hands[seat + 1:]
-            result = trick(after, leader, pos + 1, nled, seat if wins else win_seat, card if wins else win_card,
-                           played | 1 << card)
-            if result == (seat == declarer):
-                return result
-        return seat != declarer
-
-    return start(tuple(int(h) for h in hands), leader)
 
 
 def _played_down(rng, size):
@@ -94,7 +67,7 @@ def _claims(size, deals, seed):
         if not failing or _lone_ducks(masks, leader, declarer)[0] != 1:
             continue
         claims += 1
-        if not _ducks(masks, leader, declarer):
+        if not misere_ducks(masks, leader, declarer):
             wrong.append(([hex(h) for h in masks], declarer, leader))
     return claims, wrong
 
@@ -105,7 +78,7 @@ def test_the_minimax_agrees_with_the_reference():
         hands, declarer = _deal(rng, 3)
         leader = int(rng.integers(4))
         expected = can_force(Rules(NO_TRUMP, [declarer]), hands, leader, 0, 0)
-        assert _ducks(_masks(hands), leader, declarer) == expected, (hands, declarer, leader)
+        assert misere_ducks(_masks(hands), leader, declarer) == expected, (hands, declarer, leader)
 
 
 @pytest.mark.slow
@@ -128,5 +101,5 @@ def test_the_defenders_cards_are_counted_after_each_trick_of_the_suit():
         return [13 * cards[c[0]] + ranks.index(c[1]) for c in text.split()]
 
     hands = [hand("S7 S5 S3 H9 C9"), hand("SQ S9 DQ CT C7"), hand("H4 CK C8 C5 C4"), hand("SA SJ S2 CA C6")]
-    assert _ducks(_masks(hands), 0, 2)
+    assert misere_ducks(_masks(hands), 0, 2)
     assert _lone_ducks(_masks(hands), 0, 2)[0] == 1

@@ -264,6 +264,9 @@ def solve_questions(hands, questions, generations=None):
     generation, whatever their leader, ``k`` or call: entries bound the team's future tricks from a
     position and carry the call while the called card is out, so each question reuses the
     positions the earlier ones searched (after the called card has fallen, also across calls).
+    Yes/no questions (``ge``, ``le``, ``eq``) are searched by restarts (:mod:`restart`): the same answers,
+    far cheaper on the heavy tail of some "no" answers, at most ``restart.RESTART_UNITS`` units dearer
+    on a proof no restart shortens.
 
     Parameters
     ----------
