@@ -5,8 +5,8 @@ Plays ``--deals`` deals of the bot against itself and, at every lead with the st
 card (not a marriage, exchange or closing), asks the model (``HeuristicParams()``) what it would have
 led. Prints the share it matched, the plain leads there were to choose from, and the mismatch weight that
 share implies when a mismatch spreads evenly over the other plain leads: ``(1 - q) / (k - 1) / q``. With
-``--follows`` the same at every follow with the stock open that does not take the trick (the follows
-``lead_inference`` reads at the leader's next lead), the choices being the cards in hand.
+``--follows`` the same at every follow with the stock open that does not take the trick, the choices being
+the cards in hand (a model no bot reads: session 13 screened it and took it out, docs/schnapsen-bots.md).
 
 Usage: python scripts/schnapsen_lead_model_fit.py [--bot hybrid:20] [--deals 40] [--follows] [--seed S]
 """
@@ -34,11 +34,10 @@ from analyzer.reports.stats import wilson_interval
 
 
 def _takes(s, card):
-    """True when ``card`` played to the card led in ``s`` takes the trick."""
-    lead = s[R.LEAD_CARD]
-    if card // 5 == lead // 5:
-        return card > lead
-    return card // 5 == s[R.TRUMP]
+    """True when ``card`` played to the card led in ``s`` takes the trick (the kernel's own rule, on a copy)."""
+    after = s.copy()
+    apply_action(after, card)
+    return after[R.LEADER] == s[R.TO_MOVE]
 
 
 def main():
