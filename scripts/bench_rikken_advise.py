@@ -186,11 +186,12 @@ def _solve_in_child(hands, leader, contracts, budget, pipe):
 
 
 def bracket_tail(hand: str, args, seed: int) -> None:
-    """The bracket's perfect play of ``--tail-deals`` deals of ``hand`` (drawn from ``seed`` as one advice chunk
-    draws them; ``advise --bracket`` gives each chunk its own seed, so not its deals), each deal's questions solved by kind of contract (trick contracts together, Misery, 1 Alone; each
-    kind is asked once a deal, whatever the options that share it) in a child process stopped after
-    ``--tail`` CPU-s: a line per deal with each kind's CPU-s (``>T``: stopped), how many contracts it answered and
-    their counts (the declaring side's tricks, ``?``: bounded; Misery 0 and 1 Alone 1: made)."""
+    """The bracket's perfect play of ``--tail-deals`` deals of ``hand`` (drawn from ``seed`` as one advice chunk draws
+    them; ``advise --bracket`` gives each chunk its own seed, so not its deals), each deal's questions solved by kind of
+    contract (trick contracts together, Misery, 1 Alone; each kind is asked once a deal, whatever the options that share
+    it) in a child process stopped after ``--tail`` CPU-s: a line per deal with each kind's CPU-s (``>T``: stopped), how
+    many contracts it answered and their counts (the declaring side's tricks, ``?``: bounded; Misery 0 and 1 Alone 1:
+    made)."""
     plan = advise_plan(hand, "N", None, Policies.everywhere("heuristic"), args.contracts, {}, args.tail_deals, seed,
                        None)
     params = plan.params

@@ -140,7 +140,6 @@ def test_the_tie_break_takes_the_play_outs_card_among_tied_classes_only():
     assert playout_tie_break(drawn, open_, _card("CK"), actions, W, N, params, rng) == _card("C3")
 
 
-
 def test_worlds_drawn_for_the_play_outs_alone_count_with_the_solved_ones(monkeypatch):
     # Scripted play-outs: in world "a" only CK catches N, in world "b" only C3 does (each world's state is its label).
     catches = {"a": (0.0, 1.0), "b": (1.0, 0.0)}
