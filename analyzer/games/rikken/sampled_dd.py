@@ -146,8 +146,8 @@ RETRY_BUDGET = 0
 # cards (``misery_playout``, ``playout_tie_break``); False: the expert's card / ``misery_defence_card`` as before.
 PLAYOUTS = True
 # With the play-outs, more worlds drawn for them alone (not solved): the play-out values are summed over these and
-# the solved ones. Off: 24 beat no more Open Misery deals (-3.8 points [-11.4, +3.7], 104 paired) at 1.3x the CPU
-# (docs/rikken-bots.md, "Session 13").
+# the solved ones. Off until measured on more deals: 24 of them cut Open Misery's made rate by 3.8 points, not
+# significantly ([-11.4, +3.7], 104 paired), at 1.3x the CPU (docs/rikken-bots.md, "Session 13").
 PLAYOUT_WORLDS = 0
 
 
