@@ -93,8 +93,8 @@ def misery_defence_card(st, seat, up):
         if int(st[CONTRACT + d]) >= 0 and (int(st[KIND + d]) != KIND_MISERY or int(st[TRICKS + d]) > 0):
             return -1
     led = int(st[LED_SUIT])
-    suit = (int(up) >> (13 * led)) & 0x1FFF if 0 <= led < 4 else 0
-    if suit == 0 or suit << (13 * led) != int(up):
+    suit = _suit(int(up), led) if 0 <= led < 4 else 0
+    if suit == 0 or suit << (N_RANKS * led) != int(up):
         return -1
     return _keep_low(led, suit, int(st[TRICK + int(st[WIN_SEAT])]) - 13 * led)
 
