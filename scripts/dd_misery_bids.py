@@ -6,11 +6,14 @@ that runs out is recorded as unknown).  Run once with this tree and once with ``
 solver, each writing ``--out``, then ``--compare OLD NEW``: every answer both know must agree; completed tricks
 and CPU seconds per kind are printed side by side.  ``--question D:SEAT:KIND`` asks one question alone
 (``KIND`` misery or one), for timing the stuck ones; with ``--salts N`` once per ordering salt 0 .. N-1, each in a
-fresh table or (``--keep``) all in one.  ``--restarts`` asks by ``restart.solve_window_restarts`` (as ``rikken bids``
-does), ``--limit`` then bounding all its runs together.
+fresh table or (``--keep``) all in one.  ``--restarts`` asks by ``api.solve_question`` (the restart driver, as
+``rikken bids`` does), ``--limit`` then bounding all its runs together; ``--units U`` caps its restarts at ``U``
+units instead of ``restart.RESTART_UNITS`` (0: the plain search, one run).
 
-Usage: python scripts/dd_misery_bids.py --seed S --deals N [--first 0] [--limit 3000000] --out FILE
-       python scripts/dd_misery_bids.py --seed S --question 380:W:misery [--limit 0] [--salts 16 [--keep] | --restarts]
+Usage: python scripts/dd_misery_bids.py --seed S --deals N [--first 0] [--limit 3000000] [--restarts [--units U]]
+           --out FILE
+       python scripts/dd_misery_bids.py --seed S --question 380:W:misery [--limit 0] [--salts 16 [--keep] |
+           --restarts [--units U]]
        python scripts/dd_misery_bids.py --compare OLD NEW
 """
 
@@ -26,38 +29,39 @@ from profile_bids_dd import experiment_deals
 
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.games.rikken import dd
+from analyzer.solvers.dd.restart import RESTART_UNITS
 
 KINDS = {("le", 0): "misery", ("eq", 1): "one"}
 
 
-def _ask(hands, question, limit, salt=0, generations=None, restarts=False):
+def _ask(hands, question, limit, salt=0, generations=None, restarts=False, units=RESTART_UNITS):
     """(answer or None when the limit ran out, completed tricks, CPU seconds); ``salt`` orders the moves,
     ``generations`` keeps the table between calls (see ``api.solve``); with ``restarts``, the restart driver
-    (``restart.solve_window_restarts``, as ``rikken bids`` asks it) within ``limit`` over all its runs."""
+    (``api.solve_question``, as ``rikken bids`` asks it; ``units`` its cap) within ``limit`` over all its runs."""
     begin = time.process_time()
     if restarts:
         answer, tricks = solve_restarting(limit, hands, question.trump, question.leader, question.team, question.goal,
-                                          question.k)
+                                          question.k, units=units)
     else:
         answer, tricks = solve_within(limit, hands, question.trump, question.leader, question.team, question.goal,
                                       question.k, salt=salt, generations=generations)
     return (None if answer is None else bool(answer)), int(tricks), time.process_time() - begin
 
 
-def run(seed, first, deals, limit, out, restarts=False):
+def run(seed, first, deals, limit, out, restarts=False, units=RESTART_UNITS):
     begin = time.process_time()
     with open(out, "w") as f:
         for d, (hands, setups, rows) in enumerate(experiment_deals(seed, first + deals)[first:], start=first):
             leader = int(setups["leader"][rows[0]])
             for _, question in dd.lone_questions(dd.setup_contracts(setups, rows), leader):
-                answer, tricks, cpu = _ask(hands, question, limit, restarts=restarts)
+                answer, tricks, cpu = _ask(hands, question, limit, restarts=restarts, units=units)
                 f.write(json.dumps({"deal": d, "team": int(question.team), "trump": int(question.trump),
                                     "kind": KINDS[(question.goal, question.k)], "answer": answer,
                                     "tricks": tricks, "cpu": round(cpu, 3)}) + "\n")
     print(f"{deals} deals, {time.process_time() - begin:.1f} CPU-s")
 
 
-def one(seed, spec, limit, salts=1, keep=False, restarts=False):
+def one(seed, spec, limit, salts=1, keep=False, restarts=False, units=RESTART_UNITS):
     """Ask one question with salts 0 .. ``salts`` - 1 in turn, each in a fresh table or (``keep``) in one kept
     table; with ``restarts``, once by the restart driver."""
     deal, seat, kind = spec.split(":")
@@ -68,7 +72,7 @@ def one(seed, spec, limit, salts=1, keep=False, restarts=False):
     _ask(hands, question, 1)  # compiles the kernels outside the timed call
     generations = {} if keep else None
     for salt in range(salts):
-        answer, tricks, cpu = _ask(hands, question, limit, salt, generations, restarts)
+        answer, tricks, cpu = _ask(hands, question, limit, salt, generations, restarts, units)
         how = "restarts" if restarts else f"salt {salt}{' kept' if keep else ''}"
         print(f"deal {deal} {kind} of {seat} ({SEAT_LETTERS[leader]} leads) {how}: "
               f"{'unknown (limit reached)' if answer is None else answer}; {tricks} completed tricks, {cpu:.2f} CPU-s",
@@ -110,6 +114,8 @@ def main():
     parser.add_argument("--keep", action="store_true", help="with --salts: keep the table between the salts")
     parser.add_argument("--restarts", action="store_true",
                         help="ask by the restart driver (--limit: completed tricks of all its runs)")
+    parser.add_argument("--units", type=int, default=RESTART_UNITS,
+                        help="with --restarts: the driver's cap in units (0: the plain search)")
     parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"))
     args = parser.parse_args()
     if args.compare:
@@ -117,6 +123,8 @@ def main():
             sys.exit(compare(*args.compare))
         except (OSError, ValueError, KeyError) as error:
             parser.error(f"--compare: {error}")
+    if args.units < 0 or (args.units != RESTART_UNITS and not args.restarts):
+        parser.error(f"--units {args.units}: want a whole number >= 0, with --restarts")
     if args.seed is None or not (args.out or args.question):
         parser.error("--seed with --out or --question is required")
     if args.question:
@@ -128,9 +136,9 @@ def main():
             parser.error(f"--salts {args.salts}: want at least 1")
         if args.restarts and (args.salts != 1 or args.keep):
             parser.error("--restarts asks once, by the restart driver: drop --salts and --keep")
-        one(args.seed, args.question, args.limit, args.salts, args.keep, args.restarts)
+        one(args.seed, args.question, args.limit, args.salts, args.keep, args.restarts, args.units)
     else:
-        run(args.seed, args.first, args.deals, args.limit, args.out, args.restarts)
+        run(args.seed, args.first, args.deals, args.limit, args.out, args.restarts, args.units)
 
 
 if __name__ == "__main__":

@@ -78,17 +78,12 @@ def solve_within(limit, *args, salt=0, **kwargs):
     return (None if stopped else answer), api.last_tricks()
 
 
-def solve_restarting(limit, hands, trump, leader, team, goal, k, unit=restart.UNIT):
-    """The question ``api.solve(hands, trump, leader, team, goal, k)`` (goal ``le`` or ``eq``) answered by
-    ``restart.solve_window_restarts`` (as ``api.solve_questions`` asks it) in a fresh table, within ``limit``
-    completed tricks of all runs (0: no limit).  Returns the answer (None when the limit ran out) and the
-    completed tricks."""
-    mem = api._work()
-    masks = np.asarray(hands, dtype=np.int64)
-    api._k.set_context(mem, int(trump), int(team), api._GOAL_MODE[goal], -1, -1, api._next_generation())
-    lo, hi = api._window(goal, k)
-    answer = restart.solve_window_restarts(mem, masks, np.full(4, -1, dtype=np.int64), int(leader), 0, False, lo, hi,
-                                           unit, limit)
+def solve_restarting(limit, hands, trump, leader, team, goal, k, unit=restart.UNIT, units=restart.RESTART_UNITS):
+    """The question ``api.solve(hands, trump, leader, team, goal, k)`` (goal ``le`` or ``eq``) asked as
+    ``api.solve_questions`` asks it (``api.solve_question``: by restarts, capped at ``units``) in a fresh table,
+    within ``limit`` completed tricks of all runs (0: no limit).  Returns the answer (None when the limit ran out)
+    and the completed tricks."""
+    answer = api.solve_question(hands, trump, leader, team, goal, k, unit=unit, units=units, budget=limit)
     return answer, api.last_tricks()
 
 

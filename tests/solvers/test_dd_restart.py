@@ -1,21 +1,25 @@
-"""The restart driver (``restart``) and the salted move ordering (``moves._salt_term``).
+"""The restart driver (``restart``), its question entry (``api.solve_question``) and the salted move ordering
+(``moves._salt_term``).
 
 Oracles: Luby's sequence as printed in Luby, Sinclair and Zuckerman (1993); the brute-force minimax
 (``reference_minimax.can_force``) on small no-trump endings with a lone declarer, Misery ("no trick")
 and 1 Alone ("exactly one"), every seat leading; and, on larger endings, the plain search (salt 0, no
 limit) in a fresh table, which the restarts and every salt must answer alike.  A tiny first limit
 makes the driver restart many times on purpose, so aborted runs, salts and the kept table are all
-exercised.
+exercised.  Salt 0 is the plain ordering: a salt adds exactly its ``_salt_term`` to each candidate's weight
+(keys of ``moves._gen_moves`` at salt 0 and at salt s), so salt 0 adds nothing.
 """
 
 import numpy as np
 import pytest
 
 from analyzer.cards.tricks import NO_TRUMP
+from analyzer.errors import InputError
 from analyzer.solvers.dd import api, solve
 from analyzer.solvers.dd import layout as kernels
-from analyzer.solvers.dd.moves import SALT_SPREAD, _salt_term
-from analyzer.solvers.dd.restart import luby, solve_window_restarts
+from analyzer.solvers.dd.moves import NO_CUTOFF_KEY, SALT_SPREAD, SCORE_OFFSET, _gen_moves, _salt_term
+from analyzer.solvers.dd.restart import luby
+from analyzer.solvers.dd.tables import MODE_EXACT, MODE_MAX, MODE_MIN
 
 from .reference_minimax import Rules, can_force
 
@@ -29,12 +33,10 @@ def _deal(rng, size):
     return hands, np.array([sum(1 << c for c in hand) for hand in hands], dtype=np.int64)
 
 
-def _restarts(masks, leader, declarer, goal, unit, budget=0):
+def _restarts(masks, leader, declarer, goal, unit, budget=0, units=32):
     """The driver's answer in a fresh table and the completed tricks of all its runs."""
-    mem = api._work()
-    api._k.set_context(mem, NO_TRUMP, 1 << declarer, api._GOAL_MODE[goal], -1, -1, api._next_generation())
-    lo, hi = api._window(goal, 0 if goal == "le" else 1)
-    answer = solve_window_restarts(mem, masks, NO_TRICK, leader, 0, False, lo, hi, unit, budget)
+    answer = api.solve_question(masks, NO_TRUMP, leader, 1 << declarer, goal, 0 if goal == "le" else 1, unit=unit,
+                                units=units, budget=budget)
     return answer, api.last_tricks()
 
 
@@ -140,3 +142,56 @@ def test_restarts_stop_after_their_units_and_one_unlimited_run_in_todays_order_f
         (0, 0)]
     assert restart.RESTART_UNITS == 32
     assert mem[kernels.M_CTX + kernels.C_SALT] == 0 and mem[kernels.M_CTX + kernels.C_LIMIT] == 0
+
+
+def _keys(hands, seat, pos, led_suit, present, win_seat, win_card, trump, mode, salt):
+    """The candidates of a node as (card, weight) pairs, ordered with ``salt`` (no hint, no cut-off card)."""
+    mem = kernels.new_mem(8)
+    mem[kernels.M_CTX + kernels.C_SALT] = salt
+    n = _gen_moves(mem, hands, np.int64(seat), np.int64(pos), np.int64(led_suit), np.int64(present),
+                   np.int64(win_seat), np.int64(win_card), np.int64(-1), np.int64(0), np.int64(trump), np.int64(1),
+                   np.int64(mode), np.int64(-1), np.int64(-1), False, np.int64(NO_CUTOFF_KEY), False)[0]
+    keys = mem[kernels.M_MOVES:kernels.M_MOVES + n]
+    return sorted((255 - int(key & 255), int(key >> 8) - SCORE_OFFSET) for key in keys)
+
+
+def test_salt_zero_is_the_plain_ordering():
+    # Leads and second-hand follows, every kind of goal, trumps and no trump: at salt s each candidate's weight
+    # is its salt-0 weight plus _salt_term(s, ...), so salt 0 adds nothing (restart's first run is the plain search).
+    rng = np.random.default_rng(36016)
+    checked = 0
+    for i in range(60):
+        _, masks = _deal(rng, 3 + i % 11)
+        trump = int(rng.integers(5))
+        mode = (MODE_MAX, MODE_MIN, MODE_EXACT)[i % 3]
+        leader = int(rng.integers(4))
+        present = int(np.bitwise_or.reduce(masks))
+        hands = masks.copy()
+        pos, seat, led_suit, win_seat, win_card = 0, leader, -1, -1, -1
+        if i % 2:
+            cards = [c for c in range(52) if hands[leader] >> c & 1]
+            win_card = int(rng.choice(cards))
+            hands[leader] ^= 1 << win_card
+            pos, seat, led_suit, win_seat = 1, (leader + 1) % 4, win_card // 13, leader
+        plain = _keys(hands, seat, pos, led_suit, present, win_seat, win_card, trump, mode, 0)
+        if len(plain) == 1:
+            continue  # a single candidate gets no weight
+        for salt in (1, 5, 987654321):
+            salted = _keys(hands, seat, pos, led_suit, present, win_seat, win_card, trump, mode, salt)
+            assert [card for card, _ in salted] == [card for card, _ in plain]
+            for (card, weight), (_, weight0) in zip(salted, plain):
+                assert weight - weight0 == _salt_term(np.int64(salt), np.int64(card), np.int64(seat), np.int64(present))
+                checked += 1
+    assert checked >= 300
+
+
+def test_units_zero_is_the_plain_search_and_a_yes_no_goal_is_required():
+    rng = np.random.default_rng(36017)
+    for i in range(40):
+        _, masks = _deal(rng, 7)
+        declarer, leader = int(rng.integers(4)), int(rng.integers(4))
+        goal = "le" if i % 2 else "eq"
+        plain = _salted(masks, leader, declarer, goal, 0)
+        assert _restarts(masks, leader, declarer, goal, unit=1, units=0) == plain
+    with pytest.raises(InputError, match="yes/no"):
+        api.solve_question(masks, NO_TRUMP, 0, 1, "max", 0)

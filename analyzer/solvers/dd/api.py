@@ -8,7 +8,7 @@ from analyzer import catalog
 from analyzer.cards.tricks import NO_TRUMP
 from analyzer.errors import InputError
 from analyzer.solvers.dd import search as _k
-from analyzer.solvers.dd.restart import solve_window_restarts
+from analyzer.solvers.dd import restart
 from analyzer.solvers.dd.tables import BLIND, MODE_EXACT, MODE_MAX, MODE_MIN, TT_BITS, UNBOUNDED
 
 GOALS = ("max", "ge", "le", "eq")
@@ -304,15 +304,53 @@ def solve_questions(hands, questions, generations=None):
         generation = _generation_for(generations, trump, team, mode)
         for i in members:
             q = questions[i]
-            _k.set_context(mem, trump, team, mode, int(q.called_card), bidders[i], generation)
             if q.goal == "max":
+                _k.set_context(mem, trump, team, mode, int(q.called_card), bidders[i], generation)
                 guess = _k.guess_tricks(masks, team, trump)
                 answers[i] = int(_k.solve_max(mem, masks, trick, int(q.leader), 0, False, guess))
             else:
-                lo, hi = _window(q.goal, q.k)
-                # A yes/no question's cost is heavy-tailed in the move order: restarts (exact, see restart).
-                answers[i] = solve_window_restarts(mem, masks, trick, int(q.leader), 0, False, lo, hi)
+                answers[i] = _restarting(mem, masks, q, bidders[i], generation)
     return answers
+
+
+def _restarting(mem, masks, q, bidder, generation, unit=restart.UNIT, units=restart.RESTART_UNITS, budget=0):
+    """The yes/no question ``q`` (validated; ``bidder`` its blind bidder) in table ``generation`` by restarts."""
+    _k.set_context(mem, int(q.trump), int(q.team), _GOAL_MODE[q.goal], int(q.called_card), bidder, generation)
+    lo, hi = _window(q.goal, q.k)
+    # A yes/no question's cost is heavy-tailed in the move order: restarts (exact, see restart).
+    return restart.solve_window_restarts(mem, masks, np.full(4, -1, dtype=np.int64), int(q.leader), 0, False, lo, hi,
+                                         unit, budget, units)
+
+
+def solve_question(hands, trump, leader, team, goal, k, called_card=-1, blind_call=False, generations=None,
+                   unit=restart.UNIT, units=restart.RESTART_UNITS, budget=0):
+    """One yes/no question at a trick boundary, asked as :func:`solve_questions` asks it: by restarts.
+
+    Parameters
+    ----------
+    hands, trump, leader, team, k, called_card, blind_call, generations
+        As for :func:`solve` (no trick in progress).
+    goal : {"ge", "le", "eq"}
+        As for :func:`solve`; ``max`` is not a yes/no question.
+    unit, units : int
+        The restart driver's first limit and its cap in units (:func:`restart.solve_window_restarts`;
+        ``units=0`` is the plain search).
+    budget : int
+        Completed tricks of all runs together (0: none).
+
+    Returns
+    -------
+    bool or None
+        Whether the goal is reachable against best defence; None when ``budget`` ran out first.
+        :func:`last_tricks` then counts the completed tricks of all runs.
+    """
+    if goal not in ("ge", "le", "eq"):
+        raise InputError(f"a yes/no question wants goal ge, le or eq, got {goal!r}")
+    q = Question(trump, leader, team, goal, k, called_card, blind_call)
+    masks = _validate(hands, trump, leader, team, goal, k, (), called_card, False)[0]
+    bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
+    generation = _generation_for(generations, trump, team, _GOAL_MODE[goal])
+    return _restarting(_work(), masks, q, bidder, generation, int(unit), int(units), check_budget(budget))
 
 
 def _run_of(card, hand, present, called_card):

@@ -46,7 +46,7 @@ def luby(i):
         i -= (1 << (k - 1)) - 1
 
 
-def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UNIT, budget=0):
+def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UNIT, budget=0, units=RESTART_UNITS):
     """:func:`search.solve_window` (without collecting) by restarts: can the team's tricks land in ``[lo, hi]``?
 
     Parameters
@@ -58,8 +58,10 @@ def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UN
     unit : int
         Completed tricks of a run of Luby term 1 (the first run's limit).
     budget : int
-        Completed tricks of all runs together (0: none); the last run is cut to what is left.  After
-        ``RESTART_UNITS * unit`` completed tricks the runs stop restarting (the module notes).
+        Completed tricks of all runs together (0: none); the last run is cut to what is left.
+    units : int
+        After ``units * unit`` completed tricks the runs stop restarting (the module notes); 0 asks the
+        plain search (one run, salt 0, no limit but ``budget``).
 
     Returns
     -------
@@ -72,7 +74,7 @@ def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UN
     answer = None
     run = 0
     while True:
-        last = mem[ctx + C_TRICKS] - start >= RESTART_UNITS * unit
+        last = mem[ctx + C_TRICKS] - start >= units * unit
         limit = 0 if last else unit * luby(run)
         if budget:
             left = start + budget - mem[ctx + C_TRICKS]
