@@ -5,7 +5,8 @@ The deals, leaders and setup rows are those of ``rikken bids --policy dd --deals
 ``contract_bounds`` call asks (``dd.setup_contracts``, ``count_order``, ``lone_questions``;
 ``tests/rikken/test_bids_dd_profile.py`` checks both against a recorded chunk of the experiment).  They
 are asked in ``contract_bounds``' order, sharing its table generations, each trick count as its made /
-not made probes and then its refining probes within ``--dd-budget`` completed tricks, timed in CPU
+not made probes and then its refining probes within ``--dd-budget`` completed tricks, each Misery and 1 Alone
+question by the restart driver as ``solve_questions`` asks it (before session 14: by the plain search), timed in CPU
 seconds of the worker process (``time.process_time``) with their completed tricks.  A worker that spends
 more than ``--limit`` CPU seconds on one question is killed; the question is recorded as skipped and the
 deal goes on in a fresh worker (so the questions after it start with an empty table).
@@ -110,8 +111,9 @@ def _answer(hands, q, contract, generations, known, budget):
     from analyzer.solvers.dd import api
 
     if contract is None:
+        # A Misery or 1 Alone question, asked by restarts as contract_bounds' solve_questions asks it.
         begin = time.process_time()
-        answer = api.solve(hands, q.trump, q.leader, q.team, q.goal, q.k, generations=generations)
+        answer = api.solve_question(hands, q.trump, q.leader, q.team, q.goal, q.k, generations=generations)
         yield "", answer, api.last_tricks(), time.process_time() - begin
         return
     side = Side(q.team, q.called_card, q.blind_call)

@@ -4,7 +4,8 @@ questions, in the same order.
 The oracle is the experiment itself: one of its chunks (``bids_chunk``) runs with the solver's entry points in
 ``analyzer.games.rikken.dd`` replaced by recorders that answer at once (each count exact at 6, every "makes t?"
 and lone question no), so the questions each deal's ``contract_bounds`` call really asks are on record; the
-profile's list for the same deals must be that record.
+profile's list for the same deals must be that record.  And it asks each Misery and 1 Alone question as
+``contract_bounds`` does (``solve_questions``: by the restart driver), not by the plain search.
 """
 
 import sys
@@ -15,10 +16,11 @@ import numpy as np
 from analyzer.experiments.runner import plan_chunks
 from analyzer.games.rikken import dd
 from analyzer.games.rikken.experiments import Policies, bids_chunk, bids_plan
+from analyzer.solvers.dd import restart
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from profile_bids_dd import deal_questions, experiment_deals  # noqa: E402
+from profile_bids_dd import _answer, deal_questions, experiment_deals  # noqa: E402
 
 SEED = 52020311
 DEALS = 6
@@ -79,3 +81,22 @@ def test_profile_asks_the_experiments_questions_on_its_deals(monkeypatch):
             if key[0] == "made":
                 count = next(k for k in questions[i + 1:] if k[0] == "count")
                 assert key[1:6] == count[1:6]
+
+
+def test_profile_asks_the_lone_questions_by_restarts_as_the_bids_do(monkeypatch):
+    runs = []
+    driver = restart.solve_window_restarts
+
+    def recorded(*args, **kwargs):
+        runs.append(args[6:8])
+        return driver(*args, **kwargs)
+
+    monkeypatch.setattr(restart, "solve_window_restarts", recorded)
+    hands, setups, rows = experiment_deals(SEED, 1)[0]
+    lone = [q for q, contract, _, _ in deal_questions(setups, rows) if contract is None]
+    assert len(lone) >= 2
+    for q in lone:
+        before = len(runs)
+        ((_, answer, _, _),) = _answer(hands, q, None, {}, None, 0)
+        assert len(runs) == before + 1
+        assert answer == dd.solve_questions(hands, [q])[0]
