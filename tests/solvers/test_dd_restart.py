@@ -116,8 +116,8 @@ def test_salt_term_is_bounded_and_spread(salt):
 
 def test_restarts_stop_after_their_units_and_one_unlimited_run_in_todays_order_finishes(monkeypatch):
     # A search that never finishes within a limit: the driver's schedule is then Luby's terms with salts
-    # 0, 1, 2, ... in the question's generation until the runs together have spent RESTART_UNITS units, then
-    # one run with salt 0 and no limit in the fresh generation given, which this fake finishes.
+    # 0, 1, 2, ... until the runs together have spent RESTART_UNITS units, then one run with salt 0 and no
+    # limit, which this fake finishes.
     from analyzer.solvers.dd import restart
 
     runs = []
@@ -125,7 +125,7 @@ def test_restarts_stop_after_their_units_and_one_unlimited_run_in_todays_order_f
     def fake_solve_window(mem, *args):
         ctx = kernels.M_CTX
         salt, limit = int(mem[ctx + kernels.C_SALT]), int(mem[ctx + kernels.C_LIMIT])
-        runs.append((salt, limit - int(mem[ctx + kernels.C_TRICKS]) if limit else 0, int(mem[ctx + kernels.C_GEN])))
+        runs.append((salt, limit - int(mem[ctx + kernels.C_TRICKS]) if limit else 0))
         assert len(runs) < 1000
         if limit:
             mem[ctx + kernels.C_TRICKS] = limit
@@ -136,18 +136,12 @@ def test_restarts_stop_after_their_units_and_one_unlimited_run_in_todays_order_f
 
     monkeypatch.setattr(restart, "solve_window", fake_solve_window)
     mem = np.zeros(kernels.M_CTX + kernels.CTX_SIZE, dtype=np.int64)
-    mem[kernels.M_CTX + kernels.C_GEN] = 5
-    assert restart.solve_window_restarts(mem, None, None, 0, 0, False, 0, 0, unit=3, last_generation=9) is True
+    assert restart.solve_window_restarts(mem, None, None, 0, 0, False, 0, 0, unit=3) is True
     # Luby's first 15 terms sum to 32 units (1+1+2+1+1+2+4 twice, then 8).
-    terms = [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-    assert runs == [(salt, 3 * term, 5) for salt, term in enumerate(terms)] + [(0, 0, 9)]
+    assert runs == [(salt, 3 * term) for salt, term in enumerate([1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8])] + [
+        (0, 0)]
     assert restart.RESTART_UNITS == 32
     assert mem[kernels.M_CTX + kernels.C_SALT] == 0 and mem[kernels.M_CTX + kernels.C_LIMIT] == 0
-    assert mem[kernels.M_CTX + kernels.C_GEN] == 5
-    # No restarts (units 0): the one run is the plain search in the question's own generation.
-    runs.clear()
-    assert restart.solve_window_restarts(mem, None, None, 0, 0, False, 0, 0, unit=3, units=0, last_generation=9)
-    assert runs == [(0, 0, 5)]
 
 
 def _keys(hands, seat, pos, led_suit, present, win_seat, win_card, trump, mode, salt):

@@ -317,10 +317,9 @@ def _restarting(mem, masks, q, bidder, generation, unit=restart.UNIT, units=rest
     """The yes/no question ``q`` (validated; ``bidder`` its blind bidder) in table ``generation`` by restarts."""
     _k.set_context(mem, int(q.trump), int(q.team), _GOAL_MODE[q.goal], int(q.called_card), bidder, generation)
     lo, hi = _window(q.goal, q.k)
-    # A yes/no question's cost is heavy-tailed in the move order: restarts (exact, see restart), the last,
-    # unlimited run in a fresh generation (the plain search exactly).
+    # A yes/no question's cost is heavy-tailed in the move order: restarts (exact, see restart).
     return restart.solve_window_restarts(mem, masks, np.full(4, -1, dtype=np.int64), int(q.leader), 0, False, lo, hi,
-                                         unit, budget, units, _next_generation())
+                                         unit, budget, units)
 
 
 def solve_question(hands, trump, leader, team, goal, k, called_card=-1, blind_call=False, generations=None,

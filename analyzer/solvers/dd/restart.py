@@ -20,15 +20,11 @@ has a limit above the plain search's cost and finishes: the driver always answer
 Restarts pay only where the ordering is at fault: they answered the "no" questions that stuck (the
 defenders' one good card found by another salt) but no long "yes" proof, whose size is the proof's,
 and they made such proofs 1.2-3.4x dearer in a review's sample.  So once the runs together have spent
-``RESTART_UNITS`` units the driver stops restarting: one last run with today's order and no limit
-finishes the question.  That run starts in a fresh table generation (``last_generation``): in the kept
-table the salted runs' best moves and cut-off cards steer the plain order elsewhere, and "no" answers the
-plain search finds in 2.7-12.3 M completed tricks took 1.2-1.6x that there or did not finish within 20 M
-(docs/dd-diagnosis.md, "Session 14: restart scope").  So a question no salt shortens costs the plain
-search plus the cap.
+``RESTART_UNITS`` units the driver stops restarting: one last run with today's order and no limit, in
+the kept table, finishes the question, and a proof no salt shortens costs at most that much more.
 """
 
-from analyzer.solvers.dd.layout import C_ABORTED, C_GEN, C_LIMIT, C_SALT, C_TRICKS, M_CTX
+from analyzer.solvers.dd.layout import C_ABORTED, C_LIMIT, C_SALT, C_TRICKS, M_CTX
 from analyzer.solvers.dd.search import solve_window
 
 # Completed tricks of the first run: the plain search answers 99% of the lone questions of the Rikken
@@ -50,8 +46,7 @@ def luby(i):
         i -= (1 << (k - 1)) - 1
 
 
-def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UNIT, budget=0, units=RESTART_UNITS,
-                          last_generation=0):
+def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UNIT, budget=0, units=RESTART_UNITS):
     """:func:`search.solve_window` (without collecting) by restarts: can the team's tricks land in ``[lo, hi]``?
 
     Parameters
@@ -67,19 +62,15 @@ def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UN
     units : int
         After ``units * unit`` completed tricks the runs stop restarting (the module notes); 0 asks the
         plain search (one run, salt 0, no limit but ``budget``).
-    last_generation : int
-        Table generation of the last, unlimited run (0: the kept one): a fresh one makes it the plain
-        search exactly (the module notes).
 
     Returns
     -------
     bool or None
         The answer, or None when ``budget`` ran out first.  ``C_TRICKS`` counts every run's completed
-        tricks, the salt, limit and abort flag are left at 0 and the generation as it was.
+        tricks, and the salt, limit and abort flag are left at 0.
     """
     ctx = M_CTX
     start = mem[ctx + C_TRICKS]
-    generation = mem[ctx + C_GEN]
     answer = None
     run = 0
     while True:
@@ -89,8 +80,6 @@ def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UN
             left = start + budget - mem[ctx + C_TRICKS]
             limit = left if last else min(limit, left)
         mem[ctx + C_SALT] = 0 if last else run
-        if last and last_generation and run:
-            mem[ctx + C_GEN] = last_generation
         mem[ctx + C_LIMIT] = mem[ctx + C_TRICKS] + limit if limit else 0
         mem[ctx + C_ABORTED] = 0
         yes = solve_window(mem, hands, trick, leader, pos, blind, lo, hi, False)
@@ -103,5 +92,4 @@ def solve_window_restarts(mem, hands, trick, leader, pos, blind, lo, hi, unit=UN
     mem[ctx + C_SALT] = 0
     mem[ctx + C_LIMIT] = 0
     mem[ctx + C_ABORTED] = 0
-    mem[ctx + C_GEN] = generation
     return answer
