@@ -195,3 +195,6 @@ def test_units_zero_is_the_plain_search_and_a_yes_no_goal_is_required():
         assert _restarts(masks, leader, declarer, goal, unit=1, units=0) == plain
     with pytest.raises(InputError, match="yes/no"):
         api.solve_question(masks, NO_TRUMP, 0, 1, "max", 0)
+    for unit, units in ((0, 32), (1, -1)):
+        with pytest.raises(InputError, match="restarts want"):
+            api.solve_question(masks, NO_TRUMP, 0, 1, "le", 0, unit=unit, units=units)

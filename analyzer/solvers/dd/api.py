@@ -346,6 +346,8 @@ def solve_question(hands, trump, leader, team, goal, k, called_card=-1, blind_ca
     """
     if goal not in ("ge", "le", "eq"):
         raise InputError(f"a yes/no question wants goal ge, le or eq, got {goal!r}")
+    if int(unit) < 1 or int(units) < 0:
+        raise InputError(f"restarts want a unit of at least 1 and a cap of at least 0 units, got {unit} and {units}")
     q = Question(trump, leader, team, goal, k, called_card, blind_call)
     masks = _validate(hands, trump, leader, team, goal, k, (), called_card, False)[0]
     bidder = _blind_bidder(masks, int(team), int(called_card), blind_call)
