@@ -29,7 +29,11 @@ from analyzer.solvers.dd.moves import _candidates
 from analyzer.solvers.dd.rules import _rank_winner
 from analyzer.solvers.dd.transposition import _cards_of_tops, _pattern, _position, _tt_lookup, _window_code
 
-__all__ = []
+__all__ = ["PROBE_FROM"]
+
+# Probed only when the next trick starts with more than this many cards a hand: below it the subtree a
+# probe could save is small and the probes cost more than they save.
+PROBE_FROM = 0
 
 
 @njit(cache=True)
@@ -41,6 +45,8 @@ def _probe_last_cards(mem, hands, seat, led_suit, present, win_seat, win_card, w
     the cards in hands at the trick's start.  Returns (card or -1, the node's relevant cards).
     """
     maximiser = (team >> seat) & 1 == 1
+    if popcount(hands[seat]) - 1 <= PROBE_FROM:
+        return -1, np.int64(0)
     reps, _ = _candidates(hands, seat, 3, led_suit, present, called)
     if reps & (reps - 1) == 0:
         # One candidate: its child probes the same entry when it is searched.
