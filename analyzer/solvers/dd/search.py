@@ -39,7 +39,6 @@ from analyzer.solvers.dd.moves import (
     NO_CUTOFF_KEY, _cutoff_slot, _gen_moves, _more_moves, _next_move, _prefetch_cutoff, _remember_cutoff, _run_spread,
 )
 from analyzer.solvers.dd.proof import P_SEARCHED, P_TABLE, _proof_child, _proof_enter, _proof_kind
-from analyzer.solvers.dd.proof_probe import _probe_last_cards
 from analyzer.solvers.dd.quick_tricks import _lone_winners, _partner_ruffs, _quick_ceiling, _quick_tricks, _sure_trumps
 from analyzer.solvers.dd.rules import (
     _blind_allowed, _called_under_own, _last_trick, _rank_winner, future_tricks, start_winner,
@@ -235,14 +234,6 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                 if STATS:
                     _stat(mem, S_SURE_TRICK, depth)
                 return _answer(False, caught)
-    if pos == 3 and not root_collect and not blind:
-        probed, probe_relevant = _probe_last_cards(mem, hands, seat, led_suit, present, win_seat, win_card, won, lo, hi,
-                                                   trump, team, mode, called, bidder)
-        if probed >= 0:
-            if STATS:
-                _stat(mem, S_TABLE, depth)
-                _proof_kind(mem, depth, P_TABLE)
-            return _answer((team >> seat) & 1 == 1, probe_relevant)
     # Misery (the team may take no trick) has its own ordering.  Used whenever the team may take no more
     # tricks it searched 3% more on a heavy deal; in every minimising window "at most 1" took 2.8x as long.
     # An exact window the team has not reached yet is fought like a maximising one: the team plays to
