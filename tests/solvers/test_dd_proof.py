@@ -4,8 +4,8 @@ The counting build is a compile switch read at import (``ANALYZER_DD_STATS=1``),
 solved in a child process.  What any proof tree of an alpha-beta search must satisfy, checked on
 random 4-card endings of every goal: the root is one node; every counted node was entered (per depth
 no more proof nodes than entered ones); each searched proof node has at least one proof child and at
-most its moves' number; leaves end the tree (the deepest depth holds no searched node); and where
-the search tried a second move at a node that then cut off, the proof is smaller than the search.
+most 13 (a hand's cards); and where the search tried a second move at a node that then cut off, the
+proof is smaller than the search.
 """
 
 import json
