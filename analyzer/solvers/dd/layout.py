@@ -67,7 +67,12 @@ S_CUT_AT = 12  # move loops cut off at the first move; + 1 the second ... S_CUT_
 S_NO_CUT = 19  # move loops where no move cut off
 S_PROBES = 20  # table lookups
 STATS_KINDS = 21
-M_CUTOFFS = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
+# The proof the search found (counting build, see ``proof``): per depth one row, per kind of node a
+# count per depth below it.
+P_KINDS = 4
+P_ROW = P_KINDS * MAX_DEPTH
+M_PROOF = M_STATS + (STATS_KINDS * MAX_DEPTH if STATS else 0)
+M_CUTOFFS = M_PROOF + (P_ROW * MAX_DEPTH if STATS else 0)
 # The cut-off card cache (see ``moves._cutoff_slot``): one word per slot, the key (a hash above bit
 # 32, the table generation below it) with the card that last cut off there + 1 in its low byte.
 # The slot comes from the hash alone; an older generation's words merely miss.

@@ -38,6 +38,7 @@ from analyzer.solvers.dd.misery_bounds import _caught_in_trick, _lone_ducks
 from analyzer.solvers.dd.moves import (
     NO_CUTOFF_KEY, _cutoff_slot, _gen_moves, _more_moves, _next_move, _prefetch_cutoff, _remember_cutoff, _run_spread,
 )
+from analyzer.solvers.dd.proof import P_SEARCHED, P_TABLE, _proof_child, _proof_enter, _proof_kind
 from analyzer.solvers.dd.quick_tricks import _lone_winners, _partner_ruffs, _quick_ceiling, _quick_tricks, _sure_trumps
 from analyzer.solvers.dd.rules import (
     _blind_allowed, _called_under_own, _last_trick, _rank_winner, future_tricks, start_winner,
@@ -76,6 +77,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     mem[M_CTX + C_NODES] += 1
     if STATS:
         _stat(mem, S_NODES, depth)
+        _proof_enter(mem, depth)
     team = mem[M_CTX + C_TEAM]
     trump = mem[M_CTX + C_TRUMP]
     mode = mem[M_CTX + C_MODE]
@@ -184,6 +186,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
         if verdict >= 0:
             if STATS:
                 _stat(mem, S_TABLE, depth)
+                _proof_kind(mem, depth, P_TABLE)
             return _answer(verdict == 1, _cards_of_tops(tops, present) | called_rel)
         if mode == MODE_MAX and not _called_under_own(hands, called):
             # Quick tricks settle the window only when the leader's side needs this many of them.
@@ -242,6 +245,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
                                              not root_collect)
     if root_collect:
         mem[M_CTX + C_MOVES] = n
+    if STATS:
+        _proof_kind(mem, depth, P_SEARCHED)
     maximiser = (team >> seat) & 1 == 1
     result = not maximiser
     relevant = called_rel
@@ -322,6 +327,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             # The budget ran out below: this node's answer is unknown, so it returns before its store.
             return _answer(False, 0)
         res = (ans >> RESULT_SHIFT) & 1 == 1
+        if STATS:
+            _proof_child(mem, depth, res == maximiser, tried > 1)
         if root_collect:
             mem[M_OUT + i] = res
         if res == maximiser:
