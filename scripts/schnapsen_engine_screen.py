@@ -12,8 +12,15 @@ deals by how they ended (deals, won by us, game points won minus lost), and for 
 first the paired difference a deal pair (both seats) against the first, with a 95% interval and the
 number of pairs that differ.
 
-Usage: python scripts/schnapsen_engine_screen.py --engine DIR/src [--deals N] [--seed S]
-       [--variants '' 'name=value,...' ...]  (heuristic parameters changed; the first is the reference)
+With ``--oracle BOT`` (say ``hybrid:20``) a variant may hand one kind of our decisions to that bot: the item
+``oracle:KIND`` among its parameters, KIND one of ``DECISION_KINDS``. The kind of a decision is read from the
+situation and from both actions, the heuristic's and the oracle's, so that the kinds split our decisions
+without overlap (see :func:`decision_kind`); the oracle's action is played where the kind matches. The paired
+difference against a variant without the oracle is then what the heuristic loses in that kind of decision,
+judged by the bot and paid in game points against the engine's player. The oracle is seeded per deal and seat.
+
+Usage: python scripts/schnapsen_engine_screen.py --engine DIR/src [--deals N] [--seed S] [--oracle BOT]
+       [--variants '' 'name=value,...' 'oracle:follow' ...]  (the first variant is the reference)
 """
 
 import argparse
@@ -23,25 +30,111 @@ import secrets
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
+from analyzer.cards.rng import state_from_seed
+from analyzer.errors import InputError
 from analyzer.games.schnapsen import rules as R
 from analyzer.games.schnapsen.bots import HeuristicParams, heuristic_action
-from analyzer.games.schnapsen.kernels import apply_action
+from analyzer.games.schnapsen.experiments import parse_bot
+from analyzer.games.schnapsen.kernels import apply_action, legal_actions
+from analyzer.games.schnapsen.play import choose_action
+from analyzer.games.schnapsen.search import new_workspace
 from analyzer.reports.stats import mean_interval
 from schnapsen_sparring import ENDINGS, Engine, deal_ending
 
+#: kinds of our decisions (with more than one legal action) an oracle may take over
+DECISION_KINDS = ("lead", "close", "exchange", "marriage", "follow", "closed", "exhausted")
 
-def play_deal(engine: Engine, params: np.ndarray, our_seat: int, deal_seed: int, acts: np.ndarray) -> np.ndarray:
-    """One deal of our heuristic (``params``) as player ``our_seat`` against the engine's rule player, player
-    ONE dealing; the finished kernel state."""
+
+def decision_kind(s: np.ndarray, ours: int, theirs: int) -> str:
+    """The kind of our decision in ``s`` where the heuristic plays ``ours`` and the oracle ``theirs``.
+
+    Once the stock is closed (by either side): ``closed``; once it is exhausted: ``exhausted``; a follow with
+    the stock open: ``follow``. A lead with the stock open is ``close`` when either action closes, else
+    ``exchange`` when either exchanges the trump jack, else ``marriage`` when either announces one, else
+    ``lead`` (the card led).
+    """
+    if s[R.CLOSER] >= 0:
+        return "closed"
+    if s[R.DRAWN] >= R.STOCK_SIZE:
+        return "exhausted"
+    if s[R.LEAD_CARD] >= 0:
+        return "follow"
+    pair = (ours, theirs)
+    if R.CLOSE in pair:
+        return "close"
+    if R.EXCHANGE in pair:
+        return "exchange"
+    if any(R.MARRIAGE_OFFSET <= a < R.EXCHANGE for a in pair):
+        return "marriage"
+    return "lead"
+
+
+def _situation_may_be(s: np.ndarray, kind: str) -> bool:
+    """Whether a decision in ``s`` can be of ``kind`` at all (the oracle is asked only then)."""
+    if kind in ("closed", "exhausted"):
+        return decision_kind(s, 0, 0) == kind
+    return s[R.CLOSER] < 0 and s[R.DRAWN] < R.STOCK_SIZE and (s[R.LEAD_CARD] >= 0) == (kind == "follow")
+
+
+class Oracle:
+    """Our search bot taking one kind of decision, with the counts of decisions it changed."""
+
+    def __init__(self, spec: str, kind: str):
+        self.bot = parse_bot(spec)
+        self.params = self.bot.params.to_array()
+        self.kind = kind
+        self.ws = new_workspace()
+        self.rng = state_from_seed(0)
+        self.asked = 0
+        self.changed = 0
+
+    def seed(self, seed: int) -> None:
+        """Seed the bot's generator (per deal and seat, so that a deal replays)."""
+        self.rng = state_from_seed(seed)
+
+    def overrule(self, s: np.ndarray, code: int, acts: np.ndarray) -> int:
+        """The action played where the heuristic chose ``code`` in ``s``."""
+        if legal_actions(s, acts) < 2 or not _situation_may_be(s, self.kind):
+            return code
+        theirs = int(choose_action(s.copy(), self.bot.policy, self.bot.samples, self.params, self.rng, self.ws))
+        if decision_kind(s, code, theirs) != self.kind:
+            return code
+        self.asked += 1
+        self.changed += int(theirs != code)
+        return theirs
+
+
+def parse_variant(text: str, oracle: str | None) -> tuple[np.ndarray, Oracle | None]:
+    """Heuristic parameters and the oracle (if any) of one ``--variants`` item."""
+    items = [item for item in text.split(",") if item.strip()]
+    kinds = [item.strip()[len("oracle:"):] for item in items if item.strip().startswith("oracle:")]
+    params = HeuristicParams.parse(",".join(item for item in items if not item.strip().startswith("oracle:")))
+    if not kinds:
+        return params.to_array(), None
+    if oracle is None:
+        raise ValueError(f"variant {text!r} names an oracle kind but --oracle is not given")
+    if len(kinds) > 1 or kinds[0] not in DECISION_KINDS:
+        raise ValueError(f"variant {text!r}: one oracle kind, of {', '.join(DECISION_KINDS)}")
+    return params.to_array(), Oracle(oracle, kinds[0])
+
+
+def play_deal(engine: Engine, params: np.ndarray, our_seat: int, deal_seed: int, acts: np.ndarray,
+              oracle: Oracle | None = None) -> np.ndarray:
+    """One deal of our heuristic (``params``, one kind of decision by ``oracle`` if given) as player
+    ``our_seat`` against the engine's rule player, player ONE dealing; the finished kernel state."""
     ids = engine.ids.PlayerId
     seats = (ids.ONE, ids.TWO)
     them = engine.opponent("heuristic", seats[1 - our_seat])
     game = engine.bummerl.Bummerl(next_dealer=ids.ONE).start_game(seed=deal_seed)
     s = engine.mirror(game.game_state)
+    if oracle is not None:
+        oracle.seed(deal_seed * 2 + our_seat)
     while not game.game_state.is_game_over:
         state = game.game_state
         if state.next_player == seats[our_seat]:
             code = int(heuristic_action(s, params, acts))
+            if oracle is not None:
+                code = oracle.overrule(s, code, acts)
             action = engine.action(code, seats[our_seat])
         else:
             action = them.request_next_action(state.next_player_view())
@@ -56,14 +149,18 @@ def main() -> None:
     parser.add_argument("--engine", required=True, help="the outside engine's src folder")
     parser.add_argument("--deals", type=int, default=1000, help="deal seeds (each played from both seats)")
     parser.add_argument("--seed", type=int, default=None, help="run seed (default: fresh)")
-    parser.add_argument("--variants", nargs="+", default=[""], help="heuristic parameters changed, one per variant")
+    parser.add_argument("--variants", nargs="+", default=[""],
+                        help="heuristic parameters changed, one per variant (and oracle:KIND)")
+    parser.add_argument("--oracle", default=None, help="the bot an oracle:KIND variant hands that kind to")
     args = parser.parse_args()
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     try:
-        variants = [HeuristicParams.parse(text).to_array() for text in args.variants]
-    except ValueError as exc:
+        parsed = [parse_variant(text, args.oracle) for text in args.variants]
+    except (ValueError, InputError) as exc:
         parser.error(str(exc))
+    variants = [params for params, _ in parsed]
+    oracles = [oracle for _, oracle in parsed]
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     engine = Engine(args.engine)
     deal_seeds = 1 + np.random.SeedSequence(seed).generate_state(args.deals, np.uint32).astype(np.int64)
@@ -75,7 +172,7 @@ def main() -> None:
         for seat in (0, 1):
             for v, params in enumerate(variants):
                 random.seed(int(deal_seed) * 2 + seat)
-                s = play_deal(engine, params, seat, int(deal_seed), acts)
+                s = play_deal(engine, params, seat, int(deal_seed), acts, oracles[v])
                 won = int(s[R.WINNER]) == seat
                 gp = int(s[R.GAME_POINTS]) * (1 if won else -1)
                 points[v, k] += gp
@@ -92,6 +189,9 @@ def main() -> None:
             mean, lo, hi = mean_interval(diff)
             print(f"  minus variant 0: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] a deal pair, total {int(diff.sum()):+d}, "
                   f"{int(np.count_nonzero(diff))} of {args.deals} pairs differ")
+        if oracles[v] is not None:
+            print(f"  {args.oracle} took {oracles[v].asked} {oracles[v].kind} decisions, "
+                  f"{oracles[v].changed} of them differently")
 
 
 if __name__ == "__main__":
