@@ -546,46 +546,6 @@ def test_take_dear_takes_a_cheap_lead_with_the_ten_or_ace_rather_than_the_king()
     assert choice(text.format("HA", "HT"), dear) == "HA"
 
 
-# Spades trump, face-up SQ, a stock of four; six cards played (CQ CK CT CA DA HA). Player 0 to lead holds SA,
-# the hearts marriage HK HQ, CJ DJ. Player 1 may hold ST SK SJ DQ DK DT HJ HT: only SA is above his possible
-# trumps, so the sure points are the counted ones, SA's trick (11 and his cheapest possible card, a jack: 2)
-# and the marriage (20): points + 33.
-CLOSE_MARRIAGE = ("hand0=SA HK HQ CJ DJ; hand1=ST SK DQ DK DT; stock=SJ HJ HT SQ; leader=0; points={},14; "
-                  "tricks=2,1")
-
-
-def test_close_marriage_closes_with_a_marriage_in_hand_from_its_own_margin():
-    """With ``close_marriage=-12`` (54 sure points) 21 points close where the rule off announces HQ at once
-    (the sure-points rule wants 62); 20 points (53) announce either way."""
-    rule = replace(DEFAULT, close_marriage=-12)
-    assert DEFAULT.close_marriage == OFF
-    assert sure(CLOSE_MARRIAGE.format(21)) == 54
-    assert choice(CLOSE_MARRIAGE.format(21), rule) == "close"
-    assert choice(CLOSE_MARRIAGE.format(21)) == "HQ+marriage"
-    assert choice(CLOSE_MARRIAGE.format(20), rule) == "HQ+marriage"
-
-
-def test_close_marriage_does_not_close_without_a_marriage():
-    """HT for HQ: no marriage in hand. 45 points give 45 + 13 = 58 sure points, above the marriage rule's
-    54 but below the sure-points rule's 62: no closing."""
-    text = "hand0=SA HK HT CJ DJ; hand1=ST SK DQ DK DT; stock=SJ HJ HQ SQ; leader=0; points=45,14; tricks=2,1"
-    assert sure(text) == 58
-    assert choice(text, replace(DEFAULT, close_marriage=-12)) != "close"
-
-
-def test_marriage_king_announces_with_the_king():
-    """The CLOSE_MARRIAGE position with 10 points (43 sure points: no closing): the hearts marriage is
-    announced with HQ by default, with HK under ``marriage_king=1``; under 2 only once HT and HA are in
-    hand or played (HA played, HT still in the stock: HQ; with HT in hand and CJ in the stock: HK)."""
-    assert DEFAULT.marriage_king == 0
-    assert choice(CLOSE_MARRIAGE.format(10)) == "HQ+marriage"
-    assert choice(CLOSE_MARRIAGE.format(10), replace(DEFAULT, marriage_king=1)) == "HK+marriage"
-    assert choice(CLOSE_MARRIAGE.format(10), replace(DEFAULT, marriage_king=2)) == "HQ+marriage"
-    tops = CLOSE_MARRIAGE.format(10).replace("CJ DJ", "HT DJ").replace("HJ HT", "HJ CJ")
-    assert choice(tops, replace(DEFAULT, marriage_king=2)) == "HK+marriage"
-    assert choice(tops) == "HQ+marriage"
-
-
 def test_take_dear_2_takes_with_the_ten_when_the_ace_is_there_too():
     """HJ led, spades trump, the stock open; player 1 holds HT HA: ``take_dear=1`` takes with HA, 2 with
     HT (the ace kept, above every heart left). With HK HA and HT in the stock, 2 takes with HA as 1 does."""

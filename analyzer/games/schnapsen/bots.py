@@ -34,7 +34,7 @@ _SUITS = R.SUIT_MASKS
 # indices into the parameter array (same order as the dataclass fields)
 (_CLOSE_POINTS, _CLOSE_TRUMPS, _CLOSE_HIGH_TRUMPS, _WIN_WITH_HIGH, _TRUMP_MIN, _KEEP_MARRIAGE, _CLOSE_MARGIN,
  _WIN_DEAL, _TRUMP_HIGH_MIN, _SAVE_TENS, _STRICT_PLAN, _LEAD_MASTERS, _TRUMP_FOR_MARRIAGE, _DISCARD_ORDER, _SAVE_MARRIAGE,
- _EXACT_ENDGAME, _TRUMP_TO_CLOSE, _TAKE_DEAR, _CLOSE_MARRIAGE, _MARRIAGE_KING) = range(20)
+ _EXACT_ENDGAME, _TRUMP_TO_CLOSE, _TAKE_DEAR) = range(18)
 #: a parameter value that switches its rule off (no count of points or cards reaches it)
 OFF = 1000
 
@@ -104,15 +104,6 @@ class HeuristicParams:
         a marriage in hand), banking its points while it can still win a trick (a ten whose ace is out, an
         ace rather than a king kept for a marriage); 2 the same but the ten rather than the ace when both
         are among those cards (the ten banked, the ace kept); 0 with the cheapest card above it.
-    close_marriage : int
-        Sure-points rule of closing with a marriage in hand to announce: on lead with the stock open, close
-        (and announce the marriage under strict play) when :func:`sure_points`, which count the marriage,
-        reach 66 plus this margin, rather than announce it with the stock open, where the opponent may
-        still draw and trump (``OFF``: rule off).
-    marriage_king : int
-        The card a marriage is announced with on lead: 0 its queen, 1 its king, 2 its king once the ten
-        and ace of its suit are in hand or played (so that the king is the suit's top card out), else
-        its queen.
     """
 
     close_points: int = 0
@@ -133,8 +124,6 @@ class HeuristicParams:
     exact_endgame: int = 1
     trump_to_close: int = 1
     take_dear: int = 1
-    close_marriage: int = OFF
-    marriage_king: int = 0
 
     @classmethod
     def classic(cls) -> "HeuristicParams":
@@ -677,10 +666,6 @@ def _rule_pick(s, params, buf, n):
                 best_marriage = a
         if can_exchange:
             return R.EXCHANGE
-        if best_marriage >= 0 and params[_MARRIAGE_KING] > 0:
-            tops = np.int64(3) << ((best_marriage - R.MARRIAGE_OFFSET) + 2)  # the ten and ace of its suit
-            if params[_MARRIAGE_KING] == 1 or (hand | played) & tops == tops:
-                best_marriage += 1  # the king's announcement (the queen's card plus one)
         if (params[_WIN_DEAL] > 0 and best_marriage >= 0 and s[R.TRICKS0 + p] > 0
                 and s[R.POINTS0 + p] + _marriage_value(hand, trump) >= R.WIN_POINTS):
             return best_marriage
@@ -692,10 +677,7 @@ def _rule_pick(s, params, buf, n):
             high = popcount(trumps & ((np.int64(1) << (trump * 5 + 3)) | (np.int64(1) << (trump * 5 + 4))))
             if popcount(trumps) >= params[_CLOSE_TRUMPS] and high >= params[_CLOSE_HIGH_TRUMPS]:
                 return R.CLOSE
-            sure = sure_points(s, p)
-            if sure >= R.WIN_POINTS + params[_CLOSE_MARGIN]:
-                return R.CLOSE
-            if best_marriage >= 0 and sure >= R.WIN_POINTS + params[_CLOSE_MARRIAGE]:
+            if sure_points(s, p) >= R.WIN_POINTS + params[_CLOSE_MARGIN]:
                 return R.CLOSE
         if strict and params[_STRICT_PLAN] > 0:
             return _strict_lead(s, p, hand, trump, best_marriage, keep)
