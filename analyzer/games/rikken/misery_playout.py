@@ -136,20 +136,6 @@ def defender_card(st, seat, up, declarer):
     return _keep_low(led, follow, _low(theirs))
 
 
-def catchers(st, seat, declarer):
-    """The cards of ``seat`` under the declarer's lowest card of their suit (a bit mask; 0 where his hand is not
-    shown): the only cards that can later be led to make him win a trick he cannot duck."""
-    shown = int(visible_hand(st, seat, declarer))
-    if shown < 0:
-        return 0
-    hand, low = int(st[HAND + seat]), 0
-    for s in range(4):
-        theirs = _suit(shown, s)
-        if theirs:
-            low |= (_suit(hand, s) & ((1 << _low(theirs)) - 1)) << (N_RANKS * s)
-    return low
-
-
 def plays_out_beaten(world, seat, action, declarer, params, rng_state):
     """Whether, in the fully dealt ``world`` (a round state), ``seat`` playing ``action`` and everyone playing on
     as the module notes say makes the misère of ``declarer`` take a trick. ``params``: the heuristic's (the

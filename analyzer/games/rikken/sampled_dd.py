@@ -99,12 +99,7 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
-from analyzer.games.rikken.misery_playout import (
-    catchers,
-    exposed_misery_declarer,
-    misery_defence_card,
-    playout_values,
-)
+from analyzer.games.rikken.misery_playout import exposed_misery_declarer, misery_defence_card, playout_values
 from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
@@ -154,10 +149,6 @@ PLAYOUTS = True
 # the solved ones. Off until measured on more deals: 24 of them cut Open Misery's made rate by 3.8 points, not
 # significantly ([-11.4, +3.7], 104 paired), at 1.3x the CPU (docs/rikken-bots.md, "Session 13").
 PLAYOUT_WORLDS = 0
-# Leading against an exposed misère, among the classes the play-outs tie for best, a card that is not under the
-# declarer's lowest card of its suit (``misery_playout.catchers``) is led where one is left: the play-outs saturate
-# (every class beats him in every sampled world) and the tie went to the lowest card, the one that could catch him.
-SAVE_CATCHERS = False
 
 
 class _Goal:
@@ -336,8 +327,7 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
                                        sum(w[0] for w in drawn), stop=declarer < 0)
     if declarer >= 0:
         more = draw(PLAYOUT_WORLDS) if PLAYOUT_WORLDS else None
-        spare = catchers(st, seat, declarer) if SAVE_CATCHERS and int(st[N_IN_TRICK]) == 0 else 0
-        return playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, more or [], spare)
+        return playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, more or [])
     if decided is not None:
         return decided
     if not separated and TIE_WORLDS:
@@ -384,13 +374,12 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
     return None, separated
 
 
-def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, extra=(), spare=0):
+def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, extra=()):
     """The card of a defender against an exposed misère (``misery_playout``): among the classes the solved
     worlds rank best (every class whose ``high`` reaches the best ``low``), the one whose play-outs, where no
-    defender sees another's cards, beat the misère in the most weight of worlds; among equals, those whose card
-    is not in ``spare`` (a bit mask of cards to keep, ``SAVE_CATCHERS``) where any is left, then ``own``'s class,
-    then the first. ``drawn``: the worlds as ``choose_sampled`` draws them, ``sums``: their summed ``(low, high)``
-    bounds; ``extra``: worlds drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
+    defender sees another's cards, beat the misère in the most weight of worlds; ``own``'s class, then the
+    first, among equals. ``drawn``: the worlds as ``choose_sampled`` draws them, ``sums``: their summed
+    ``(low, high)`` bounds; ``extra``: worlds drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
     low, high = sums
     weight_sum = sum(w[0] for w in drawn)
     top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
@@ -402,7 +391,6 @@ def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_sta
     values = playout_values([(w[0], w[5]) for w in pool], seat, [actions[i] for i in top], declarer,
                             params[:N_PARAMS], rng_state) * (weight_sum / pool_sum)
     best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
-    best = [i for i in best if not spare >> actions[i] & 1] or best
     if mine in best:
         return own
     return actions[best[0]]
