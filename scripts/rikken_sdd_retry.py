@@ -4,8 +4,8 @@ play streams: a second, larger budget for the worlds whose questions stopped (``
 (``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-worlds K``: ``sampled_dd.PLAYOUT_WORLDS``);
 ``--defence dd`` plays the same deals against perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget``
 completed tricks a question; a deal with a turn the budget left undecided is printed ``undecided 1`` and is not a
-perfect-play result). ``--declarer dd``: a perfect misère declarer (``misery_declarer.misery_declarer_card``, ``--dd-budget`` a
-turn) against sampled-dd defenders, or with ``--defence dd`` perfect play on both sides.
+perfect-play result). ``--declarer dd``: a perfect misère declarer (``misery_declarer.misery_declarer_card``,
+``--dd-budget`` a turn) against sampled-dd defenders, or with ``--defence dd`` perfect play on both sides.
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
