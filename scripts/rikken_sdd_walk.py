@@ -27,7 +27,7 @@ Then the counts per class. ``--deals-list`` plays only the listed deals (the mad
 ``rikken_sdd_retry.py`` output, say).
 
 Usage: ``python scripts/rikken_sdd_walk.py --seed S [--deals 40] [--screen 40] [--contract open-misery]
-[--deals-list 0,5,9] [--judge-budget 20000000]``.
+[--deals-list 0,5,9] [--playout-worlds K] [--judge-budget 20000000]``.
 """
 
 import argparse
@@ -176,15 +176,20 @@ def main() -> None:
     parser.add_argument("--screen", type=int, default=40)
     parser.add_argument("--contract", default="open-misery")
     parser.add_argument("--deals-list", type=_deal_numbers, default=None)
+    parser.add_argument("--playout-worlds", type=int, default=sampled_dd.PLAYOUT_WORLDS,
+                        help="worlds drawn for the Open Misery play-outs alone (sampled_dd.PLAYOUT_WORLDS)")
     parser.add_argument("--judge-budget", type=int, default=20_000_000,
                         help="completed tricks each judge question may search (0: no limit)")
     args = parser.parse_args()
     try:
         contract = int(rules.parse_contract(args.contract))
         check_budget(args.judge_budget)
+        if args.playout_worlds < 0:
+            raise InputError(f"--playout-worlds must be at least 0, got {args.playout_worlds}")
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
+    sampled_dd.PLAYOUT_WORLDS = args.playout_worlds
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     ids_all = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
