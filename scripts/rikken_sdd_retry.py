@@ -4,8 +4,8 @@ play streams: a second, larger budget for the worlds whose questions stopped (``
 (``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-worlds K``: ``sampled_dd.PLAYOUT_WORLDS``);
 ``--defence dd`` plays the same deals against perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget``
 completed tricks a question; a deal with a turn the budget left undecided is printed ``undecided 1`` and is not a
-perfect-play result). ``--declarer dd``: a perfect misère declarer (:func:`misery_declarer_card`, ``--dd-budget`` a
-turn) against sampled-dd defenders, or with ``--defence dd`` perfect play on both sides.
+perfect-play result). ``--declarer dd``: a perfect misère declarer (``misery_declarer.misery_declarer_card``,
+``--dd-budget`` a turn) against sampled-dd defenders, or with ``--defence dd`` perfect play on both sides.
 
 The deals are those of ``rikken_play_strength.py --seed S --deals N --screen K --contracts open-misery``
 (Open Misery hands the heuristic declarer makes against heuristic defenders); deal ``d`` is played with
@@ -34,38 +34,18 @@ import numpy as np
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.games.rikken import bots, dd, rules, sampled_dd
+from analyzer.games.rikken.misery_declarer import misery_declarer_card
 from analyzer.games.rikken.experiments import declaring_seats
 from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken.heuristic import default_params
-from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, choose_action, legal_actions, new_round
-from analyzer.games.rikken.shared_verdicts import judge_moves
+from analyzer.games.rikken.kernels import apply_action, legal_actions, new_round
 from analyzer.reports.stats import paired_difference, wilson_interval
 from rikken_play_strength import _KEYS, outcome, setups_for
 
 
-def misery_declarer_card(st: np.ndarray, seat: int, up: int, fd: int, generations: dict, budget: int,
-                         rng_state: np.ndarray) -> tuple[int, bool]:
-    """A perfect misère declarer's card, seeing every hand: one the solver proves keeps his misère safe against
-    any defence (the heuristic's among them when it is one, else the lowest), else, where none is proved, the
-    heuristic's card; and whether the budget left the turn undecided (no card proved safe, not every card
-    proved lost)."""
-    heuristic = int(choose_action(st, seat, np.int64(up), np.int64(fd), POLICY_HEURISTIC, default_params(),
-                                  rng_state))
-    if int(st[L.TRICKS + seat]) > 0 or (int(up) & (int(up) - 1)) == 0:
-        return heuristic, False
-    leader = int(st[L.LEADER])
-    trick = [int(st[L.TRICK + (leader + i) % 4]) for i in range(int(st[L.N_IN_TRICK]))]
-    verdicts = judge_moves(st[L.HAND:L.HAND + 4].copy(), int(st[L.TRUMP]), seat, 1 << seat, "le", 0, trick=trick,
-                           generations=generations, budget=budget)
-    safe = int(verdicts.keep_up) & int(up)
-    if safe:
-        return (heuristic if safe >> heuristic & 1 else (safe & -safe).bit_length() - 1), False
-    return heuristic, not verdicts.complete and (int(verdicts.fail_up) & int(up)) != int(up)
-
-
 def round_against_perfect_declarer(setup: dict, d: int, rng_state: np.ndarray, worlds: int,
                                    budget: int) -> tuple[np.ndarray, int]:
-    """Deal ``d`` of ``setups`` played out by sampled-dd defenders against :func:`misery_declarer_card`; the
+    """Deal ``d`` of ``setups`` played out by sampled-dd defenders against ``misery_declarer_card``; the
     tricks per seat and the declarer's undecided turns."""
     contract_of = setup["contract_of"][d]
     st = new_round(setup["hands"][d], int(setup["leader"][d]), contract_of, int(setup["partner"][d]),

@@ -14,6 +14,12 @@ defender card proved to turn a beatable contract into a made one is printed with
 - ``chose``: the worlds told the cards apart, finished, and the card they chose gave it up;
 - ``forced``: the seat had one distinct card.
 
+Against an exposed misère a ``tied`` (or ``chose`` with several classes still on top) decision is broken by
+play-outs (``sampled_dd.playout_tie_break``); the line says whether they told the top classes apart
+(``play-outs chose``) or tied too (``play-outs tied``: ``own``'s card). Each card is named with the defender
+who played it, counted from the declarer (``after``: the seat after him, ``across``, ``before``), and whether
+it led or followed.
+
 A decision the judge's budget left undecided before that card is named with it (``judge stopped at trick T``);
 a made deal with no proved card and an undecided decision counts as ``judge stopped``.
 
@@ -21,7 +27,7 @@ Then the counts per class. ``--deals-list`` plays only the listed deals (the mad
 ``rikken_sdd_retry.py`` output, say).
 
 Usage: ``python scripts/rikken_sdd_walk.py --seed S [--deals 40] [--screen 40] [--contract open-misery]
-[--deals-list 0,5,9] [--judge-budget 20000000]``.
+[--deals-list 0,5,9] [--playout-worlds K] [--judge-budget 20000000]``.
 """
 
 import argparse
@@ -44,35 +50,46 @@ from analyzer.solvers.dd.api import check_budget, judge_moves
 from rikken_play_strength import outcome, setups_for
 
 
-def play_recorded(row: dict, ids, seed) -> tuple[np.ndarray, list, list]:
-    """Tricks, the trace and per move the recorded decision (None where sampled-dd searched nothing): the list
-    of ``(low, high)`` per world."""
-    decisions = []
-    plain = sampled_dd.world_values
+def play_recorded(row: dict, ids, seed) -> tuple[np.ndarray, list, list, list]:
+    """Tricks, the trace, per move the recorded decision (None where sampled-dd searched nothing): the list
+    of ``(low, high)`` per world, and per move the play-out values of the top classes (None where no play-out
+    ran)."""
+    decisions, playouts = [], []
+    plain, plain_playouts = sampled_dd.world_values, sampled_dd.playout_values
 
     def recording(*args, **kwargs):
         low, high = plain(*args, **kwargs)
         decisions[-1].append((low, high))
         return low, high
 
+    def recording_playouts(*args, **kwargs):
+        values = plain_playouts(*args, **kwargs)
+        playouts[-1] = values.tolist()
+        return values
+
     original = sampled_dd.choose_sampled
 
     def choosing(*args, **kwargs):
         decisions.append([])
+        playouts.append(None)
         return original(*args, **kwargs)
 
     sampled_dd.world_values, sampled_dd.choose_sampled = recording, choosing
+    sampled_dd.playout_values = recording_playouts
     try:
         tricks, trace = sampled_dd.playout_one_sampled(row["hands"], row["leader"], row["contract_of"], row["partner"],
                                                        row["trump"], row["called_card"], row["blind"], ids,
                                                        default_params(), state_from_seed(seed))
     finally:
         sampled_dd.world_values, sampled_dd.choose_sampled = plain, original
-    per_move = []
-    searched = iter(decisions)
+        sampled_dd.playout_values = plain_playouts
+    per_move, per_playout = [], []
+    searched, played_out = iter(decisions), iter(playouts)
     for seat, _, _, _ in trace:
-        per_move.append(next(searched) if ids[int(seat)] == bots.policy_id("sampled-dd") else None)
-    return tricks, trace, per_move
+        mine = ids[int(seat)] == bots.policy_id("sampled-dd")
+        per_move.append(next(searched) if mine else None)
+        per_playout.append(next(played_out) if mine else None)
+    return tricks, trace, per_move, per_playout
 
 
 def first_given_up(row: dict, plays, judged, budget: int) -> tuple[int | None, int | None]:
@@ -127,6 +144,20 @@ def classify(record) -> str:
     return "chose"
 
 
+def playout_note(values) -> str:
+    """What the play-outs said at a decision (``values``: per top class, None where none ran)."""
+    if values is None:
+        return ""
+    return "; play-outs tied" if len(set(values)) == 1 else "; play-outs chose"
+
+
+def position(seat: int, declarer: int, lead: bool) -> str:
+    """Defender ``seat`` counted from ``declarer`` (``after`` him, ``across``, ``before`` him) and whether the card
+    led."""
+    where = {1: "after", 2: "across", 3: "before"}[(seat - declarer) % 4]
+    return f"{where}, {'lead' if lead else 'follow'}"
+
+
 def _deal_numbers(text: str) -> list[int]:
     """``--deals-list``: deal numbers separated by commas (argparse turns the error into one line, exit 2)."""
     try:
@@ -145,15 +176,20 @@ def main() -> None:
     parser.add_argument("--screen", type=int, default=40)
     parser.add_argument("--contract", default="open-misery")
     parser.add_argument("--deals-list", type=_deal_numbers, default=None)
+    parser.add_argument("--playout-worlds", type=int, default=sampled_dd.PLAYOUT_WORLDS,
+                        help="worlds drawn for the Open Misery play-outs alone (sampled_dd.PLAYOUT_WORLDS)")
     parser.add_argument("--judge-budget", type=int, default=20_000_000,
                         help="completed tricks each judge question may search (0: no limit)")
     args = parser.parse_args()
     try:
         contract = int(rules.parse_contract(args.contract))
         check_budget(args.judge_budget)
+        if args.playout_worlds < 0:
+            raise InputError(f"--playout-worlds must be at least 0, got {args.playout_worlds}")
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
+    sampled_dd.PLAYOUT_WORLDS = args.playout_worlds
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     ids_all = np.where(declaring_seats(setups["contract_of"], setups["partner"]), bots.policy_id("heuristic"),
@@ -166,7 +202,7 @@ def main() -> None:
     for d in wanted:
         start = time.process_time()
         row = {key: value[d] for key, value in setups.items()}
-        tricks, trace, per_move = play_recorded(row, ids_all[d], [args.seed, d])
+        tricks, trace, per_move, per_playout = play_recorded(row, ids_all[d], [args.seed, d])
         one = {key: value[d:d + 1] for key, value in setups.items()}
         made = bool(outcome(one, tricks[None, :], contract)[0][0])
         if not made:
@@ -182,12 +218,16 @@ def main() -> None:
                   + (" (not beatable from the deal)" if undecided is None else stopped), flush=True)
             continue
         kind = classify(per_move[first])
-        counts[kind] += 1
         seat, action = int(trace[first][0]), int(trace[first][1])
+        declarers = [s for s in range(4) if int(row["contract_of"][s]) >= 0]
+        where = position(seat, declarers[0], first % 4 == 0) if len(declarers) == 1 else "?"
+        counts[kind] += 1
+        counts[f"{kind}{playout_note(per_playout[first])} ({where}, trick {first // 4 + 1})"] += 1
         worlds = per_move[first] or []
         separated = sum(len(set(low)) > 1 for low, _ in worlds)
-        print(f"deal {d}: made; trick {first // 4 + 1}, seat {'NESW'[seat]} card {action} gave it up: {kind} "
-              f"({len(worlds)} worlds solved, {separated} told the cards apart{stopped}; "
+        print(f"deal {d}: made; trick {first // 4 + 1}, seat {'NESW'[seat]} ({where}) card {action} gave it up: "
+              f"{kind} ({len(worlds)} worlds solved, {separated} told the cards apart{stopped}"
+              f"{playout_note(per_playout[first])} {per_playout[first] or ''}; "
               f"{time.process_time() - start:.1f} CPU-s)", flush=True)
     print("first giving-away card: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
 

@@ -1,13 +1,10 @@
-"""The perfect misère declarer of ``scripts/rikken_sdd_retry.py --declarer dd`` (``misery_declarer_card``) against
-plain minimax.
+"""The perfect misère declarer (``misery_declarer.misery_declarer_card``, ``scripts/rikken_sdd_retry.py --declarer
+dd``) against plain minimax.
 
 Oracle: ``reference_minimax.can_force`` on random four-card Misery endings (N declares, E leads) played by random
 defenders: where N can force no trick before his card, he still can after it; where he cannot, he plays the
 heuristic's card.
 """
-
-import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -17,13 +14,9 @@ from analyzer.cards.tricks import NO_TRUMP
 from analyzer.games.rikken import round_layout as L
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.games.rikken.kernels import POLICY_HEURISTIC, apply_action, choose_action, legal_actions, new_round
+from analyzer.games.rikken.misery_declarer import misery_declarer_card
 from analyzer.games.rikken.rules import Contract
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-
-from rikken_sdd_retry import misery_declarer_card  # noqa: E402
-
-from tests.solvers.reference_minimax import Rules, can_force  # noqa: E402
+from tests.solvers.reference_minimax import Rules, can_force
 
 
 def _forced(st, trick):

@@ -17,11 +17,11 @@ weighted mean over the worlds is played, the expert's card (``expert``: sampled 
 here searching from the opening lead, ``FALLBACK_FIRST_TRICK``) when it ties for best; a defender
 against Misery following suit breaks ties by keeping his low cards instead (``misery_defence_card``, in
 ``misery_playout``, the one home of a misère defender's card), and a defender against an exposed misère (Open
-Misery after trick 1) by play-outs of the same worlds in which no defender sees another's cards
-(``playout_tie_break``: the solved worlds credit the defenders with each other's hands, so there nearly every
-card "beats" the misère in every world). A
-contract made or failed beyond repair asks nothing more; when nothing is open the expert's card is played. Ties are
-common where a perfect opponent controls the contract in every world (all cards lose alike): against
+Misery after trick 1) by play-outs of the same worlds and ``PLAYOUT_WORLDS`` more, in which no defender sees
+another's cards (``playout_tie_break``: the solved worlds credit the defenders with each other's hands, so there
+nearly every card "beats" the misère in every world). A contract made or failed beyond repair asks nothing
+more; when nothing is open the expert's card is played. Ties are common where a perfect opponent controls the
+contract in every world (all cards lose alike): against
 1 Alone 81% of the defence's decisions tie on every world (12 screened deals, seed 299987), and there
 the expert, which models a fallible declarer, still ranks the cards. On those deals 5 of 12 were made
 against sampled-dd defence with the expert's card from trick 5 (the heuristic's before), 2 with it from
@@ -146,9 +146,9 @@ RETRY_BUDGET = 0
 # cards (``misery_playout``, ``playout_tie_break``); False: the expert's card / ``misery_defence_card`` as before.
 PLAYOUTS = True
 # With the play-outs, more worlds drawn for them alone (not solved): the play-out values are summed over these and
-# the solved ones. Off until measured on more deals: 24 of them cut Open Misery's made rate by 3.8 points, not
-# significantly ([-11.4, +3.7], 104 paired), at 1.3x the CPU (docs/rikken-bots.md, "Session 13").
-PLAYOUT_WORLDS = 0
+# the solved ones. 24 cut Open Misery's made rate by 5.5 points [-9.9, -1.0] (220 paired deals, 36 -> 24 made) at
+# 1.04x the CPU a deal (1.3x on session 13's deals); 0: the solved worlds alone (docs/rikken-bots.md, "Session 14").
+PLAYOUT_WORLDS = 24
 
 
 class _Goal:
