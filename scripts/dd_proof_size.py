@@ -92,6 +92,13 @@ def main():
     if len(parts) != 2 or not parts[0].isdigit() or parts[1] not in SEAT_LETTERS:
         print(f"--question {args.question!r}: want DEAL:SEAT, e.g. 380:W", file=sys.stderr)
         sys.exit(2)
+    for name in ("lines", "limit", "min_tricks", "per_size"):
+        if getattr(args, name) < 0:
+            print(f"--{name.replace('_', '-')} {getattr(args, name)}: must be 0 or more", file=sys.stderr)
+            sys.exit(2)
+    if not 0.0 <= args.duck <= 1.0 or any(not 1 <= size <= 13 for size in args.sizes):
+        print("--duck wants a share in [0, 1] and --sizes card counts in 1..13", file=sys.stderr)
+        sys.exit(2)
     deal, declarer = int(parts[0]), SEAT_LETTERS.index(parts[1])
     hands, setups, rows = experiment_deals(args.seed, deal + 1)[deal]
     leader = int(setups["leader"][rows[0]])

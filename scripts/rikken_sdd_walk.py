@@ -145,10 +145,13 @@ def classify(record) -> str:
 
 
 def playout_note(values) -> str:
-    """What the play-outs said at a decision (``values``: per top class, None where none ran)."""
+    """What the play-outs said at a decision (``values``: per top class, None where none ran): ``chose`` when one
+    class's value is above every other's beyond the tie-break's rounding, else ``tied`` (several on top: own's
+    card if it is among them, as ``sampled_dd.playout_tie_break`` plays)."""
     if values is None:
         return ""
-    return "; play-outs tied" if len(set(values)) == 1 else "; play-outs chose"
+    top = max(values)
+    return "; play-outs tied" if sum(value >= top - 1e-9 for value in values) > 1 else "; play-outs chose"
 
 
 def position(seat: int, declarer: int, lead: bool) -> str:

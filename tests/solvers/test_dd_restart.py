@@ -41,7 +41,8 @@ def _restarts(masks, leader, declarer, goal, unit, budget=0, units=32):
 
 
 def _salted(masks, leader, declarer, goal, salt):
-    """The plain search with ``salt``, no limit, in a fresh table: its answer and completed tricks."""
+    """The plain search with ``salt``, no limit, in a fresh table: its answer and completed tricks. Through api's
+    private names on purpose: the salt is the solver's memory word, which no public call sets."""
     mem = api._work()
     api._k.set_context(mem, NO_TRUMP, 1 << declarer, api._GOAL_MODE[goal], -1, -1, api._next_generation())
     mem[kernels.M_CTX + kernels.C_SALT] = salt

@@ -18,7 +18,30 @@ def misery_declarer_card(st: np.ndarray, seat: int, up: int, fd: int, generation
     """A perfect misère declarer's card, seeing every hand: one the solver proves keeps his misère safe against
     any defence (the heuristic's among them when it is one, else the lowest), else, where none is proved, the
     heuristic's card; and whether the budget left the turn undecided (no card proved safe, not every card
-    proved lost)."""
+    proved lost).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        The round's state (``round_layout``), the declarer ``seat`` to play.
+    seat : int
+        The misère declarer.
+    up, fd : int
+        His legal face-up and face-down masks (``play_rules.legal_actions``, as ``kernels.choose_action`` takes
+        them).
+    generations : dict
+        The solver's table generations, shared across the round's questions.
+    budget : int
+        Completed tricks a question may search (0: none).
+    rng_state : numpy.ndarray
+        The play stream; the heuristic's card is drawn from it on every turn, so the stream advances alike
+        whether or not a proved card is played.
+
+    Returns
+    -------
+    tuple of (int, bool)
+        The card, and whether the turn was left undecided by the budget.
+    """
     heuristic = int(choose_action(st, seat, np.int64(up), np.int64(fd), POLICY_HEURISTIC, default_params(),
                                   rng_state))
     if int(st[L.TRICKS + seat]) > 0 or (int(up) & (int(up) - 1)) == 0:
