@@ -236,21 +236,29 @@ def _play_line(hands, leader, declarer, rng, duck, sizes, seen):
         leader = win_seat
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_line_options(parser, lines, sizes, limit):
+    """The options naming a stuck Misery question and the random ducking lines through it (this script's and
+    ``dd_proof_size.py``'s)."""
     parser.add_argument("--seed", type=int, required=True, help="the bids run's seed")
     parser.add_argument("--question", required=True, help="DEAL:SEAT, a Misery question, e.g. 380:W")
-    parser.add_argument("--lines", type=int, default=300)
+    parser.add_argument("--lines", type=int, default=lines)
     parser.add_argument("--line-seed", type=int, required=True)
     parser.add_argument("--duck", type=float, default=0.8)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[5, 6, 7, 8])
-    parser.add_argument("--exact", type=int, default=6, help="most cards a hand for the plain minimax")
-    parser.add_argument("--limit", type=int, default=2_000_000, help="the solver's completed tricks")
-    parser.add_argument("--per-size", type=int, default=0, help="most open starts kept per card count (0: all)")
-    args = parser.parse_args()
+    parser.add_argument("--sizes", type=int, nargs="+", default=sizes)
+    parser.add_argument("--limit", type=int, default=limit, help="the solver's completed tricks a question")
+
+
+def open_starts(parser, args):
+    """The question's deal, leader and declarer and the trick starts its ducking lines reach
+    (``{(position, leader): cards a hand}``), after checking the options (a bad one: one line, exit 2)."""
     parts = args.question.split(":")
     if len(parts) != 2 or not parts[0].isdigit() or parts[1] not in SEAT_LETTERS:
         parser.error(f"--question {args.question!r}: want DEAL:SEAT, e.g. 380:W")
+    for name in ("lines", "limit", "per_size"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}: must be 0 or more")
+    if not 0.0 <= args.duck <= 1.0 or any(not 1 <= size <= 13 for size in args.sizes):
+        parser.error("--duck wants a share in [0, 1] and --sizes card counts in 1..13")
     deal, declarer = int(parts[0]), SEAT_LETTERS.index(parts[1])
     hands, setups, rows = experiment_deals(args.seed, deal + 1)[deal]
     leader = int(setups["leader"][rows[0]])
@@ -258,6 +266,16 @@ def main():
     seen = {}
     for _ in range(args.lines):
         _play_line([int(h) for h in hands], leader, declarer, rng, args.duck, set(args.sizes), seen)
+    return hands, leader, declarer, rng, seen
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_line_options(parser, 300, [5, 6, 7, 8], 2_000_000)
+    parser.add_argument("--exact", type=int, default=6, help="most cards a hand for the plain minimax")
+    parser.add_argument("--per-size", type=int, default=0, help="most open starts kept per card count (0: all)")
+    args = parser.parse_args()
+    hands, leader, declarer, rng, seen = open_starts(parser, args)
     if args.per_size:
         kept, per = {}, Counter()
         for key in rng.sample(sorted(seen), len(seen)):

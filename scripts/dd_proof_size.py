@@ -15,8 +15,6 @@ Usage: python scripts/dd_proof_size.py --seed 961411519 --question 380:W --lines
 
 import argparse
 import os
-import random
-import sys
 import time
 from collections import Counter
 
@@ -26,10 +24,8 @@ import digest_cache  # noqa: F401,E402  (first: numba's cache by code digest)
 import numpy as np  # noqa: E402
 
 from dd_misery_check import solve_within  # noqa: E402
-from dd_misery_reach import _play_line  # noqa: E402
-from profile_bids_dd import experiment_deals  # noqa: E402
+from dd_misery_reach import add_line_options, open_starts  # noqa: E402
 
-from analyzer.cards.pbn import SEAT_LETTERS  # noqa: E402
 from analyzer.cards.tricks import NO_TRUMP  # noqa: E402
 from analyzer.solvers.dd import api  # noqa: E402
 from analyzer.solvers.dd import layout as kernels  # noqa: E402
@@ -77,40 +73,19 @@ def report(title, nodes, table, proof):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, required=True, help="the bids run's seed")
-    parser.add_argument("--question", required=True, help="DEAL:SEAT, a Misery question, e.g. 380:W")
-    parser.add_argument("--lines", type=int, default=200)
-    parser.add_argument("--line-seed", type=int, required=True)
-    parser.add_argument("--duck", type=float, default=0.8)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[7, 8, 9])
-    parser.add_argument("--limit", type=int, default=3_000_000, help="completed tricks per question (0: none)")
+    add_line_options(parser, 200, [7, 8, 9], 3_000_000)
     parser.add_argument("--min-tricks", type=int, default=10_000, help="the yes answers kept: at least this costly")
     parser.add_argument("--per-size", type=int, default=12, help="most open starts asked per card count")
     parser.add_argument("--root", action="store_true", help="ask the question itself first")
     args = parser.parse_args()
-    parts = args.question.split(":")
-    if len(parts) != 2 or not parts[0].isdigit() or parts[1] not in SEAT_LETTERS:
-        print(f"--question {args.question!r}: want DEAL:SEAT, e.g. 380:W", file=sys.stderr)
-        sys.exit(2)
-    for name in ("lines", "limit", "min_tricks", "per_size"):
-        if getattr(args, name) < 0:
-            print(f"--{name.replace('_', '-')} {getattr(args, name)}: must be 0 or more", file=sys.stderr)
-            sys.exit(2)
-    if not 0.0 <= args.duck <= 1.0 or any(not 1 <= size <= 13 for size in args.sizes):
-        print("--duck wants a share in [0, 1] and --sizes card counts in 1..13", file=sys.stderr)
-        sys.exit(2)
-    deal, declarer = int(parts[0]), SEAT_LETTERS.index(parts[1])
-    hands, setups, rows = experiment_deals(args.seed, deal + 1)[deal]
-    leader = int(setups["leader"][rows[0]])
+    if args.min_tricks < 0:
+        parser.error(f"--min-tricks {args.min_tricks}: must be 0 or more")
+    hands, leader, declarer, rng, seen = open_starts(parser, args)
     if args.root:
         begin = time.process_time()
         answer, tricks, nodes, table, proof = measure(hands, leader, declarer, args.limit)
         report(f"root: {answer} in {tricks:,} completed tricks, {time.process_time() - begin:.1f} CPU-s",
                nodes, table, proof)
-    rng = random.Random(args.line_seed)
-    seen = {}
-    for _ in range(args.lines):
-        _play_line([int(h) for h in hands], leader, declarer, rng, args.duck, set(args.sizes), seen)
     per = Counter()
     totals = {}
     tally = Counter()
