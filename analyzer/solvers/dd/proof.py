@@ -7,8 +7,8 @@ cut; at a node where every move failed, the node and the proofs of all its moves
 without a move loop (a bound, the last trick, a table entry) is a leaf.  Its size by depth, against
 the nodes the search entered, says how much of the search is ordering (waste) and how much is the
 proof itself.  A table entry counts as one leaf even when the subtree that stored it lies outside
-the proof (searched as waste, or in an earlier question), so the count is a floor on the proof
-the search could have built with its declarer ordering perfect and its table as it was.
+the proof (searched as waste, or in an earlier question).  It measures the proof the search found:
+whether another succeeding move had a smaller proof is not counted.
 
 Each node fills its depth's row of ``M_PROOF`` (``P_KINDS`` counters per depth below it) when it
 returns; the parent reads its child's row (one depth below) after each move.
