@@ -38,11 +38,13 @@ def bummerls(deals: pd.DataFrame) -> pd.DataFrame:
 
 
 def share(k: int, n: int) -> str:
+    """``k`` of ``n`` as a percentage with its 95% Wilson interval."""
     lo, hi = wilson_interval(k, n)
     return f"{k}/{n} = {100 * k / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def net(points) -> str:
+    """The mean of ``points`` with its 95% interval, signed."""
     mean, lo, hi = mean_interval(np.asarray(points, dtype=float))
     return f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]"
 
