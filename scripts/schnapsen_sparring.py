@@ -24,6 +24,7 @@ finished (the deal counts and CPU times also cover the unfinished pair).
 
 Usage: python scripts/schnapsen_sparring.py --engine DIR/src [--bot hybrid:20] [--opponent heuristic]
        [--pairs N] [--seed S] [--params name=value,...]  (--params: our heuristic's parameters changed)
+       [--deals CSV]  (one row per finished deal: pair, our seat, deal, who led it, winner, game points, closer)
 """
 
 import argparse
@@ -39,6 +40,7 @@ import time
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
+import pandas as pd
 
 from analyzer.cards.rng import state_from_seed
 from analyzer.games.schnapsen import rules as R
@@ -166,6 +168,7 @@ def play_bummerl(engine: Engine, bot: Bot, opponent: str, our_seat: int, deal_se
         game = bummerl.start_game(seed=int(deal_seeds[g]))
         g += 1
         s = engine.mirror(game.game_state)
+        leader = int(s[R.LEADER])
         for p in (0, 1):
             s[R.TO_GO0 + p] = R.MATCH_POINTS - bummerl.game_points[seats[p]]
         while not game.game_state.is_game_over:
@@ -211,11 +214,16 @@ def play_bummerl(engine: Engine, bot: Bot, opponent: str, our_seat: int, deal_se
         ending[2] += int(s[R.GAME_POINTS]) * (1 if winner == our_seat else -1)
         stats["game_points"][winner == our_seat][int(s[R.GAME_POINTS]) - 1] += 1
         stats["deals"] += 1
+        stats["rows"].append((stats["pair"], our_seat, g - 1, leader, winner, int(s[R.GAME_POINTS]), closer))
         stats["deals_won"] += int(winner == our_seat)
         stats["net_points"] += int(s[R.GAME_POINTS]) * (1 if winner == our_seat else -1)
         bummerl.finalize_game()
     return bummerl.game_points[ours] > bummerl.game_points[theirs]
 
+
+# one row per finished deal (--deals): seats are the engine's (0 = ONE, 1 = TWO); leader leads its first trick;
+# deal counts from 0 in each Bummerl; closer -1 when nobody closed
+DEAL_COLUMNS = ("pair", "our_seat", "deal", "leader", "winner", "game_points", "closer")
 
 ENDINGS = ("closed by us", "closed by them", "won with the stock open", "played out")
 
@@ -242,6 +250,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=10, help="Bummerl pairs (seats swapped on the same deals)")
     parser.add_argument("--seed", type=int, default=None, help="run seed (default: fresh)")
     parser.add_argument("--params", default="", help="our heuristic's parameters changed: name=value,...")
+    parser.add_argument("--deals", default=None, metavar="CSV", help="write one row per finished deal here")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     engine = Engine(args.engine)
@@ -257,7 +266,7 @@ def main() -> None:
     pair_seeds = [1 + child.generate_state(64, np.uint32).astype(np.int64) for child in deals_ss.spawn(args.pairs)]
     rng = state_from_seed(bot_ss)
     ws = new_workspace()
-    stats = {"deals": 0, "deals_won": 0, "net_points": 0, "closes": [0, 0], "closes_won": [0, 0], "our_ms": [], "their_ms": [],
+    stats = {"rows": [], "deals": 0, "deals_won": 0, "net_points": 0, "closes": [0, 0], "closes_won": [0, 0], "our_ms": [], "their_ms": [],
              "endings": {name: [0, 0, 0] for name in ENDINGS}, "game_points": [[0, 0, 0], [0, 0, 0]]}
     wins = [0, 0]
     pair_wins = []  # (won as ONE, won as TWO) of each pair
@@ -269,16 +278,20 @@ def main() -> None:
     try:
         for k, deal_seeds in enumerate(pair_seeds):
             stats["net_points"] = 0
+            stats["pair"] = k
             won = [play_bummerl(engine, bot, args.opponent, seat, deal_seeds, rng, ws, stats) for seat in (0, 1)]
             wins = [wins[0] + won[0], wins[1] + won[1]]
             pair_wins.append(won)
             pair_points.append(stats["net_points"])
-            print(f"  pair {k + 1}: Bummerls won {sum(wins)}/{2 * (k + 1)}", flush=True)
+            print(f"  pair {k + 1}: Bummerls won {sum(wins)}/{2 * (k + 1)} (this pair as ONE {int(won[0])}, as TWO "
+                  f"{int(won[1])})", flush=True)
     except Mismatch as exc:
         raise SystemExit(f"error: {exc}") from None
     except KeyboardInterrupt:
         # Bummerls of the pairs played; deals and CPU times also of the unfinished pair
         print(f"interrupted after {len(pair_wins)} pairs", flush=True)
+    if args.deals:
+        pd.DataFrame(stats["rows"], columns=DEAL_COLUMNS).to_csv(args.deals, index=False)
     if not pair_wins:
         return
     pairs = len(pair_wins)
