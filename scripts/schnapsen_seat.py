@@ -86,6 +86,8 @@ def main() -> None:
     try:
         if args.pairs < 1 or args.chunk < 1:
             raise InputError("--pairs and --chunk must be >= 1")
+        if args.seed is not None and args.seed < 0:
+            raise InputError("--seed must be >= 0")
         bot = parse_bot(args.bot)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)

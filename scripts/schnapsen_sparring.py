@@ -33,10 +33,12 @@ import signal
 from dataclasses import replace
 import importlib
 import io
+import os
 import random
 import secrets
 import sys
 import time
+from typing import NoReturn
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
@@ -58,6 +60,8 @@ class Engine:
     """The outside engine's modules, imported from ``--engine``."""
 
     def __init__(self, src: str):
+        if not os.path.isfile(os.path.join(src, "model", "card.py")):
+            fail(f"--engine: {src} is not the engine's src folder (no model/card.py there)")
         sys.path.insert(0, src)
         self.cards = importlib.import_module("model.card")
         self.value = importlib.import_module("model.card_value")
@@ -134,15 +138,15 @@ class Engine:
             try:
                 cython = importlib.import_module("ai.cython_mcts_player.player")
             except ImportError as exc:
-                raise SystemExit(f"error: the engine's Cython MCTS is not built ({exc}); in its checkout run "
-                                 "python setup.py build_ext --inplace") from None
+                fail(f"the engine's Cython MCTS is not built ({exc}); in its checkout run "
+                     "python setup.py build_ext --inplace")
             # N iterations in all, split as the engine's defaults split 100,000: 667 permutations of the unseen
             # cards, N // 667 iterations on each (150 for 100,000)
             defaults = options.MctsPlayerOptions()
             per_permutation = max(1, int(count or 100_000) // defaults.max_permutations)
             return cython.CythonMctsPlayer(player, False, options.MctsPlayerOptions(
                 num_processes=1, max_iterations=per_permutation))
-        raise SystemExit(f"error: unknown opponent {spec!r} (heuristic, random or mcts:N)")
+        fail(f"unknown opponent {spec!r} (heuristic, random or mcts:N)")
 
 
 class Mismatch(Exception):
@@ -242,6 +246,12 @@ def interval(wins: int, n: int) -> str:
     return f"{wins}/{n} = {100 * wins / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+def fail(message: str) -> NoReturn:
+    """Bad input: one line on stderr, exit code 2."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", required=True, help="the outside engine's src folder")
@@ -252,6 +262,13 @@ def main() -> None:
     parser.add_argument("--params", default="", help="our heuristic's parameters changed: name=value,...")
     parser.add_argument("--deals", default=None, metavar="CSV", help="write one row per finished deal here")
     args = parser.parse_args()
+    if args.seed is not None and args.seed < 0:
+        fail("--seed must be >= 0")
+    if args.deals:
+        try:  # checked before the run: an unwritable path must not cost the Bummerls played
+            open(args.deals, "a").close()
+        except OSError as exc:
+            fail(f"--deals: cannot write {args.deals}: {exc.strerror}")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     engine = Engine(args.engine)
     bot = parse_bot(args.bot)
@@ -259,14 +276,15 @@ def main() -> None:
         try:
             bot = replace(bot, params=HeuristicParams.parse(args.params, bot.params))
         except ValueError as exc:
-            raise SystemExit(f"error: {exc}") from None
+            fail(str(exc))
     random.seed(seed)  # the engine's players draw from Python's random: the same seed, the same run
     deals_ss, bot_ss = np.random.SeedSequence(seed).spawn(2)
     # deal seeds from 1 up: the engine replaces a seed of 0 by the clock
     pair_seeds = [1 + child.generate_state(64, np.uint32).astype(np.int64) for child in deals_ss.spawn(args.pairs)]
     rng = state_from_seed(bot_ss)
     ws = new_workspace()
-    stats = {"rows": [], "deals": 0, "deals_won": 0, "net_points": 0, "closes": [0, 0], "closes_won": [0, 0], "our_ms": [], "their_ms": [],
+    stats = {"rows": [], "deals": 0, "deals_won": 0, "net_points": 0, "closes": [0, 0], "closes_won": [0, 0],
+             "our_ms": [], "their_ms": [],
              "endings": {name: [0, 0, 0] for name in ENDINGS}, "game_points": [[0, 0, 0], [0, 0, 0]]}
     wins = [0, 0]
     pair_wins = []  # (won as ONE, won as TWO) of each pair
@@ -286,7 +304,7 @@ def main() -> None:
             print(f"  pair {k + 1}: Bummerls won {sum(wins)}/{2 * (k + 1)} (this pair as ONE {int(won[0])}, as TWO "
                   f"{int(won[1])})", flush=True)
     except Mismatch as exc:
-        raise SystemExit(f"error: {exc}") from None
+        fail(str(exc))
     except KeyboardInterrupt:
         # Bummerls of the pairs played; deals and CPU times also of the unfinished pair
         print(f"interrupted after {len(pair_wins)} pairs", flush=True)
