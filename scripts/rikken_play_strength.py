@@ -12,7 +12,8 @@ oracle: the bound the honest bots aim at); each of their turns' solver questions
 (``dd.playout_one_dd``) is not a perfect-play result: it counts as unknown, so its pair's rates, money and
 differences are printed as bounds (``low..high``: every undecided round lost, then every one made; the
 interval runs from the low end's lower limit to the high end's upper one) with the count of undecided
-rounds. ``--both-dd`` adds a row with dd on both sides. Random hands rarely make Misery or an Alone
+rounds; the difference of made rates is also printed on the rounds both pairs decided, with their count
+(the rounds left out are the ones the solver found hardest: a subset, not every deal). ``--both-dd`` adds a row with dd on both sides. Random hands rarely make Misery or an Alone
 contract, so ``--screen K`` keeps, among ``K * --deals`` deals, those whose contract heuristic declarers
 make against heuristic defenders: the contracts ordinary defence lets through (the first row is then
 100% by construction, and the others say how many of them a stronger defence beats).
@@ -196,6 +197,30 @@ def ends_text(low_end, high_end, spec: str) -> str:
     return f"{low_end[0]:{spec}}..{high_end[0]:{spec}} [{low_end[1]:{spec}}, {high_end[2]:{spec}}]"
 
 
+def decided_difference(made: np.ndarray, unknown: np.ndarray, base_made: np.ndarray,
+                       base_unknown: np.ndarray) -> str:
+    """Made rate minus the first pair's (pp, paired) on the rounds both pairs decided, with their count.
+
+    Parameters
+    ----------
+    made, base_made : np.ndarray
+        Made (0/1) per setup row of this pair and of the first pair.
+    unknown, base_unknown : np.ndarray
+        Whether a dd turn the budget left undecided is in that row's round, for each pair.
+
+    Returns
+    -------
+    str
+        ``mean [low, high] (n)``, or ``- (0)`` when no round was decided by both. The rounds left out
+        are the ones the solver found hardest, so this figure is of a subset, not of every deal.
+    """
+    decided = ~(unknown | base_unknown)
+    if not decided.any():
+        return "- (0)"
+    diff = paired_difference(100.0 * made[decided], 100.0 * base_made[decided])
+    return f"{interval(*diff, '+.1f')} ({int(decided.sum())})"
+
+
 def main() -> None:
     """Parse the options and print one table row per contract and bot pair."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -248,8 +273,8 @@ def main() -> None:
                         play_chunk(args, setups_of[contract], contract, *pair, chunk)
     first = f"{declarers[0]} / {defenders[0]}"
     print("| contract | declarer / defenders | made % [95%] | declarer money / deal [95%] | "
-          f"made - {first} (pp) | money - {first} | CPU s / deal |")
-    print("|---|---|---|---|---|---|---|")
+          f"made - {first} (pp) | the same, rounds both decided (n) | money - {first} | CPU s / deal |")
+    print("|---|---|---|---|---|---|---|---|")
     for text, contract in zip(args.contracts.split(","), contracts):
         setups = setups_of[contract]
         ready = chunks_ready(args, setups["hand"].size, contract, pairs)
@@ -277,11 +302,12 @@ def main() -> None:
             row = [text, f"{declarer} / {defender}" + (f" ({int(unknown.sum())} undecided)" if unknown.any() else ""),
                    ends_text(*rates, ".1f"), ends_text(*(mean_interval(v) for _, v in ends), "+.2f")]
             if base is None:
-                base = ends
-                row += ["", ""]
+                base, base_made, base_unknown = ends, made, unknown
+                row += ["", "", ""]
             else:
                 row += [ends_text(*(paired_difference(100.0 * m, 100.0 * b[0]) for (m, _), b in zip(ends, base[::-1])),
                                   "+.1f"),
+                        decided_difference(made, unknown, base_made, base_unknown),
                         ends_text(*(paired_difference(v, b[1]) for (_, v), b in zip(ends, base[::-1])), "+.2f")]
             row.append(f"{seconds / n:.2f}")
             print("| " + " | ".join(row) + " |", flush=True)
