@@ -13,7 +13,8 @@ oracle: the bound the honest bots aim at); each of their turns' solver questions
 differences are printed as bounds (``low..high``: every undecided round lost, then every one made; the
 interval runs from the low end's lower limit to the high end's upper one) with the count of undecided
 rounds; the difference of made rates is also printed on the rounds both pairs decided, with their count
-(the rounds left out are the ones the solver found hardest: a subset, not every deal). ``--both-dd`` adds a row with dd on both sides. Random hands rarely make Misery or an Alone
+(the rounds left out are the ones the solver found hardest: a subset, not every deal). ``--both-dd`` adds a
+row with dd on both sides. Random hands rarely make Misery or an Alone
 contract, so ``--screen K`` keeps, among ``K * --deals`` deals, those whose contract heuristic declarers
 make against heuristic defenders: the contracts ordinary defence lets through (the first row is then
 100% by construction, and the others say how many of them a stronger defence beats).

@@ -69,7 +69,8 @@ def report(deals: pd.DataFrame) -> list[str]:
                      f"points a deal {net(forehand_points[mask])}")
     ours_won = deals["winner"] == deals["our_seat"]
     our_points = np.where(ours_won, deals["game_points"], -deals["game_points"])
-    for label, mask in (("forehand", deals["leader"] == deals["our_seat"]), ("dealer", deals["leader"] != deals["our_seat"])):
+    ours_lead = deals["leader"] == deals["our_seat"]
+    for label, mask in (("forehand", ours_lead), ("dealer", ~ours_lead)):
         lines.append(f"our deals as {label}: won {share(int(ours_won[mask].sum()), int(mask.sum()))}, net game points "
                      f"a deal {net(our_points[mask])}")
     return lines
