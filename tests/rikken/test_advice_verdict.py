@@ -99,6 +99,11 @@ def test_the_bracket_flags_an_option_that_pays_one_way_and_loses_the_other():
     assert set(by_option) == {"rik-S", "misery"}
     assert by_option["rik-S"].startswith("rik-S pays under heuristic play (+0.70 a deal) but loses with perfect play")
     assert by_option["misery"].startswith("misery is made 100% under heuristic play but only 30%")
+    for sentence in sentences:  # an interval inside parentheses reads badly: no nesting
+        depth = 0
+        for char in sentence:
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            assert depth <= 1, sentence
 
 
 @pytest.mark.parametrize("bracket, total, chunk", [(40, 50_000, 10_000), (7, 10, 3), (200, 2_000, 500), (3, 3, 1)])

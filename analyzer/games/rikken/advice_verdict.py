@@ -149,11 +149,11 @@ def bracket_sentences(bracket: pd.DataFrame, ordinary: pd.DataFrame, policy: str
             if full["mean_money"] > 0:
                 why = "it pays only because the simulated defenders go wrong"
                 text = (f"{row.option} pays under {policy} play ({ordinary_money}) but loses with perfect play on "
-                        f"both sides ({perfect} {deals}): {why}")
+                        f"both sides, {perfect} {deals}: {why}")
             else:
                 why = "well played, it can pay where the simulated play loses"
                 text = (f"{row.option} loses under {policy} play ({ordinary_money}) but pays with perfect play on "
-                        f"both sides ({perfect} {deals}): {why}")
+                        f"both sides, {perfect} {deals}: {why}")
             sentences.append(text + ".")
         elif row.flag == MADE_LESS:
             sentences.append(
