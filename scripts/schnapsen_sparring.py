@@ -303,8 +303,8 @@ def main() -> None:
             pair_points.append(stats["net_points"])
             print(f"  pair {k + 1}: Bummerls won {sum(wins)}/{2 * (k + 1)} (this pair as ONE {int(won[0])}, as TWO "
                   f"{int(won[1])})", flush=True)
-    except Mismatch as exc:
-        fail(str(exc))
+    except Mismatch as exc:  # a disagreement between the engines is a defect, not bad input: exit 1
+        raise SystemExit(f"error: {exc}") from None
     except KeyboardInterrupt:
         # Bummerls of the pairs played; deals and CPU times also of the unfinished pair
         print(f"interrupted after {len(pair_wins)} pairs", flush=True)
