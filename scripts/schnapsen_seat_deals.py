@@ -19,11 +19,10 @@ import sys
 import numpy as np
 import pandas as pd
 
-from analyzer.reports.stats import mean_interval, wilson_interval
-from schnapsen_sparring import DEAL_COLUMNS
+from analyzer.games.schnapsen import rules as R
+from analyzer.reports.stats import mean_interval
+from schnapsen_sparring import DEAL_COLUMNS, interval
 from schnapsen_strength import seat_sign_test
-
-BUMMERL_POINTS = 7
 
 
 def bummerls(deals: pd.DataFrame) -> pd.DataFrame:
@@ -32,15 +31,9 @@ def bummerls(deals: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (run, pair, seat), g in deals.groupby(["run", "pair", "our_seat"], sort=True):
         totals = [int(g.loc[g["winner"] == s, "game_points"].sum()) for s in (0, 1)]
-        if max(totals) >= BUMMERL_POINTS:
-            rows.append({"run": run, "pair": pair, "our_seat": seat, "won": totals[seat] >= BUMMERL_POINTS})
+        if max(totals) >= R.MATCH_POINTS:
+            rows.append({"run": run, "pair": pair, "our_seat": seat, "won": totals[seat] >= R.MATCH_POINTS})
     return pd.DataFrame(rows, columns=["run", "pair", "our_seat", "won"])
-
-
-def share(k: int, n: int) -> str:
-    """``k`` of ``n`` as a percentage with its 95% Wilson interval."""
-    lo, hi = wilson_interval(k, n)
-    return f"{k}/{n} = {100 * k / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def net(points) -> str:
@@ -57,7 +50,7 @@ def report(deals: pd.DataFrame) -> list[str]:
         one, two = b[0].to_numpy(), b[1].to_numpy()
         seat0, seat1, p = seat_sign_test(one, two)
         diff = net(one.astype(int) - two.astype(int))
-        lines += [f"Bummerls won as ONE {share(int(one.sum()), len(one))}, as TWO {share(int(two.sum()), len(two))} "
+        lines += [f"Bummerls won as ONE {interval(int(one.sum()), len(one))}, as TWO {interval(int(two.sum()), len(two))} "
                   f"({len(b)} whole pairs)",
                   f"ONE minus TWO {diff} of a Bummerl a pair; pairs won both times by ONE {seat0}, by TWO {seat1} "
                   f"(exact two-sided p {p:.3f})"]
@@ -65,13 +58,13 @@ def report(deals: pd.DataFrame) -> list[str]:
     forehand_points = np.where(forehand_won, deals["game_points"], -deals["game_points"])
     for label, mask in (("every deal", np.ones(len(deals), bool)), ("first deals", deals["deal"] == 0),
                         ("later deals", deals["deal"] > 0)):
-        lines.append(f"forehand, {label}: won {share(int(forehand_won[mask].sum()), int(mask.sum()))}, net game "
+        lines.append(f"forehand, {label}: won {interval(int(forehand_won[mask].sum()), int(mask.sum()))}, net game "
                      f"points a deal {net(forehand_points[mask])}")
     ours_won = deals["winner"] == deals["our_seat"]
     our_points = np.where(ours_won, deals["game_points"], -deals["game_points"])
     ours_lead = deals["leader"] == deals["our_seat"]
     for label, mask in (("forehand", ours_lead), ("dealer", ~ours_lead)):
-        lines.append(f"our deals as {label}: won {share(int(ours_won[mask].sum()), int(mask.sum()))}, net game points "
+        lines.append(f"our deals as {label}: won {interval(int(ours_won[mask].sum()), int(mask.sum()))}, net game points "
                      f"a deal {net(our_points[mask])}")
     return lines
 
