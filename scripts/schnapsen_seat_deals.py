@@ -50,7 +50,8 @@ def report(deals: pd.DataFrame) -> list[str]:
         one, two = b[0].to_numpy(), b[1].to_numpy()
         seat0, seat1, p = seat_sign_test(one, two)
         diff = net(one.astype(int) - two.astype(int))
-        lines += [f"Bummerls won as ONE {interval(int(one.sum()), len(one))}, as TWO {interval(int(two.sum()), len(two))} "
+        lines += [f"Bummerls won as ONE {interval(int(one.sum()), len(one))}, "
+                  f"as TWO {interval(int(two.sum()), len(two))} "
                   f"({len(b)} whole pairs)",
                   f"ONE minus TWO {diff} of a Bummerl a pair; pairs won both times by ONE {seat0}, by TWO {seat1} "
                   f"(exact two-sided p {p:.3f})"]
@@ -64,8 +65,8 @@ def report(deals: pd.DataFrame) -> list[str]:
     our_points = np.where(ours_won, deals["game_points"], -deals["game_points"])
     ours_lead = deals["leader"] == deals["our_seat"]
     for label, mask in (("forehand", ours_lead), ("dealer", ~ours_lead)):
-        lines.append(f"our deals as {label}: won {interval(int(ours_won[mask].sum()), int(mask.sum()))}, net game points "
-                     f"a deal {net(our_points[mask])}")
+        lines.append(f"our deals as {label}: won {interval(int(ours_won[mask].sum()), int(mask.sum()))}, "
+                     f"net game points a deal {net(our_points[mask])}")
     return lines
 
 
