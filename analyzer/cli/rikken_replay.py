@@ -1,7 +1,6 @@
 """``analyzer rikken replay``: one round card by card, from a ``rikken play`` run or a given deal."""
 
 import re
-import textwrap
 from typing import Annotated
 
 import typer
@@ -179,10 +178,10 @@ def text_lines(payload: dict) -> list[str]:
 def _wrapped(lines: list[str]) -> list[str]:
     """The title and the scores wrapped to the console's width, as the judged summary is; a trick stays on
     its line (one line a trick, cards in order)."""
-    from analyzer.reports.formatting import CONSOLE_WIDTH
+    from analyzer.reports.formatting import CONSOLE_WIDTH, fill_console
 
     return [line if re.match(r"\s+\d+\. [NESW] leads:", line) or len(line) <= CONSOLE_WIDTH
-            else textwrap.fill(line, CONSOLE_WIDTH, subsequent_indent="  ") for line in lines]
+            else fill_console(line, subsequent_indent="  ") for line in lines]
 
 
 def cost_mark(costs: list[dict], several: bool = False) -> str:
@@ -203,7 +202,7 @@ def cost_mark(costs: list[dict], several: bool = False) -> str:
 
 def _judged_lines(payload: dict) -> list[str]:
     """The legend of the cost marks, and per contract who gave up tricks and where its fate turned."""
-    from analyzer.reports.formatting import CONSOLE_WIDTH, format_bounds
+    from analyzer.reports.formatting import fill_console
 
     lines = [f"Each card judged double dummy (budget {payload['source']['judge_budget']:,} completed tricks per "
              "count): (-n) its side gave up n tricks against the best card at that moment, (-[a, b]) between a "
@@ -228,7 +227,7 @@ def _judged_lines(payload: dict) -> list[str]:
         lines.append(f"{seat} {contract['contract']}: " + (
             "its fate turned at " + "; ".join(turns) + "." if turns
             else "no card turned its fate: it went as perfect play from the deal says."))
-    return [textwrap.fill(line, CONSOLE_WIDTH, subsequent_indent="  ") for line in lines]
+    return [fill_console(line, subsequent_indent="  ") for line in lines]
 
 
 def _side_given(side: list[str], given: dict[str, list[int]]) -> str:

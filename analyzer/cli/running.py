@@ -28,13 +28,11 @@ def print_table(table, title: str, headings: dict[str, str] | None = None) -> No
     one (:func:`reports.formatting.console_table`: rates as ``59.2% [59.0, 59.3]``, counts as integers, ``–``
     for an undefined value, with a line that says why; columns headed ``headings[column]`` where given), then a
     blank line."""
-    import textwrap
+    from analyzer.reports.formatting import MISSING, MISSING_REASON, console_table, fill_console
 
-    from analyzer.reports.formatting import CONSOLE_WIDTH, MISSING, MISSING_REASON, console_table
-
-    heading = "\n\n".join(textwrap.fill(paragraph, CONSOLE_WIDTH) for paragraph in f"{title}:".split("\n\n"))
+    heading = "\n\n".join(fill_console(paragraph) for paragraph in f"{title}:".split("\n\n"))
     text = console_table(table, headings=headings)
-    reason = f"\n{textwrap.fill(f'{MISSING} {MISSING_REASON}', CONSOLE_WIDTH)}" if MISSING in text else ""
+    reason = f"\n{fill_console(f'{MISSING} {MISSING_REASON}')}" if MISSING in text else ""
     typer.echo(f"{heading}\n{text}{reason}\n")
 
 

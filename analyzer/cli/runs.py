@@ -6,7 +6,6 @@ The catalog of experiments loads every game, so the command bodies import it (``
 import os
 import shutil
 import sys
-import textwrap
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -42,10 +41,12 @@ def run_list(rows: list[list[str]], width: int) -> str:
     def head(cells: list[str]) -> str:
         return f"{cells[0]}\n{indent}{line(cells, 1)}" if own_line else line(cells)
 
+    from analyzer.reports.formatting import fill_console
+
     blocks = [head(RUN_LIST_HEADER)]
     for row in rows:
-        settings = textwrap.fill(row[-1] or "(defaults)", max(40, width), initial_indent=indent,
-                                 subsequent_indent=indent)
+        settings = fill_console(row[-1] or "(defaults)", max(40, width), initial_indent=indent,
+                               subsequent_indent=indent)
         blocks.append(f"{head(row[:-1])}\n{settings}")
     return "\n".join(blocks)
 
@@ -85,7 +86,7 @@ def show(run_dir: RunDir) -> None:
     """Print a run's status and its summary tables (a long one cut as its report cuts it)."""
     from analyzer.cli.catalog import REPORT_SPECS
     from analyzer.reports.catalog import describe_run, summary_tables
-    from analyzer.reports.formatting import CONSOLE_WIDTH
+    from analyzer.reports.formatting import CONSOLE_WIDTH, fill_console
     from analyzer.reports.headings import column_headings
     from analyzer.reports.report import run_settings, table_as_shown, without_idle_bounds
     from analyzer.reports.report_spec import ReportSpec, TableSpec
@@ -96,7 +97,7 @@ def show(run_dir: RunDir) -> None:
     spec = REPORT_SPECS.get(run.experiment) or ReportSpec()
     settings = run_settings(run, spec)
     if settings:
-        typer.echo(textwrap.fill(settings, max(40, width)))
+        typer.echo(fill_console(settings, max(40, width)))
     chunks = f", chunks {run.chunks_done}/{run.chunks_total}" if run.chunks_total else ""
     typer.echo(f"status {run.status}{chunks}, seed {run.seed}, updated {run.updated}")
     tables = summary_tables(run.path)

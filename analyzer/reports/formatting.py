@@ -2,6 +2,7 @@
 
 import math
 import re
+import textwrap
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
@@ -195,6 +196,12 @@ def file_name(text: str) -> str:
 
 #: the terminal width console prose (headlines, legends) is wrapped to
 CONSOLE_WIDTH = 80
+
+
+def fill_console(text: str, width: int = CONSOLE_WIDTH, **options) -> str:
+    """``text`` wrapped to ``width`` columns as console prose: ``textwrap.fill`` with ``options``, never breaking
+    at a hyphen, so that option names (``rik-beter``, ``open-misery-all``, ``--policy sampled-dd``) stay whole."""
+    return textwrap.fill(text, width, break_on_hyphens=False, **options)
 
 #: what a user sees for a value that is not defined (a rate of no cases, an interval of one sample)
 MISSING = "–"

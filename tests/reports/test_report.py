@@ -19,6 +19,7 @@ from analyzer.reports.comparison import (
 )
 from analyzer.reports.formatting import (
     console_table,
+    fill_console,
     format_number,
     format_percent,
     formatted_columns,
@@ -207,6 +208,12 @@ def test_long_tables_show_headline_rows_and_keep_every_row(tmp_path, make_run):
     assert base64.b64decode(csv).decode() == table.to_csv(index=False)  # the full table, not the shown rows
     plain = build_report([run], "md").text
     assert "first rows: 20 of 30" in plain and "c19" in plain and "c20" not in plain
+
+
+def test_console_prose_keeps_a_hyphenated_option_name_whole():
+    # 70 x's, a space and "open-" make 76 columns: a fill that breaks at hyphens ends the first line with "open-"
+    text = "x" * 70 + " open-misery-all is the advice"
+    assert fill_console(text).splitlines() == ["x" * 70, "open-misery-all is the advice"]
 
 
 def test_numbers_are_rounded_for_reading():

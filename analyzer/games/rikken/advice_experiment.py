@@ -2,7 +2,6 @@
 summary and its console view. It sits beside :mod:`advice` (the task and the table), which builds on
 :mod:`experiments`, so that neither module imports the other both ways."""
 
-import textwrap
 from functools import partial
 
 import pandas as pd
@@ -23,7 +22,7 @@ from analyzer.games.rikken.experiments import (
 )
 from analyzer.games.rikken.findings import ADVISE_REPORT
 from analyzer.games.rikken.queries import ADVISE_QUERY
-from analyzer.reports.formatting import CONSOLE_WIDTH
+from analyzer.reports.formatting import fill_console
 
 # Heuristic play-outs take about 0.15 ms per deal and option: 50,000 deals answer in seconds with
 # intervals of about +-0.5 points; an expert play-out takes about 60 times longer and a double-dummy deal
@@ -122,12 +121,12 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
         note = f", {bounded:,} of {int(bracket['n'].sum()):,} perfect-play rows bounded" if bounded else ""
         heading = (f"Bracket: {advice_verdict.play_name(policies.label())} play against perfect play on both sides "
                    f"(double dummy), the same {params['bracket']['deals']:,} deals{note}")
-        shown_bracket = [(textwrap.fill(heading, CONSOLE_WIDTH), bracket_shown(bracket))]
-    headline = "\n".join(textwrap.fill(sentence, CONSOLE_WIDTH) for sentence in [verdict["sentence"], *flagged])
+        shown_bracket = [(fill_console(heading), bracket_shown(bracket))]
+    headline = "\n".join(fill_console(sentence) for sentence in [verdict["sentence"], *flagged])
     return Summary(
         tables=tables, figures={"tricks_per_option": lambda: trick_distribution_chart(table, title)},
         manifest={"deals": plan.n_items, "policies": policies.label()},
-        shown=[(f"{headline}\n\n" + textwrap.fill(f"{title} (best expected money first; 95% intervals)", CONSOLE_WIDTH),
+        shown=[(f"{headline}\n\n" + fill_console(f"{title} (best expected money first; 95% intervals)"),
                 shown_table(table)),
                *shown_bracket],
         payload=payload)

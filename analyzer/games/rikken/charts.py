@@ -163,7 +163,7 @@ def success_by_trumps_and_hcp(moments: pd.DataFrame) -> plt.Figure | None:
                         color=_ink(counts.cmap(counts.norm(value))))
         _cell_axes(ax, columns, TRUMP_AXIS[rules.TRUMP_RULE[group[0]]])
         ax.set_title("\n".join(textwrap.wrap("hands per cell: " + ", ".join(CONTRACT_CLI_NAMES[c] for c in group),
-                                             48)), fontsize=9)
+                                             48, break_on_hyphens=False)), fontsize=9)
     if negligible:
         ax = axes[len(drawn) + len(shared)]
         ax.axis("off")

@@ -7,7 +7,6 @@ writes a run folder like every experiment (the outcome of every action in every 
 """
 
 import math
-import textwrap
 from functools import partial
 
 import numpy as np
@@ -39,7 +38,7 @@ from analyzer.games.schnapsen.play import (
 from analyzer.games.schnapsen.queries import ADVISE_QUERY
 from analyzer.games.schnapsen.search import new_workspace, perfect_values
 from analyzer.games.schnapsen.state import SchnapsenState
-from analyzer.reports.formatting import CONSOLE_WIDTH, fixed
+from analyzer.reports.formatting import fill_console, fixed
 from analyzer.reports.stats import wilson_interval
 
 #: the default bot of ``advise``: the strongest honest bot, and at a first lead cheaper than ``pimc``
@@ -250,7 +249,7 @@ def _advise_summary(plan: Plan, chunks: list) -> Summary:
     context = plan.context
     title = f"player {context['player']} to move; {context['method']}"
     return Summary(tables={"advice": table}, manifest={"worlds": plan.n_items, "headline": verdict["sentence"]},
-                   shown=[(textwrap.fill(verdict["sentence"], CONSOLE_WIDTH) + "\n\n" + title,
+                   shown=[(fill_console(verdict["sentence"]) + "\n\n" + title,
                            table.drop(columns="worlds"))],  # the title counts the worlds, the same for every row
                    payload={**context, "worlds": plan.n_items, "exact": exact, "headline": verdict,
                             "actions": records(table)})
