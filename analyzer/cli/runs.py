@@ -29,6 +29,8 @@ def run_list(rows: list[list[str]], width: int) -> str:
     """The runs one to a block, readable at any width: a line of aligned facts (``RUN_LIST_HEADER``) and
     the settings below it, indented and wrapped to ``width`` (they are the long part). When a run's path
     makes the line of facts wider than ``width``, every path gets a line of its own above its facts."""
+    from analyzer.reports.formatting import fill_console
+
     facts = [RUN_LIST_HEADER, *(row[:-1] for row in rows)]
     widths = [max(len(line[i]) for line in facts) for i in range(len(RUN_LIST_HEADER))]
 
@@ -41,12 +43,10 @@ def run_list(rows: list[list[str]], width: int) -> str:
     def head(cells: list[str]) -> str:
         return f"{cells[0]}\n{indent}{line(cells, 1)}" if own_line else line(cells)
 
-    from analyzer.reports.formatting import fill_console
-
     blocks = [head(RUN_LIST_HEADER)]
     for row in rows:
         settings = fill_console(row[-1] or "(defaults)", max(40, width), initial_indent=indent,
-                               subsequent_indent=indent)
+                                subsequent_indent=indent)
         blocks.append(f"{head(row[:-1])}\n{settings}")
     return "\n".join(blocks)
 

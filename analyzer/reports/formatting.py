@@ -203,6 +203,7 @@ def fill_console(text: str, width: int = CONSOLE_WIDTH, **options) -> str:
     at a hyphen, so that option names (``rik-beter``, ``open-misery-all``, ``--policy sampled-dd``) stay whole."""
     return textwrap.fill(text, width, break_on_hyphens=False, **options)
 
+
 #: what a user sees for a value that is not defined (a rate of no cases, an interval of one sample)
 MISSING = "–"
 #: why, said once under a table (or in a report's glossary) that shows it
