@@ -15,14 +15,17 @@ deal's options ("none"), the solver's complete verdicts shared (``shared_verdict
 that differ from "none" are reported (the table may move where a budgeted question stops). ``--per-option`` first
 plays each option by itself (no sharing across options); ``--breakdown`` prints, for the shared run, the solver's
 questions and completed tricks per option and per kind of question (``max``: trick counts, sampled-dd's
-tie-break; ``ge``/``le``/``eq``: made or beaten for trick contracts, Misery, 1 Alone). The
+tie-break; ``ge``/``le``/``eq``: made or beaten for trick contracts, Misery, 1 Alone), then per kind of question
+and outcome (the budget stopped it, or its answer told the cards apart or not); ``--rows DIR`` writes each hand's
+advice table, to compare two trees' play on a seed byte for byte. The
 bracket solves all options of a deal together, as ``advise --bracket`` does; its figure is the chunk's CPU less
 the same chunk's heuristic play. Hands: issue 39's three (N leads) and one random hand of a fresh seed, or
 ``--hands``. ``--tail T`` replaces all this by the bracket's perfect play of ``--tail-deals`` deals a hand, each
 deal's questions by kind of contract in a child process stopped after T CPU-s (which questions stick, how long).
 
 Usage: python scripts/bench_rikken_advise.py [--seed N] [--deals 2] [--bracket-deals 2] [--contracts all]
-       [--hands H ...] [--worlds W] [--per-option] [--breakdown] [--profile] [--tail CPU-s [--tail-deals 20]]
+       [--hands H ...] [--worlds W] [--per-option] [--breakdown] [--profile] [--rows DIR]
+       [--tail CPU-s [--tail-deals 20]]
 """
 
 import argparse
@@ -66,13 +69,16 @@ def random_hand(seed: int) -> str:
 
 class SolverCount:
     """Counts the solver's questions (``api.judge_moves`` calls, the shared verdicts' hits not included) and their
-    completed tricks (``api.last_tricks``) by wrapping the name ``shared_verdicts`` calls, in all and per (option
-    played, kind of question) in ``by``; the answers are the solver's own."""
+    completed tricks (``api.last_tricks``) by wrapping the name ``shared_verdicts`` calls, in all, per (option
+    played, kind of question) in ``by`` and per (kind of question, outcome) in ``outcomes``: ``stopped`` (the budget
+    ran out), ``alike`` (complete, every move keeps or none does: the answer tells no card from another) or
+    ``telling``; the answers are the solver's own."""
 
     def __init__(self):
         self.questions = 0
         self.tricks = 0
         self.by: dict[tuple[str, str], list[int]] = {}
+        self.outcomes: dict[tuple[str, str], list[int]] = {}
         self.option = "?"
         self._inner = api.judge_moves
         self._play = advice.play_setups
@@ -84,9 +90,10 @@ class SolverCount:
             self.questions += 1
             self.tricks += tricks
             goal = kwargs.get("goal", args[4] if len(args) > 4 else "max")
-            entry = self.by.setdefault((self.option, goal), [0, 0])
-            entry[0] += 1
-            entry[1] += tricks
+            for table, key in ((self.by, (self.option, goal)), (self.outcomes, (goal, _outcome(verdicts)))):
+                entry = table.setdefault(key, [0, 0])
+                entry[0] += 1
+                entry[1] += tricks
             return verdicts
 
         def labelled(setups, *args, **kwargs):
@@ -106,10 +113,23 @@ class SolverCount:
 
     def breakdown(self, deals: int) -> str:
         """Questions and completed tricks a deal per option and kind of question, biggest first."""
-        rows = sorted(self.by.items(), key=lambda item: -item[1][1])
         total = max(self.tricks, 1)
-        return "\n".join(f"      {option:>14} {goal:>3}: {q / deals:7.0f} questions, {t / deals / 1e6:7.2f} M "
-                         f"completed tricks a deal ({100 * t / total:4.1f}%)" for (option, goal), (q, t) in rows)
+        lines = []
+        for table in (self.by, self.outcomes):
+            rows = sorted(table.items(), key=lambda item: -item[1][1])
+            lines += [f"      {first:>14} {second:>3}: {q / deals:7.0f} questions, {t / deals / 1e6:7.2f} M "
+                      f"completed tricks a deal ({100 * t / total:4.1f}%)" for (first, second), (q, t) in rows]
+            lines.append("")
+        return "\n".join(lines[:-1])
+
+
+def _outcome(verdicts) -> str:
+    """``stopped``, ``alike`` or ``telling`` (``SolverCount``)."""
+    if not verdicts.complete:
+        return "stopped"
+    keep = verdicts.keep_up | verdicts.keep_down
+    fail = verdicts.fail_up | verdicts.fail_down
+    return "alike" if not keep or not fail else "telling"
 
 
 def timed_chunk(params: dict, deals: int, seed: int, mode: str = "table"):
@@ -147,6 +167,9 @@ def bench_hand(hand: str, args, seed: int, profile: cProfile.Profile | None) -> 
         runs[mode] = timed_chunk(plan.params, args.deals, seed, mode)
         if profile and mode == args.modes[-1]:
             profile.disable()
+    if args.rows:
+        # The goal's run's advice table, to compare trees byte for byte (the same seed plays the same cards).
+        runs[args.modes[-1]][0].to_csv(os.path.join(args.rows, f"{seed}-{hand}.csv"), index=False)
     base = args.modes[0]
     base_rows, base_cpu, _ = runs[base]
     ordinary = runs[args.modes[-1]][1] / args.deals
@@ -262,12 +285,16 @@ def main() -> int:
                         help="CPU-s: the bracket's questions by kind on --tail-deals deals, each stopped there")
     parser.add_argument("--tail-deals", type=int, default=20, help="deals a hand for --tail")
     parser.add_argument("--profile", action="store_true", help="cProfile the sampled-dd play, top 25 by own time")
+    parser.add_argument("--rows", default=None, help="a folder: each hand's advice table as SEED-HAND.csv")
     args = parser.parse_args()
     if args.deals < 1 or args.bracket_deals < 0 or args.tail_deals < 1 or args.tail < 0:
         print("--deals and --tail-deals must be at least 1, --bracket-deals and --tail at least 0", file=sys.stderr)
         return 2
     if args.seed is not None and not 0 <= args.seed < 2**63:
         print(f"--seed {args.seed}: want a whole number from 0 to 2**63 - 1", file=sys.stderr)
+        return 2
+    if args.rows is not None and not os.path.isdir(args.rows):
+        print(f"--rows {args.rows}: not a folder", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     hands = args.hands or [*ISSUE_HANDS, random_hand(seed)]
