@@ -1,15 +1,9 @@
 """The defenders' lead against an exposed misère (``misery_playout.defender_card``): strip the suit before the
 catcher is led, on hand-made positions worked out by hand (``_position``: N declares Open Misery, trick 1 as in
-``test_sampled_dd_playout``; cards nobody holds count as unseen, as in a full deal); and the play-outs' ties
-going to the rule's card (``sampled_dd.playout_tie_break``, ``RULE_TIES``)."""
+``test_sampled_dd_playout``; cards nobody holds count as unseen, as in a full deal)."""
 
-import numpy as np
 import pytest
 
-from analyzer.cards.rng import state_from_seed
-from analyzer.games.rikken import sampled_dd
-from analyzer.games.rikken.heuristic import default_params
-from analyzer.games.rikken.sampled_dd import playout_tie_break
 from tests.rikken.test_sampled_dd_playout import _card, _position, _rule
 
 N, E, S, W = range(4)
@@ -27,20 +21,3 @@ N, E, S, W = range(4)
 ])
 def test_the_lead_strips_the_suit_while_a_partner_may_have_to_go_over(rest, expected):
     assert _rule(_position(rest, W)) == _card(expected)
-
-
-def test_the_play_outs_ties_go_to_the_rules_card_before_owns(monkeypatch):
-    # Play-outs that beat N in no world (saturated at zero, as at deal 6 of seed 716207316): every class ties, and
-    # the tie goes to the rule's card C4 (the first position above), not own's C2; with RULE_TIES off, to C2.
-    monkeypatch.setattr(sampled_dd, "playout_values", lambda worlds, seat, actions, *rest: np.zeros(len(actions)))
-    st = _position({N: "C3 C5 H8", E: "CT CJ H9", S: "CQ CK HT", W: "C2 C4 D9"}, W)
-    drawn = [(1.0, None, None, None, None, st)]
-    actions = [_card("C2"), _card("C4"), _card("D9")]
-    tied = (np.ones(3), np.ones(3))
-    args = (tied, _card("C2"), actions, W, N, default_params(), state_from_seed(3))
-    assert playout_tie_break(drawn, *args) == _card("C4")
-    monkeypatch.setattr(sampled_dd, "RULE_TIES", False)
-    assert playout_tie_break(drawn, *args) == _card("C2")
-    # Own's card is the rule's (C4): played as it is.
-    monkeypatch.setattr(sampled_dd, "RULE_TIES", True)
-    assert playout_tie_break(drawn, tied, _card("C4"), *args[2:]) == _card("C4")
