@@ -11,12 +11,12 @@ that play-out makes the declarer take a trick.
 
 The rule, for a defender against one exposed misère (no trumps):
 
-- leading: in the suit where the fewest unseen cards lie above the declarer's lowest card of a suit, among
-  suits where the seat holds a card under that lowest one (a catcher; a partner holding only cards above it
-  must go over it and let him duck): while unseen cards lie above it and he holds two or more of the suit, the
-  seat's lowest card above it where it has one (a strip: he ducks, the partners follow and shed their cards of
-  the suit, the catcher is kept for when they are out of it), else the highest catcher (the lower ones are kept
-  for later leads); without a catcher, no rule (the heuristic's card);
+- leading: among the suits where the seat holds a catcher (a card under the declarer's lowest card of the
+  suit), the one where the fewest unseen cards lie above that lowest card (a partner holding only such cards
+  must go over it and let him duck); there, while unseen cards lie above it and he holds two or more of the
+  suit, the seat's lowest card above it where it has one (a strip: he ducks, the partners follow and shed
+  their cards of the suit, the catcher is kept for when they are out of it), else the highest catcher (the
+  lower ones are kept for later leads); without a catcher, no rule (the heuristic's card);
 - following before the declarer, while the trick is still under his lowest card of the suit: the highest
   card that stays under it; after him, while he wins the trick: the highest card under his; otherwise
   the highest card of the suit (the trick cannot catch him: shed a high card, keep the low ones);
