@@ -11,9 +11,12 @@ that play-out makes the declarer take a trick.
 
 The rule, for a defender against one exposed misère (no trumps):
 
-- leading: a card under the declarer's lowest card of a suit, in the suit where the fewest unseen cards
-  lie above that lowest card (a partner holding only such cards must go over it and let him duck), the
-  highest such card (the lower ones are kept for later leads); without one, no rule (the heuristic's card);
+- leading: among the suits where the seat holds a catcher (a card under the declarer's lowest card of the
+  suit), the one where the fewest unseen cards lie above that lowest card (a partner holding only such cards
+  must go over it and let him duck); there, while unseen cards lie above it and he holds two or more of the
+  suit, the seat's lowest card above it where it has one (a strip: he ducks, the partners follow and shed
+  their cards of the suit, the catcher is kept for when they are out of it), else the highest catcher (the
+  lower ones are kept for later leads); without a catcher, no rule (the heuristic's card);
 - following before the declarer, while the trick is still under his lowest card of the suit: the highest
   card that stays under it; after him, while he wins the trick: the highest card under his; otherwise
   the highest card of the suit (the trick cannot catch him: shed a high card, keep the low ones);
@@ -77,6 +80,18 @@ def _keep_low(led, follow, rank):
     return 13 * led + (under or follow).bit_length() - 1
 
 
+def _lead_card(mine, theirs, lowest, guarded):
+    """The rank of the lead in a suit where the seat holds a catcher (a card of ``mine`` under ``lowest``, the
+    declarer's lowest of ``theirs``): the lowest card above it while a partner may still have to go over it
+    (``guarded``: unseen cards above it) and the declarer keeps a card after ducking, else the highest
+    catcher. Deal 6 of seed 716207316 (docs/rikken-bots.md, "Session 16"): W's one club under N's C3 C5 was
+    led while the partners held six clubs above; perfect defence led C4 and caught him with C2 at the end."""
+    above = mine >> (lowest + 1) << (lowest + 1)
+    if guarded and above and theirs.bit_count() > 1:
+        return _low(above)
+    return (mine & ((1 << lowest) - 1)).bit_length() - 1
+
+
 def misery_defence_card(st, seat, up):
     """The card a defender against Misery plays among equals when following suit, or -1 where the rule does
     not apply (the seat declares, some contract is not a Misery still clean, or it cannot follow).
@@ -119,7 +134,7 @@ def defender_card(st, seat, up, declarer):
                 continue
             key = ((_suit(unseen, s) >> lowest).bit_count(), -(_suit(unseen, s) & ((1 << lowest) - 1)).bit_count())
             if best_key is None or key < best_key:
-                best, best_key = 13 * s + under.bit_length() - 1, key
+                best, best_key = 13 * s + _lead_card(mine, theirs, lowest, key[0] > 0), key
         return best
     led = int(st[LED_SUIT])
     follow = _suit(up, led)
