@@ -80,16 +80,16 @@ def _keep_low(led, follow, rank):
     return 13 * led + (under or follow).bit_length() - 1
 
 
-def _lead_card(mine, theirs, lowest, guarded):
-    """The rank of the lead in a suit where the seat holds a catcher (a card of ``mine`` under ``lowest``, the
-    declarer's lowest of ``theirs``): the lowest card above it while a partner may still have to go over it
-    (``guarded``: unseen cards above it) and the declarer keeps a card after ducking, else the highest
+def _lead_card(mine, under, theirs, lowest, guarded):
+    """The rank of the lead in a suit where the seat holds catchers (``under``: the cards of ``mine`` under
+    ``lowest``, the declarer's lowest of ``theirs``): the lowest card above it while a partner may still have to
+    go over it (``guarded``: unseen cards above it) and the declarer keeps a card after ducking, else the highest
     catcher. Deal 6 of seed 716207316 (docs/rikken-bots.md, "Session 16"): W's one club under N's C3 C5 was
     led while the partners held six clubs above; perfect defence led C4 and caught him with C2 at the end."""
     above = mine >> (lowest + 1) << (lowest + 1)
     if guarded and above and theirs.bit_count() > 1:
         return _low(above)
-    return (mine & ((1 << lowest) - 1)).bit_length() - 1
+    return under.bit_length() - 1
 
 
 def misery_defence_card(st, seat, up):
@@ -134,7 +134,7 @@ def defender_card(st, seat, up, declarer):
                 continue
             key = ((_suit(unseen, s) >> lowest).bit_count(), -(_suit(unseen, s) & ((1 << lowest) - 1)).bit_count())
             if best_key is None or key < best_key:
-                best, best_key = 13 * s + _lead_card(mine, theirs, lowest, key[0] > 0), key
+                best, best_key = 13 * s + _lead_card(mine, under, theirs, lowest, key[0] > 0), key
         return best
     led = int(st[LED_SUIT])
     follow = _suit(up, led)
