@@ -157,7 +157,7 @@ def replay_run_round(seed: int, index: int, policies: Policies, dealing: str = "
     return _assemble(row, policies, trace, source, bidders_from_params(params), judge_budget)
 
 
-def replay_deal(hands, dealer: int = 3, seed: int = 0, policies: Policies | None = None,
+def replay_deal(hands, dealer: int, seed: int = 0, policies: Policies | None = None,
                 bidding: dict | None = None, judge_budget: int | None = None) -> RoundReplay:
     """Bid, set up and play one given deal as ``rikken play`` plays a round.
 
@@ -166,7 +166,8 @@ def replay_deal(hands, dealer: int = 3, seed: int = 0, policies: Policies | None
     hands : array_like of 4 int
         Card masks of N E S W (``pbn.parse_deal``).
     dealer : int
-        Dealer seat (default W, as every command taking a deal); the seat on his left bids first and leads.
+        Dealer seat (the commands' default is ``cli.rikken.DEFAULT_DEALER``); the seat on his left bids first
+        and leads.
     seed : int
         Seed of the play stream (random policy, dd's choice among equally good cards).
     policies : Policies, optional
