@@ -157,7 +157,10 @@ def players(base: Bot, oracle: str | None, parsed: list) -> tuple[list[Decider],
     """Each variant's base decider and oracle from ``parse_variant``'s rows; variants with the same heuristic
     row share a base decider, and every oracle one decider, so that a position is searched once per bot."""
     bases: dict[bytes, Decider] = {}
-    shared = Decider(parse_bot(oracle), parse_bot(oracle).params.to_array()) if oracle is not None else None
+    shared = None
+    if oracle is not None:
+        oracle_bot = parse_bot(oracle)
+        shared = Decider(oracle_bot, oracle_bot.params.to_array())
     deciders, oracles = [], []
     for params, kind in parsed:
         deciders.append(bases.setdefault(params.tobytes(), Decider(base, params)))
