@@ -151,6 +151,37 @@ def defender_card(st, seat, up, declarer):
     return _keep_low(led, follow, _low(theirs))
 
 
+def tie_card(st, seat, up, declarer):
+    """The card of defender ``seat`` (legal cards ``up``) against the exposed misère of ``declarer`` where the solved
+    worlds and the play-outs all tie (``sampled_dd.playout_tie_break``), or -1: own's card (the expert's, or
+    :func:`misery_defence_card`) stays.
+
+    - Following after the declarer, who does not win the trick: the highest card of the suit. The trick cannot catch
+      him; the low cards are kept for later and winning it gives the seat the lead (seed 1696544299, deals 52 and
+      109: DJ over D2, DA over D6, docs/rikken-bots.md).
+    - Void: the highest card above the declarer's lowest of a suit in which an unseen card lies under that lowest
+      card. A partner may hold it as a catcher, and the cards above must be gone before it is led (deals 21, 38 and
+      184: SQ, C7, H8, where own's card threw a suit that could not help).
+    - Leading, or following before him: none.
+    """
+    shown = int(visible_hand(st, seat, declarer))
+    if shown < 0 or int(st[N_IN_TRICK]) == 0:
+        return -1
+    up = int(up)
+    led = int(st[LED_SUIT])
+    follow = _suit(up, led)
+    if follow:
+        ducked = int(st[TRICK + declarer]) >= 0 and int(st[WIN_SEAT]) != declarer
+        return 13 * led + follow.bit_length() - 1 if ducked else -1
+    unseen = FULL_DECK & ~int(st[PLAYED]) & ~int(st[HAND + seat]) & ~shown
+    strip = []
+    for s in range(4):
+        theirs = _suit(shown, s)
+        if theirs and _suit(unseen, s) & ((1 << _low(theirs)) - 1):
+            strip += [13 * s + r for r in range(_low(theirs) + 1, N_RANKS) if _suit(up, s) >> r & 1]
+    return max(strip, key=lambda c: (c % 13, -c)) if strip else -1
+
+
 def plays_out_beaten(world, seat, action, declarer, params, rng_state):
     """Whether, in the fully dealt ``world`` (a round state), ``seat`` playing ``action`` and everyone playing on
     as the module notes say makes the misère of ``declarer`` take a trick. ``params``: the heuristic's (the
