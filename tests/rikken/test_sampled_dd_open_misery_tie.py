@@ -24,10 +24,10 @@ N, E, S, W = range(4)
 STRIP = {N: "C5 C9 H4 HK", E: "H9 HT S2 S3", S: "H3 D9 DT S4", W: "C2 C3 S5 S6"}
 
 
-def _tie(st):
+def _tie(st, own=-1):
     seat = int(st[L.TURN])
     up, _ = legal_actions(st, seat)
-    return tie_card(st, seat, int(up), N)
+    return tie_card(st, seat, int(up), N, own)
 
 
 @pytest.mark.parametrize("rest, winner, trick, expected", [
@@ -41,11 +41,25 @@ def _tie(st):
     ({N: "C5 C9 H4 HK", E: "C3 CJ H9 S3", S: "H3 D9 DT S4", W: "C2 C4 S5 S6"}, W, ("C2", "C5"), None),
     # S leads C6, W plays before N: own's card.
     ({N: "C5 C9 H4 HK", E: "H9 HT S2 S3", S: "C6 D9 DT S4", W: "C2 C3 S5 S6"}, S, ("C6",), None),
-    # E leads: own's card.
-    (STRIP, E, (), None),
 ])
 def test_the_tie_card_on_hand_made_positions(rest, winner, trick, expected):
     assert _tie(_position(rest, winner, trick)) == (-1 if expected is None else _card(expected))
+
+
+@pytest.mark.parametrize("rest, own, expected", [
+    # Own's lead C2 is under N's lowest club (C5) while nine unseen clubs lie above it: a partner holding one has to
+    # go over and N ducks. W leads from a suit N is void in instead: spades, the highest, S6.
+    (STRIP, "C2", "S6"),
+    # Own's S5 is no catcher (N has no spade): own's card stays.
+    (STRIP, "S5", None),
+    # No unseen club lies above N's lowest, CQ (CK his, CA W's): nobody has to go over it, own's C2 stays.
+    ({N: "CQ CK H4 HK", E: "H9 HT S2 S3", S: "H3 D9 DT S4", W: "C2 CA S5 S6"}, "C2", None),
+    # N holds every suit W has; W has catchers in clubs (C2 C3 under C5) and spades (S5 under S9), none in hearts
+    # (H8 over H4): H8.
+    ({N: "C5 C9 H4 S9", E: "H9 HT S2 S3", S: "H3 D9 DT S4", W: "C2 C3 H8 S5"}, "C2", "H8"),
+])
+def test_the_tie_lead_goes_away_from_a_catcher_the_partners_may_have_to_go_over(rest, own, expected):
+    assert _tie(_position(rest, W), _card(own)) == (-1 if expected is None else _card(expected))
 
 
 def test_the_tie_card_differs_from_the_rule_of_the_play_outs_when_void():

@@ -404,7 +404,7 @@ def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_sta
     if TIE_CARD and len(best) > 1:
         # Every world shows what the seat sees alike (its hand, the declarer's, the cards played): any one will do.
         world = drawn[0][5]
-        tie = tie_card(world, seat, legal_actions(world, seat)[0], declarer)
+        tie = tie_card(world, seat, legal_actions(world, seat)[0], declarer, own)
         if tie >= 0 and _class_of(actions, tie) in best:
             return tie
     if mine in best:
