@@ -151,56 +151,6 @@ def defender_card(st, seat, up, declarer):
     return _keep_low(led, follow, _low(theirs))
 
 
-def tie_card(st, seat, up, declarer, own):
-    """The card of defender ``seat`` (legal cards ``up``) against the exposed misère of ``declarer`` where the solved
-    worlds and the play-outs all tie (``sampled_dd.playout_tie_break``), or -1: ``own``'s card (the expert's, or
-    :func:`misery_defence_card`) stays.
-
-    - Following after the declarer, who does not win the trick: the highest card of the suit. The trick cannot catch
-      him; the low cards are kept for later and winning it gives the seat the lead (seed 1696544299, deals 52 and
-      109: DJ over D2, DA over D6, docs/rikken-bots.md).
-    - Void: the highest card above the declarer's lowest of a suit in which an unseen card lies under that lowest
-      card. A partner may hold it as a catcher, and the cards above must be gone before it is led (deals 21, 38 and
-      184: SQ, C7, H8, where own's card threw a suit that could not help).
-    - Leading, where own's card is a catcher (under the declarer's lowest of its suit) while unseen cards lie above
-      that lowest card (a partner may have to go over it, he ducks and the catcher is spent): the highest card of a
-      suit he is void in, else the highest of a suit where the seat holds no catcher (deals 52, 106 and 134: C5,
-      HA, DJ, where own's D2, S2, C2 was led into the partners' higher cards).
-    - Following before him: none.
-    """
-    shown = int(visible_hand(st, seat, declarer))
-    if shown < 0:
-        return -1
-    up = int(up)
-    unseen = FULL_DECK & ~int(st[PLAYED]) & ~int(st[HAND + seat]) & ~shown
-    if int(st[N_IN_TRICK]) == 0:
-        return _lead_away(up, shown, unseen, own)
-    led = int(st[LED_SUIT])
-    follow = _suit(up, led)
-    if follow:
-        ducked = int(st[TRICK + declarer]) >= 0 and int(st[WIN_SEAT]) != declarer
-        return 13 * led + follow.bit_length() - 1 if ducked else -1
-    strip = []
-    for s in range(4):
-        theirs = _suit(shown, s)
-        if theirs and _suit(unseen, s) & ((1 << _low(theirs)) - 1):
-            strip += [13 * s + r for r in range(_low(theirs) + 1, N_RANKS) if _suit(up, s) >> r & 1]
-    return max(strip, key=lambda c: (c % 13, -c)) if strip else -1
-
-
-def _lead_away(up, shown, unseen, own):
-    """:func:`tie_card`'s lead: away from ``own`` where it is a catcher in a suit with ``unseen`` cards above the
-    declarer's (``shown``) lowest, else -1."""
-    theirs = _suit(shown, own // 13)
-    if not theirs or own % 13 > _low(theirs) or not _suit(unseen, own // 13) >> _low(theirs):
-        return -1
-    pool = [c for c in range(52) if up >> c & 1 and not _suit(shown, c // 13)]
-    if not pool:  # he holds every suit of the seat's: the suits where it has no catcher
-        pool = [c for c in range(52)
-                if up >> c & 1 and not _suit(up, c // 13) & ((1 << _low(_suit(shown, c // 13))) - 1)]
-    return max(pool, key=lambda c: (c % 13, -c)) if pool else -1
-
-
 def plays_out_beaten(world, seat, action, declarer, params, rng_state):
     """Whether, in the fully dealt ``world`` (a round state), ``seat`` playing ``action`` and everyone playing on
     as the module notes say makes the misère of ``declarer`` take a trick. ``params``: the heuristic's (the

@@ -99,12 +99,7 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
-from analyzer.games.rikken.misery_playout import (
-    exposed_misery_declarer,
-    misery_defence_card,
-    playout_values,
-    tie_card,
-)
+from analyzer.games.rikken.misery_playout import exposed_misery_declarer, misery_defence_card, playout_values
 from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
@@ -154,10 +149,6 @@ PLAYOUTS = True
 # the solved ones. 24 cut Open Misery's made rate by 5.5 points [-9.9, -1.0] (220 paired deals, 36 -> 24 made) at
 # 1.04x the CPU a deal (1.3x on session 13's deals); 0: the solved worlds alone (docs/rikken-bots.md, "Session 14").
 PLAYOUT_WORLDS = 24
-# Where the worlds and the play-outs all tie against an exposed misère, ``misery_playout.tie_card`` (following after
-# the declarer who ducked: the highest card; void: a strip of a suit where a partner may hold the catcher) before
-# own's card; False: own's card (docs/rikken-bots.md, "Session 17: the tie card against an exposed misère").
-TIE_CARD = True
 
 
 class _Goal:
@@ -386,10 +377,9 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
 def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, extra=()):
     """The card of a defender against an exposed misère (``misery_playout``): among the classes the solved
     worlds rank best (every class whose ``high`` reaches the best ``low``), the one whose play-outs, where no
-    defender sees another's cards, beat the misère in the most weight of worlds; among equals
-    ``misery_playout.tie_card``'s class (with ``TIE_CARD``), then ``own``'s, then the first. ``drawn``: the
-    worlds as ``choose_sampled`` draws them, ``sums``: their summed ``(low, high)`` bounds; ``extra``: worlds
-    drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
+    defender sees another's cards, beat the misère in the most weight of worlds; ``own``'s class, then the
+    first, among equals. ``drawn``: the worlds as ``choose_sampled`` draws them, ``sums``: their summed
+    ``(low, high)`` bounds; ``extra``: worlds drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
     low, high = sums
     weight_sum = sum(w[0] for w in drawn)
     top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
@@ -401,12 +391,6 @@ def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_sta
     values = playout_values([(w[0], w[5]) for w in pool], seat, [actions[i] for i in top], declarer,
                             params[:N_PARAMS], rng_state) * (weight_sum / pool_sum)
     best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
-    if TIE_CARD and len(best) > 1:
-        # Every world shows what the seat sees alike (its hand, the declarer's, the cards played): any one will do.
-        world = drawn[0][5]
-        tie = tie_card(world, seat, legal_actions(world, seat)[0], declarer, own)
-        if tie >= 0 and _class_of(actions, tie) in best:
-            return tie
     if mine in best:
         return own
     return actions[best[0]]
