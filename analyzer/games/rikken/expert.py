@@ -88,6 +88,7 @@ DEFAULT_SAMPLES = 6
 DEFAULT_FIRST_TRICK = 5
 _EXPERT_DEFAULTS = {"samples": DEFAULT_SAMPLES, "first_trick": DEFAULT_FIRST_TRICK}
 TRICK_WEIGHT = 1.0 / 32  # a trick of surplus is worth this much of a contract (13 tricks stay below 1)
+TIE_TOLERANCE = 1e-9  # values within this share of the worlds' total weight are equal (float rounding)
 UNANIMOUS_STOP = 2  # after this many worlds in which every card scores the same, the heuristic's card is played
 MAX_TRIES = 200  # stuck dealings redrawn per world before the decision falls back to the heuristic
 PILE = 4  # the slot of the face-down cards the seat has not seen
@@ -499,6 +500,6 @@ def choose_expert(st, seat, up, fd, params, rng_state):
         if reps[i] <= own:
             mine = i
     # Ties (up to rounding) go to the heuristic's card.
-    if values[mine] >= values[best] - 1e-9 * total:
+    if values[mine] >= values[best] - TIE_TOLERANCE * total:
         return own
     return reps[best]

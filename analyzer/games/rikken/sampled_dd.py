@@ -84,6 +84,7 @@ from analyzer.games.rikken.expert import (
     DEFAULT_SAMPLES,
     P_FIRST_TRICK,
     P_SAMPLES,
+    TIE_TOLERANCE,
     TRICK_WEIGHT,
     distinct_actions,
     draw_into,
@@ -382,7 +383,7 @@ def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_sta
     ``(low, high)`` bounds; ``extra``: worlds drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
     low, high = sums
     weight_sum = sum(w[0] for w in drawn)
-    top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
+    top = [i for i in range(len(actions)) if high[i] >= np.max(low) - TIE_TOLERANCE * weight_sum]
     mine = _class_of(actions, own)
     if len(top) == 1:
         return own if top[0] == mine else actions[top[0]]
@@ -390,7 +391,7 @@ def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_sta
     pool_sum = sum(w[0] for w in pool)
     values = playout_values([(w[0], w[5]) for w in pool], seat, [actions[i] for i in top], declarer,
                             params[:N_PARAMS], rng_state) * (weight_sum / pool_sum)
-    best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
+    best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - TIE_TOLERANCE * weight_sum]
     if mine in best:
         return own
     return actions[best[0]]
@@ -443,7 +444,7 @@ def decided_action(actions, low, high, own, weight_sum, left):
     decided when no action's ``low`` can climb past its class's ``high``; another action when its ``low`` already beats
     ``own``'s best ``high`` and every other action's best ``low``.
     """
-    tolerance = 1e-9 * weight_sum
+    tolerance = TIE_TOLERANCE * weight_sum
     mine = _class_of(actions, own)
     # Plain floats: called after every world solved, where numpy's per-call cost on a dozen classes showed in the
     # profile (session 16); the same doubles and comparisons as on the arrays.
@@ -483,7 +484,7 @@ def best_action(actions, low, high, own, weight_sum):
     """
     best = int(np.argmax(low))
     mine = _class_of(actions, own)
-    if high[mine] >= low[best] - 1e-9 * weight_sum:
+    if high[mine] >= low[best] - TIE_TOLERANCE * weight_sum:
         return own
     return actions[best]
 
