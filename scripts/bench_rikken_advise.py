@@ -90,6 +90,8 @@ class SolverCount:
             self.questions += 1
             self.tricks += tricks
             goal = kwargs.get("goal", args[4] if len(args) > 4 else "max")
+            # sampled-dd's questions about the classes in play, and about the others until one fails (session 17).
+            goal += "/rest" if kwargs.get("until_fail") else "/part" if kwargs.get("moves") is not None else ""
             for table, key in ((self.by, (self.option, goal)), (self.outcomes, (goal, _outcome(verdicts)))):
                 entry = table.setdefault(key, [0, 0])
                 entry[0] += 1

@@ -36,7 +36,10 @@ the round can differ). It saved about
 1% of the solves on screened Misery and 1 Alone deals (``scripts/rikken_sampled_dd_work.py``): most
 decisions stay close to the last world, where every card ties. Asking the trick counts last saved 6% of 9
 Alone's and 9% of Rik's completed tricks (seed 7311, 4 deals each, same tricks): the contracts seldom
-separate the cards, so the tie-break is usually still needed.
+separate the cards, so the tie-break is usually still needed. A class whose best still falls short of own's class's
+worst with all the weight to come can no longer be the card (``in_play_classes``): the questions then search only
+the classes in play, and where all of those keep, the others until one fails (``_judged``), which gives the classes
+in play the values searching every class gives, so the same card (the budget's caveat as above).
 
 In trick 1 a world whose hidden declarer holds a hand the bidding policy would not bid his contract with
 (a Misery bidder without a misère) is drawn again, up to ``BID_TRIES`` times (``fits_the_bidding``); later
@@ -202,7 +205,7 @@ def has_action(masks, action):
 
 
 def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goals, actions, generations,
-                 budget=0, parts=("contracts", "tricks")):
+                 budget=0, parts=("contracts", "tricks"), in_play=None):
     """Bounds on the value of each action for ``seat`` in one fully known world: ``(low, high)``, lists parallel
     to ``actions``, equal when every solve finished.
 
@@ -214,6 +217,8 @@ def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goa
     alike (all keep the result, or none can) they all score 0: a constant per world changes no choice.
     ``hands``: the world's four hands, ``trick``: the current trick's cards in play order. ``parts``: the
     questions asked, ``"contracts"`` (made or beaten) and / or ``"tricks"`` (the trick counts kept).
+    ``in_play``: booleans parallel to ``actions``, the classes whose values are wanted (None: all); the others
+    score 0 and are searched only to tell whether the classes in play are alike (:func:`_judged`).
     """
     low = [0.0] * len(actions)
     high = [0.0] * len(actions)
@@ -224,18 +229,59 @@ def world_values(hands, trump, seat, trick, trick_blind, called_card, blind, goa
         if g.tricks and "tricks" in parts:
             asked.append(("max", 0, TRICK_WEIGHT))
         for goal, k, score in asked:
-            verdicts = judge_moves(hands, trump, seat, g.team, goal, k, **kwargs)
-            keeps = [has_action((verdicts.keep_up, verdicts.keep_down), action) for action in actions]
-            if verdicts.complete:
-                if all(keeps) or not any(keeps):
-                    continue
-                may_keep = keeps
-            else:
-                may_keep = [not has_action((verdicts.fail_up, verdicts.fail_down), action) for action in actions]
+            judged = _judged(actions, in_play, lambda **more: judge_moves(hands, trump, seat, g.team, goal, k,
+                                                                          **kwargs, **more))
+            if judged is None:
+                continue
+            keeps, may_keep = judged
             for i in range(len(actions)):
                 low[i] += score if keeps[i] else 0.0
                 high[i] += score if may_keep[i] else 0.0
     return low, high
+
+
+def _judged(actions, in_play, ask):
+    """Which actions keep one question's result: ``(keeps, may_keep)``, or None where the actions are alike.
+
+    ``ask(**more)`` asks the solver the question (``judge_moves``; ``more``: its ``moves`` and ``until_fail``).
+    With ``in_play`` only those classes are searched, and their verdicts are exactly the ones all of them would
+    give: a class out of play never keeps, and where every class in play keeps, the others are searched until one
+    fails (the classes then differ) or all keep (alike: the world counts 0, as when every class is searched).
+    """
+    if in_play is None:
+        verdicts = ask()
+        keeps = [has_action((verdicts.keep_up, verdicts.keep_down), action) for action in actions]
+        if verdicts.complete:
+            return None if all(keeps) or not any(keeps) else (keeps, keeps)
+        return keeps, [not has_action((verdicts.fail_up, verdicts.fail_down), action) for action in actions]
+    verdicts = ask(moves=_moves_of(actions, in_play))
+    keeps = [in_play[i] and has_action((verdicts.keep_up, verdicts.keep_down), a) for i, a in enumerate(actions)]
+    if not verdicts.complete:
+        return keeps, [in_play[i] and not has_action((verdicts.fail_up, verdicts.fail_down), a)
+                       for i, a in enumerate(actions)]
+    if not any(keeps):
+        return None
+    if keeps != in_play:
+        return keeps, keeps
+    out = [not p for p in in_play]
+    rest = ask(moves=_moves_of(actions, out), until_fail=True)
+    if any(out[i] and has_action((rest.fail_up, rest.fail_down), a) for i, a in enumerate(actions)):
+        return keeps, keeps
+    if rest.complete:
+        return None
+    # The budget stopped before telling: each class in play scores 0 or the full score alike.
+    return [False] * len(actions), in_play
+
+
+def _moves_of(actions, chosen):
+    """The solver's move masks ``(face_up, face_down)`` of the ``chosen`` actions (booleans parallel)."""
+    up = fd = 0
+    for action, wanted in zip(actions, chosen):
+        if wanted and action >= FACE_DOWN_OFFSET:
+            fd |= 1 << (action - FACE_DOWN_OFFSET)
+        elif wanted:
+            up |= 1 << action
+    return up, fd
 
 
 def _trick_cards(st, pile):
@@ -352,16 +398,19 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
     contract_part = [w * contract_score(goals) for w, _, goals, *_ in drawn]
     trick_part = [w * trick_score(goals) for w, _, goals, *_ in drawn]
     passes = [("contracts", contract_part)] + ([("tricks", trick_part)] if sum(trick_part) > 0 else [])
+    mine = _class_of(actions, own)
     for p, (part, scores) in enumerate(passes):
         # Past the world being solved: the most weighted score any action can still gain, later passes included.
         later = sum(sum(rest) for _, rest in passes[p + 1:])
         to_come = np.cumsum(scores[::-1])[::-1] + later
         for i, (weight, hands, goals, trick, trick_blind, _) in enumerate(drawn):
+            prune = stop and (separated or not TIE_WORLDS)  # TIE_WORLDS' draws wait on ``separated``
+            in_play = in_play_classes(low_sum, high_sum, mine, to_come[i], 1e-9 * weight_sum) if prune else None
             low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions,
-                                     generations, budget, (part,))
+                                     generations, budget, (part,), in_play)
             if low != high and budget and RETRY_BUDGET > budget:
                 low, high = world_values(hands, trump, seat, trick, trick_blind, called, blind, goals, actions,
-                                         generations, RETRY_BUDGET, (part,))
+                                         generations, RETRY_BUDGET, (part,), in_play)
             separated = separated or len(set(low)) > 1 or len(set(high)) > 1
             low_sum += weight * np.asarray(low)
             high_sum += weight * np.asarray(high)
@@ -456,6 +505,24 @@ def decided_action(actions, low, high, own, weight_sum, left):
     if lows[best] - tolerance > high[mine] + left and (rivals is None or lows[best] > rivals + left):
         return actions[best]
     return None
+
+
+def in_play_classes(low, high, mine, left, tolerance):
+    """The classes :func:`best_action` can still return or rank first: booleans parallel to ``low``, or None when
+    that is all.
+
+    ``low``, ``high``: the bounds summed so far; ``mine``: the index of own's class, always in play; ``left``: the
+    most weighted score any action can still gain, the world about to be solved included; ``tolerance``: that of
+    :func:`best_action`. Another class is out when its ``low`` plus ``left`` stays below ``mine``'s ``high`` (its
+    final ``low`` never beats own's class: own is kept wherever it ranks first), or more than ``tolerance`` below
+    the best ``low`` so far (it never ranks first). Either holds however little it is credited from then on, so the
+    card is the one searching every class gives as long as the classes in play get their values.
+    """
+    lows = np.asarray(low).tolist()
+    top = float(high[mine])
+    first = max(lows) - tolerance
+    play = [i == mine or lows[i] + left >= top and lows[i] + left >= first for i in range(len(lows))]
+    return None if all(play) else play
 
 
 def _max_but(values, skip):

@@ -44,19 +44,24 @@ def sharing(table: bool = True):
 
 
 def judge_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False,
-                trick_blind=False, generations=None, budget=0):
+                trick_blind=False, generations=None, budget=0, moves=None, until_fail=False):
     """``api.judge_moves``, answered from the verdicts shared so far when :func:`sharing` is on and the same
-    question was answered completely before, and searched in the block's table generations when it shares them.
-    Arguments and result as ``api.judge_moves``."""
+    question was answered completely before (for the same ``moves``, or for every move: those verdicts hold the
+    subset's), and searched in the block's table generations when it shares them. Arguments and result as
+    ``api.judge_moves``."""
     if _shared is None:
         return api.judge_moves(hands, trump, leader, team, goal, k, trick, called_card, blind_call, trick_blind,
-                               generations, budget)
+                               generations, budget, moves=moves, until_fail=until_fail)
     key = (tuple(int(h) for h in hands), int(trump), int(leader), int(team), goal, int(k),
            tuple(int(c) for c in trick), int(called_card), bool(blind_call), bool(trick_blind))
+    subset = None if moves is None else (tuple(int(m) for m in moves), bool(until_fail))
     verdicts = _shared.get(key)
+    if verdicts is None and subset is not None:
+        verdicts = _shared.get((key, subset))
     if verdicts is None:
         verdicts = api.judge_moves(hands, trump, leader, team, goal, k, trick, called_card, blind_call, trick_blind,
-                                   generations if _generations is None else _generations, budget)
+                                   generations if _generations is None else _generations, budget, moves=moves,
+                                   until_fail=until_fail)
         if verdicts.complete:
-            _shared[key] = verdicts
+            _shared[key if subset is None else (key, subset)] = verdicts
     return verdicts

@@ -389,7 +389,7 @@ class MoveVerdicts(NamedTuple):
 
 
 def judge_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False,
-                trick_blind=False, generations=None, budget=0):
+                trick_blind=False, generations=None, budget=0, moves=None, until_fail=False):
     """Which moves of the seat to move keep its side's best result, searched within a budget.
 
     A move *keeps* when after it the mover's side can still force the best result it can force now:
@@ -410,6 +410,13 @@ def judge_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_ca
         As in :func:`solve`.
     budget : int
         Completed tricks the call may search; 0: no limit.
+    moves : (int, int), optional
+        Masks ``(face_up, face_down)`` of the moves to search (each with its run of equivalent cards); the
+        others are left out of the verdicts, and ``complete`` then says every move asked was decided.
+        Default: every legal move.
+    until_fail : bool
+        Stop at the first move that does not keep (the one verdict ``fail_*`` then holds, and the answer
+        is ``complete``): whether some move asked fails, at the cost of the moves up to it.
 
     Returns
     -------
@@ -444,26 +451,43 @@ def judge_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_ca
     mem[_k.M_CTX + _k.C_ABORTED] = 0
     # An answer slot still holding -1 afterwards belongs to a move whose search did not finish.
     mem[_k.M_OUT:_k.M_OUT + _k.MAX_MOVES] = -1
-    _k.solve_window(mem, masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, True)
-    n = int(mem[_k.M_CTX + _k.C_MOVES])
-    answers = mem[_k.M_OUT:_k.M_OUT + n].copy()
-    mem[_k.M_CTX + _k.C_LIMIT] = 0
-    mem[_k.M_CTX + _k.C_ABORTED] = 0
-    decided = int((answers >= 0).sum())
-    # Root moves are searched in slot order; the slots of finished moves hold the moves themselves.
-    moves = mem[_k.M_MOVES:_k.M_MOVES + decided].copy()
     present = int(masks[0] | masks[1] | masks[2] | masks[3])
     for card in arr[:pos]:
         present |= 1 << int(card % BLIND)
     hand = int(masks[mover])
+    root = _k.ROOT_ALL if moves is None else _root_cards(moves, hand, present, int(called_card))
+    _k.solve_window(mem, masks, arr, trick_leader, pos, bool(trick_blind), lo, hi, True,
+                    root | (_k.ROOT_UNTIL_FAIL if until_fail else 0))
+    n = int(mem[_k.M_CTX + _k.C_MOVES])
+    answers = mem[_k.M_OUT:_k.M_OUT + n].copy()
+    # Every move asked has its answer unless the budget stopped the search (a move left out, or past the first
+    # failing one, has none either way).
+    complete = not mem[_k.M_CTX + _k.C_ABORTED]
+    mem[_k.M_CTX + _k.C_LIMIT] = 0
+    mem[_k.M_CTX + _k.C_ABORTED] = 0
+    decided = answers >= 0
+    # Root moves are searched in slot order; the slots of searched moves hold the moves themselves.
     found = [0, 0, 0, 0]  # keep up, keep down, fail up, fail down
-    for move, answer in zip(moves, answers[:decided]):
+    for move, answer in zip(mem[_k.M_MOVES:_k.M_MOVES + n][decided], answers[decided]):
         keeps = bool(answer) == on_team
         if move >= BLIND:
             found[(0 if keeps else 2) + 1] |= _run_of(int(move) - BLIND, hand, present, -1)
         else:
             found[0 if keeps else 2] |= _run_of(int(move), hand, present, int(called_card))
-    return MoveVerdicts(*found, decided == n)
+    return MoveVerdicts(*found, complete)
+
+
+def _root_cards(moves, hand, present, called_card):
+    """The cards of the root moves to search: each move of ``moves`` (face-up and face-down masks) with its run
+    (the search tries one card of each run)."""
+    up, down = (int(m) for m in moves)
+    cards = 0
+    for mask, called in ((up & hand, called_card), (down & hand, -1)):
+        while mask:
+            card = (mask & -mask).bit_length() - 1
+            cards |= _run_of(card, hand, present, called)
+            mask &= mask - 1
+    return cards
 
 
 def best_moves(hands, trump, leader, team, goal="max", k=0, trick=(), called_card=-1, blind_call=False, trick_blind=False,

@@ -51,12 +51,16 @@ from analyzer.solvers.dd.transposition import (
 
 # What api.py reads of the kernels.
 __all__ = [
-    "C_MOVES", "C_TRICKS", "M_CTX", "M_MOVES", "M_OUT", "future_tricks", "guess_tricks", "new_mem", "search",
-    "set_context", "solve_bounded", "solve_max", "solve_window",
+    "C_MOVES", "C_TRICKS", "M_CTX", "M_MOVES", "M_OUT", "ROOT_ALL", "ROOT_UNTIL_FAIL", "future_tricks", "guess_tricks",
+    "new_mem", "search", "set_context", "solve_bounded", "solve_max", "solve_window",
 ]
 
 
-_SEARCH_SIG = "int64(int64, int64, int64, int64, int64, int64, int64, boolean, int64, int64, int64, int64, boolean)"
+_SEARCH_SIG = "int64(int64, int64, int64, int64, int64, int64, int64, boolean, int64, int64, int64, int64, int64)"
+# A collecting search's ``collect``: the cards whose root moves it searches (a card's face-up play and its face-down
+# lead alike), and the bit that stops the root at its first failing move.
+ROOT_ALL = (1 << 52) - 1
+ROOT_UNTIL_FAIL = 1 << 62
 
 
 # An explicit signature keeps the recursion to one compiled specialisation (literal arguments
@@ -67,9 +71,11 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
 
     ``present``: the cards in hands at the start of the current trick.  Returns the answer in bit
     ``RESULT_SHIFT`` and, below it, the cards whose ranks decided it (partition search: a table
-    entry only fixes the owners of cards at or above the lowest of them).  With ``collect`` set,
-    the root node (depth 0) tries every candidate move and writes each move's answer to the
-    ``M_OUT`` slots (the moves are in the ``M_MOVES`` slots of depth 0, their number in ``C_MOVES``).
+    entry only fixes the owners of cards at or above the lowest of them).  With ``collect`` non-zero,
+    the root node (depth 0) tries every candidate move of a card in ``collect``'s bits 0..51 and writes each
+    move's answer to the ``M_OUT`` slots (the moves are in the ``M_MOVES`` slots of depth 0, their number in
+    ``C_MOVES``; a move left out keeps its slot's old answer); with ``ROOT_UNTIL_FAIL`` set it stops after the
+    first move that fails (its side does not get its wish).
     """
     # The work array travels as its address: reference-counting it on every call cost about a
     # tenth of the search's time.
@@ -90,7 +96,7 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
     none = np.int64(-1)
     start = np.int64(0)
     face_up = pos < 0
-    root_collect = collect and depth == 0
+    root_collect = collect != 0 and depth == 0
     hint = np.int64(-1)
     best = np.int64(-1)
     pattern = np.int64(0)
@@ -265,10 +271,12 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
         move = _next_move(mem, base, i, n)
         if move < BLIND and (covered >> move) & 1:
             continue
+        card = move - BLIND if move >= BLIND else move
+        if root_collect and not (collect >> card) & 1:
+            continue
         if STATS:
             tried += 1
             _stat(mem, S_TRIED, depth)
-        card = move - BLIND if move >= BLIND else move
         bit = np.int64(1) << card
         mem[M_HANDS + seat] ^= bit
         mem[M_TRICK + pos] = move
@@ -331,6 +339,8 @@ def search(address, size, present, leader, pos, win_seat, win_card, blind, won, 
             _proof_child(mem, depth, res == maximiser, tried > 1)
         if root_collect:
             mem[M_OUT + i] = res
+            if res != maximiser and collect & ROOT_UNTIL_FAIL:
+                break
         if res == maximiser:
             result = res
             if not root_collect:
@@ -392,8 +402,9 @@ def guess_tricks(hands, team, trump):
 
 # The entries below are plain Python: each kernel calling ``search`` would link and re-optimise the whole
 # search again when it compiles (about 2 CPU-s per entry), while a call from Python costs microseconds.
-def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect):
-    """Root of one yes/no search: can the team's tricks from here land in ``[lo, hi]``?"""
+def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect, root_moves=ROOT_ALL):
+    """Root of one yes/no search: can the team's tricks from here land in ``[lo, hi]``?  With ``collect``, each
+    root move's answer, of the cards in ``root_moves`` only (``search``'s ``collect``)."""
     set_position(mem, hands, trick)
     win_seat = -1
     win_card = -1
@@ -403,7 +414,7 @@ def solve_window(mem, hands, trick, leader, pos, blind, lo, hi, collect):
         for i in range(pos):
             present |= 1 << int(trick[i] % BLIND)
     answer = search(mem.ctypes.data, mem.shape[0], present, leader, pos, win_seat, win_card, bool(blind), 0, lo, hi, 0,
-                    bool(collect))
+                    int(root_moves) if collect else 0)
     return (answer >> RESULT_SHIFT) & 1 == 1
 
 
