@@ -28,7 +28,7 @@ def test_the_moves_searched_get_the_brute_force_verdicts_and_no_other_is_searche
         goal = GOALS[case % 4]
         k = int(rng.integers(size + 1))
         keeps = _reference_keeps(Rules(trump, seats), hands, leader, team, goal, k)
-        chosen, mask = _subset(rng, hands[leader])
+        _, mask = _subset(rng, hands[leader])
         got = judge_moves(masks, trump, leader, team, goal, k, moves=(mask, 0))
         assert got.complete
         decided = got.keep_up | got.fail_up
@@ -38,7 +38,7 @@ def test_the_moves_searched_get_the_brute_force_verdicts_and_no_other_is_searche
                 assert keep, (case, card)
             if got.fail_up >> card & 1:
                 assert not keep, (case, card)
-        # A card outside the subset is decided only as one of a searched card's run (touching, equivalent).
+        # Cards left undecided (a card outside the subset is decided only in the run of one inside).
         left_out += bin(int(masks[leader]) & ~decided).count("1")
     assert left_out > 30, "the subsets must leave moves out, or the test checks nothing"
 
