@@ -1,7 +1,8 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
 ``--retry``), the worlds per decision (``--worlds``) and the Open Misery play-out tie-break
-(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-worlds K``: ``sampled_dd.PLAYOUT_WORLDS``);
+(``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-worlds K``: ``sampled_dd.PLAYOUT_WORLDS``;
+``--playout-rank worlds|playouts|sum``: ``sampled_dd.PLAYOUT_RANK``);
 ``--defence dd`` plays the same deals against perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget``
 completed tricks a question; a deal with a turn the budget left undecided is printed ``undecided 1`` and is not a
 perfect-play result). ``--declarer dd``: a perfect misère declarer (``misery_declarer.misery_declarer_card``,
@@ -18,8 +19,8 @@ pair the per-deal lines (``--pair A B``: the two outputs' paired difference and 
 concatenated outputs).
 
 Usage: ``python scripts/rikken_sdd_retry.py [--seed 88123] [--deals 25] [--screen 40] [--contract open-misery]
-[--retry 8000000] [--worlds 8] [--playouts 0] [--playout-worlds K] [--declarer expert|dd] [--defence dd]
-[--dd-budget B] [--offset J --stride K]`` or
+[--retry 8000000] [--worlds 8] [--playouts 0] [--playout-worlds K] [--playout-rank R] [--declarer expert|dd]
+[--defence dd] [--dd-budget B] [--offset J --stride K]`` or
 ``python scripts/rikken_sdd_retry.py --pair BASE.out OTHER.out``.
 """
 
@@ -128,6 +129,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
     parser.add_argument("--playouts", type=int, choices=(0, 1), default=1)
     parser.add_argument("--playout-worlds", type=int, default=sampled_dd.PLAYOUT_WORLDS)
+    parser.add_argument("--playout-rank", choices=("worlds", "playouts", "sum"), default=sampled_dd.PLAYOUT_RANK)
     parser.add_argument("--declarer", choices=("heuristic", "expert", "dd"), default="heuristic")
     parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
     parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
@@ -154,6 +156,7 @@ def main() -> None:
     sampled_dd.RETRY_BUDGET = args.retry
     sampled_dd.PLAYOUTS = bool(args.playouts)
     sampled_dd.PLAYOUT_WORLDS = args.playout_worlds
+    sampled_dd.PLAYOUT_RANK = args.playout_rank
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     if args.defence == "dd":
@@ -163,7 +166,7 @@ def main() -> None:
         print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
               f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
               f"{args.worlds} worlds, play-outs {args.playouts} (worlds "
-              f"+{args.playout_worlds}), {args.declarer} declarer", flush=True)
+              f"+{args.playout_worlds}, rank {args.playout_rank}), {args.declarer} declarer", flush=True)
     play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds,
                args.defence, args.dd_budget, args.declarer)
 

@@ -149,6 +149,13 @@ PLAYOUTS = True
 # the solved ones. 24 cut Open Misery's made rate by 5.5 points [-9.9, -1.0] (220 paired deals, 36 -> 24 made) at
 # 1.04x the CPU a deal (1.3x on session 13's deals); 0: the solved worlds alone (docs/rikken-bots.md, "Session 14").
 PLAYOUT_WORLDS = 24
+# How the play-outs and the solved worlds rank the classes (``playout_tie_break``): "worlds", the worlds' top classes
+# played out; "playouts", every class played out, the play-outs' best first, the worlds' ranking among them; "sum",
+# every class played out, the play-outs' value plus the worlds' ``low`` (both weights of worlds beaten) first. Meant
+# against the worlds' clairvoyant partners, who chose the giving-away card in 10 of 15 walked deals (session 16);
+# neither beat more Open Misery deals: "playouts" +0.0 and +1.0 points made, "sum" +1.9 (200 paired deals a seed,
+# docs/rikken-bots.md, "Session 17: Open Misery defence").
+PLAYOUT_RANK = "worlds"
 
 
 class _Goal:
@@ -375,25 +382,35 @@ def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generat
 
 
 def playout_tie_break(drawn, sums, own, actions, seat, declarer, params, rng_state, extra=()):
-    """The card of a defender against an exposed misère (``misery_playout``): among the classes the solved
-    worlds rank best (every class whose ``high`` reaches the best ``low``), the one whose play-outs, where no
-    defender sees another's cards, beat the misère in the most weight of worlds; ``own``'s class, then the
-    first, among equals. ``drawn``: the worlds as ``choose_sampled`` draws them, ``sums``: their summed
-    ``(low, high)`` bounds; ``extra``: worlds drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
+    """The card of a defender against an exposed misère (``misery_playout``): among the classes played out, the
+    ones whose play-outs, where no defender sees another's cards, beat the misère in the most weight of worlds;
+    among those the ones the solved worlds rank best (every class whose ``high`` reaches their best ``low``);
+    ``own``'s class, then the first, among equals. ``PLAYOUT_RANK`` says which classes are played out (the
+    worlds' best or every one) and whether the worlds' ``low`` is added to the play-outs' value. ``drawn``: the
+    worlds as ``choose_sampled`` draws them, ``sums``: their summed ``(low, high)`` bounds; ``extra``: worlds
+    drawn alike for the play-outs only (``PLAYOUT_WORLDS``)."""
     low, high = sums
     weight_sum = sum(w[0] for w in drawn)
-    top = [i for i in range(len(actions)) if high[i] >= np.max(low) - 1e-9 * weight_sum]
+
+    def ranked_best(classes):
+        """The ``classes`` (indices) the solved worlds rank best among them: each whose ``high`` reaches their best
+        ``low``."""
+        floor = max(low[i] for i in classes) - 1e-9 * weight_sum
+        return [i for i in classes if high[i] >= floor]
+
+    everyone = list(range(len(actions)))
+    played = ranked_best(everyone) if PLAYOUT_RANK == "worlds" else everyone
+    if len(played) > 1:
+        pool = list(drawn) + list(extra)
+        pool_sum = sum(w[0] for w in pool)
+        values = playout_values([(w[0], w[5]) for w in pool], seat, [actions[i] for i in played], declarer,
+                                params[:N_PARAMS], rng_state) * (weight_sum / pool_sum)
+        if PLAYOUT_RANK == "sum":
+            values = values + np.asarray(low)[played]
+        played = [played[j] for j in range(len(played)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
+    best = ranked_best(played)
     mine = _class_of(actions, own)
-    if len(top) == 1:
-        return own if top[0] == mine else actions[top[0]]
-    pool = list(drawn) + list(extra)
-    pool_sum = sum(w[0] for w in pool)
-    values = playout_values([(w[0], w[5]) for w in pool], seat, [actions[i] for i in top], declarer,
-                            params[:N_PARAMS], rng_state) * (weight_sum / pool_sum)
-    best = [top[j] for j in range(len(top)) if values[j] >= np.max(values) - 1e-9 * weight_sum]
-    if mine in best:
-        return own
-    return actions[best[0]]
+    return own if mine in best else actions[best[0]]
 
 
 def fits_the_bidding(st, seat, world):
