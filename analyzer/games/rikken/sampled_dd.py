@@ -153,8 +153,8 @@ PLAYOUT_WORLDS = 24
 # played out; "playouts", every class played out, the play-outs' best first, the worlds' ranking among them; "sum",
 # every class played out, the play-outs' value plus the worlds' ``low`` (both weights of worlds beaten) first. Meant
 # against the worlds' clairvoyant partners, who chose the giving-away card in 10 of 15 walked deals (session 16);
-# neither beat more Open Misery deals: "playouts" +0.0 and +1.0 points made, "sum" +1.9 (200 paired deals a seed,
-# docs/rikken-bots.md, "Session 17: Open Misery defence").
+# neither helped: Open Misery made +2.2 points [+0.8, +3.6] with "playouts" (1,000 paired deals, five seeds), +2.0
+# with "sum" (200) (docs/rikken-bots.md, "Session 17: Open Misery defence").
 PLAYOUT_RANK = "worlds"
 
 
