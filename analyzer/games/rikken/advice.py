@@ -158,7 +158,6 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
     ``made``, ``money`` and ``points`` (and, when dd plays every seat, ``exact``, ``tricks_high``,
     ``money_high`` and ``points_high``), and whether those bounds are there."""
     count = deals.shape[0]
-    groups = _setup_groups(options)
     shared = shared_play(policies)
     setups, merged = option_setups(deals, leader, seat, options, policies)
     if any(_solves_worlds(name) for name in policies.names()):
@@ -171,7 +170,7 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
         keys += ["exact", "tricks_high", "money_high", "points_high"]
     columns: dict[int, dict] = {}
     offset = 0
-    for (_, indices), group in zip(groups, setups):
+    for indices, group in setups:
         size = group["hand"].size
         part = slice(offset, offset + size)
         results = result_columns(group, tricks[part], 4 * count, [options[i].contract for i in indices], shared,
@@ -187,13 +186,15 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
 
 
 def option_setups(deals: np.ndarray, leader: np.ndarray, seat: int, options: list[Option],
-                  policies: Policies) -> tuple[list[dict], dict]:
-    """The round setups that play ``options`` for the hand at ``seat`` on ``deals``: one ``build_setups`` dict per
-    group of :func:`_setup_groups` (in its order), and all of them merged into one."""
+                  policies: Policies) -> tuple[list[tuple[list[int], dict]], dict]:
+    """The round setups that play ``options`` for the hand at ``seat`` on ``deals``: per group of
+    :func:`_setup_groups` (in its order) its option indices and its ``build_setups`` dict, and all the dicts merged
+    into one."""
     shared = shared_play(policies)
-    setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump, shared=shared)
+    setups = [(indices, build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump,
+                                     shared=shared))
               for trump, indices in _setup_groups(options)]
-    return setups, {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
+    return setups, {key: np.concatenate([s[key] for _, s in setups]) for key in setups[0][1]}
 
 
 def _solves_worlds(name: str) -> bool:
