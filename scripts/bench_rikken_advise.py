@@ -47,10 +47,17 @@ from analyzer.cards.pbn import format_hand
 from analyzer.catalog import DD_DEFAULT_BUDGET
 from analyzer.errors import InputError
 from analyzer.games.rikken import advice, rules, shared_verdicts
-from analyzer.games.rikken.advice import PERFECT, advice_chunk, option_params, option_setups, options_from_params
+from analyzer.games.rikken.advice import (
+    PERFECT,
+    advice_chunk,
+    chunk_deals,
+    option_params,
+    option_setups,
+    options_from_params,
+)
 from analyzer.games.rikken.advice_experiment import advise_plan
 from analyzer.games.rikken.dd import contract_bounds, setup_contracts
-from analyzer.games.rikken.experiments import Policies, random_deals
+from analyzer.games.rikken.experiments import Policies
 from analyzer.solvers.dd import api
 
 ISSUE_HANDS = ("AKJT9876.A32.54.", "KQ87.A965.QJ4.73", "7532.6432.752.42")
@@ -218,11 +225,8 @@ def bracket_tail(hand: str, args, seed: int) -> None:
     plan = advise_plan(hand, "N", None, Policies.everywhere("heuristic"), args.contracts, {}, args.tail_deals, seed,
                        None)
     params = plan.params
-    options = options_from_params(params["options"])
-    deal_seed, _ = np.random.SeedSequence(seed).spawn(2)
-    deals = random_deals(args.tail_deals, deal_seed, params["constraints"])
-    leader = np.full(args.tail_deals, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
-    _, setups = option_setups(deals, leader, int(params["seat"]), options, PERFECT)
+    deals, leader, _ = chunk_deals(params, args.tail_deals, np.random.SeedSequence(seed))
+    _, setups = option_setups(deals, leader, int(params["seat"]), options_from_params(params["options"]), PERFECT)
     context = multiprocessing.get_context("fork")  # the child inherits the loaded kernels
     print(f"  {hand}: bracket tail, {args.tail_deals} deals, stop at {args.tail:.0f} CPU-s a kind", flush=True)
     total = {}

@@ -232,12 +232,39 @@ def bracket_quota(bracket_deals: int, total: int, start: int, count: int) -> int
     return bracket_deals * (start + count) // total - bracket_deals * start // total
 
 
+def chunk_deals(params: dict, count: int, seed_seq) -> tuple[np.ndarray, np.ndarray, np.random.SeedSequence]:
+    """The draws of one advice chunk (:func:`advice_chunk`): its deals, their leaders and the play's seed.
+
+    Parameters
+    ----------
+    params : dict
+        The run's parameters (``constraints`` and ``dealer`` are read).
+    count : int
+        Deals in the chunk.
+    seed_seq : numpy.random.SeedSequence
+        The chunk's seed; its first two children seed the deals and the play.
+
+    Returns
+    -------
+    deals : numpy.ndarray
+        ``(count, 4)`` card masks, seat by seat.
+    leader : numpy.ndarray
+        The seat on lead of each deal (the one after the dealer).
+    play_seed : numpy.random.SeedSequence
+        The seed of the play.
+    """
+    deal_seed, play_seed = seed_seq.spawn(2)
+    deals = random_deals(count, deal_seed, params["constraints"])
+    leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
+    return deals, leader, play_seed
+
+
 def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     """One chunk of advice: ``count`` deals with the hand at ``params["seat"]``, every option played out.
 
     Returns one row per (deal, option), option-major: ``deal``, ``option`` (index into the options),
-    ``option_name`` (``Option.name``), ``contract``, ``trump`` (the suit played, 4 for none), ``partner`` (seat, -1 for none),
-    ``tricks`` (the declaring side's), ``made``, ``money`` and ``points`` (the declarer's score in
+    ``option_name`` (``Option.name``), ``contract``, ``trump`` (the suit played, 4 for none), ``partner`` (seat,
+    -1 for none), ``tricks`` (the declaring side's), ``made``, ``money`` and ``points`` (the declarer's score in
     each mode), and the deal's four card masks. Under dd at every seat (each trick count searched
     within ``params["dd_budget"]`` completed tricks) also ``exact``, ``tricks_high``, ``money_high`` and
     ``points_high``: ``tricks``, ``money`` and ``points`` are then the low ends of each row's bounds.
@@ -249,11 +276,9 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
     high ends of bounded counts); the other rows hold 0 there. The perfect play draws nothing, so the
     ordinary columns are those of the same run without the bracket.
     """
-    deal_seed, play_seed = seed_seq.spawn(2)
     seat = int(params["seat"])
     options = options_from_params(params["options"])
-    deals = random_deals(count, deal_seed, params["constraints"])
-    leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
+    deals, leader, play_seed = chunk_deals(params, count, seed_seq)
     policies = Policies.from_params(params)
     columns, _ = _option_columns(deals, leader, seat, options, policies, play_seed, params.get("dd_budget", 0))
     keys = [key for key in columns[0] if key not in ("trump", "partner")]
