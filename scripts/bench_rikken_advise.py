@@ -124,7 +124,9 @@ class SolverCount:
         lines = []
         for table in (self.by, self.outcomes):
             rows = sorted(table.items(), key=lambda item: -item[1][1])
-            lines += [f"      {first:>14} {second:>3}: {q / deals:7.0f} questions, {t / deals / 1e6:7.2f} M "
+            # Each column as wide as its longest entry (option names and outcomes vary in length).
+            one, two = (max((len(key[part]) for key in table), default=0) for part in (0, 1))
+            lines += [f"      {first:>{one}} {second:>{two}}: {q / deals:7.0f} questions, {t / deals / 1e6:7.2f} M "
                       f"completed tricks a deal ({100 * t / total:4.1f}%)" for (first, second), (q, t) in rows]
             lines.append("")
         return "\n".join(lines[:-1])
