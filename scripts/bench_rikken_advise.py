@@ -42,6 +42,8 @@ import time
 import numpy as np
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
+from profile_bids_dd import cpu_seconds
+
 from analyzer.cards.deck import SUIT_LETTERS
 from analyzer.cards.pbn import format_hand
 from analyzer.catalog import DD_DEFAULT_BUDGET
@@ -246,7 +248,7 @@ def bracket_tail(hand: str, args, seed: int) -> None:
             child.start()
             wall = time.monotonic()
             while not here.poll(1.0) and child.is_alive() and time.monotonic() - wall < args.tail * 20:
-                if _child_cpu(child.pid) > args.tail:
+                if cpu_seconds(child.pid) > args.tail:
                     break
             if here.poll():
                 cpu, bounds = here.recv()
@@ -261,13 +263,6 @@ def bracket_tail(hand: str, args, seed: int) -> None:
         print(f"    deal {deal:3d}: " + ", ".join(parts), flush=True)
     print("    CPU-s a deal (stopped kinds at the stop): "
           + ", ".join(f"{name} {cpu / args.tail_deals:.2f}" for name, cpu in total.items()), flush=True)
-
-
-def _child_cpu(pid: int) -> float:
-    """CPU seconds (user + system) process ``pid`` has used, from ``/proc``."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _against(goal: str, cpu_per_deal: float) -> str:

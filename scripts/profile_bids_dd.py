@@ -195,8 +195,8 @@ def _worker(seed, n_deals, first, start_deal, start_question, budget, out, final
     out.send(("end",))
 
 
-def _cpu_seconds(pid):
-    """User + system CPU seconds of a process so far (Linux /proc)."""
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds process ``pid`` has used so far (Linux ``/proc``; ``bench_rikken_advise`` too)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -218,7 +218,7 @@ def profile(seed, n_deals, first, limit, out_path, budget, final_probes=False):
             if not receiver.poll(1.0):
                 if not proc.is_alive():
                     raise SystemExit("worker died")
-                if current is not None and _cpu_seconds(proc.pid) - started_cpu > limit:
+                if current is not None and cpu_seconds(proc.pid) - started_cpu > limit:
                     proc.kill()
                     proc.join()
                     d, j, n, kind, settled = current
@@ -234,7 +234,7 @@ def profile(seed, n_deals, first, limit, out_path, budget, final_probes=False):
             msg = receiver.recv()
             if msg[0] == "start":
                 current = msg[1:]
-                started_cpu = _cpu_seconds(proc.pid)
+                started_cpu = cpu_seconds(proc.pid)
             elif msg[0] == "done":
                 record = msg[3]
                 records.append(record)
