@@ -42,6 +42,7 @@ import time
 import numpy as np
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
+
 from profile_bids_dd import cpu_seconds
 
 from analyzer.cards.deck import SUIT_LETTERS

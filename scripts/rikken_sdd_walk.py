@@ -195,7 +195,7 @@ def main() -> None:
     parser.add_argument("--judge-budget", type=int, default=20_000_000,
                         help="completed tricks each judge question may search (0: no limit)")
     parser.add_argument("--keeping", action="store_true",
-                        help="also name the cards the judge proved to keep the contract at the giving-up card")
+                        help="also name the cards the judge proved to keep the contract beatable at the giving-up card")
     args = parser.parse_args()
     try:
         contract = int(rules.parse_contract(args.contract))
@@ -225,8 +225,8 @@ def main() -> None:
             print(f"deal {d}: beaten", flush=True)
             continue
         first, undecided, keeping = first_given_up(row, [(int(s), int(a)) for s, a, _, _ in trace],
-                                          lambda seat: ids_all[d][seat] == bots.policy_id("sampled-dd"),
-                                          args.judge_budget)
+                                                   lambda seat: ids_all[d][seat] == bots.policy_id("sampled-dd"),
+                                                   args.judge_budget)
         stopped = "" if undecided is None else f"; judge stopped at trick {undecided // 4 + 1} first"
         if first is None:
             counts["never beatable" if undecided is None else "judge stopped"] += 1
