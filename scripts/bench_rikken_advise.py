@@ -42,15 +42,25 @@ import time
 import numpy as np
 
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
+
+from profile_bids_dd import cpu_seconds
+
 from analyzer.cards.deck import SUIT_LETTERS
 from analyzer.cards.pbn import format_hand
 from analyzer.catalog import DD_DEFAULT_BUDGET
 from analyzer.errors import InputError
 from analyzer.games.rikken import advice, rules, shared_verdicts
-from analyzer.games.rikken.advice import PERFECT, advice_chunk, option_params, option_setups, options_from_params
+from analyzer.games.rikken.advice import (
+    PERFECT,
+    advice_chunk,
+    chunk_deals,
+    option_params,
+    option_setups,
+    options_from_params,
+)
 from analyzer.games.rikken.advice_experiment import advise_plan
 from analyzer.games.rikken.dd import contract_bounds, setup_contracts
-from analyzer.games.rikken.experiments import Policies, random_deals
+from analyzer.games.rikken.experiments import Policies
 from analyzer.solvers.dd import api
 
 ISSUE_HANDS = ("AKJT9876.A32.54.", "KQ87.A965.QJ4.73", "7532.6432.752.42")
@@ -117,7 +127,9 @@ class SolverCount:
         lines = []
         for table in (self.by, self.outcomes):
             rows = sorted(table.items(), key=lambda item: -item[1][1])
-            lines += [f"      {first:>14} {second:>3}: {q / deals:7.0f} questions, {t / deals / 1e6:7.2f} M "
+            # Each column as wide as its longest entry (option names and outcomes vary in length).
+            one, two = (max((len(key[part]) for key in table), default=0) for part in (0, 1))
+            lines += [f"      {first:>{one}} {second:>{two}}: {q / deals:7.0f} questions, {t / deals / 1e6:7.2f} M "
                       f"completed tricks a deal ({100 * t / total:4.1f}%)" for (first, second), (q, t) in rows]
             lines.append("")
         return "\n".join(lines[:-1])
@@ -218,11 +230,8 @@ def bracket_tail(hand: str, args, seed: int) -> None:
     plan = advise_plan(hand, "N", None, Policies.everywhere("heuristic"), args.contracts, {}, args.tail_deals, seed,
                        None)
     params = plan.params
-    options = options_from_params(params["options"])
-    deal_seed, _ = np.random.SeedSequence(seed).spawn(2)
-    deals = random_deals(args.tail_deals, deal_seed, params["constraints"])
-    leader = np.full(args.tail_deals, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
-    _, setups = option_setups(deals, leader, int(params["seat"]), options, PERFECT)
+    deals, leader, _ = chunk_deals(params, args.tail_deals, np.random.SeedSequence(seed))
+    _, setups = option_setups(deals, leader, int(params["seat"]), options_from_params(params["options"]), PERFECT)
     context = multiprocessing.get_context("fork")  # the child inherits the loaded kernels
     print(f"  {hand}: bracket tail, {args.tail_deals} deals, stop at {args.tail:.0f} CPU-s a kind", flush=True)
     total = {}
@@ -240,7 +249,7 @@ def bracket_tail(hand: str, args, seed: int) -> None:
             child.start()
             wall = time.monotonic()
             while not here.poll(1.0) and child.is_alive() and time.monotonic() - wall < args.tail * 20:
-                if _child_cpu(child.pid) > args.tail:
+                if cpu_seconds(child.pid) > args.tail:
                     break
             if here.poll():
                 cpu, bounds = here.recv()
@@ -255,13 +264,6 @@ def bracket_tail(hand: str, args, seed: int) -> None:
         print(f"    deal {deal:3d}: " + ", ".join(parts), flush=True)
     print("    CPU-s a deal (stopped kinds at the stop): "
           + ", ".join(f"{name} {cpu / args.tail_deals:.2f}" for name, cpu in total.items()), flush=True)
-
-
-def _child_cpu(pid: int) -> float:
-    """CPU seconds (user + system) process ``pid`` has used, from ``/proc``."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _against(goal: str, cpu_per_deal: float) -> str:

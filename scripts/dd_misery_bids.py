@@ -25,7 +25,7 @@ import time
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 
 from dd_misery_check import solve_restarting, solve_within
-from profile_bids_dd import experiment_deals
+from profile_bids_dd import deal_contracts, experiment_deals, load_records
 
 from analyzer.cards.pbn import SEAT_LETTERS
 from analyzer.games.rikken import dd
@@ -52,8 +52,8 @@ def run(seed, first, deals, limit, out, restarts=False, units=RESTART_UNITS):
     begin = time.process_time()
     with open(out, "w") as f:
         for d, (hands, setups, rows) in enumerate(experiment_deals(seed, first + deals)[first:], start=first):
-            leader = int(setups["leader"][rows[0]])
-            for _, question in dd.lone_questions(dd.setup_contracts(setups, rows), leader):
+            leader, contracts = deal_contracts(setups, rows)
+            for _, question in dd.lone_questions(contracts, leader):
                 answer, tricks, cpu = _ask(hands, question, limit, restarts=restarts, units=units)
                 f.write(json.dumps({"deal": d, "team": int(question.team), "trump": int(question.trump),
                                     "kind": KINDS[(question.goal, question.k)], "answer": answer,
@@ -66,7 +66,7 @@ def one(seed, spec, limit, salts=1, keep=False, restarts=False, units=RESTART_UN
     table; with ``restarts``, once by the restart driver."""
     deal, seat, kind = spec.split(":")
     hands, setups, rows = experiment_deals(seed, int(deal) + 1)[int(deal)]
-    leader = int(setups["leader"][rows[0]])
+    leader, _ = deal_contracts(setups, rows)
     goal, k = next(key for key, name in KINDS.items() if name == kind)
     question = dd.Question(4, leader, 1 << SEAT_LETTERS.index(seat), goal, k)
     _ask(hands, question, 1)  # compiles the kernels outside the timed call
@@ -81,8 +81,7 @@ def one(seed, spec, limit, salts=1, keep=False, restarts=False, units=RESTART_UN
 
 def compare(old_path, new_path):
     def load(path):
-        with open(path) as f:
-            return {(r["deal"], r["team"], r["trump"], r["kind"]): r for r in map(json.loads, f)}
+        return {(r["deal"], r["team"], r["trump"], r["kind"]): r for r in load_records(path)}
 
     old, new = load(old_path), load(new_path)
     both = sorted(old.keys() & new.keys())

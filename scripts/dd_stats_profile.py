@@ -13,8 +13,8 @@ instruction after a stalling load).  The compile takes about a CPU-minute; ``per
 sample the process (``perf_event_paranoid`` 2 or lower for one's own processes).  The scratch cache and
 ``perf.data`` are removed at exit.
 
-It reads numba's private ``library._get_compiled_object()`` and ``library._final_module``, written against
-numba 0.68.1; another numba version may rename them.
+It reads the search's library through numba's public ``CodeLibrary`` methods ``serialize_using_object_code``
+(the object code, the first part of its data) and ``get_defined_functions``, written against numba 0.68.1.
 
 Usage: python scripts/dd_stats_profile.py [--deals 150] [--seed S] [--frequency 2999] [--annotate NAME]
 """
@@ -49,14 +49,15 @@ def _symbols(obj):
     """(address, size, short name, mangled name) of every function of the search's linked library; its
     object code (the same machine code as each helper's own library) is written to ``obj``."""
     library = next(iter(search.overloads.values())).library
+    _, _, (object_code, _) = library.serialize_using_object_code()
     with open(obj, "wb") as out:
-        out.write(library._get_compiled_object())
+        out.write(object_code)
     table = subprocess.run(["nm", "-S", obj], capture_output=True, text=True, check=True).stdout
     sizes = {p[3]: (int(p[0], 16), int(p[1], 16)) for p in (line.split() for line in table.splitlines())
              if len(p) == 4 and p[2] in "TtWw"}
     rows = []
-    for function in library._final_module.functions:
-        if function.is_declaration or function.name not in sizes:
+    for function in library.get_defined_functions():
+        if function.name not in sizes:
             continue
         match = MANGLED.match(function.name)
         short = re.sub(r"\d+", ".", match.group(1), count=1) if match else function.name

@@ -51,15 +51,36 @@ def deal_questions(setups, rows):
     proved bounds leave open (kind ``... made``, lowest first, up to the first no), then refines its count
     within the budget (kind ``... count``); Misery and 1 Alone are one question each (``lone_questions``).
     """
-    from analyzer.games.rikken.dd import count_order, lone_questions, setup_contracts
+    from analyzer.games.rikken.dd import count_order, lone_questions
     from analyzer.solvers.dd.api import Question
 
-    leader = int(setups["leader"][rows[0]])
-    contracts = setup_contracts(setups, rows)
+    leader, contracts = deal_contracts(setups, rows)
     unique = list(dict.fromkeys(contracts))
     asked = [(Question(c[0], leader, c[1], "ge", 0, c[3], c[4]), c, contracts.count(c)) for c in count_order(unique)]
     asked += [(q, None, sum(c[:3] == key for c in contracts)) for key, q in lone_questions(unique, leader)]
     return [(q, contract, _kind_of(q), settled) for q, contract, settled in asked]
+
+
+def deal_contracts(setups, rows):
+    """What ``play_setups_dd`` hands ``contract_bounds`` for one deal's setup rows ``rows``.
+
+    Parameters
+    ----------
+    setups : dict
+        Setup rows (``experiments.build_setups``), as :func:`experiment_deals` gives them.
+    rows : numpy.ndarray
+        The rows of one deal (one leader).
+
+    Returns
+    -------
+    leader : int
+        The seat on lead.
+    contracts : list of tuple
+        ``dd.setup_contracts`` of the rows, in row order.
+    """
+    from analyzer.games.rikken.dd import setup_contracts
+
+    return int(setups["leader"][rows[0]]), setup_contracts(setups, rows)
 
 
 def experiment_deals(seed, n_deals):
@@ -174,8 +195,8 @@ def _worker(seed, n_deals, first, start_deal, start_question, budget, out, final
     out.send(("end",))
 
 
-def _cpu_seconds(pid):
-    """User + system CPU seconds of a process so far (Linux /proc)."""
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds process ``pid`` has used so far (Linux ``/proc``; ``bench_rikken_advise`` too)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -197,12 +218,13 @@ def profile(seed, n_deals, first, limit, out_path, budget, final_probes=False):
             if not receiver.poll(1.0):
                 if not proc.is_alive():
                     raise SystemExit("worker died")
-                if current is not None and _cpu_seconds(proc.pid) - started_cpu > limit:
+                if current is not None and cpu_seconds(proc.pid) - started_cpu > limit:
                     proc.kill()
                     proc.join()
                     d, j, n, kind, settled = current
                     print(f"deal {d} question {j} ({kind}): skipped after {limit} CPU-s", flush=True)
-                    record = {"deal": d, "index": j, "kind": kind, "skipped": True, "cpu": float(limit), "rows": settled}
+                    record = {"deal": d, "index": j, "kind": kind, "skipped": True, "cpu": float(limit),
+                              "rows": settled}
                     records.append(record)
                     if sink:
                         sink.write(json.dumps(record) + "\n")
@@ -212,7 +234,7 @@ def profile(seed, n_deals, first, limit, out_path, budget, final_probes=False):
             msg = receiver.recv()
             if msg[0] == "start":
                 current = msg[1:]
-                started_cpu = _cpu_seconds(proc.pid)
+                started_cpu = cpu_seconds(proc.pid)
             elif msg[0] == "done":
                 record = msg[3]
                 records.append(record)
@@ -283,13 +305,14 @@ def _bounded(record):
     return record["kind"].endswith("count") and isinstance(answer, list) and answer[0] < answer[1]
 
 
-def _load(path):
+def load_records(path):
+    """The records of a JSON-lines ``--out`` file, in order."""
     with open(path) as f:
         return [json.loads(line) for line in f]
 
 
 def compare(old_path, new_path):
-    old, new = _load(old_path), _load(new_path)
+    old, new = load_records(old_path), load_records(new_path)
     # A question is known by what it asks, not by its place: the order of a deal's questions may change.
     def key(r):
         return r["deal"], r["kind"], r["team"], r["trump"], r["called"], r["goal"], r["k"]
@@ -314,7 +337,8 @@ def compare(old_path, new_path):
             print(f"{kind:8} {len(pairs):5} {o:10.2f} {n:10.2f} {n / o if o else float('nan'):6.2f}")
     print("largest changes:")
     for a, b in sorted(both, key=lambda p: -abs(p[0]["cpu"] - p[1]["cpu"]))[:8]:
-        print(f"  deal {a['deal']} #{a['index']} {a['kind']} goal {a['goal']} {a['k']}: {a['cpu']:.2f} -> {b['cpu']:.2f}")
+        print(f"  deal {a['deal']} #{a['index']} {a['kind']} goal {a['goal']} {a['k']}: "
+              f"{a['cpu']:.2f} -> {b['cpu']:.2f}")
 
 
 def main():
@@ -334,7 +358,7 @@ def main():
     if args.compare:
         compare(*args.compare)
     elif args.summary:
-        summarize(_load(args.summary))
+        summarize(load_records(args.summary))
     elif args.seed is None:
         sys.exit("--seed is required")
     else:

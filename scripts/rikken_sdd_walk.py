@@ -21,13 +21,14 @@ who played it, counted from the declarer (``after``: the seat after him, ``acros
 it led or followed.
 
 A decision the judge's budget left undecided before that card is named with it (``judge stopped at trick T``);
-a made deal with no proved card and an undecided decision counts as ``judge stopped``.
+a made deal with no proved card and an undecided decision counts as ``judge stopped``. ``--keeping`` also names
+the cards the judge proved to keep the contract beatable at that decision.
 
 Then the counts per class. ``--deals-list`` plays only the listed deals (the made ones of a
 ``rikken_sdd_retry.py`` output, say).
 
 Usage: ``python scripts/rikken_sdd_walk.py --seed S [--deals 40] [--screen 40] [--contract open-misery]
-[--deals-list 0,5,9] [--playout-worlds K] [--judge-budget 20000000]``.
+[--deals-list 0,5,9] [--playout-worlds K] [--judge-budget 20000000] [--keeping]``.
 """
 
 import argparse
@@ -39,6 +40,8 @@ from types import SimpleNamespace
 import digest_cache  # noqa: F401  (first: numba's cache by code digest)
 import numpy as np
 
+from analyzer.cards.deck import card_name
+from analyzer.cards.masks import cards_of
 from analyzer.cards.rng import state_from_seed
 from analyzer.errors import InputError
 from analyzer.games.rikken import bots, rules, sampled_dd
@@ -92,10 +95,11 @@ def play_recorded(row: dict, ids, seed) -> tuple[np.ndarray, list, list, list]:
     return tricks, trace, per_move, per_playout
 
 
-def first_given_up(row: dict, plays, judged, budget: int) -> tuple[int | None, int | None]:
+def first_given_up(row: dict, plays, judged, budget: int) -> tuple[int | None, int | None, tuple | None]:
     """The first move of a ``judged`` seat proved to give up a contract its side could still force (made for
     declarers, beaten for the others), and the first judged move before it the budget left undecided, as move
-    indices (None: none).
+    indices (None: none); then the cards proved to keep that contract there, ``(face_up, face_down)`` masks as
+    the verdicts give them (None with no such move).
 
     At each judged move with more than one legal card, every open yes/no contract of the true position is asked
     with ``judge_moves`` (``budget`` completed tricks a question): the card gave the contract up when another
@@ -122,7 +126,7 @@ def first_given_up(row: dict, plays, judged, budget: int) -> tuple[int | None, i
                 failed = sampled_dd.has_action((verdicts.fail_up, verdicts.fail_down), action)
                 kept = sampled_dd.has_action((verdicts.keep_up, verdicts.keep_down), action)
                 if keeps and failed:
-                    return i, undecided
+                    return i, undecided, (verdicts.keep_up, verdicts.keep_down)
                 if not (kept or failed) and undecided is None:
                     undecided = i
         face_down = action >= FACE_DOWN_OFFSET
@@ -130,7 +134,7 @@ def first_given_up(row: dict, plays, judged, budget: int) -> tuple[int | None, i
         trick_blind = trick_blind or face_down
         if apply_action(st, seat, action) >= 0:
             trick, trick_blind = [], False
-    return None, undecided
+    return None, undecided, None
 
 
 def classify(record) -> str:
@@ -152,6 +156,13 @@ def playout_note(values) -> str:
         return ""
     top = max(values)
     return "; play-outs tied" if sum(value >= top - 1e-9 for value in values) > 1 else "; play-outs chose"
+
+
+def keeping_note(keeping: tuple[int, int]) -> str:
+    """The judge's keeping cards, ``; kept by SA S7`` (face-down ones marked ``face down``)."""
+    up, down = keeping
+    names = [card_name(c) for c in cards_of(up)] + [f"{card_name(c)} face down" for c in cards_of(down)]
+    return "; kept by " + " ".join(names)
 
 
 def position(seat: int, declarer: int, lead: bool) -> str:
@@ -183,6 +194,8 @@ def main() -> None:
                         help="worlds drawn for the Open Misery play-outs alone (sampled_dd.PLAYOUT_WORLDS)")
     parser.add_argument("--judge-budget", type=int, default=20_000_000,
                         help="completed tricks each judge question may search (0: no limit)")
+    parser.add_argument("--keeping", action="store_true",
+                        help="also name the cards the judge proved to keep the contract beatable at the giving-up card")
     args = parser.parse_args()
     try:
         contract = int(rules.parse_contract(args.contract))
@@ -211,9 +224,9 @@ def main() -> None:
         if not made:
             print(f"deal {d}: beaten", flush=True)
             continue
-        first, undecided = first_given_up(row, [(int(s), int(a)) for s, a, _, _ in trace],
-                                          lambda seat: ids_all[d][seat] == bots.policy_id("sampled-dd"),
-                                          args.judge_budget)
+        first, undecided, keeping = first_given_up(row, [(int(s), int(a)) for s, a, _, _ in trace],
+                                                   lambda seat: ids_all[d][seat] == bots.policy_id("sampled-dd"),
+                                                   args.judge_budget)
         stopped = "" if undecided is None else f"; judge stopped at trick {undecided // 4 + 1} first"
         if first is None:
             counts["never beatable" if undecided is None else "judge stopped"] += 1
@@ -230,8 +243,8 @@ def main() -> None:
         separated = sum(len(set(low)) > 1 for low, _ in worlds)
         print(f"deal {d}: made; trick {first // 4 + 1}, seat {'NESW'[seat]} ({where}) card {action} gave it up: "
               f"{kind} ({len(worlds)} worlds solved, {separated} told the cards apart{stopped}"
-              f"{playout_note(per_playout[first])} {per_playout[first] or ''}; "
-              f"{time.process_time() - start:.1f} CPU-s)", flush=True)
+              f"{playout_note(per_playout[first])} {per_playout[first] or ''}"
+              f"{keeping_note(keeping) if args.keeping else ''}; {time.process_time() - start:.1f} CPU-s)", flush=True)
     print("first giving-away card: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
 
 

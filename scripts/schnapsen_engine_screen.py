@@ -124,9 +124,9 @@ class Oracle:
         self.asked = 0
         self.changed = 0
 
-    def overrule(self, s: np.ndarray, code: int, acts: np.ndarray) -> int:
-        """The action played where the base chose ``code`` in ``s``."""
-        if legal_actions(s, acts) < 2 or not _situation_may_be(s, self.kind):
+    def overrule(self, s: np.ndarray, code: int) -> int:
+        """The action played where the base chose ``code`` in ``s`` (a position with more than one legal action)."""
+        if not _situation_may_be(s, self.kind):
             return code
         theirs = self.decider.action(s)
         if decision_kind(s, code, theirs) != self.kind:
@@ -183,9 +183,10 @@ def play_deal(engine: Engine, base: Decider, our_seat: int, deal_seed: int, acts
     while not game.game_state.is_game_over:
         state = game.game_state
         if state.next_player == seats[our_seat]:
-            code = base.action(s) if legal_actions(s, acts) > 1 else int(acts[0])
-            if oracle is not None:
-                code = oracle.overrule(s, code, acts)
+            choices = legal_actions(s, acts)
+            code = base.action(s) if choices > 1 else int(acts[0])
+            if oracle is not None and choices > 1:
+                code = oracle.overrule(s, code)
             action = engine.action(code, seats[our_seat])
         else:
             action = them.request_next_action(state.next_player_view())

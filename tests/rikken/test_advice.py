@@ -16,10 +16,12 @@ from analyzer.games.rikken.advice import (
     advice_chunk,
     advice_moments,
     advice_table,
+    chunk_deals,
     hand_options,
     merge_advice_moments,
     option_params,
 )
+from analyzer.games.rikken.experiments import random_deals
 from analyzer.games.rikken.rules import Contract as K
 from analyzer.reports.stats import paired_difference
 
@@ -92,6 +94,20 @@ def test_all_four_aces_call_a_king_he_lacks_outside_trumps():
     rik = _options("A432.A32.A32.A32")["rik-S"]
     suit, rank = divmod(rik.called, 13)
     assert rank == KING and suit != SPADES
+
+
+def test_a_chunk_draws_its_deals_and_its_play_from_its_seeds_first_two_children():
+    """The draws the advice and the bench's bracket tail share: deals from the first child, play from the second."""
+    hand = "AKQT86.A2.K73.95"
+    params, _ = _params(hand, seat=2, dealer=1)
+    deals, leader, play_seed = chunk_deals(params, 5, np.random.SeedSequence(21))
+    deal_child, play_child = np.random.SeedSequence(21).spawn(2)
+    assert (deals == random_deals(5, deal_child, params["constraints"])).all()
+    assert (deals[:, 2] == parse_hand(hand)).all()
+    assert (leader == 2).all()  # E deals, so S leads
+    assert (play_seed.entropy, play_seed.spawn_key) == (21, play_child.spawn_key)
+    rows = advice_chunk(params, 0, 5, np.random.SeedSequence(21))
+    assert (rows[rows["option"] == 0]["cards_e"].to_numpy() == deals[:, 1]).all()
 
 
 @pytest.fixture(scope="module")

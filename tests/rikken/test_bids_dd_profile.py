@@ -1,5 +1,5 @@
 """``scripts/profile_bids_dd.py`` asks what ``rikken bids --policy dd`` asks: the same deals, leaders and solver
-questions, in the same order.
+questions, in the same order; ``scripts/dd_misery_bids.py`` asks the same Misery and 1 Alone questions.
 
 The oracle is the experiment itself: one of its chunks (``bids_chunk``) runs with the solver's entry points in
 ``analyzer.games.rikken.dd`` replaced by recorders that answer at once (each count exact at 6, every "makes t?"
@@ -8,6 +8,7 @@ profile's list for the same deals must be that record.  And it asks each Misery 
 ``contract_bounds`` does (``solve_questions``: by the restart driver), not by the plain search.
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from analyzer.solvers.dd import restart
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
+import dd_misery_bids  # noqa: E402
 from profile_bids_dd import _answer, deal_questions, experiment_deals  # noqa: E402
 
 SEED = 52020311
@@ -100,3 +102,21 @@ def test_profile_asks_the_lone_questions_by_restarts_as_the_bids_do(monkeypatch)
         ((_, answer, _, _),) = _answer(hands, q, None, {}, None, 0)
         assert len(runs) == before + 1
         assert answer == dd.solve_questions(hands, [q])[0]
+
+
+def test_the_misery_script_asks_the_experiments_lone_questions(monkeypatch, tmp_path):
+    asked = _recorded_run(monkeypatch)
+    expected = [key[1:] for _, questions in asked for key in questions if key[0] == "lone"]
+    seen = []
+
+    def ask(hands, q, limit, **kwargs):
+        seen.append((q.trump, q.leader, q.team, q.goal, q.k))
+        return False, 0, 0.0
+
+    monkeypatch.setattr(dd_misery_bids, "_ask", ask)
+    out = tmp_path / "lone.jsonl"
+    dd_misery_bids.run(SEED, 0, DEALS, 1, str(out))
+    assert len(expected) >= DEALS and seen == expected
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    kinds = {("le", 0): "misery", ("eq", 1): "one"}
+    assert [(r["team"], r["trump"], r["kind"]) for r in records] == [(q[2], q[0], kinds[q[3:]]) for q in expected]

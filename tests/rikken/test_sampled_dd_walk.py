@@ -1,7 +1,8 @@
 """The budgeted judge of ``scripts/rikken_sdd_walk.py`` (``first_given_up``) against plain minimax.
 
 Oracle: ``reference_minimax.can_force`` on random four-card Misery endings played at random: the first
-defender card after which the declarer can force his misère while before it he could not.
+defender card after which the declarer can force his misère while before it he could not, and the defender's
+cards there after which he could not.
 """
 
 import sys
@@ -61,13 +62,35 @@ def _oracle(row, plays):
     return None
 
 
+def _keeping(row, plays, move):
+    """The cards of the defender at ``move`` after which N can no longer force his misère (brute force)."""
+    rules = Rules(NO_TRUMP, [0])
+    st = new_round(row["hands"], 1, row["contract_of"], -1, NO_TRUMP, -1, 0)
+    trick = []
+    for seat, card in plays[:move]:
+        trick.append((seat, card, False))
+        if apply_action(st, seat, card) >= 0:
+            trick = []
+    seat = plays[move][0]
+    keeping = 0
+    for card in cards_of(int(legal_actions(st, seat)[0])):
+        after = st.copy()
+        done = apply_action(after, seat, card) >= 0
+        hands = [tuple(cards_of(int(after[L.HAND + s]))) for s in range(4)]
+        left = () if done else (*trick, (seat, card, False))
+        if int(after[L.TRICKS]) > 0 or not can_force(rules, hands, int(after[L.TURN]), 0, 0, left):
+            keeping |= 1 << card
+    return keeping
+
+
 def test_the_walks_judge_names_the_first_defender_card_that_gave_the_misere_up():
     rng = np.random.default_rng(20261206)
     found = 0
     for _ in range(20):
         row, plays = _random_round(rng)
         want = _oracle(row, plays)
-        got, undecided = first_given_up(row, plays, lambda seat: seat != 0, 0)
+        got, undecided, keeping = first_given_up(row, plays, lambda seat: seat != 0, 0)
         assert (got, undecided) == (want, None)
+        assert keeping == (None if want is None else (_keeping(row, plays, want), 0))
         found += want is not None
     assert 0 < found < 20  # both kinds of round were checked

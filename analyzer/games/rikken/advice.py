@@ -158,7 +158,6 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
     ``made``, ``money`` and ``points`` (and, when dd plays every seat, ``exact``, ``tricks_high``,
     ``money_high`` and ``points_high``), and whether those bounds are there."""
     count = deals.shape[0]
-    groups = _setup_groups(options)
     shared = shared_play(policies)
     setups, merged = option_setups(deals, leader, seat, options, policies)
     if any(_solves_worlds(name) for name in policies.names()):
@@ -171,7 +170,7 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
         keys += ["exact", "tricks_high", "money_high", "points_high"]
     columns: dict[int, dict] = {}
     offset = 0
-    for (_, indices), group in zip(groups, setups):
+    for indices, group in setups:
         size = group["hand"].size
         part = slice(offset, offset + size)
         results = result_columns(group, tricks[part], 4 * count, [options[i].contract for i in indices], shared,
@@ -187,13 +186,15 @@ def _option_columns(deals: np.ndarray, leader: np.ndarray, seat: int, options: l
 
 
 def option_setups(deals: np.ndarray, leader: np.ndarray, seat: int, options: list[Option],
-                  policies: Policies) -> tuple[list[dict], dict]:
-    """The round setups that play ``options`` for the hand at ``seat`` on ``deals``: one ``build_setups`` dict per
-    group of :func:`_setup_groups` (in its order), and all of them merged into one."""
+                  policies: Policies) -> tuple[list[tuple[list[int], dict]], dict]:
+    """The round setups that play ``options`` for the hand at ``seat`` on ``deals``: per group of
+    :func:`_setup_groups` (in its order) its option indices and its ``build_setups`` dict, and all the dicts merged
+    into one."""
     shared = shared_play(policies)
-    setups = [build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump, shared=shared)
+    setups = [(indices, build_setups(deals, leader, [options[i].contract for i in indices], [seat], trump=trump,
+                                     shared=shared))
               for trump, indices in _setup_groups(options)]
-    return setups, {key: np.concatenate([s[key] for s in setups]) for key in setups[0]}
+    return setups, {key: np.concatenate([s[key] for _, s in setups]) for key in setups[0][1]}
 
 
 def _solves_worlds(name: str) -> bool:
@@ -231,12 +232,39 @@ def bracket_quota(bracket_deals: int, total: int, start: int, count: int) -> int
     return bracket_deals * (start + count) // total - bracket_deals * start // total
 
 
+def chunk_deals(params: dict, count: int, seed_seq) -> tuple[np.ndarray, np.ndarray, np.random.SeedSequence]:
+    """The draws of one advice chunk (:func:`advice_chunk`): its deals, their leaders and the play's seed.
+
+    Parameters
+    ----------
+    params : dict
+        The run's parameters (``constraints`` and ``dealer`` are read).
+    count : int
+        Deals in the chunk.
+    seed_seq : numpy.random.SeedSequence
+        The chunk's seed; its first two children seed the deals and the play.
+
+    Returns
+    -------
+    deals : numpy.ndarray
+        ``(count, 4)`` card masks, seat by seat.
+    leader : numpy.ndarray
+        The seat on lead of each deal (the one after the dealer).
+    play_seed : numpy.random.SeedSequence
+        The seed of the play.
+    """
+    deal_seed, play_seed = seed_seq.spawn(2)
+    deals = random_deals(count, deal_seed, params["constraints"])
+    leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
+    return deals, leader, play_seed
+
+
 def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame:
     """One chunk of advice: ``count`` deals with the hand at ``params["seat"]``, every option played out.
 
     Returns one row per (deal, option), option-major: ``deal``, ``option`` (index into the options),
-    ``option_name`` (``Option.name``), ``contract``, ``trump`` (the suit played, 4 for none), ``partner`` (seat, -1 for none),
-    ``tricks`` (the declaring side's), ``made``, ``money`` and ``points`` (the declarer's score in
+    ``option_name`` (``Option.name``), ``contract``, ``trump`` (the suit played, 4 for none), ``partner`` (seat,
+    -1 for none), ``tricks`` (the declaring side's), ``made``, ``money`` and ``points`` (the declarer's score in
     each mode), and the deal's four card masks. Under dd at every seat (each trick count searched
     within ``params["dd_budget"]`` completed tricks) also ``exact``, ``tricks_high``, ``money_high`` and
     ``points_high``: ``tricks``, ``money`` and ``points`` are then the low ends of each row's bounds.
@@ -248,11 +276,9 @@ def advice_chunk(params: dict, start: int, count: int, seed_seq) -> pd.DataFrame
     high ends of bounded counts); the other rows hold 0 there. The perfect play draws nothing, so the
     ordinary columns are those of the same run without the bracket.
     """
-    deal_seed, play_seed = seed_seq.spawn(2)
     seat = int(params["seat"])
     options = options_from_params(params["options"])
-    deals = random_deals(count, deal_seed, params["constraints"])
-    leader = np.full(count, (int(params["dealer"]) + 1) % 4, dtype=np.int64)
+    deals, leader, play_seed = chunk_deals(params, count, seed_seq)
     policies = Policies.from_params(params)
     columns, _ = _option_columns(deals, leader, seat, options, policies, play_seed, params.get("dd_budget", 0))
     keys = [key for key in columns[0] if key not in ("trump", "partner")]

@@ -192,6 +192,9 @@ def _constraint_seat(text: str) -> str:
     return text.split("=")[0].split(":")[0].strip().upper()
 
 
+# No warm_up, unlike BIDS and PLAY: on a cold cache item 0 of seed 0 (one deal) also compiles here the kernels a
+# solver bot calls from Python (the solver's entry points; sampled-dd's heuristic and expert kernels), which each
+# worker would compile again; under dd its solve costs well under a CPU-second (docs/performance.md, session 18).
 ADVISE = Experiment("rikken-advise", advice.advice_chunk, advice.advice_moments, rows="deals",
                     description="rikken advise", summarize=_advise_summary, report=ADVISE_REPORT, query=ADVISE_QUERY,
                     kernels="Rikken", compiled=compiled)
