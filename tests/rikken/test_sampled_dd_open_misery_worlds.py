@@ -12,7 +12,7 @@ from analyzer.games.rikken.kernels import apply_action, legal_actions, new_round
 from analyzer.games.rikken.rules import Contract
 from tests.rikken.test_sampled_dd_playout import E, N, S, W, _card, _mask, _position
 
-# W to lead after trick 1 with three distinct clubs against N's shown C5 C9 HK; 26 cards of the deck unseen by W.
+# W to lead after trick 1 with three distinct clubs against N's shown C5 C9 HK.
 REST = {N: "C5 C9 HK", E: "C6 C7 D9", S: "H3 H4 D8", W: "C3 C8 CK"}
 
 
@@ -36,35 +36,18 @@ def test_the_rule_picks_the_defenders_of_a_clean_open_misery_only():
     assert not sampled_dd.defends_open_misery(st, W)  # already beaten
 
 
-@pytest.mark.parametrize("contract, solved", [
-    (Contract.OPEN_MISERY, 2 * 3),  # twice the run's 3 worlds, and the play-outs' 5 on top (exposed misère)
-    (Contract.MISERY, 3),  # hand not shown: the run's worlds, no play-outs
+@pytest.mark.parametrize("contract, factor, play_out_worlds, expected", [
+    (Contract.OPEN_MISERY, 2, 5, 2 * 3 + 5),  # twice the run's 3 worlds solved, the play-outs' 5 drawn on top
+    (Contract.OPEN_MISERY, 1, 0, 3),  # factor 1: the run's worlds, as before
+    (Contract.MISERY, 2, 5, 3),  # hand not shown: the run's worlds, no play-outs
 ])
-def test_the_worlds_drawn_at_a_defenders_decision(monkeypatch, contract, solved):
-    draws = []
-
-    def counted(*args):
-        draws.append(1)
-        return original(*args)
-
-    original = expert.draw_into
-    monkeypatch.setattr(sampled_dd, "draw_into", counted)
-    monkeypatch.setattr(sampled_dd, "PLAYOUT_WORLDS", 5)
-    monkeypatch.setattr(sampled_dd, "OPEN_MISERY_WORLDS_FACTOR", 2)
-    st = _position(REST, W, contract=contract)
-    up, fd = legal_actions(st, W)
-    sampled_dd.choose_sampled(st, W, int(up), int(fd), default_params(), state_from_seed(7), {}, worlds=3)
-    play_outs = 5 if contract == Contract.OPEN_MISERY else 0
-    assert len(draws) == solved + play_outs
-
-
-def test_factor_one_draws_the_run_s_worlds(monkeypatch):
+def test_the_worlds_drawn_at_a_defenders_decision(monkeypatch, contract, factor, play_out_worlds, expected):
     draws = []
     original = expert.draw_into
     monkeypatch.setattr(sampled_dd, "draw_into", lambda *args: draws.append(1) or original(*args))
-    monkeypatch.setattr(sampled_dd, "PLAYOUT_WORLDS", 0)
-    monkeypatch.setattr(sampled_dd, "OPEN_MISERY_WORLDS_FACTOR", 1)
-    st = _position(REST, W)
+    monkeypatch.setattr(sampled_dd, "PLAYOUT_WORLDS", play_out_worlds)
+    monkeypatch.setattr(sampled_dd, "OPEN_MISERY_WORLDS_FACTOR", factor)
+    st = _position(REST, W, contract=contract)
     up, fd = legal_actions(st, W)
-    sampled_dd.choose_sampled(st, W, int(up), int(fd), default_params(), state_from_seed(7), {}, worlds=4)
-    assert len(draws) == 4
+    sampled_dd.choose_sampled(st, W, int(up), int(fd), default_params(), state_from_seed(7), {}, worlds=3)
+    assert len(draws) == expected

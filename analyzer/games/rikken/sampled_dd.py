@@ -2,8 +2,8 @@
 
 The bridge programs' way (GIB and its successors) applied to Rikken. At a decision with more than one
 distinct card (``expert.distinct_actions``) the seat draws ``worlds`` worlds (``WORLDS`` unless the run's
-``--worlds`` says otherwise) - hidden hands
-consistent with what it has seen, with the expert's sampler (``expert.prepare_worlds`` and
+``--worlds`` says otherwise; ``OPEN_MISERY_WORLDS_FACTOR`` times as many for a defender of an Open Misery) -
+hidden hands consistent with what it has seen, with the expert's sampler (``expert.prepare_worlds`` and
 ``expert.draw_into``, importance weights included) - and solves each world exactly with the
 double-dummy solver, for every contract still open, from the seat's side:
 
@@ -68,7 +68,7 @@ Known weaknesses, those of every sampled double-dummy player:
 - the other seats are modelled as perfect players, who in each world see every card (against an exposed
   misère the ties are broken by play-outs that model the declarer as the heuristic and the defenders as a
   rule, ``misery_playout``);
-- few worlds (8 by default): close decisions carry sampling noise.
+- few worlds (8 by default, 16 against an Open Misery): close decisions carry sampling noise.
 
 Reproducible: the worlds come from the run's xoshiro stream (``draw_world``), the solves are
 deterministic, so the same seed plays the same cards whatever the workers.
@@ -100,7 +100,12 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
-from analyzer.games.rikken.misery_playout import exposed_misery_declarer, misery_defence_card, playout_values
+from analyzer.games.rikken.misery_playout import (
+    clean_misery_declarer,
+    exposed_misery_declarer,
+    misery_defence_card,
+    playout_values,
+)
 from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
@@ -276,7 +281,7 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     generations : dict
         The solver's table generations, kept for one round (``solvers.dd.solve_questions``).
     worlds : int
-        Worlds drawn.
+        Worlds drawn and solved (``OPEN_MISERY_WORLDS_FACTOR`` times as many by a defender of an Open Misery).
     budget : int
         Completed tricks each solver question may search (``world_values``; 0: no limit).
     """
@@ -346,12 +351,10 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
 
 def defends_open_misery(st, seat):
     """Whether ``seat`` defends against an Open Misery (the one whose hand is shown after trick 1, not an "All"
-    contract) still clean, its only contract: the defence ``OPEN_MISERY_WORLDS_FACTOR`` applies to."""
-    declarers = [d for d in range(4) if int(st[CONTRACT + d]) >= 0]
-    if len(declarers) != 1 or declarers[0] == seat:
-        return False
-    d = declarers[0]
-    return int(st[CONTRACT + d]) == rules.Contract.OPEN_MISERY and int(st[TRICKS + d]) == 0
+    contract) still clean, the round's only contract: the defence ``OPEN_MISERY_WORLDS_FACTOR`` applies to, from
+    trick 1 on."""
+    d = clean_misery_declarer(st, seat)
+    return d >= 0 and int(st[CONTRACT + d]) == rules.Contract.OPEN_MISERY
 
 
 def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget, weight_sum, stop):
