@@ -53,7 +53,7 @@ from analyzer.cards.dealing import deal_constrained, deal_random
 from analyzer.cards.pbn import parse_seat
 from analyzer.cards.rng import state_from_seed
 from analyzer.experiments.code_digest import code_digest
-from analyzer.games.rikken import bots, dd, rules
+from analyzer.games.rikken import bots, dd, rules, sampled_dd
 from analyzer.games.rikken.experiments import build_setups, declaring_seats, result_columns
 from analyzer.games.rikken.heuristic import default_params
 from analyzer.reports.stats import mean_interval, paired_difference, wilson_interval
@@ -259,7 +259,8 @@ def main() -> None:
     declarers = args.declarers.split(",")
     print(f"seed {args.seed}; {args.deals} deals per contract"
           + (f" (screened: made by heuristic play, among {args.screen}x as many)" if args.screen else "")
-          + f"; declarers {args.declarers}; {args.worlds} worlds"
+          + f"; declarers {args.declarers}; {args.worlds} worlds (x{sampled_dd.OPEN_MISERY_WORLDS_FACTOR} by Open "
+            "Misery's defenders)"
           + (f"; hand {args.hand}" if args.hand else "")
           + (f"; leader {args.leader}" if args.leader is not None else ""))
     pairs = [(a, d) for a in declarers for d in defenders] + ([("dd", "dd")] if args.both_dd else [])

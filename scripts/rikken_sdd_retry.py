@@ -1,6 +1,7 @@
 """sampled-dd's defence of Open Misery (or ``--contract``) under its variants, on the same screened deals and
 play streams: a second, larger budget for the worlds whose questions stopped (``sampled_dd.RETRY_BUDGET``,
-``--retry``), the worlds per decision (``--worlds``) and the Open Misery play-out tie-break
+``--retry``), the worlds per decision (``--worlds``; ``--open-misery-factor``: ``sampled_dd.OPEN_MISERY_WORLDS_FACTOR``,
+1 for the bot before session 18) and the Open Misery play-out tie-break
 (``sampled_dd.PLAYOUTS``, ``--playouts 0`` switches it off; ``--playout-worlds K``: ``sampled_dd.PLAYOUT_WORLDS``);
 ``--defence dd`` plays the same deals against perfect defence instead (``dd.playout_batch_dd``, ``--dd-budget``
 completed tricks a question; a deal with a turn the budget left undecided is printed ``undecided 1`` and is not a
@@ -128,6 +129,8 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=sampled_dd.WORLDS)
     parser.add_argument("--playouts", type=int, choices=(0, 1), default=1)
     parser.add_argument("--playout-worlds", type=int, default=sampled_dd.PLAYOUT_WORLDS)
+    parser.add_argument("--open-misery-factor", type=int, default=sampled_dd.OPEN_MISERY_WORLDS_FACTOR,
+                        help="an Open Misery's defenders solve this many times --worlds (1: --worlds)")
     parser.add_argument("--declarer", choices=("heuristic", "expert", "dd"), default="heuristic")
     parser.add_argument("--defence", choices=("sampled-dd", "dd"), default="sampled-dd")
     parser.add_argument("--dd-budget", type=int, default=dd.DECISION_BUDGET)
@@ -139,9 +142,9 @@ def main() -> None:
         pair(*args.pair)
         return
     counts = (args.retry, args.offset, args.dd_budget, args.playout_worlds)
-    if min(counts) < 0 or min(args.stride, args.worlds) < 1:
+    if min(counts) < 0 or min(args.stride, args.worlds, args.open_misery_factor) < 1:
         print("error: --retry, --offset, --dd-budget and --playout-worlds must be at least 0, "
-              "--stride and --worlds at least 1", file=sys.stderr)
+              "--stride, --worlds and --open-misery-factor at least 1", file=sys.stderr)
         sys.exit(2)
     try:
         contract = int(rules.parse_contract(args.contract))
@@ -154,6 +157,7 @@ def main() -> None:
     sampled_dd.RETRY_BUDGET = args.retry
     sampled_dd.PLAYOUTS = bool(args.playouts)
     sampled_dd.PLAYOUT_WORLDS = args.playout_worlds
+    sampled_dd.OPEN_MISERY_WORLDS_FACTOR = args.open_misery_factor
     setups = setups_for(SimpleNamespace(seed=args.seed, deals=args.deals, screen=args.screen, hand=None, leader=None),
                         contract)
     if args.defence == "dd":
@@ -162,8 +166,8 @@ def main() -> None:
     else:
         print(f"seed {args.seed}: {setups['hand'].size} screened {args.contract} deals; sampled-dd defence, question "
               f"budget {sampled_dd.QUESTION_BUDGET:,}, retry budget {args.retry:,}, "
-              f"{args.worlds} worlds, play-outs {args.playouts} (worlds "
-              f"+{args.playout_worlds}), {args.declarer} declarer", flush=True)
+              f"{args.worlds} worlds (x{args.open_misery_factor} against an Open Misery), play-outs {args.playouts} "
+              f"(worlds +{args.playout_worlds}), {args.declarer} declarer", flush=True)
     play_deals(setups, args.seed, contract, range(args.offset, setups["hand"].size, args.stride), args.worlds,
                args.defence, args.dd_budget, args.declarer)
 

@@ -129,8 +129,9 @@ def policies_from_options(policy: Policy, declarer: Policy | None, defender: Pol
 
 WorldsOption = Annotated[int | None, typer.Option(
     "--worlds", min=1, max=RIKKEN_MAX_WORLDS,
-    help="With sampled-dd at a seat: hidden-hand worlds it draws and solves per decision (more: steadier and "
-         "slower, about linearly).", show_default=str(RIKKEN_DEFAULT_WORLDS))]
+    help="With sampled-dd at a seat: hidden-hand worlds it draws and solves per decision, twice as many when "
+         "defending an Open Misery (more: steadier and slower, about linearly).",
+    show_default=str(RIKKEN_DEFAULT_WORLDS))]
 
 
 @app.command()

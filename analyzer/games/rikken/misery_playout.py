@@ -51,14 +51,23 @@ from analyzer.games.rikken.round_layout import (
 )
 
 
-def exposed_misery_declarer(st, seat):
-    """The declarer's seat when ``seat`` defends against one Misery still clean whose hand alone is shown (an
-    Open Misery after trick 1) and no trumps, else -1: where :func:`playout_values` applies."""
+def clean_misery_declarer(st, seat):
+    """The declarer's seat when ``seat`` defends against one Misery contract, the round's only contract, in which
+    the declarer has taken no trick yet (shown or not), else -1."""
     declarers = [d for d in range(4) if int(st[CONTRACT + d]) >= 0]
-    if len(declarers) != 1 or int(st[TRUMP]) != NO_TRUMP:
+    if len(declarers) != 1:
         return -1
     d = declarers[0]
     if d == seat or int(st[KIND + d]) != KIND_MISERY or int(st[TRICKS + d]) > 0:
+        return -1
+    return d
+
+
+def exposed_misery_declarer(st, seat):
+    """The declarer's seat when ``seat`` defends against one Misery still clean whose hand alone is shown (an
+    Open Misery after trick 1) and no trumps, else -1: where :func:`playout_values` applies."""
+    d = clean_misery_declarer(st, seat)
+    if d < 0 or int(st[TRUMP]) != NO_TRUMP:
         return -1
     if int(st[TRICK_NO]) < 1 or int(st[EXPOSED]) != 1 << d:
         return -1  # not shown yet, or an "All" contract: every hand shown, the solved worlds are exact

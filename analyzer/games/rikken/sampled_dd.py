@@ -2,8 +2,8 @@
 
 The bridge programs' way (GIB and its successors) applied to Rikken. At a decision with more than one
 distinct card (``expert.distinct_actions``) the seat draws ``worlds`` worlds (``WORLDS`` unless the run's
-``--worlds`` says otherwise) - hidden hands
-consistent with what it has seen, with the expert's sampler (``expert.prepare_worlds`` and
+``--worlds`` says otherwise; ``OPEN_MISERY_WORLDS_FACTOR`` times as many for a defender of an Open Misery) -
+hidden hands consistent with what it has seen, with the expert's sampler (``expert.prepare_worlds`` and
 ``expert.draw_into``, importance weights included) - and solves each world exactly with the
 double-dummy solver, for every contract still open, from the seat's side:
 
@@ -68,7 +68,7 @@ Known weaknesses, those of every sampled double-dummy player:
 - the other seats are modelled as perfect players, who in each world see every card (against an exposed
   misère the ties are broken by play-outs that model the declarer as the heuristic and the defenders as a
   rule, ``misery_playout``);
-- few worlds (8 by default): close decisions carry sampling noise.
+- few worlds (8 by default, 16 against an Open Misery): close decisions carry sampling noise.
 
 Reproducible: the worlds come from the run's xoshiro stream (``draw_world``), the solves are
 deterministic, so the same seed plays the same cards whatever the workers.
@@ -100,7 +100,12 @@ from analyzer.games.rikken.kernels import (
     legal_actions,
     new_round,
 )
-from analyzer.games.rikken.misery_playout import exposed_misery_declarer, misery_defence_card, playout_values
+from analyzer.games.rikken.misery_playout import (
+    clean_misery_declarer,
+    exposed_misery_declarer,
+    misery_defence_card,
+    playout_values,
+)
 from analyzer.games.rikken.round_layout import (
     BLIND,
     CALLED,
@@ -150,6 +155,11 @@ PLAYOUTS = True
 # the solved ones. 24 cut Open Misery's made rate by 5.5 points [-9.9, -1.0] (220 paired deals, 36 -> 24 made) at
 # 1.04x the CPU a deal (1.3x on session 13's deals); 0: the solved worlds alone (docs/rikken-bots.md, "Session 14").
 PLAYOUT_WORLDS = 24
+# The defenders of an Open Misery (``defends_open_misery``) solve this many times the run's worlds: 16 instead of 8
+# made 2.5 points fewer of 800 paired deals (four fresh seeds; gap to perfect defence +4.5 against +7.2) at about
+# 2.2x that defence's CPU (docs/rikken-bots.md, "Session 18: more solved worlds against an Open Misery"); 1: the
+# run's worlds, as at every other decision.
+OPEN_MISERY_WORLDS_FACTOR = 2
 
 
 class _Goal:
@@ -272,7 +282,7 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
     generations : dict
         The solver's table generations, kept for one round (``solvers.dd.solve_questions``).
     worlds : int
-        Worlds drawn.
+        Worlds drawn and solved (``OPEN_MISERY_WORLDS_FACTOR`` times as many by a defender of an Open Misery).
     budget : int
         Completed tricks each solver question may search (``world_values``; 0: no limit).
     """
@@ -319,7 +329,7 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
 
     # Every world is drawn before any is solved (the same draws, in the same order, as one by one), so the
     # weight still to come is known and the search stops once the card is decided (``decided_action``).
-    drawn = draw(worlds)
+    drawn = draw(worlds * OPEN_MISERY_WORLDS_FACTOR if defends_open_misery(st, seat) else worlds)
     if drawn is None:
         return own
     declarer = exposed_misery_declarer(st, seat) if PLAYOUTS else -1
@@ -338,6 +348,14 @@ def choose_sampled(st, seat, up, fd, params, rng_state, generations, worlds=WORL
             drawn += more
             _solve_worlds(more, sums, own, actions, trump, seat, called, blind, generations, budget, 0.0, stop=False)
     return best_action(actions, *sums, own, sum(w[0] for w in drawn))
+
+
+def defends_open_misery(st, seat):
+    """Whether ``seat`` defends against an Open Misery (the one whose hand is shown after trick 1, not an "All"
+    contract) still clean, the round's only contract: the defence ``OPEN_MISERY_WORLDS_FACTOR`` applies to, from
+    trick 1 on."""
+    d = clean_misery_declarer(st, seat)
+    return d >= 0 and int(st[CONTRACT + d]) == rules.Contract.OPEN_MISERY
 
 
 def _solve_worlds(drawn, sums, own, actions, trump, seat, called, blind, generations, budget, weight_sum, stop):
