@@ -6,7 +6,9 @@ dealer leading. Each pair of a bot of ``--declarers`` (default heuristic) for th
 of ``--defenders`` for the others plays the same setups, each pair with the play stream of the run's
 seed. Per pair: the make rate (95% Wilson interval), the declarer's money per deal (95% interval), the
 paired difference of both against the first pair on the same deals, and the CPU seconds per deal.
-``--worlds`` sets sampled-dd's worlds per decision. ``dd`` seats see every card and assume perfect play (an
+``--worlds`` sets sampled-dd's worlds per decision, ``--sdd-trick-weight`` what keeping the side's double-dummy
+trick count adds to a card's value in a world (``sampled_dd.TRICK_WEIGHT``; 0: the contracts only, no trick count
+asked, the expert's card on their ties). ``dd`` seats see every card and assume perfect play (an
 oracle: the bound the honest bots aim at); each of their turns' solver questions searches at most
 ``--dd-budget`` completed tricks (0: no limit). A round with a turn the budget left undecided
 (``dd.playout_one_dd``) is not a perfect-play result: it counts as unknown, so its pair's rates, money and
@@ -34,12 +36,14 @@ issue 39: Open Misery All with N leading).
 
 Usage: ``python scripts/rikken_play_strength.py [--deals N] [--seed S] [--contracts misery,open-misery]
 [--defenders heuristic,expert,sampled-dd,dd] [--declarers heuristic,expert] [--hand N=...] [--leader N]
-[--both-dd] [--screen K] [--worlds W] [--dd-budget B] [--out DIR] [--chunk C] [--stride K --offset J] [--saved-only]``.
+[--both-dd] [--screen K] [--worlds W] [--sdd-trick-weight T] [--dd-budget B] [--out DIR] [--chunk C]
+[--stride K --offset J] [--saved-only]``.
 A fresh seed is drawn (and printed) unless ``--seed`` is given; times are CPU seconds of this process.
 """
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -59,6 +63,8 @@ from analyzer.games.rikken.heuristic import default_params
 from analyzer.reports.stats import mean_interval, paired_difference, wilson_interval
 
 _KEYS = ("hands", "leader", "contract_of", "partner", "trump", "called_card", "blind")
+# The module's own value, before --sdd-trick-weight sets it: the weight of runs saved before the option existed.
+DEFAULT_TRICK_WEIGHT = sampled_dd.TRICK_WEIGHT
 
 
 def setups_for(args, contract: int) -> dict:
@@ -143,13 +149,13 @@ def check_out(args) -> None:
     """Create ``--out`` with the run's settings, or check a resumed run's settings are the same (exit 2 if not)."""
     if not args.out:
         return
-    settings = {key: getattr(args, key) for key in ("seed", "deals", "screen", "worlds", "dd_budget", "hand",
-                                                    "leader", "chunk")}
+    settings = {key: getattr(args, key) for key in ("seed", "deals", "screen", "worlds", "sdd_trick_weight",
+                                                    "dd_budget", "hand", "leader", "chunk")}
     # chunks played by other code (a budget's meaning, a bot's rule) must not mix with this code's
     settings["code"] = code_digest()[:16]
     path = Path(args.out, "settings.json")
     if path.exists():
-        saved = json.loads(path.read_text())
+        saved = {"sdd_trick_weight": DEFAULT_TRICK_WEIGHT, **json.loads(path.read_text())}
         if saved != settings:
             differ = ", ".join(f"{k} {saved.get(k)} -> {v}" for k, v in settings.items() if saved.get(k) != v)
             print(f"error: {args.out} holds a run with other settings ({differ})", file=sys.stderr)
@@ -231,6 +237,8 @@ def main() -> None:
     parser.add_argument("--defenders", default="heuristic,expert,sampled-dd,dd")
     parser.add_argument("--declarers", "--declarer", default="heuristic")
     parser.add_argument("--worlds", type=int, default=bots.DEFAULT_WORLDS)
+    parser.add_argument("--sdd-trick-weight", type=float, default=DEFAULT_TRICK_WEIGHT,
+                        help="sampled-dd's value of keeping the trick count in a world (0: the contracts only)")
     parser.add_argument("--hand", default=None)
     parser.add_argument("--leader", default=None, type=parse_seat)
     parser.add_argument("--both-dd", action="store_true")
@@ -249,6 +257,10 @@ def main() -> None:
         parser.error("--deals, --chunk and --stride must be at least 1, --offset at least 0")
     if (args.saved_only or args.stride > 1) and not args.out:
         parser.error("--saved-only and --stride need --out (the folder of saved chunks)")
+    if not math.isfinite(args.sdd_trick_weight) or args.sdd_trick_weight < 0:
+        print(f"error: --sdd-trick-weight must be a number of at least 0, not {args.sdd_trick_weight}", file=sys.stderr)
+        sys.exit(2)
+    sampled_dd.TRICK_WEIGHT = args.sdd_trick_weight
     if args.seed is None:
         if args.out and Path(args.out, "settings.json").exists():
             args.seed = json.loads(Path(args.out, "settings.json").read_text())["seed"]
@@ -260,7 +272,7 @@ def main() -> None:
     print(f"seed {args.seed}; {args.deals} deals per contract"
           + (f" (screened: made by heuristic play, among {args.screen}x as many)" if args.screen else "")
           + f"; declarers {args.declarers}; {args.worlds} worlds (x{sampled_dd.OPEN_MISERY_WORLDS_FACTOR} by Open "
-            "Misery's defenders)"
+            f"Misery's defenders), sampled-dd trick weight {args.sdd_trick_weight:g}"
           + (f"; hand {args.hand}" if args.hand else "")
           + (f"; leader {args.leader}" if args.leader is not None else ""))
     pairs = [(a, d) for a in declarers for d in defenders] + ([("dd", "dd")] if args.both_dd else [])
